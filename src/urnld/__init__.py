@@ -1,0 +1,56 @@
+"""urnld: URNs (RFC 8141) as first-class citizens of linked data.
+
+>>> import urnld
+>>> urnld.canonical("URN:ISBN:0-395-36341-1")
+'urn:isbn:0395363411'
+>>> urnld.equivalent("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+...                  "URN:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6")
+True
+
+The core (this module) imports only the standard library. The RDF, JSON-LD, SHACL and Dask
+integrations live in :mod:`urnld.rdf`, :mod:`urnld.jsonld`, :mod:`urnld.shacl` and
+:mod:`urnld.dask`, imported only when used.
+"""
+
+from __future__ import annotations
+
+from ._check import URNValidationError, check, validate
+from ._extract import find_urns
+from ._parser import Mode
+from ._urn import URN, canonical, equivalent, is_valid, parse
+from .errors import URNConversionError, URNError, URNSyntaxError
+from .findings import CODES, CheckOptions, Finding, Severity
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "CODES",
+    "URN",
+    "CheckOptions",
+    "Finding",
+    "Mode",
+    "Severity",
+    "URNConversionError",
+    "URNError",
+    "URNSyntaxError",
+    "URNValidationError",
+    "__version__",
+    "canonical",
+    "check",
+    "equivalent",
+    "find_urns",
+    "is_valid",
+    "parse",
+    "validate",
+]
+
+# Public names report the package as their home (tracebacks, repr of classes, docs).
+for _name in ("URN", "URNError", "URNSyntaxError", "URNConversionError", "URNValidationError",
+              "Finding", "Severity", "CheckOptions", "canonical", "check", "equivalent",
+              "find_urns", "is_valid", "parse", "validate"):
+    globals()[_name].__module__ = "urnld"
+del _name
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -1,0 +1,80 @@
+"""find_urns(): URNs in running text.
+
+The rule (draft-ietf-urnbis-rfc2141bis-urn-03 §2.5.3, with urnld's choices where it leaves one):
+
+* a URN starts at ``urn:`` (any case) that does not continue a word or another URI (not preceded
+  by a letter, digit, ``+ - . / : % _``);
+* it ends at the first character that cannot appear in a URN: space, controls, ``" < > \\ ^ `
+  { | }``, and anything non-ASCII;
+* trailing sentence punctuation is not part of it: ``. , ; : ! ?`` and ``'`` at the end are
+  dropped, and so is a final ``)`` without a matching ``(`` inside the URN;
+* wrappers from the 1993 URL draft are accepted: ``<urn:…>``, and ``<URN:urn:…>`` or
+  ``<URL:urn:…>`` where ``URN:``/``URL:`` is a label before the URN;
+* what remains is cut to its longest prefix that is a URN; candidates with no valid prefix are
+  skipped. Nothing raises.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ._parser import RFC8141_RE
+from ._urn import URN
+
+__all__ = ["find_urns"]
+
+_START = re.compile(r"(?<![A-Za-z0-9+\-./:%_])urn:", re.IGNORECASE)
+_LABEL = re.compile(r"<(?:URN|URL):(?=urn:)", re.IGNORECASE)
+# Characters that can never be part of a URN (and so end one in running text).
+_CANDIDATE = re.compile(r"[A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]+")
+_TRAILING = ".,;:!?'"
+# The namestring without the final anchor: the longest prefix that is a URN.
+_PREFIX = re.compile(RFC8141_RE.pattern)
+
+
+def _trim(candidate: str) -> str:
+    while candidate:
+        last = candidate[-1]
+        if last in _TRAILING:
+            candidate = candidate[:-1]
+        elif last == ")" and candidate.count(")") > candidate.count("("):
+            candidate = candidate[:-1]
+        else:
+            break
+    return candidate
+
+
+def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
+    """Yield ``(start, end, urn)`` for each URN in *text*, left to right. Never raises.
+
+    >>> [(s, e, str(u)) for s, e, u in find_urns("See <URN:ISBN:0-395-36341-1>, or urn:x:y.")]
+    [(5, 27, 'URN:ISBN:0-395-36341-1')]
+    >>> [str(u) for _, _, u in find_urns("(urn:example:a(1)) and <URL:urn:ietf:rfc:2141>")]
+    ['urn:example:a(1)', 'urn:ietf:rfc:2141']
+    """
+    if not isinstance(text, str):
+        return
+    # Labels are blanked out (same length) so offsets into *text* stay right.
+    scan = _LABEL.sub(lambda m: "<" + " " * (len(m.group()) - 1), text)
+    pos = 0
+    while True:
+        m = _START.search(scan, pos)
+        if m is None:
+            return
+        start = m.start()
+        run = _CANDIDATE.match(scan, start)
+        candidate = _trim(run.group() if run else "")
+        prefix = _PREFIX.match(candidate)
+        if prefix is None or prefix.end() == 0:
+            pos = start + 4
+            continue
+        value = _trim(prefix.group())
+        try:
+            urn = URN(value)
+        except ValueError:
+            pos = start + 4
+            continue
+        end = start + len(value)
+        yield start, end, urn
+        pos = max(end, start + 4)

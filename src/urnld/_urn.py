@@ -1,0 +1,451 @@
+"""The URN value type and the functional front: parse, is_valid, canonical, equivalent."""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+from ._display import display_form
+from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose
+from .errors import URNConversionError, URNError, URNSyntaxError
+from .namespaces import GENERIC, get_rule
+from .namespaces._base import upper_pct
+
+__all__ = ["URN", "canonical", "equivalent", "is_valid", "parse"]
+
+_PART_NAMES: Final = ("nid", "nss", "r_component", "q_component", "f_component")
+
+
+def _check_text(text: object) -> str:
+    if type(text) is str:
+        return text
+    if isinstance(text, str):  # str subclasses (rdflib terms) are fine: use the plain value
+        return str.__str__(text)
+    raise TypeError(f"a URN must be given as str, not {type(text).__name__}")
+
+
+def _check_mode(mode: str) -> Mode:
+    if mode not in MODES:
+        raise URNError(f"mode must be 'rfc8141' or 'rfc2141', not {mode!r}")
+    return mode  # type: ignore[return-value]  # narrowed by the membership test
+
+
+class URN:
+    """An RFC 8141 Uniform Resource Name.
+
+    Parsing keeps the exact input (``str(u)``); the parts are exposed as written. Two relations
+    are kept apart on purpose:
+
+    * :meth:`equivalent` is RFC 8141 URN-equivalence plus the namespace's rules, ignoring the
+      r-, q- and f-components;
+    * ``==`` and ``hash`` are *term identity*: equivalent assigned-names **and** equal normalized
+      components (``urn:example:book#ch1`` names a part of the book, not the book).
+
+    A URN never equals a plain ``str`` (``==`` returns ``NotImplemented``): equal URNs may be
+    spelled differently, so no string hash could agree with them. Compare strings with
+    :func:`urnld.equivalent` or parse them first.
+
+    >>> u = URN("URN:Example:a123%2cz456?+cc=us?=lang=en#p12")
+    >>> u.nid, u.nss, u.r_component, u.q_component, u.f_component
+    ('Example', 'a123%2cz456', 'cc=us', 'lang=en', 'p12')
+    >>> u.assigned_name
+    'URN:Example:a123%2cz456'
+    >>> str(u.canonical())
+    'urn:example:a123%2Cz456?+cc=us?=lang=en#p12'
+    >>> u.equivalent("urn:example:a123%2Cz456")
+    True
+    >>> u == URN("urn:example:a123%2Cz456")
+    False
+    """
+
+    __slots__ = ("_akey", "_canon", "_f", "_mode", "_nid", "_nss", "_q", "_r", "_text")
+    __match_args__ = _PART_NAMES
+
+    _text: str
+    _nid: str
+    _nss: str
+    _r: str | None
+    _q: str | None
+    _f: str | None
+    _mode: Mode
+    _akey: str | None
+    _canon: str | None
+
+    def __init__(self, text: str, mode: Mode = "rfc8141") -> None:
+        text = _check_text(text)
+        mode = _check_mode(mode)
+        if mode == "rfc8141":
+            m = RFC8141_RE.fullmatch(text)
+            if m is None:
+                raise diagnose(text, mode)
+            self._nid, self._nss, self._r, self._q, self._f = m.groups()
+        else:
+            m = RFC2141_RE.fullmatch(text)
+            if m is None:
+                raise diagnose(text, mode)
+            self._nid, self._nss = m.groups()
+            self._r = self._q = self._f = None
+        self._text = text
+        self._mode = mode
+        self._akey = None
+        self._canon = None
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def parse(cls, text: str, mode: Mode = "rfc8141") -> URN:
+        """Parse *text*; raise :class:`~urnld.URNSyntaxError` saying where it is wrong.
+
+        >>> URN.parse("urn:isbn:0395363411").nid
+        'isbn'
+        >>> URN.parse("urn:foo:a/b", mode="rfc2141").nss
+        'a/b'
+        """
+        return cls(text, mode)
+
+    @classmethod
+    def from_parts(
+        cls,
+        nid: str,
+        nss: str,
+        r_component: str | None = None,
+        q_component: str | None = None,
+        f_component: str | None = None,
+        *,
+        mode: Mode = "rfc8141",
+    ) -> URN:
+        """Build a URN from its parts, validating each one.
+
+        >>> str(URN.from_parts("example", "a1", q_component="x=1"))
+        'urn:example:a1?=x=1'
+        >>> URN.from_parts("example", "a?+b")
+        Traceback (most recent call last):
+        ...
+        urnld.errors.URNSyntaxError: the nss 'a?+b' does not stand alone: it would be read as 'a' (at position 12)
+          urn:example:a?+b
+                      ^
+        """
+        parts = (nid, nss, r_component, q_component, f_component)
+        for name, value in zip(_PART_NAMES, parts, strict=True):
+            if value is not None and not isinstance(value, str):
+                raise TypeError(f"{name} must be str or None, not {type(value).__name__}")
+        # Record where each part starts, so an error can point at the part that is wrong.
+        text = "urn:"
+        starts: list[int] = []
+        for name, value in zip(_PART_NAMES, parts, strict=True):
+            if value is None:
+                starts.append(len(text))
+                continue
+            text += {"nid": "", "nss": ":", "r_component": "?+", "q_component": "?=",
+                     "f_component": "#"}[name]
+            starts.append(len(text))
+            text += value
+        urn = cls(text, mode)
+        # A part holding a delimiter ("?+", "#", ":") would parse into other parts silently.
+        for name, given, got, start in zip(_PART_NAMES, parts, urn.parts, starts, strict=True):
+            if given is not None and given != got:
+                raise URNSyntaxError(
+                    text,
+                    start,
+                    f"the {name} {given!r} does not stand alone: it would be read as {got!r}",
+                )
+        return urn
+
+    def replace(self, **parts: str | None) -> URN:
+        """A copy with some parts replaced (validated); ``None`` removes a component.
+
+        >>> str(URN("urn:example:a#x").replace(f_component=None, q_component="v=2"))
+        'urn:example:a?=v=2'
+        """
+        unknown = set(parts) - set(_PART_NAMES)
+        if unknown:
+            raise TypeError(f"replace() got unknown parts: {', '.join(sorted(unknown))}")
+        current = dict(zip(_PART_NAMES, self.parts, strict=True))
+        current.update(parts)
+        if current["nid"] is None or current["nss"] is None:
+            raise URNError("a URN needs a NID and an NSS")
+        return type(self).from_parts(
+            current["nid"],
+            current["nss"],
+            current["r_component"],
+            current["q_component"],
+            current["f_component"],
+            mode=self._mode,
+        )
+
+    def _derived(self, text: str) -> URN:
+        """A URN for *text*, which is known to be valid (normalized or canonical forms)."""
+        if text == self._text:
+            return self
+        new = object.__new__(type(self))
+        new._text = text
+        new._mode = self._mode
+        regex = RFC8141_RE if self._mode == "rfc8141" else RFC2141_RE
+        m = regex.fullmatch(text)
+        if m is None:
+            # Only a buggy namespace rule can get here; say which one.
+            raise URNError(
+                f"namespace rule {get_rule(self._nid)!r} produced an invalid URN: {text!r}"
+            )
+        groups = m.groups()
+        new._nid, new._nss = groups[0], groups[1]
+        new._r, new._q, new._f = groups[2:] if self._mode == "rfc8141" else (None, None, None)
+        new._akey = None
+        new._canon = None
+        return new
+
+    # -- parts --------------------------------------------------------------------------
+
+    @property
+    def nid(self) -> str:
+        """The namespace identifier, as written."""
+        return self._nid
+
+    @property
+    def nss(self) -> str:
+        """The namespace-specific string, as written."""
+        return self._nss
+
+    @property
+    def r_component(self) -> str | None:
+        """The r-component (after ``?+``), or None."""
+        return self._r
+
+    @property
+    def q_component(self) -> str | None:
+        """The q-component (after ``?=``), or None."""
+        return self._q
+
+    @property
+    def f_component(self) -> str | None:
+        """The f-component (after ``#``); ``""`` for an empty ``#``, None when absent."""
+        return self._f
+
+    @property
+    def parts(self) -> tuple[str, str, str | None, str | None, str | None]:
+        """``(nid, nss, r_component, q_component, f_component)`` as written."""
+        return (self._nid, self._nss, self._r, self._q, self._f)
+
+    @property
+    def mode(self) -> Mode:
+        """The grammar it was parsed with: ``"rfc8141"`` or ``"rfc2141"``."""
+        return self._mode
+
+    @property
+    def assigned_name(self) -> str:
+        """``urn:NID:NSS`` as written, without components.
+
+        >>> URN("URN:X-y:z?=q").assigned_name
+        'URN:X-y:z'
+        """
+        return f"{self._text[:3]}:{self._nid}:{self._nss}"
+
+    @property
+    def has_components(self) -> bool:
+        """True when an r-, q- or f-component is present (even an empty ``#``)."""
+        return self._r is not None or self._q is not None or self._f is not None
+
+    # -- normalization and equivalence ---------------------------------------------------
+
+    def _components_normalized(self) -> str:
+        out = ""
+        if self._r is not None:
+            out += "?+" + upper_pct(self._r)
+        if self._q is not None:
+            out += "?=" + upper_pct(self._q)
+        if self._f is not None:
+            out += "#" + upper_pct(self._f)
+        return out
+
+    @property
+    def assigned_key(self) -> str:
+        """The canonical assigned-name: the RFC 8141 equivalence key (components dropped).
+
+        >>> URN("URN:ISBN:0-395-36341-1?=x").assigned_key
+        'urn:isbn:0395363411'
+        """
+        key = self._akey
+        if key is None:
+            nid = self._nid.lower()
+            nss = upper_pct(self._nss)
+            rule = get_rule(nid)
+            if rule is not GENERIC:
+                nss = rule.canonical_nss(nss)
+            key = self._akey = f"urn:{nid}:{nss}"
+        return key
+
+    @property
+    def canonical_str(self) -> str:
+        """The canonical form as a string (see :meth:`canonical`)."""
+        canon = self._canon
+        if canon is None:
+            canon = self.assigned_key
+            if self.has_components:
+                canon += self._components_normalized()
+            self._canon = canon
+        return canon
+
+    @property
+    def is_canonical(self) -> bool:
+        """True when ``str(self)`` is already the canonical form."""
+        return self._text == self.canonical_str
+
+    def normalized(self) -> URN:
+        """RFC 8141 §3 case normalization: ``urn`` and NID lower-cased, ``%XX`` hex upper-cased.
+
+        Components are kept, with their ``%XX`` hex upper-cased too.
+
+        >>> str(URN("URN:EXAMPLE:a123%2cz456#p%3a").normalized())
+        'urn:example:a123%2Cz456#p%3A'
+        """
+        text = f"urn:{self._nid.lower()}:{upper_pct(self._nss)}{self._components_normalized()}"
+        return self._derived(text)
+
+    def canonical(self) -> URN:
+        """The canonical form: :meth:`normalized` plus the namespace's rules.
+
+        A pure function of the equivalence class (and the components): every spelling of the
+        same name gives the same string, in any order, on any machine.
+
+        >>> str(URN("urn:ISBN:0-8044-2957-x").canonical())
+        'urn:isbn:080442957X'
+        """
+        return self._derived(self.canonical_str)
+
+    def equivalent(self, other: URN | str) -> bool:
+        """RFC 8141 URN-equivalence plus namespace rules; components are ignored.
+
+        >>> URN("urn:example:a123,z456").equivalent("URN:EXAMPLE:a123,z456#789")
+        True
+        """
+        if not isinstance(other, URN):
+            other = URN(other, self._mode)
+        return self.assigned_key == other.assigned_key
+
+    # -- other forms ---------------------------------------------------------------------
+
+    def to_rfc2141(self) -> str:
+        """This name in RFC 2141 syntax; :class:`~urnld.URNConversionError` when impossible.
+
+        RFC 2141 had no components and excluded ``&`` and ``~``; encoding them would change
+        the name under RFC 8141 (escapes are never decoded), so such URNs have no RFC 2141 form.
+
+        >>> URN("URN:ISBN:0-395-36341-1").to_rfc2141()
+        'URN:ISBN:0-395-36341-1'
+        """
+        if self.has_components:
+            raise URNConversionError(
+                f"{self._text!r} has r-, q- or f-components, which RFC 2141 does not allow"
+            )
+        text = self.assigned_name
+        if RFC2141_RE.fullmatch(text) is None:
+            raise URNConversionError(f"{self._text!r} cannot be written in RFC 2141 syntax: "
+                                     f"{diagnose(text, 'rfc2141').reason}")
+        return text
+
+    def display(self) -> str:
+        """A human-readable form: UTF-8 escapes of printable non-ASCII characters decoded.
+
+        For display only, never for comparison: ASCII escapes stay as they are (``%2C`` is
+        not ``,``), and so do escapes of invisible or ambiguous characters.
+
+        >>> URN("urn:example:M%C4%81ori%2C%20x").display()
+        'urn:example:Māori%2C%20x'
+        """
+        return display_form(self._text)
+
+    # -- dunder protocol -----------------------------------------------------------------
+
+    def __str__(self) -> str:
+        return self._text
+
+    def __repr__(self) -> str:
+        name = type(self).__name__
+        if self._mode == "rfc2141":
+            return f"{name}({self._text!r}, mode='rfc2141')"
+        return f"{name}({self._text!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, URN):
+            return self.canonical_str == other.canonical_str
+        return NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        if isinstance(other, URN):
+            return self.canonical_str != other.canonical_str
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self.canonical_str)
+
+    def __lt__(self, other: object) -> bool:
+        if isinstance(other, URN):
+            return self.canonical_str < other.canonical_str
+        return NotImplemented
+
+    def __le__(self, other: object) -> bool:
+        if isinstance(other, URN):
+            return self.canonical_str <= other.canonical_str
+        return NotImplemented
+
+    def __gt__(self, other: object) -> bool:
+        if isinstance(other, URN):
+            return self.canonical_str > other.canonical_str
+        return NotImplemented
+
+    def __ge__(self, other: object) -> bool:
+        if isinstance(other, URN):
+            return self.canonical_str >= other.canonical_str
+        return NotImplemented
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self._text, self._mode))
+
+    def __copy__(self) -> URN:
+        return self
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> URN:
+        return self
+
+
+def parse(text: str, mode: Mode = "rfc8141") -> URN:
+    """Parse *text* as a URN (same as :meth:`URN.parse`).
+
+    >>> parse("urn:ietf:rfc:2141").nss
+    'rfc:2141'
+    """
+    return URN(text, mode)
+
+
+def is_valid(text: str, mode: Mode = "rfc8141") -> bool:
+    """True when *text* matches the URN grammar (syntax only; see :func:`urnld.check`).
+
+    >>> is_valid("urn:example:a123"), is_valid("urn:example:a 123")
+    (True, False)
+    """
+    text = _check_text(text)
+    regex = RFC8141_RE if _check_mode(mode) == "rfc8141" else RFC2141_RE
+    return regex.fullmatch(text) is not None
+
+
+def canonical(text: str | URN, mode: Mode = "rfc8141") -> str:
+    """The canonical form of *text* as a string.
+
+    >>> canonical("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")
+    'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
+    """
+    if isinstance(text, URN):
+        return text.canonical_str
+    return URN(text, mode).canonical_str
+
+
+def equivalent(a: str | URN, b: str | URN, mode: Mode = "rfc8141") -> bool:
+    """RFC 8141 URN-equivalence (plus namespace rules) of two URNs or strings.
+
+    >>> equivalent("URN:ISBN:0-395-36341-1", "urn:isbn:0395363411")
+    True
+    >>> equivalent("urn:example:a123,z456", "urn:example:A123,z456")
+    False
+    """
+    ua = a if isinstance(a, URN) else URN(a, mode)
+    ub = b if isinstance(b, URN) else URN(b, mode)
+    return ua.assigned_key == ub.assigned_key

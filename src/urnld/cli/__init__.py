@@ -1,0 +1,102 @@
+"""The ``urnld`` command: a dispatcher over subcommand modules.
+
+Each subcommand lives in ``urnld.cli._<name>`` and defines ``HELP``, ``configure(parser)`` and
+``run(args) -> int``. Modules are imported only for the subcommand being run, so ``urnld parse``
+never pays for rdflib. User errors (:class:`~urnld.URNError`, ``OSError``) print one line and exit
+2; so does anything unexpected (set ``URNLD_DEBUG=1`` to see the traceback).
+
+>>> main(["parse", "urn:ietf:rfc:2141"])  # doctest: +ELLIPSIS
+urn:ietf:rfc:2141
+...
+0
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from .. import __version__
+from ..errors import URNError
+
+__all__ = ["COMMANDS", "main"]
+
+#: subcommand -> (module, one-line help). Help text is here so ``urnld --help`` imports nothing.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "parse": ("_parse", "parse and check URNs, show their parts and canonical form"),
+    "namespaces": ("_namespaces", "list the IANA URN namespaces and which have urnld rules"),
+    "check": ("_check", "scan RDF files for invalid, non-canonical and duplicate URNs"),
+    "canonicalize": ("_canonicalize", "merge URN-equivalent nodes in RDF files"),
+    "jsonld": ("_jsonld", "JSON-LD expand/compact/flatten/context with URN-aware contexts"),
+    "xmlns": ("_xmlns", "audit URN namespace names in XML documents"),
+    "validate": ("_validate", "validate URN identifiers in RDF data with SHACL shapes"),
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors exit 2 with one line (argparse prints usage + message)."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.exit(2, f"{self.prog}: error: {message}\n")
+
+
+def _load(name: str) -> ModuleType:
+    return importlib.import_module(f"urnld.cli.{COMMANDS[name][0]}")
+
+
+def _build(command: str | None) -> argparse.ArgumentParser:
+    parser = _Parser(prog="urnld", description="URNs (RFC 8141) for linked data.")
+    parser.add_argument("--version", action="version", version=f"urnld {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, help_text) in COMMANDS.items():
+        sp = sub.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            _load(name).configure(sp)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``urnld`` with *argv* (default: ``sys.argv[1:]``); return the exit code."""
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in args_list if not a.startswith("-")), None)
+    if command not in COMMANDS:
+        command = None
+    prog = f"urnld {command}" if command else "urnld"
+    try:
+        parser = _build(command)
+        args = parser.parse_args(args_list)
+        if args.command is None:
+            parser.print_help()
+            return 2
+        code: int = _load(args.command).run(args)
+        return code
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        # `urnld … | head`: the reader left; not an error of ours. Silence the flush at exit.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except (URNError, OSError) as e:
+        print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
+        return 2
+    except Exception as e:  # the CLI promise: one line, no traceback
+        if os.environ.get("URNLD_DEBUG"):
+            raise
+        print(
+            f"{prog}: error: {type(e).__name__}: {_one_line(e)} (set URNLD_DEBUG=1 for details)",
+            file=sys.stderr,
+        )
+        return 2
+
+
+def _one_line(e: BaseException) -> str:
+    if isinstance(e, OSError) and e.filename is not None and e.strerror:
+        return f"{e.filename}: {e.strerror}"
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0]

@@ -1,0 +1,124 @@
+"""``urnld parse URN… [--mode rfc2141] [--json] [--strict] [--profile P]``.
+
+For each URN: its parts, validity, findings and canonical form. ``-`` reads one URN per line
+from stdin. Exit 0 when all are valid, 1 when any is not, 2 on usage errors.
+
+JSON output (stable): a list with one object per input::
+
+    {"input": str, "valid": bool, "mode": "rfc8141"|"rfc2141",
+     "parts": {"nid", "nss", "r_component", "q_component", "f_component"} | null,
+     "assigned_name": str|null, "normalized": str|null, "canonical": str|null,
+     "registered": bool|null, "rule": str|null,
+     "error": {"position": int, "reason": str} | null,
+     "findings": [{"code", "severity", "message", "span": [start, end], "rule"}]}
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+
+HELP = "parse and check URNs, show their parts and canonical form"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("urns", nargs="+", metavar="URN", help="URNs to parse; '-' reads stdin")
+    parser.add_argument("--mode", choices=["rfc8141", "rfc2141"], default="rfc8141",
+                        help="grammar: RFC 8141 (default) or legacy RFC 2141")
+    parser.add_argument("--json", action="store_true", help="print JSON (documented, stable)")
+    parser.add_argument("--strict", action="store_true",
+                        help="apply namespaces' optional strict checks")
+    parser.add_argument("--profile", action="append", default=[], metavar="NAME",
+                        help="enable an opt-in namespace profile (e.g. nbn-de); repeatable")
+
+
+def _inputs(values: list[str]) -> Iterator[str]:
+    for value in values:
+        if value == "-":
+            for line in sys.stdin:
+                line = line.rstrip("\r\n")
+                if line.strip():
+                    yield line
+        else:
+            yield value
+
+
+def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[str, object]:
+    """The JSON-ready description of one input (see the module docstring)."""
+    from .. import URN, URNSyntaxError, check
+    from ..namespaces import GENERIC, get_rule
+    from ..registry import is_registered
+
+    findings = check(text, mode, strict=strict, profiles=profiles)  # type: ignore[arg-type]
+    out: dict[str, object] = {
+        "input": text,
+        "valid": not any(f.severity == "error" for f in findings),
+        "mode": mode,
+        "parts": None,
+        "assigned_name": None,
+        "normalized": None,
+        "canonical": None,
+        "registered": None,
+        "rule": None,
+        "error": None,
+        "findings": [f.to_dict() for f in findings],
+    }
+    try:
+        urn = URN(text, mode)  # type: ignore[arg-type]
+    except URNSyntaxError as e:
+        out["error"] = {"position": e.position, "reason": e.reason}
+        return out
+    rule = get_rule(urn.nid)
+    out.update(
+        parts={
+            "nid": urn.nid,
+            "nss": urn.nss,
+            "r_component": urn.r_component,
+            "q_component": urn.q_component,
+            "f_component": urn.f_component,
+        },
+        assigned_name=urn.assigned_name,
+        normalized=str(urn.normalized()),
+        canonical=urn.canonical_str,
+        registered=is_registered(urn.nid),
+        rule=None if rule is GENERIC else rule.rule_name,
+    )
+    return out
+
+
+def _print_text(d: dict[str, object]) -> None:
+    print(d["input"])
+    print(f"  valid       {'yes' if d['valid'] else 'NO'}")
+    error = d["error"]
+    if isinstance(error, dict):
+        print(f"  error       {error['reason']} (at position {error['position']})")
+        print(f"              {d['input']}")
+        print(f"              {' ' * int(error['position'])}^")
+        return
+    parts = d["parts"]
+    assert isinstance(parts, dict)
+    registered = "registered" if d["registered"] else "NOT registered"
+    print(f"  nid         {parts['nid']}  ({registered}; rules: {d['rule'] or 'generic'})")
+    print(f"  nss         {parts['nss']}")
+    for key, label in (("r_component", "r-component"), ("q_component", "q-component"),
+                       ("f_component", "f-component")):
+        if parts[key] is not None:
+            print(f"  {label:<11} {parts[key]}")
+    print(f"  canonical   {d['canonical']}")
+    findings = d["findings"]
+    assert isinstance(findings, list)
+    for f in findings:
+        print(f"  {f['severity']:<7}     {f['code']}: {f['message']}")
+
+
+def run(args: argparse.Namespace) -> int:
+    results = [describe(t, args.mode, args.strict, args.profile) for t in _inputs(args.urns)]
+    if args.json:
+        json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
+        print()
+    else:
+        for d in results:
+            _print_text(d)
+    return 0 if all(d["valid"] for d in results) else 1

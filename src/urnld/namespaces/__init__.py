@@ -1,0 +1,150 @@
+"""Per-namespace rules: the registry the URN core consults for each NID.
+
+Built-in rules are imported lazily, on first use of their NID. Other packages add NIDs through
+the entry-point group ``urnld.namespaces`` (name: the NID; value: ``"module:object"``, where the
+object is a :class:`NamespaceRule` instance or subclass), or at run time with :func:`register`.
+Unknown NIDs fall back to :data:`GENERIC`.
+
+>>> get_rule("ISBN").nid
+'isbn'
+>>> get_rule("no-such-nid") is GENERIC
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from importlib import metadata
+
+from ..errors import URNError
+from ._base import (
+    GENERIC,
+    CheckOptions,
+    NamespaceRule,
+    lower_except_pct,
+    upper_except_pct,
+    upper_pct,
+)
+from ._builtin import BUILTIN
+
+__all__ = [
+    "ENTRY_POINT_GROUP",
+    "GENERIC",
+    "CheckOptions",
+    "NamespaceRule",
+    "NamespacePluginError",
+    "get_rule",
+    "known_nids",
+    "lower_except_pct",
+    "register",
+    "upper_except_pct",
+    "upper_pct",
+]
+
+ENTRY_POINT_GROUP = "urnld.namespaces"
+
+
+class NamespacePluginError(URNError):
+    """A namespace plugin could not be loaded or is not a :class:`NamespaceRule`."""
+
+
+# nid (lower case) -> rule. Filled lazily; a plain dict read is the hot path of canonical().
+_cache: dict[str, NamespaceRule] = {}
+_registered: dict[str, NamespaceRule] = {}
+_plugins: dict[str, metadata.EntryPoint] | None = None
+_lock = threading.Lock()
+
+
+def _as_rule(obj: object, where: str) -> NamespaceRule:
+    if isinstance(obj, type) and issubclass(obj, NamespaceRule):
+        obj = obj()
+    if not isinstance(obj, NamespaceRule):
+        raise NamespacePluginError(f"{where} is not a urnld NamespaceRule: {obj!r}")
+    return obj
+
+
+def _load_target(target: str) -> NamespaceRule:
+    module_name, _, attr = target.partition(":")
+    return _as_rule(getattr(importlib.import_module(module_name), attr), target)
+
+
+def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
+    global _plugins  # noqa: PLW0603  # loaded once per process, on first unknown NID
+    if _plugins is None:
+        found: dict[str, metadata.EntryPoint] = {}
+        for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
+            found.setdefault(ep.name.lower(), ep)
+        _plugins = found
+    return _plugins
+
+
+def _resolve(nid: str) -> NamespaceRule:
+    if nid in _registered:
+        return _registered[nid]
+    target = BUILTIN.get(nid)
+    if target is not None:
+        return _load_target(target)
+    ep = _plugin_entry_points().get(nid)
+    if ep is not None:
+        try:
+            rule = _as_rule(ep.load(), f"entry point {ep.name} = {ep.value}")
+        except NamespacePluginError:
+            raise
+        except Exception as e:  # a broken plugin must not take the core down with it
+            raise NamespacePluginError(
+                f"namespace plugin {ep.name!r} ({ep.value}) failed to load: {e}"
+            ) from e
+        if rule.nid != nid:
+            raise NamespacePluginError(
+                f"namespace plugin {ep.name!r} declares nid {rule.nid!r}, not {nid!r}"
+            )
+        return rule
+    return GENERIC
+
+
+def get_rule(nid: str) -> NamespaceRule:
+    """The rule for *nid* (any case); :data:`GENERIC` when the NID has none.
+
+    >>> get_rule("uuid").reference
+    'RFC 4122 §3; RFC 9562 §4'
+    """
+    rule = _cache.get(nid)
+    if rule is None:
+        key = nid.lower()
+        with _lock:
+            rule = _cache.get(key)
+            if rule is None:
+                rule = _resolve(key)
+                _cache[key] = rule
+        _cache[nid] = rule
+    return rule
+
+
+def register(rule: NamespaceRule, *, replace: bool = False) -> None:
+    """Add (or with *replace*, override) the rule for ``rule.nid`` at run time.
+
+    >>> class Demo(NamespaceRule):
+    ...     nid = "demo-ns"
+    >>> register(Demo())
+    >>> get_rule("DEMO-NS").nid
+    'demo-ns'
+    """
+    rule = _as_rule(rule, repr(rule))
+    nid = rule.nid.lower()
+    if not nid:
+        raise NamespacePluginError("a namespace rule must set its nid")
+    with _lock:
+        if not replace and (nid in _registered or nid in BUILTIN):
+            raise NamespacePluginError(f"a rule for NID {nid!r} exists; pass replace=True")
+        _registered[nid] = rule
+        _cache.clear()
+
+
+def known_nids() -> list[str]:
+    """Every NID that has a rule: built-in, registered or installed as a plugin, sorted.
+
+    >>> "isbn" in known_nids()
+    True
+    """
+    return sorted(set(BUILTIN) | set(_registered) | set(_plugin_entry_points()))

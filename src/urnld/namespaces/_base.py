@@ -1,0 +1,125 @@
+"""The hook through which a URN namespace adds NSS validation and equivalence rules.
+
+RFC 8141 §3 lets a namespace *add* equivalences (never remove any) and define its own NSS
+grammar. A namespace contributes both by subclassing :class:`NamespaceRule`:
+
+>>> class Shout(NamespaceRule):
+...     nid = "shout"
+...     reference = "RFC 0000 §1"
+...     def canonical_nss(self, nss: str) -> str:
+...         return upper_except_pct(nss)
+>>> Shout().canonical_nss("abc%2f")
+'ABC%2f'
+
+The core calls :meth:`NamespaceRule.canonical_nss` with the NSS after RFC 8141 normalization
+(``%XX`` hex upper-cased), so a rule cannot split what §3 joins.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from ..findings import CODES, CheckOptions, Finding, Severity
+
+__all__ = [
+    "GENERIC",
+    "CheckOptions",
+    "NamespaceRule",
+    "lower_except_pct",
+    "upper_except_pct",
+    "upper_pct",
+]
+
+_PCT = re.compile(r"%[0-9A-Fa-f]{2}")
+
+
+def upper_pct(s: str) -> str:
+    """Upper-case the hex digits of every ``%XX`` (RFC 8141 §3, step 3).
+
+    >>> upper_pct("a%2cb%d0%b0")
+    'a%2Cb%D0%B0'
+    """
+    if "%" not in s:
+        return s
+    head, *rest = s.split("%")
+    # The parser guarantees two hex digits after every "%", so the split needs no regex.
+    return head + "".join("%" + part[:2].upper() + part[2:] for part in rest)
+
+
+def lower_except_pct(s: str) -> str:
+    """Lower-case ASCII letters, leaving ``%XX`` escapes upper-cased (case-insensitive NSS).
+
+    >>> lower_except_pct("Govt:M%c4%81ori")
+    'govt:m%C4%81ori'
+    """
+    return upper_pct(s.lower())
+
+
+def upper_except_pct(s: str) -> str:
+    """Upper-case ASCII letters; ``%XX`` escapes end up upper-cased too (they are hex).
+
+    >>> upper_except_pct("0000-2cea-y%2f")
+    '0000-2CEA-Y%2F'
+    """
+    return s.upper()
+
+
+class NamespaceRule:
+    """Rules of one URN namespace: NSS grammar, check digits, canonical NSS.
+
+    Subclasses set the class attributes and override the two methods. The base class itself is
+    the *generic* rule: no extra equivalence, no NSS grammar beyond RFC 8141.
+
+    Attributes:
+        nid: the NID in lower case ("" for the generic rule).
+        title: a short human title, e.g. "International Standard Book Number".
+        reference: the defining document and section, e.g. "RFC 3187 §5".
+        provisional: True when the rules are not verified against the registration template.
+    """
+
+    nid: str = ""
+    title: str = "generic RFC 8141 rules"
+    reference: str = "RFC 8141 §3"
+    provisional: bool = False
+
+    def canonical_nss(self, nss: str) -> str:
+        """Return the canonical NSS for *nss* (whose ``%XX`` hex is already upper-case).
+
+        Must be idempotent, must map every member of an equivalence class to one string, and
+        must return a valid RFC 8141 NSS. The generic rule returns *nss* unchanged.
+        """
+        return nss
+
+    def check_nss(self, nss: str, options: CheckOptions) -> Iterable[Finding]:
+        """Yield findings about *nss* (as written), with spans relative to the NSS."""
+        return ()
+
+    @property
+    def rule_name(self) -> str:
+        """How findings name this rule, e.g. ``"isbn: RFC 3187 §5"``."""
+        return f"{self.nid}: {self.reference}" if self.nid else self.reference
+
+    def finding(
+        self,
+        code: str,
+        message: str,
+        start: int,
+        end: int,
+        severity: Severity | None = None,
+    ) -> Finding:
+        """Build a finding of this rule; *severity* defaults to the code's usual one.
+
+        >>> GENERIC.finding("nss-invalid", "bad", 0, 3).rule
+        'RFC 8141 §3'
+        """
+        if severity is None:
+            severity = CODES[code][0] if code in CODES else Severity.ERROR
+        return Finding(code, severity, message, (start, end), self.rule_name)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} nid={self.nid!r} reference={self.reference!r}>"
+
+
+#: The rule used for every NID that has no rule of its own.
+GENERIC = NamespaceRule()

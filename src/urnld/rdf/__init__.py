@@ -1,0 +1,62 @@
+"""rdflib integration: URN terms, a URN-aware store, SPARQL functions, graph canonicalization.
+
+Normalizing IRIs departs from RDF 1.1, which compares IRIs as plain strings: that is what you opt
+into by using :class:`URNStore` (``Graph(store="URN")``) or :func:`canonicalize`.
+
+Importing this module registers the ``urnfn:`` SPARQL functions with rdflib.
+
+>>> from rdflib import Graph, URIRef
+>>> from urnld.rdf import URNRef
+>>> URNRef("URN:ISBN:0-395-36341-1") == URIRef("urn:isbn:0395363411")
+True
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+from ._functions import URNFN, register_functions
+
+if TYPE_CHECKING:
+    from ._canonicalize import CanonicalizeResult, canonicalize
+    from ._rdfc import canonical_nquads, digest
+    from ._store import URNStore
+    from ._term import URNRef
+
+__all__ = [
+    "URNFN",
+    "CanonicalizeResult",
+    "URNRef",
+    "URNStore",
+    "canonical_nquads",
+    "canonicalize",
+    "digest",
+    "register_functions",
+]
+
+# name -> submodule; imported on first access so `import urnld.rdf` stays light.
+_LAZY = {
+    "URNRef": "._term",
+    "URNStore": "._store",
+    "canonicalize": "._canonicalize",
+    "CanonicalizeResult": "._canonicalize",
+    "canonical_nquads": "._rdfc",
+    "digest": "._rdfc",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'urnld.rdf' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+register_functions()

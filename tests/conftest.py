@@ -1,0 +1,42 @@
+"""Shared fixtures: paths to the vendored conformance data and the NID example table."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, settings
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+DATA_DIR = REPO_ROOT / "tests" / "data"
+
+# CI machines are shared and slow at times: no per-example deadline, a fixed example budget.
+settings.register_profile(
+    "ci", deadline=None, max_examples=200, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile("dev", deadline=None, max_examples=100)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+def load_nid_examples() -> list[dict[str, Any]]:
+    """The 117 rows of tests/data/nid_examples.jsonl (from ../shared/data)."""
+    with (DATA_DIR / "nid_examples.jsonl").open(encoding="utf-8") as f:
+        return [json.loads(line) for line in f if line.strip()]
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO_ROOT
+
+
+@pytest.fixture(scope="session")
+def w3c_dir() -> Path:
+    return DATA_DIR / "w3c"
+
+
+@pytest.fixture(scope="session")
+def nid_examples() -> list[dict[str, Any]]:
+    return load_nid_examples()

@@ -1,0 +1,79 @@
+"""Getting a ``distributed.Client``: a fresh local cluster, or an existing scheduler.
+
+``dask.distributed`` is imported here, lazily, and only here: ``import urnld.dask`` works without
+the optional dependency, and every entry point raises :class:`DaskNotInstalled` (with the install
+command) instead of an ``ImportError``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+from typing import Any
+
+from urnld.dask._errors import DaskJobError, DaskNotInstalled, positive_int
+from urnld.errors import URNError
+
+__all__ = ["client_for", "require_distributed"]
+
+# How long to wait for an existing scheduler before giving up with a clear message.
+_CONNECT_TIMEOUT_S = 30
+
+
+def require_distributed() -> ModuleType:
+    """Import and return ``distributed``, or raise :class:`DaskNotInstalled`."""
+    try:
+        import distributed  # optional dependency, imported on use
+    except ImportError as e:
+        raise DaskNotInstalled(str(e)) from None
+    return distributed
+
+
+def _check_workers(workers: int | None, scheduler: str | None) -> int:
+    if workers is not None and scheduler is not None:
+        raise URNError(
+            "give either workers (start a local cluster) or scheduler (use an existing one), "
+            "not both"
+        )
+    if workers is None:
+        return os.cpu_count() or 1
+    return positive_int(workers, "workers")
+
+
+@contextmanager
+def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
+    """Yield a connected ``distributed.Client``; close what was started here on exit.
+
+    * ``scheduler="tcp://host:8786"``: connect to that cluster (it is left running).
+    * otherwise: start a ``LocalCluster`` of ``workers`` processes (default: one per CPU) with one
+      thread each — the work is pure Python, so threads would only fight over the GIL — and no
+      dashboard (no port to collide with; start your own cluster to get one).
+
+    Raises :class:`DaskNotInstalled`, :class:`DaskJobError` when the scheduler cannot be reached,
+    or :class:`URNError` for bad arguments.
+    """
+    n_workers = _check_workers(workers, scheduler)
+    distributed = require_distributed()
+    if scheduler is not None:
+        try:
+            client = distributed.Client(scheduler, timeout=_CONNECT_TIMEOUT_S)
+        except (OSError, ValueError) as e:
+            # OSError covers refused connections and timeouts; ValueError bad address syntax.
+            raise DaskJobError(f"cannot connect to the Dask scheduler at {scheduler!r}: {e}") from e
+        with client:
+            yield client
+        return
+    with (
+        distributed.LocalCluster(
+            n_workers=n_workers,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            silence_logs=logging.ERROR,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client

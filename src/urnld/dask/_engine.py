@@ -1,0 +1,237 @@
+"""The driver: plan partitions, run the tasks on Dask, merge reports, commit the output."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections import Counter
+from collections.abc import Callable, Sequence
+from typing import Any, TypeVar
+
+from urnld.dask._cluster import client_for, require_distributed
+from urnld.dask._errors import DaskJobError, positive_int
+from urnld.dask._output import OutputDir, relative_names
+from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
+from urnld.errors import URNError
+from urnld.report import CanonicalizeReport, CheckReport
+
+__all__ = ["DEFAULT_PARTITION_SIZE", "canonicalize_files", "check_files", "plan"]
+
+DEFAULT_PARTITION_SIZE = 64 * 1024 * 1024
+
+ScanCall = tuple[FileInfo, int, int]
+ScanResult = tuple[int, int, int]
+R = TypeVar("R")
+
+
+def stat_inputs(inputs: Sequence[str | os.PathLike[str]]) -> list[FileInfo]:
+    """Stat every input up front, so a typo fails before any cluster starts."""
+    if isinstance(inputs, (str, bytes, os.PathLike)):
+        # A lone path would otherwise be iterated character by character.
+        raise URNError("inputs must be a sequence of paths, not a single path")
+    if not inputs:
+        raise URNError("no input files given")
+    return [FileInfo.stat(i, p) for i, p in enumerate(inputs)]
+
+
+def _splits(file: FileInfo, partition_size: int) -> bool:
+    return not file.compressed and file.size > partition_size
+
+
+def plan(
+    files: Sequence[FileInfo],
+    partition_size: int,
+    run_scans: Callable[[list[ScanCall]], list[ScanResult]],
+) -> list[Partition]:
+    """Cut ``files`` into line-aligned partitions with exact first-line numbers.
+
+    ``run_scans`` evaluates :func:`scan_range` over a list of ``(file, lo, hi)`` calls and
+    returns the results in order — on Dask workers in production, with ``map`` in tests.
+    Partitions left empty by a line longer than ``partition_size`` are dropped (every file keeps
+    at least one partition, so an empty file still gets an empty output).
+    """
+    positive_int(partition_size, "partition_size (bytes)")
+    calls = [
+        (f, lo, hi)
+        for f in files
+        if _splits(f, partition_size)
+        for lo, hi in nominal_ranges(f.size, partition_size)
+    ]
+    results = iter(run_scans(calls))
+    parts: list[Partition] = []
+    for f in files:
+        if not _splits(f, partition_size):
+            parts.append(Partition(f, 0, 0, f.size, 1))
+            continue
+        line = 1
+        number = 0
+        for _ in nominal_ranges(f.size, partition_size):
+            start, end, newlines = next(results)
+            if start < end:
+                parts.append(Partition(f, number, start, end, line))
+                number += 1
+            line += newlines
+    return parts
+
+
+def _raise_task_error(future: Any, what: str) -> None:
+    """Re-raise a failed task's error with the partition it was working on."""
+    distributed = require_distributed()
+    exc = future.exception()
+    if isinstance(exc, (URNError, OSError)):
+        # Already says what and where (file names, line numbers): the user's error, as is.
+        raise exc
+    if isinstance(exc, distributed.scheduler.KilledWorker):
+        raise DaskJobError(
+            f"{what}: the worker running it died repeatedly (out of memory?): {exc}"
+        ) from exc
+    raise DaskJobError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
+
+
+def _run_all(client: Any, futures: list[Any], names: list[str]) -> list[Any]:
+    """Wait for every future; on the first task error cancel the rest and raise."""
+    distributed = require_distributed()
+    label = dict(zip((f.key for f in futures), names, strict=True))
+    try:
+        for fut in distributed.as_completed(futures):
+            if fut.status == "error":
+                _raise_task_error(fut, label[fut.key])
+            if fut.status == "cancelled":
+                raise DaskJobError(f"{label[fut.key]} was cancelled (scheduler or worker lost?)")
+        return list(client.gather(futures))
+    finally:
+        client.cancel(futures)
+
+
+def _map(client: Any, func: Callable[..., R], calls: list[tuple[Any, ...]], names: list[str],
+         priorities: list[int] | None = None) -> list[R]:
+    futures = [
+        client.submit(func, *args, pure=False, priority=(priorities[i] if priorities else 0))
+        for i, args in enumerate(calls)
+    ]
+    return _run_all(client, futures, names)
+
+
+def _plan_on(client: Any, files: list[FileInfo], partition_size: int) -> list[Partition]:
+    def run_scans(calls: list[ScanCall]) -> list[ScanResult]:
+        names = [f"scanning {f.source} bytes {lo}-{hi}" for f, lo, hi in calls]
+        return _map(client, scan_range, list(calls), names)
+
+    return plan(files, partition_size, run_scans)
+
+
+def _describe(part: Partition) -> str:
+    if part.file.compressed or (part.start == 0 and part.end == part.file.size):
+        return part.file.source
+    return f"{part.file.source} (partition {part.number}, from line {part.first_line})"
+
+
+def _cost(part: Partition) -> int:
+    # Largest first (longest-processing-time order) so one big .gz does not start last and
+    # leave the other workers idle at the end; a .gz costs ~4x its compressed bytes.
+    size = part.end - part.start
+    return (size * 4 if part.file.compressed else size) >> 16
+
+
+def _merge(reports: Sequence[R]) -> R:
+    return functools.reduce(lambda a, b: a.merge(b), reports)  # type: ignore[attr-defined]
+
+
+def _fail_on_malformed(report: Any) -> None:
+    if report.error_count:
+        first = report.errors[0]
+        raise DaskJobError(
+            f"{report.error_count} malformed line(s), no output written; first: {first}",
+            report,
+        )
+
+
+def canonicalize_files(
+    inputs: Sequence[str | os.PathLike[str]],
+    outdir: str | os.PathLike[str],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    ignore_components: bool = False,
+    literals: bool = False,
+    partition_size: int = DEFAULT_PARTITION_SIZE,
+) -> CanonicalizeReport:
+    """Canonicalize the URNs of N-Triples/N-Quads files (plain or ``.gz``) on a Dask cluster.
+
+    Writes one output per input into ``outdir`` (see :mod:`urnld.dask` for the layout), each
+    byte-identical to what ``urnld canonicalize`` writes for that input alone, and returns the
+    merged report, equal to the merge of the single-process reports. ``outdir`` must not exist or
+    be empty; it appears, complete, only if the whole job succeeded.
+
+    ``workers``: size of the local cluster to start (default: one process per CPU);
+    ``scheduler``: address of an existing cluster instead (its workers must see the inputs and
+    ``outdir`` at the same paths, and have urnld installed).
+
+    Raises :class:`DaskJobError` (malformed lines — all partitions still run and the report in
+    ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
+    :class:`URNError` for bad arguments, ``OSError`` for unreadable inputs.
+    """
+    from urnld.dask._tasks import canonicalize_partition, concat_pieces
+
+    files = stat_inputs(inputs)
+    names = relative_names([f.path for f in files])
+    with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
+        parts = _plan_on(client, files, partition_size)
+        split = Counter(p.file.index for p in parts)
+        # A file of one partition is written straight to its output; a split file's partitions
+        # write pieces that are joined, in order, once everything succeeded.
+        pieces: dict[int, list[str]] = {}
+        calls = []
+        for part in parts:
+            i = part.file.index
+            if split[i] == 1:
+                target = out.path(names[i])
+            else:
+                target = out.piece(i, part.number)
+                pieces.setdefault(i, []).append(target)
+            calls.append((part, target, ignore_components, literals))
+        reports = _map(
+            client,
+            canonicalize_partition,
+            calls,
+            [f"canonicalizing {_describe(p)}" for p in parts],
+            [_cost(p) for p in parts],
+        )
+        merged = _merge(reports)
+        _fail_on_malformed(merged)
+        _map(
+            client,
+            concat_pieces,
+            [(p, out.path(names[i])) for i, p in pieces.items()],
+            [f"joining the output of {files[i].source}" for i in pieces],
+        )
+        out.commit()
+    return merged
+
+
+def check_files(
+    inputs: Sequence[str | os.PathLike[str]],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    partition_size: int = DEFAULT_PARTITION_SIZE,
+) -> CheckReport:
+    """Check the URNs of N-Triples/N-Quads files on a Dask cluster; return the merged report.
+
+    The report equals the merge of the single-process ``urnld check`` reports of the inputs;
+    malformed lines are in it (``.errors``, with file and exact line number), not raised.
+    ``workers``/``scheduler`` as for :func:`canonicalize_files`.
+    """
+    from urnld.dask._tasks import check_partition
+
+    files = stat_inputs(inputs)
+    with client_for(workers, scheduler) as client:
+        parts = _plan_on(client, files, partition_size)
+        reports = _map(
+            client,
+            check_partition,
+            [(p,) for p in parts],
+            [f"checking {_describe(p)}" for p in parts],
+            [_cost(p) for p in parts],
+        )
+    return _merge(reports)

@@ -1,0 +1,80 @@
+"""The functions Dask runs on workers.
+
+They are plain module-level functions (pickled by reference, so workers import this module rather
+than receiving code) that read their input straight from the file system and, for
+``canonicalize``, write their output piece straight to the job's temporary directory. Only small
+values travel through Dask: a :class:`Partition` in, a report out.
+
+Malformed lines do not raise here: the streaming functions record them in the report (with file
+and exact line number) and go on, so one bad line never stops the other partitions; the driver
+decides from the merged report that the job failed.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import BinaryIO
+
+from urnld.dask._output import concat
+from urnld.dask._partition import Partition, iter_lines
+from urnld.report import CanonicalizeReport, CheckReport
+from urnld.stream import canonicalize_lines, check_lines
+
+__all__ = ["canonicalize_partition", "check_partition", "concat_pieces"]
+
+# Big write buffer: output lines are short, and each write() call costs a trip into C.
+_WRITE_BUFFER = 1 << 20
+
+
+@contextmanager
+def _output(path: str, compressed: bool) -> Iterator[BinaryIO]:
+    """Open an output piece; flushed and fsynced on success, so a committed directory is durable.
+
+    Gzip output is made exactly like ``urnld canonicalize`` makes it (``GzipFile`` defaults, no
+    file name, ``mtime=0``), so outputs are byte-identical to the single-process ones.
+    """
+    with open(path, "wb", buffering=_WRITE_BUFFER) as raw:
+        if compressed:
+            with gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as gz:
+                yield gz  # type: ignore[misc]
+        else:
+            yield raw
+        raw.flush()
+        os.fsync(raw.fileno())
+
+
+def canonicalize_partition(
+    part: Partition, out_path: str, ignore_components: bool, literals: bool
+) -> CanonicalizeReport:
+    """Canonicalize the lines of ``part`` into ``out_path``; return the partition's report."""
+    report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
+    with _output(out_path, part.file.compressed) as out:
+        out.writelines(
+            canonicalize_lines(
+                iter_lines(part),
+                source=part.file.source,
+                first_line=part.first_line,
+                ignore_components=ignore_components,
+                literals=literals,
+                report=report,
+                on_error="report",
+            )
+        )
+    return report
+
+
+def check_partition(part: Partition) -> CheckReport:
+    """Check the lines of ``part``; return the partition's report."""
+    report = CheckReport()
+    check_lines(
+        iter_lines(part), source=part.file.source, first_line=part.first_line, report=report
+    )
+    return report
+
+
+def concat_pieces(pieces: list[str], target: str) -> None:
+    """Join a split file's output pieces, in partition order, into its output file."""
+    concat(pieces, target)

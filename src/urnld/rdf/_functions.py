@@ -171,4 +171,3 @@ def register_functions() -> None:
     """
     for name, func in _FUNCTIONS.items():
         register_custom_function(URNFN[name], func, override=True)
-

@@ -1,0 +1,334 @@
+"""``URNStore``: an rdflib store that keeps every URN IRI in canonical form.
+
+Wrap any rdflib store (the in-memory ``Memory`` store by default, oxrdflib's Oxigraph store,
+BerkeleyDB…). Every IRI that is a valid URN is replaced by its canonical form on the way in
+(``add``/``addN``/``remove``) *and* in every pattern (``triples``/``quads``/``contexts``/
+``__len__``), including graph names, so ``URN:ISBN:0-395-36341-1`` and ``urn:isbn:0395363411``
+are one node whichever spelling you store or ask for. The inner store holds plain canonical
+``URIRef`` values, nothing urnld-specific.
+
+Left untouched: blank nodes, literals, IRIs that are not URNs, and *invalid* URNs — anything
+starting with ``urn:`` for which :func:`urnld.check` reports an error. Invalid URNs are kept as
+written (never dropped) and counted in :attr:`URNStore.invalid_urns`.
+
+SPARQL queries and updates run through rdflib's engine after their IRI constants have been
+canonicalized the same way (see :mod:`urnld.rdf._sparql`), so ``FILTER(?x = <URN:…>)``,
+``sameTerm``, ``IN`` and ``VALUES`` match by URN equivalence too.
+
+Registered as the rdflib store plugin ``"URN"`` (entry point ``rdf.plugins.store``):
+
+>>> from rdflib import Graph, URIRef, RDFS, Literal
+>>> g = Graph(store="URN")
+>>> _ = g.add((URIRef("URN:ISBN:0-395-36341-1"), RDFS.label, Literal("The Hobbit")))
+>>> [str(s) for s in g.subjects()]
+['urn:isbn:0395363411']
+>>> (URIRef("urn:ISBN:0-395-36341-1"), RDFS.label, Literal("The Hobbit")) in g
+True
+
+Normalizing IRIs departs from RDF 1.1, which compares IRIs as plain strings: choosing this store
+is how you opt in.
+"""
+
+from __future__ import annotations
+
+import collections
+import functools
+from collections.abc import Generator, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
+
+from rdflib.graph import Graph
+from rdflib.plugins.stores.memory import Memory
+from rdflib.store import Store
+from rdflib.term import Identifier, Node, URIRef
+
+import urnld
+from urnld.findings import Severity
+
+if TYPE_CHECKING:
+    from rdflib.graph import (
+        _ContextType,
+        _QuadType,
+        _TriplePatternType,
+        _TripleType,
+    )
+    from rdflib.plugins.sparql.sparql import Query, Update
+    from rdflib.query import Result
+
+__all__ = ["URNStore"]
+
+# rdflib names its own internals with this "X-" URN prefix (the Dataset default graph is
+# urn:x-rdflib:default). RFC 8141 says X- NIDs are not URNs; these are not data, so they are
+# passed through silently instead of being reported as invalid URNs.
+_RDFLIB_INTERNAL = "urn:x-rdflib:"
+
+# Per-store caches of term -> canonical term. Catalog data repeats URNs a lot, and the bound keeps
+# a long-lived store from holding every IRI it ever saw; a full cache is simply emptied.
+_TERM_CACHE_SIZE = 1 << 18
+_CLASSIFY_CACHE_SIZE = 1 << 16
+
+
+@functools.lru_cache(maxsize=_CLASSIFY_CACHE_SIZE)
+def _classify(text: str) -> tuple[str, bool]:
+    """``(replacement, invalid)`` for one IRI string.
+
+    Non-URNs and invalid URNs come back unchanged (``invalid`` tells them apart); valid URNs come
+    back canonical. Valid means what it means everywhere in urnld: no error-level finding.
+    """
+    if text[:4].lower() != "urn:" or text.startswith(_RDFLIB_INTERNAL):
+        return text, False
+    if any(f.severity is Severity.ERROR for f in urnld.check(text)):
+        return text, True
+    return urnld.canonical(text), False
+
+
+class _Canonicalizer:
+    """Maps terms to their canonical form, with a dict cache keyed by the term object.
+
+    Only exact ``URIRef`` values (and subclasses such as ``URNRef``) can change; everything else
+    is returned as is without a lookup.
+    """
+
+    __slots__ = ("_cache", "invalid")
+
+    def __init__(self) -> None:
+        self._cache: dict[URIRef, URIRef] = {}
+        self.invalid: collections.Counter[str] = collections.Counter()
+
+    def term(self, t: Any) -> Any:
+        """Canonical form of ``t`` for a pattern (invalid URNs are not counted)."""
+        if type(t) is URIRef:
+            c = self._cache.get(t)
+            return c if c is not None else self._miss(t, count=False)
+        if isinstance(t, URIRef):  # URNRef and other subclasses: store plain URIRefs
+            return self._miss(URIRef(str(t)), count=False)
+        return t
+
+    def added(self, t: Any) -> Any:
+        """Canonical form of ``t`` in a statement being added (invalid URNs are counted)."""
+        if type(t) is URIRef:
+            c = self._cache.get(t)
+            return c if c is not None else self._miss(t, count=True)
+        if isinstance(t, URIRef):
+            return self._miss(URIRef(str(t)), count=True)
+        return t
+
+    def _miss(self, t: URIRef, *, count: bool) -> URIRef:
+        cached = self._cache.get(t)
+        if cached is not None:
+            return cached
+        text, invalid = _classify(str(t))
+        if invalid:
+            # Not cached: every occurrence must reach the counter. Invalid URNs are rare.
+            if count:
+                self.invalid[text] += 1
+            return t
+        if len(self._cache) >= _TERM_CACHE_SIZE:
+            self._cache.clear()
+        result = t if text == t else URIRef(text)
+        self._cache[t] = result
+        return result
+
+
+class URNStore(Store):
+    """An rdflib store wrapping ``inner`` that canonicalizes URN IRIs on the way in and out.
+
+    Args:
+        inner: the store that holds the data (default: a new ``Memory`` store). A ``str`` here
+            is taken as rdflib's *configuration* argument (rdflib instantiates store plugins as
+            ``StoreClass(configuration)``) and is passed to ``inner.open()``.
+        identifier: rdflib's store identifier, kept as is.
+
+    Context-, graph- and transaction-awareness mirror the inner store, so ``Dataset(store=...)``
+    works when the inner store supports named graphs (Memory and Oxigraph do).
+
+    >>> from rdflib import Dataset, URIRef, RDF, RDFS
+    >>> ds = Dataset(store=URNStore())
+    >>> _ = ds.graph(URIRef("URN:EXAMPLE:g")).add((URIRef("urn:Example:x"), RDF.type, RDFS.Class))
+    >>> sorted(str(g.identifier) for g in ds.graphs())
+    ['urn:example:g', 'urn:x-rdflib:default']
+    """
+
+    formula_aware = False
+
+    def __init__(
+        self,
+        inner: Store | str | None = None,
+        identifier: Identifier | None = None,
+    ) -> None:
+        configuration = inner if isinstance(inner, str) else None
+        self.inner: Store = inner if isinstance(inner, Store) else Memory()
+        self.identifier = identifier
+        self.context_aware = self.inner.context_aware
+        self.graph_aware = self.inner.graph_aware
+        self.transaction_aware = self.inner.transaction_aware
+        self._canon = _Canonicalizer()
+        # Memory hands back the very context objects we gave it (ours, bound to this store);
+        # other stores build their own Graph objects bound to *themselves*, which must be
+        # re-bound to this wrapper or queries on them would bypass canonicalization.
+        self._rebind_contexts = type(self.inner) is not Memory
+        self._last_ctx_in: Graph | None = None
+        self._last_ctx_out: Graph | None = None
+        self._ctx_cache: dict[Node, Graph] = {}
+        super().__init__(configuration, identifier)
+        # One event stream: listeners on this store see the (canonical) events of the inner one.
+        self.dispatcher = self.inner.dispatcher
+
+    def __repr__(self) -> str:
+        return f"<URNStore inner={type(self.inner).__name__}>"
+
+    # --- what was met -----------------------------------------------------------------------
+    @property
+    def invalid_urns(self) -> collections.Counter[str]:
+        """Invalid URNs met in added statements: spelling → number of term positions.
+
+        They are stored exactly as written (never dropped or rewritten); this is the report.
+
+        >>> from rdflib import Graph, URIRef, RDFS, Literal
+        >>> g = Graph(store="URN")
+        >>> _ = g.add((URIRef("urn:isbn:0395363412"), RDFS.label, Literal("bad check digit")))
+        >>> dict(g.store.invalid_urns)
+        {'urn:isbn:0395363412': 1}
+        """
+        return collections.Counter(self._canon.invalid)
+
+    def canonical_term(self, term: Node) -> Node:
+        """The term this store would store for ``term`` (canonical URN IRI, or ``term`` itself).
+
+        >>> URNStore().canonical_term(URIRef("URN:EXAMPLE:a%2cb"))
+        rdflib.term.URIRef('urn:example:a%2Cb')
+        """
+        result: Node = self._canon.term(term)
+        return result
+
+    # --- term and context mapping -------------------------------------------------------------
+    def _context(self, context: Any) -> Any:
+        """The graph to hand the inner store: same object unless its name is a URN to rewrite."""
+        if context is None:
+            return None
+        if context is self._last_ctx_in:  # bulk adds use one context: skip the lookups
+            return self._last_ctx_out
+        ident = getattr(context, "identifier", context)
+        canonical = self._canon.term(ident)
+        if canonical is ident and getattr(context, "store", None) is self:
+            out = context
+        else:
+            out = self._graph_for(canonical)
+        self._last_ctx_in, self._last_ctx_out = context, out
+        return out
+
+    def _graph_for(self, identifier: Node) -> Graph:
+        graph = self._ctx_cache.get(identifier)
+        if graph is None:
+            if len(self._ctx_cache) >= _TERM_CACHE_SIZE:
+                self._ctx_cache.clear()
+            graph = Graph(store=self, identifier=identifier)  # type: ignore[arg-type]
+            self._ctx_cache[identifier] = graph
+        return graph
+
+    def _pattern(self, triple: Any) -> Any:
+        s, p, o = triple
+        term = self._canon.term
+        return (term(s), term(p), term(o))
+
+    def _rebind(self, contexts: Iterable[Any]) -> Iterator[Any]:
+        for c in contexts:
+            yield c if getattr(c, "store", None) is self else self._graph_for(c.identifier)
+
+    # --- rdflib Store API: lifecycle (pass-through) -------------------------------------------
+    def open(self, configuration: str | tuple[str, str], create: bool = False) -> int | None:
+        return self.inner.open(configuration, create)
+
+    def close(self, commit_pending_transaction: bool = False) -> None:
+        self.inner.close(commit_pending_transaction=commit_pending_transaction)
+
+    def destroy(self, configuration: str) -> None:
+        self.inner.destroy(configuration)
+
+    def gc(self) -> None:
+        self.inner.gc()
+
+    def commit(self) -> None:
+        self.inner.commit()
+
+    def rollback(self) -> None:
+        self.inner.rollback()
+
+    # --- rdflib Store API: statements -------------------------------------------------------
+    def add(self, triple: _TripleType, context: _ContextType, quoted: bool = False) -> None:
+        s, p, o = triple
+        added = self._canon.added
+        self.inner.add((added(s), added(p), added(o)), self._context(context), quoted)
+
+    def addN(self, quads: Iterable[_QuadType]) -> None:
+        added = self._canon.added
+        ctx = self._context
+        # A list, not a generator: some stores (oxrdflib) iterate their argument twice.
+        self.inner.addN([(added(s), added(p), added(o), ctx(c)) for s, p, o, c in quads])
+
+    def remove(self, triple: _TriplePatternType, context: _ContextType | None = None) -> None:
+        self.inner.remove(self._pattern(triple), self._context(context))
+
+    def triples(
+        self, triple_pattern: _TriplePatternType, context: _ContextType | None = None
+    ) -> Iterator[tuple[_TripleType, Iterator[_ContextType | None]]]:
+        results = self.inner.triples(self._pattern(triple_pattern), self._context(context))
+        if not self._rebind_contexts:
+            return results
+        return ((t, self._rebind(cs)) for t, cs in results)
+
+    def __len__(self, context: _ContextType | None = None) -> int:
+        return self.inner.__len__(self._context(context))
+
+    def contexts(self, triple: _TripleType | None = None) -> Generator[_ContextType, None, None]:
+        pattern = None if triple is None else self._pattern(triple)
+        yield from self._rebind(self.inner.contexts(pattern))
+
+    def add_graph(self, graph: Graph) -> None:
+        self.inner.add_graph(self._context(graph))
+
+    def remove_graph(self, graph: Graph) -> None:
+        self.inner.remove_graph(self._context(graph))
+
+    # --- namespaces (pass-through: prefixes map to namespace IRIs, which are not URN terms) ---
+    def bind(self, prefix: str, namespace: URIRef, override: bool = True) -> None:
+        self.inner.bind(prefix, namespace, override=override)
+
+    def prefix(self, namespace: URIRef) -> str | None:
+        return self.inner.prefix(namespace)
+
+    def namespace(self, prefix: str) -> URIRef | None:
+        return self.inner.namespace(prefix)
+
+    def namespaces(self) -> Iterator[tuple[str, URIRef]]:
+        return self.inner.namespaces()
+
+    # --- SPARQL ---------------------------------------------------------------------------
+    def query(
+        self,
+        query: Query | str,
+        initNs: Mapping[str, Any],  # rdflib's parameter names (Graph.query passes them)
+        initBindings: Mapping[str, Identifier],
+        queryGraph: str,
+        **kwargs: Any,
+    ) -> Result:
+        """Evaluate with rdflib's engine after canonicalizing the query's IRI constants.
+
+        A native engine of the inner store (Oxigraph's) is bypassed on purpose: it would
+        compare the query's URN constants as plain strings.
+        """
+        from ._sparql import evaluate_query  # rdflib's SPARQL machinery is heavy to import
+
+        return evaluate_query(self, query, initNs, initBindings, queryGraph, **kwargs)
+
+    def update(
+        self,
+        update: Update | str,
+        initNs: Mapping[str, Any],
+        initBindings: Mapping[str, Identifier],
+        queryGraph: str,
+        **kwargs: Any,
+    ) -> None:
+        """Run a SPARQL update with rdflib's engine, IRI constants canonicalized first."""
+        from ._sparql import evaluate_update
+
+        evaluate_update(self, update, initNs, initBindings, queryGraph, **kwargs)

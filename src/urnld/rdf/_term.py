@@ -1,0 +1,189 @@
+"""``URNRef``: an rdflib IRI term for URNs whose lexical form is the canonical URN.
+
+rdflib compares IRIs as plain strings and, on top of that, compares terms by *exact class*
+(``Identifier.__eq__`` checks ``type(self) is type(other)``), orders them by a table keyed by
+exact class (``rdflib.term._ORDERING``; an unknown subclass sorts below blank nodes), and pickles
+``URIRef`` subclasses as plain ``URIRef`` (``URIRef.__reduce__``). ``URNRef`` fixes all four:
+
+* its string value is ``urnld.canonical(text)``, so it *is* the canonical IRI, and it equals — in
+  both directions — a plain ``URIRef`` with that string (Python tries the subclass's reflected
+  ``__eq__`` first, so ``URIRef(c) == URNRef(x)`` also lands here);
+* it hashes like ``str`` (as every rdflib term does), so it finds plain ``URIRef`` nodes in any
+  store, set or dict;
+* it sorts among ``URIRef`` nodes (by string), above blank nodes and below literals;
+* it pickles, copies and deep-copies as itself, keeping the spelling it was made from in
+  :attr:`URNRef.original`.
+
+>>> from rdflib import URIRef
+>>> u = URNRef("URN:ISBN:0-395-36341-1")
+>>> str(u), u.original
+('urn:isbn:0395363411', 'URN:ISBN:0-395-36341-1')
+>>> u == URIRef("urn:isbn:0395363411") == u
+True
+>>> try:
+...     URNRef("http://example.org/")
+... except NotAURNError as e:
+...     print(e)
+'http://example.org/' is not a URN: a URN starts with 'urn:'
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from rdflib import term as _rdflib_term
+from rdflib.term import URIRef
+
+import urnld
+from urnld.errors import URNError, URNSyntaxError
+
+__all__ = ["NotAURNError", "URNRef"]
+
+# Distinct URNs in one process rarely exceed this; a miss only costs one more parse.
+_CACHE_SIZE = 1 << 16
+
+
+class NotAURNError(URNError):
+    """A string given where a URN term is required is not a URN.
+
+    Attributes:
+        text: the string, exactly as given.
+        reason: why it is not a URN (from the URN parser).
+
+    >>> try:
+    ...     URNRef("urn:isbn")
+    ... except NotAURNError as e:
+    ...     e.text
+    'urn:isbn'
+    """
+
+    text: str
+    reason: str
+
+    def __init__(self, text: str, reason: str) -> None:
+        self.text = text
+        self.reason = reason
+        super().__init__(f"{text!r} is not a URN: {reason}")
+
+    def __reduce__(self) -> tuple[type[NotAURNError], tuple[str, str]]:
+        return (type(self), (self.text, self.reason))
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _canonical(text: str) -> str:
+    """``urnld.canonical`` turned into :class:`NotAURNError`, cached per distinct spelling."""
+    try:
+        return urnld.canonical(text)
+    except URNSyntaxError as e:
+        raise NotAURNError(text, e.reason) from e
+    except URNError as e:  # any other core refusal is still "not a URN" for a term
+        raise NotAURNError(text, str(e)) from e
+
+
+def _restore(canonical: str, original: str) -> URNRef:
+    """Unpickle without re-canonicalizing: the stored IRI must come back exactly as it was."""
+    ref = str.__new__(URNRef, canonical)
+    ref._original = original
+    return ref
+
+
+class URNRef(URIRef):
+    """A URN as an rdflib IRI term: canonical lexical form, original spelling kept.
+
+    Args:
+        value: the URN, in any spelling (a ``str``, a ``URIRef`` or a :class:`urnld.URN`).
+
+    Raises:
+        NotAURNError: ``value`` is not a URN (RFC 8141 syntax).
+
+    >>> u = URNRef("urn:EXAMPLE:a123%2cz456#Frag")
+    >>> u
+    URNRef('urn:EXAMPLE:a123%2cz456#Frag')
+    >>> str(u)
+    'urn:example:a123%2Cz456#Frag'
+    >>> sorted([URNRef("urn:example:b"), URIRef("urn:example:a")])
+    [rdflib.term.URIRef('urn:example:a'), URNRef('urn:example:b')]
+    """
+
+    __slots__ = ("_original",)
+
+    _original: str
+
+    def __new__(cls, value: str | urnld.URN) -> URNRef:
+        text = str(value)
+        ref = str.__new__(cls, _canonical(text))
+        ref._original = text
+        return ref
+
+    @property
+    def original(self) -> str:
+        """The spelling this term was made from (the string value is the canonical form)."""
+        return self._original
+
+    @property
+    def urn(self) -> urnld.URN:
+        """The canonical URN as a :class:`urnld.URN` value.
+
+        >>> URNRef("URN:EXAMPLE:x").urn.nid
+        'example'
+        """
+        return urnld.URN.parse(str(self))
+
+    # --- equality and hashing: equal to any URIRef with the same (canonical) string ---------
+    # rdflib's Identifier.__eq__ demands the exact same class; we relax it to "any URIRef".
+    # Because URNRef subclasses URIRef and defines these, Python calls them first for
+    # ``URIRef(...) == URNRef(...)`` too (reflected operand priority for subclasses).
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, URIRef):
+            return str.__eq__(self, other)
+        return False
+
+    def __ne__(self, other: object) -> bool:
+        return not self.__eq__(other)
+
+    # Defining __eq__ resets __hash__ to None; every rdflib term hashes as its string.
+    __hash__ = URIRef.__hash__
+
+    # --- ordering: among URIRefs by string; vs other node kinds by rdflib's kind table ------
+    def __lt__(self, other: Any) -> bool:
+        if isinstance(other, URIRef):
+            return str.__lt__(self, other)
+        return super().__lt__(other)
+
+    def __gt__(self, other: Any) -> bool:
+        if isinstance(other, URIRef):
+            return str.__gt__(self, other)
+        return super().__gt__(other)
+
+    def __le__(self, other: Any) -> bool:
+        if isinstance(other, URIRef):
+            return str.__le__(self, other)
+        return super().__le__(other)
+
+    def __ge__(self, other: Any) -> bool:
+        if isinstance(other, URIRef):
+            return str.__ge__(self, other)
+        return super().__ge__(other)
+
+    # --- pickling and copying: as itself, with the original spelling -------------------------
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:  # type: ignore[override]
+        return (_restore, (str(self), self._original))
+
+    def __getnewargs__(self) -> tuple[str]:
+        return (self._original,)
+
+    def __copy__(self) -> URNRef:
+        return self  # immutable, like str
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> URNRef:
+        return self
+
+    def __repr__(self) -> str:
+        # Evaluates back to an equal term with the same .original.
+        return f"URNRef({self._original!r})"
+
+
+# rdflib orders nodes of different classes by this table, keyed by exact class; unregistered
+# classes get 0 and sort below blank nodes. rdflib itself registers QuotedGraph the same way.
+_rdflib_term._ORDERING[URNRef] = _rdflib_term._ORDERING[URIRef]

@@ -79,8 +79,9 @@ class Finding:
         span: ``(start, end)`` character offsets in the checked text.
         rule: the rule that produced it, e.g. ``"isbn: RFC 3187 §5"`` (None for generic rules).
 
-    >>> Finding("r-component", Severity.WARNING, "r-components are not standardized", (11, 16))
-    Finding(code='r-component', severity=<Severity.WARNING: 'warning'>, message='r-components are not standardized', span=(11, 16), rule=None)
+    >>> f = Finding("r-component", Severity.WARNING, "r-components are not standardized", (11, 16))
+    >>> f.severity == "warning", f.span
+    (True, (11, 16))
     """
 
     code: str

@@ -15,11 +15,14 @@ from typing import IO, Any, Literal, overload
 __all__ = ["atomic_write", "is_terminal", "open_input", "print_table"]
 
 
+_CM = contextlib.AbstractContextManager
+
+
 @overload
-def atomic_write(path: str | Path, mode: Literal["w"] = "w") -> contextlib.AbstractContextManager[IO[str]]: ...
+def atomic_write(path: str | Path, mode: Literal["w"] = "w") -> _CM[IO[str]]: ...
 @overload
-def atomic_write(path: str | Path, mode: Literal["wb"]) -> contextlib.AbstractContextManager[IO[bytes]]: ...
-def atomic_write(path: str | Path, mode: str = "w") -> contextlib.AbstractContextManager[IO[Any]]:
+def atomic_write(path: str | Path, mode: Literal["wb"]) -> _CM[IO[bytes]]: ...
+def atomic_write(path: str | Path, mode: str = "w") -> _CM[IO[Any]]:
     """Write to a temporary file beside *path*, renamed over it only on success.
 
     A failure (an exception in the ``with`` body) removes the temporary file and leaves any
@@ -48,7 +51,10 @@ def _atomic_write(path: str, mode: str) -> Iterator[IO[Any]]:
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as raw:
-            binary: IO[bytes] = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0) if path.endswith(".gz") else raw
+            binary: IO[bytes] = raw
+            if path.endswith(".gz"):
+                # mtime=0: the same input gives byte-identical output.
+                binary = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0)  # type: ignore[assignment]
             if "b" in mode:
                 yield binary
             else:

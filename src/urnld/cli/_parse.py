@@ -37,8 +37,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _inputs(values: list[str]) -> Iterator[str]:
     for value in values:
         if value == "-":
-            for line in sys.stdin:
-                line = line.rstrip("\r\n")
+            for raw in sys.stdin:
+                line = raw.rstrip("\r\n")
                 if line.strip():
                     yield line
         else:

@@ -9,7 +9,7 @@ grammar. A namespace contributes both by subclassing :class:`NamespaceRule`:
 ...     def canonical_nss(self, nss: str) -> str:
 ...         return upper_except_pct(nss)
 >>> Shout().canonical_nss("abc%2f")
-'ABC%2f'
+'ABC%2F'
 
 The core calls :meth:`NamespaceRule.canonical_nss` with the NSS after RFC 8141 normalization
 (``%XX`` hex upper-cased), so a rule cannot split what §3 joins.
@@ -31,7 +31,7 @@ __all__ = [
     "upper_pct",
 ]
 
-_PCT = re.compile(r"%[0-9A-Fa-f]{2}")
+_LOWER_HEX_PCT = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
 
 
 def upper_pct(s: str) -> str:
@@ -40,11 +40,15 @@ def upper_pct(s: str) -> str:
     >>> upper_pct("a%2cb%d0%b0")
     'a%2Cb%D0%B0'
     """
-    if "%" not in s:
+    # Most data already writes upper-case hex: one C-level search decides there is nothing to do.
+    if "%" not in s or _LOWER_HEX_PCT.search(s) is None:
         return s
-    head, *rest = s.split("%")
     # The parser guarantees two hex digits after every "%", so the split needs no regex.
-    return head + "".join("%" + part[:2].upper() + part[2:] for part in rest)
+    parts = s.split("%")
+    for i in range(1, len(parts)):
+        part = parts[i]
+        parts[i] = part[:2].upper() + part[2:]
+    return "%".join(parts)
 
 
 def lower_except_pct(s: str) -> str:

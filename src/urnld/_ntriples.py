@@ -1,0 +1,239 @@
+"""N-Triples / N-Quads line tokenizer over bytes, and the per-term URN canonicalizer.
+
+Only the shapes urnld needs to touch are taken apart: a statement line is matched whole by one
+compiled regex (the W3C N-Triples / N-Quads 1.1 grammar, unrolled so that runs of ordinary
+characters are one regex step), which yields the subject, predicate, object and optional graph
+tokens as raw bytes. Tokens that do not change are written back byte for byte, so IRIs and
+literals that are not URNs keep every escape exactly as written.
+
+Grammar notes (https://www.w3.org/TR/n-triples/ §7, https://www.w3.org/TR/n-quads/ §5):
+
+* ``IRIREF ::= '<' ([^#x00-#x20<>"{}|^`\\] | UCHAR)* '>'`` — ``\\u``/``\\U`` escapes are legal
+  in IRIs, so ``<\\u0055RN:ISBN:1>`` *is* the IRI ``URN:ISBN:1`` and is canonicalized.
+* ``STRING_LITERAL_QUOTE ::= '"' ([^#x22#x5C#xA#xD] | ECHAR | UCHAR)* '"'``, then either
+  ``^^IRIREF`` or ``LANGTAG ::= '@' [a-zA-Z]+ ('-' [a-zA-Z0-9]+)*`` (RDF 1.2 adds an optional
+  ``--ltr``/``--rtl`` direction, accepted here).
+* ``BLANK_NODE_LABEL ::= '_:' (PN_CHARS_U | [0-9]) ((PN_CHARS | '.')* PN_CHARS)?`` — non-ASCII
+  label characters are accepted as any byte >= 0x80 (we never rewrite labels).
+* A line may be empty, whitespace, or a ``#`` comment; a statement may end with a comment.
+* RDF-star quoted triples (``<< … >>``) are not N-Triples 1.1 and are reported as malformed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from ._check import check
+from ._urn import URN
+from .errors import URNError
+
+__all__ = [
+    "LINE",
+    "NOT_URN",
+    "TermCanonicalizer",
+    "is_blank_or_comment",
+    "unescape_iri",
+    "unescape_literal",
+]
+
+# -- grammar pieces (bytes, unanchored; names follow the N-Triples grammar) -------------------
+_UCHAR = rb"\\(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8})"
+_IRI_CHAR = rb'[^\x00-\x20<>"{}|^`\\]'
+# IRIREF, unrolled: a run of plain characters, then (escape, run)*.
+IRIREF = rb"<" + _IRI_CHAR + rb"*(?:" + _UCHAR + _IRI_CHAR + rb"*)*>"
+_ECHAR = rb"\\[tbnrf\"'\\]"
+_LIT_CHAR = rb'[^"\\\n\r]'
+STRING_LITERAL_QUOTE = (
+    rb'"' + _LIT_CHAR + rb"*(?:(?:" + _ECHAR + rb"|" + _UCHAR + rb")" + _LIT_CHAR + rb'*)*"'
+)
+LANGTAG = rb"@[a-zA-Z]+(?:-[a-zA-Z0-9]+)*(?:--(?:ltr|rtl))?"
+LITERAL = STRING_LITERAL_QUOTE + rb"(?:\^\^" + IRIREF + rb"|" + LANGTAG + rb")?"
+_PN_START = rb"[A-Za-z0-9_\x80-\xff]"
+_PN_CHAR = rb"[A-Za-z0-9_\-\x80-\xff]"
+BLANK_NODE_LABEL = rb"_:" + _PN_START + rb"(?:[A-Za-z0-9_\-.\x80-\xff]*" + _PN_CHAR + rb")?"
+_WS = rb"[ \t]*"
+_COMMENT = rb"(?:#[^\r\n]*)?"
+
+#: One statement line: groups subject, predicate, object, graph (graph is None for triples).
+LINE: Final = re.compile(
+    _WS
+    + rb"("
+    + IRIREF
+    + rb"|"
+    + BLANK_NODE_LABEL
+    + rb")"
+    + _WS
+    + rb"("
+    + IRIREF
+    + rb")"
+    + _WS
+    + rb"("
+    + IRIREF
+    + rb"|"
+    + BLANK_NODE_LABEL
+    + rb"|"
+    + LITERAL
+    + rb")"
+    + _WS
+    + rb"(?:("
+    + IRIREF
+    + rb"|"
+    + BLANK_NODE_LABEL
+    + rb")"
+    + _WS
+    + rb")?\."
+    + _WS
+    + _COMMENT
+    + rb"\r?\n?"
+)
+
+_BLANK: Final = re.compile(_WS + _COMMENT + rb"\r?\n?")
+
+
+def is_blank_or_comment(line: bytes) -> bool:
+    """True for an empty, whitespace-only or comment-only line.
+
+    >>> is_blank_or_comment(b"  # hello\\n"), is_blank_or_comment(b"<a> <b> <c> .\\n")
+    (True, False)
+    """
+    return _BLANK.fullmatch(line) is not None
+
+
+_UCHAR_RE: Final = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+_ESCAPE_RE: Final = re.compile(r"\\(?:u([0-9A-Fa-f]{4})|U([0-9A-Fa-f]{8})|([tbnrf\"'\\]))")
+_ECHARS: Final = {"t": "\t", "b": "\b", "n": "\n", "r": "\r", "f": "\f", '"': '"', "'": "'",
+                  "\\": "\\"}
+
+
+def _uchar(m: re.Match[str]) -> str:
+    code = int(m.group(1) or m.group(2), 16)
+    if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+        # Not a Unicode scalar value; keep the escape so the term is left as it was.
+        return m.group(0)
+    return chr(code)
+
+
+def unescape_iri(token: bytes) -> str:
+    r"""The IRI of an ``IRIREF`` token (``<`` … ``>``), ``\u``/``\U`` escapes decoded.
+
+    >>> unescape_iri(rb"<\u0055RN:ISBN:1>")
+    'URN:ISBN:1'
+    """
+    text = token[1:-1].decode("utf-8", "surrogateescape")
+    if "\\" in text:
+        text = _UCHAR_RE.sub(_uchar, text)
+    return text
+
+
+def _escape_sub(m: re.Match[str]) -> str:
+    if m.group(3) is not None:
+        return _ECHARS[m.group(3)]
+    return _uchar(m)
+
+
+def unescape_literal(body: bytes) -> str:
+    r"""The lexical form of a quoted literal body (without the quotes), escapes decoded.
+
+    >>> unescape_literal(rb"urn:a\u003Ab\tc")
+    'urn:a:b\tc'
+    """
+    text = body.decode("utf-8", "surrogateescape")
+    if "\\" in text:
+        text = _ESCAPE_RE.sub(_escape_sub, text)
+    return text
+
+
+#: Marker in the term cache: "this token is not a URN, write it back unchanged".
+NOT_URN: Final = b""
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_URN_LITERAL_DATATYPES: Final = (b"", b"^^<" + _XSD.encode() + b"string>",
+                                 b"^^<" + _XSD.encode() + b"anyURI>")
+
+
+class TermCanonicalizer:
+    """Canonical form of URN terms, cached per distinct string (bounded).
+
+    One instance per pass. ``canonical(text)`` returns ``(output, info)`` where ``output`` is
+    the text to write and ``info`` is ``("ok", canonical, nid, dropped)`` for a valid URN or
+    ``("invalid", reason)`` for a string that starts with ``urn:`` but is not a usable URN.
+    Invalid means: not RFC 8141 syntax, or an NID that RFC 8141 §5 / App. C rules out
+    (``X-`` experimental, reserved two-letter prefixes, malformed informal NIDs). Namespace
+    findings such as a wrong ISBN check digit do not stop canonicalization: the canonical form
+    is a function of the equivalence class, which such a URN still has (``urnld check`` reports
+    those).
+
+    >>> tc = TermCanonicalizer()
+    >>> tc.canonical("URN:ISBN:0-395-36341-1")
+    ('urn:isbn:0395363411', ('ok', 'urn:isbn:0395363411', 'isbn', None))
+    >>> tc.canonical("urn:x-foo:bar")[1][0]
+    'invalid'
+    """
+
+    __slots__ = ("_cache", "_ignore_components", "_max", "_nid_cache")
+
+    def __init__(self, *, ignore_components: bool = False, max_cache: int = 200_000) -> None:
+        self._ignore_components = ignore_components
+        self._cache: dict[str, tuple[str, tuple[str | None, ...]]] = {}
+        self._nid_cache: dict[str, str | None] = {}
+        self._max = max_cache
+
+    def _nid_error(self, nid: str) -> str | None:
+        """First NID-policy error for ``nid`` (as written), cached per NID."""
+        try:
+            return self._nid_cache[nid]
+        except KeyError:
+            pass
+        reason: str | None = None
+        for f in check(f"urn:{nid}:x"):
+            if f.code.startswith("nid-") and str(f.severity) == "error":
+                reason = f"{f.code}: {f.message}"
+                break
+        if len(self._nid_cache) < 10_000:
+            self._nid_cache[nid] = reason
+        return reason
+
+    def canonical(self, text: str) -> tuple[str, tuple[str | None, ...]]:
+        hit = self._cache.get(text)
+        if hit is not None:
+            return hit
+        result = self._compute(text)
+        if len(self._cache) >= self._max:
+            # Bounded memory: catalogs repeat URNs locally, so a fresh cache refills quickly.
+            self._cache.clear()
+        self._cache[text] = result
+        return result
+
+    def _compute(self, text: str) -> tuple[str, tuple[str | None, ...]]:
+        try:
+            urn = URN.parse(text)
+        except URNError as e:
+            return text, ("invalid", f"syntax: {getattr(e, 'reason', str(e))}")
+        reason = self._nid_error(urn.nid)
+        if reason is not None:
+            return text, ("invalid", reason)
+        canonical = urn.canonical_str
+        dropped: str | None = None
+        if self._ignore_components:
+            key = urn.assigned_key
+            dropped = canonical[len(key):] or None
+            canonical = key
+        return canonical, ("ok", canonical, urn.nid.lower(), dropped)
+
+
+def literal_parts(token: bytes) -> tuple[bytes, bytes] | None:
+    """Split a literal token into (quoted body, suffix) when it may hold a URN.
+
+    Only plain, ``xsd:string`` and ``xsd:anyURI`` literals qualify (not language-tagged ones).
+
+    >>> literal_parts(b'"urn:a:b"^^<http://www.w3.org/2001/XMLSchema#anyURI>')
+    (b'urn:a:b', b'^^<http://www.w3.org/2001/XMLSchema#anyURI>')
+    >>> literal_parts(b'"urn:a:b"@en') is None
+    True
+    """
+    end = token.rfind(b'"')
+    suffix = token[end + 1:]
+    if suffix not in _URN_LITERAL_DATATYPES:
+        return None
+    return token[1:end], suffix

@@ -1,0 +1,580 @@
+"""What a canonicalization or a check met: mergeable, bounded-memory reports.
+
+Both the in-memory graph pass (:func:`urnld.rdf.canonicalize`) and the streaming pass
+(:mod:`urnld.stream`) fill these reports; the Dask engine fills one per partition and combines
+them with :meth:`~CanonicalizeReport.merge`.
+
+Guarantees
+----------
+* **Exact counts.** Every integer total (statements, URN occurrences, per-NID and per-finding
+  counts, number of malformed lines…) is exact however large the input.
+* **Bounded memory.** The *examples* (clusters of spellings, invalid URNs, non-canonical
+  spellings, malformed lines, dropped components, NIDs) are kept in maps capped at
+  ``max_examples`` keys each (default :data:`DEFAULT_MAX_EXAMPLES` = 10,000). A capped map keeps
+  the *smallest* keys in code-point order, and the count stored for every kept key is exact:
+  a key is only ever dropped when ``max_examples`` smaller keys are already kept, and those
+  never leave, so a dropped key can never come back with a partial count. ``to_dict()`` says
+  ``"truncated": true`` for a map that hit its cap.
+* **Merge is associative and order-independent.** ``a.merge(b)`` returns a new report equal to
+  the report of the concatenated input, whatever the partitioning and the merge order (the
+  smallest-keys rule makes even the truncated maps independent of grouping).
+* ``to_dict()`` is JSON-ready and deterministic (sorted keys, sorted lists); ``==`` compares
+  reports by content.
+
+Counting unit: a spelling's count is the number of *statements* it occurs in (a statement that
+uses the same spelling as subject and object counts once).
+
+>>> from urnld.report import CanonicalizeReport
+>>> a = CanonicalizeReport()
+>>> a.record_urn("URN:ISBN:0-395-36341-1", "urn:isbn:0395363411", "isbn", count=2)
+>>> b = CanonicalizeReport()
+>>> b.record_urn("urn:isbn:0395363411", "urn:isbn:0395363411", "isbn")
+>>> a.merge(b).to_dict()["clusters"]
+{'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 2, 'urn:isbn:0395363411': 1}}
+>>> a.merge(b) == b.merge(a)
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Generic, TypeVar
+
+__all__ = [
+    "DEFAULT_MAX_EXAMPLES",
+    "CanonicalizeReport",
+    "CheckReport",
+    "LineError",
+]
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+#: Default cap on the number of keys kept in each example map of a report.
+DEFAULT_MAX_EXAMPLES = 10_000
+
+K = TypeVar("K", str, tuple[str, str], tuple[str, int])
+V = TypeVar("V")
+
+
+class _Capped(Generic[K, V]):
+    """A map that keeps its ``cap`` smallest keys, with exact values for every kept key.
+
+    ``limit`` is ``None`` while nothing was ever dropped; afterwards every key ``<= limit`` that
+    was offered is present with its exact value, and keys ``> limit`` are refused. The map may
+    hold up to ``2 * cap`` keys between prunes (pruning sorts, so it is done in batches);
+    :meth:`normalized` prunes to exactly ``cap``.
+    """
+
+    __slots__ = ("cap", "combine", "data", "limit")
+
+    def __init__(self, cap: int, combine: Callable[[V, V], V]) -> None:
+        self.cap = cap
+        self.combine = combine
+        self.data: dict[K, V] = {}
+        self.limit: K | None = None
+
+    def add(self, key: K, value: V) -> None:
+        data = self.data
+        old = data.get(key)
+        if old is not None:
+            data[key] = self.combine(old, value)
+            return
+        if self.limit is not None and key > self.limit:
+            return
+        data[key] = value
+        if len(data) > 2 * self.cap:
+            self._prune()
+
+    def _prune(self) -> None:
+        if len(self.data) <= self.cap:
+            return
+        keep = sorted(self.data)[: self.cap]
+        self.data = {k: self.data[k] for k in keep}
+        self.limit = keep[-1]
+
+    def normalized(self) -> _Capped[K, V]:
+        self._prune()
+        if self.limit is not None:
+            # Canonical state: limit is the largest kept key, so equal contents compare equal
+            # whatever the history of prunes was.
+            self.limit = max(self.data)
+        return self
+
+    @property
+    def truncated(self) -> bool:
+        return self.limit is not None
+
+    def merged(self, other: _Capped[K, V]) -> _Capped[K, V]:
+        out: _Capped[K, V] = _Capped(min(self.cap, other.cap), self.combine)
+        limits = [lim for lim in (self.limit, other.limit) if lim is not None]
+        limit = min(limits) if limits else None
+        for src in (self.data, other.data):
+            for k, v in src.items():
+                if limit is not None and k > limit:
+                    continue
+                old = out.data.get(k)
+                out.data[k] = v if old is None else self.combine(old, v)
+        out.limit = limit
+        return out.normalized()
+
+    def items(self) -> Iterator[tuple[K, V]]:
+        self.normalized()
+        for k in sorted(self.data):
+            yield k, self.data[k]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, _Capped):
+            return NotImplemented
+        self.normalized()
+        other.normalized()
+        return self.truncated == other.truncated and self.data == other.data
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+
+def _add(a: int, b: int) -> int:
+    return a + b
+
+
+def _first(a: str, b: str) -> str:
+    # Values that are a pure function of the key (messages): any of the two; min() keeps the
+    # result independent of merge order even if callers disagree.
+    return min(a, b)
+
+
+def _count_with_text(a: tuple[int, str], b: tuple[int, str]) -> tuple[int, str]:
+    return (a[0] + b[0], min(a[1], b[1]))
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class LineError:
+    """A malformed input line: where it is and what is wrong with it."""
+
+    source: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        return f"{self.source}:{self.line}: {self.message}"
+
+
+def _group(items: Iterable[tuple[tuple[str, str], int]], *, drop_last: bool) -> dict[str, Any]:
+    """Group ``((outer, inner), count)`` pairs (sorted) into ``{outer: {inner: count}}``."""
+    out: dict[str, dict[str, int]] = {}
+    for (outer, inner), n in items:
+        out.setdefault(outer, {})[inner] = n
+    if drop_last and out:
+        # The cap may fall inside the last group: do not show a possibly incomplete group.
+        del out[max(out)]
+    return dict(out)
+
+
+class _ReportBase:
+    """Shared parts: statement count, malformed lines, NID counts, cap handling."""
+
+    max_examples: int
+    statements_in: int
+    error_count: int
+    _errors: _Capped[tuple[str, int], str]
+    _nids: _Capped[str, int]
+
+    def _init_base(self, max_examples: int) -> None:
+        if max_examples < 1:
+            raise ValueError(f"max_examples must be >= 1, got {max_examples!r}")
+        self.max_examples = max_examples
+        self.statements_in = 0
+        self.error_count = 0
+        self._errors = _Capped(max_examples, _first)
+        self._nids = _Capped(max_examples, _add)
+
+    def record_error(self, source: str, line: int, message: str) -> None:
+        """Record a malformed line (``source`` is a file name or ``"<stdin>"``)."""
+        self.error_count += 1
+        self._errors.add((source, line), message)
+
+    @property
+    def errors(self) -> list[LineError]:
+        """The kept malformed lines, sorted by source then line (at most ``max_examples``)."""
+        return [LineError(s, n, m) for (s, n), m in self._errors.items()]
+
+    @property
+    def nids(self) -> dict[str, int]:
+        """Statement-occurrences of valid URNs per (lower-case) NID."""
+        return dict(self._nids.items())
+
+    def _errors_dict(self) -> dict[str, Any]:
+        return {
+            "count": self.error_count,
+            "truncated": self._errors.truncated,
+            "lines": [
+                {"source": s, "line": n, "message": m} for (s, n), m in self._errors.items()
+            ],
+        }
+
+
+class CanonicalizeReport(_ReportBase):
+    """What :func:`urnld.rdf.canonicalize` / :func:`urnld.stream.canonicalize_lines` did.
+
+    Attributes (exact counts):
+        statements_in: statements read.
+        statements_out: statements written (in-memory pass: after merging duplicates;
+            streaming pass: equal to ``statements_in``, since a stream is not deduplicated).
+        duplicates_merged: input statements that became a copy of another one and were merged.
+        urn_occurrences: statement-occurrences of URN terms (IRIs, and literals with
+            ``literals=True``), valid or not.
+        rewritten: those whose spelling changed.
+        error_count: malformed lines met (streaming only).
+
+    >>> r = CanonicalizeReport()
+    >>> r.record_invalid("urn:x-foo:bar", "NID 'x-foo': experimental NIDs were removed")
+    >>> r.to_dict()["invalid"]["urns"]["urn:x-foo:bar"]["count"]
+    1
+    """
+
+    def __init__(
+        self,
+        *,
+        ignore_components: bool = False,
+        literals: bool = False,
+        max_examples: int = DEFAULT_MAX_EXAMPLES,
+    ) -> None:
+        self._init_base(max_examples)
+        self.ignore_components = ignore_components
+        self.literals = literals
+        self.statements_out = 0
+        self.duplicates_merged = 0
+        self.urn_occurrences = 0
+        self.rewritten = 0
+        self.invalid_occurrences = 0
+        self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+        self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
+        self._dropped: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+
+    # -- recording -----------------------------------------------------------------------
+    def record_urn(
+        self,
+        spelling: str,
+        canonical: str,
+        nid: str,
+        count: int = 1,
+        *,
+        dropped: str | None = None,
+    ) -> None:
+        """Record ``count`` statement-occurrences of a valid URN spelled ``spelling``.
+
+        ``canonical`` is the form written out; ``dropped`` the components removed by
+        ``ignore_components=True`` (e.g. ``"?=x#p1"``), or ``None``.
+        """
+        self.urn_occurrences += count
+        if spelling != canonical:
+            self.rewritten += count
+        self._clusters.add((canonical, spelling), count)
+        self._nids.add(nid, count)
+        if dropped:
+            self._dropped.add((canonical, dropped), count)
+
+    def record_invalid(self, spelling: str, reason: str, count: int = 1) -> None:
+        """Record ``count`` statement-occurrences of an IRI/literal that is not a valid URN."""
+        self.urn_occurrences += count
+        self.invalid_occurrences += count
+        self._invalid.add(spelling, (count, reason))
+
+    # -- views ---------------------------------------------------------------------------
+    @property
+    def clusters(self) -> dict[str, dict[str, int]]:
+        """canonical URN → {original spelling → statements}, for every kept canonical URN."""
+        return _group(self._clusters.items(), drop_last=False)
+
+    @property
+    def invalid(self) -> dict[str, tuple[int, str]]:
+        """spelling → (statements, first finding) for invalid URNs (left as they were)."""
+        return dict(self._invalid.items())
+
+    @property
+    def dropped_components(self) -> dict[str, dict[str, int]]:
+        """canonical assigned name → {dropped components → statements}."""
+        return _group(self._dropped.items(), drop_last=False)
+
+    # -- algebra -------------------------------------------------------------------------
+    def merge(self, other: CanonicalizeReport) -> CanonicalizeReport:
+        """Return the report of both inputs together (neither operand is changed).
+
+        >>> a = CanonicalizeReport(); a.statements_in = 3
+        >>> b = CanonicalizeReport(); b.statements_in = 4
+        >>> a.merge(b).statements_in
+        7
+        """
+        if not isinstance(other, CanonicalizeReport):
+            raise TypeError(f"cannot merge CanonicalizeReport with {type(other).__name__}")
+        if (self.ignore_components, self.literals) != (other.ignore_components, other.literals):
+            raise ValueError("cannot merge reports made with different options")
+        out = CanonicalizeReport(
+            ignore_components=self.ignore_components,
+            literals=self.literals,
+            max_examples=min(self.max_examples, other.max_examples),
+        )
+        for name in (
+            "statements_in",
+            "statements_out",
+            "duplicates_merged",
+            "urn_occurrences",
+            "rewritten",
+            "invalid_occurrences",
+            "error_count",
+        ):
+            setattr(out, name, getattr(self, name) + getattr(other, name))
+        out._clusters = self._clusters.merged(other._clusters)
+        out._invalid = self._invalid.merged(other._invalid)
+        out._dropped = self._dropped.merged(other._dropped)
+        out._nids = self._nids.merged(other._nids)
+        out._errors = self._errors.merged(other._errors)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, deterministic summary.
+
+        Shape (stable)::
+
+            {"kind": "canonicalize", "options": {"ignore_components": b, "literals": b},
+             "statements": {"in": n, "out": n, "duplicates_merged": n},
+             "urns": {"occurrences": n, "rewritten": n, "invalid": n},
+             "nids": {nid: n}, "nids_truncated": b,
+             "clusters": {canonical: {spelling: n}},  # only canonical forms met in >1
+             "clusters_truncated": b,                 # spelling or in a non-canonical one
+             "invalid": {"urns": {spelling: {"count": n, "finding": str}}, "truncated": b},
+             "dropped_components": {canonical: {components: n}}, "dropped_truncated": b,
+             "errors": {"count": n, "truncated": b,
+                        "lines": [{"source": s, "line": n, "message": m}]}}
+        """
+        clusters = {
+            canonical: spellings
+            for canonical, spellings in _group(
+                self._clusters.items(), drop_last=self._clusters.truncated
+            ).items()
+            if len(spellings) > 1 or canonical not in spellings
+        }
+        return {
+            "kind": "canonicalize",
+            "options": {"ignore_components": self.ignore_components, "literals": self.literals},
+            "statements": {
+                "in": self.statements_in,
+                "out": self.statements_out,
+                "duplicates_merged": self.duplicates_merged,
+            },
+            "urns": {
+                "occurrences": self.urn_occurrences,
+                "rewritten": self.rewritten,
+                "invalid": self.invalid_occurrences,
+            },
+            "nids": dict(self._nids.items()),
+            "nids_truncated": self._nids.truncated,
+            "clusters": clusters,
+            "clusters_truncated": self._clusters.truncated,
+            "invalid": {
+                "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
+                "truncated": self._invalid.truncated,
+            },
+            "dropped_components": _group(
+                self._dropped.items(), drop_last=self._dropped.truncated
+            ),
+            "dropped_truncated": self._dropped.truncated,
+            "errors": self._errors_dict(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CanonicalizeReport):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<CanonicalizeReport statements_in={self.statements_in} "
+            f"statements_out={self.statements_out} rewritten={self.rewritten} "
+            f"invalid={self.invalid_occurrences} errors={self.error_count}>"
+        )
+
+
+class CheckReport(_ReportBase):
+    """What :func:`urnld.stream.check_lines` / ``urnld check`` found.
+
+    Attributes (exact counts):
+        statements_in: statements scanned.
+        iri_occurrences / literal_occurrences: statement-occurrences of URN-looking IRIs and
+            literals (a literal counts when its whole lexical form starts with ``urn:``).
+        error_occurrences: those with at least one error-level finding (invalid URNs).
+        error_count: malformed lines met.
+
+    >>> from urnld import check
+    >>> r = CheckReport()
+    >>> r.record_urn("URN:ISBN:0-395-36341-1", check("URN:ISBN:0-395-36341-1"),
+    ...              canonical="urn:isbn:0395363411", nid="isbn")
+    >>> r.ok, r.to_dict()["non_canonical"]["spellings"]
+    (True, {'URN:ISBN:0-395-36341-1': {'canonical': 'urn:isbn:0395363411', 'count': 1}})
+    """
+
+    def __init__(self, *, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
+        self._init_base(max_examples)
+        self.iri_occurrences = 0
+        self.literal_occurrences = 0
+        self.error_occurrences = 0
+        self._findings: _Capped[str, int] = _Capped(max_examples, _add)
+        self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
+        self._non_canonical: _Capped[str, tuple[int, str]] = _Capped(
+            max_examples, _count_with_text
+        )
+        self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+
+    def record_urn(
+        self,
+        spelling: str,
+        findings: Iterable[Any],
+        *,
+        canonical: str | None,
+        nid: str | None,
+        literal: bool = False,
+        count: int = 1,
+    ) -> None:
+        """Record ``count`` statement-occurrences of ``spelling`` with its ``check`` findings.
+
+        ``findings`` are :class:`urnld.Finding` objects; ``canonical``/``nid`` are ``None``
+        when the spelling does not parse.
+        """
+        if literal:
+            self.literal_occurrences += count
+        else:
+            self.iri_occurrences += count
+        codes: list[str] = []
+        first_error: str | None = None
+        for f in findings:
+            if f.code not in codes:
+                codes.append(f.code)
+            if first_error is None and str(f.severity) == "error":
+                first_error = f"{f.code}: {f.message}"
+        for code in codes:
+            self._findings.add(code, count)
+        if first_error is not None:
+            self.error_occurrences += count
+            self._invalid.add(spelling, (count, first_error))
+            return
+        if canonical is None or nid is None:
+            return
+        self._nids.add(nid, count)
+        self._clusters.add((canonical, spelling), count)
+        if spelling != canonical:
+            self._non_canonical.add(spelling, (count, canonical))
+
+    @property
+    def ok(self) -> bool:
+        """True when no error-level finding was met (``urnld check`` exits 0)."""
+        return self.error_occurrences == 0
+
+    @property
+    def findings(self) -> dict[str, int]:
+        """finding code → statement-occurrences."""
+        return dict(self._findings.items())
+
+    @property
+    def invalid(self) -> dict[str, tuple[int, str]]:
+        """spelling → (statements, first error finding ``"code: message"``)."""
+        return dict(self._invalid.items())
+
+    @property
+    def non_canonical(self) -> dict[str, tuple[int, str]]:
+        """spelling → (statements, canonical form) for valid URNs not in canonical form."""
+        return dict(self._non_canonical.items())
+
+    @property
+    def clusters(self) -> dict[str, dict[str, int]]:
+        """canonical → {spelling → statements}, only where several spellings are separate nodes."""
+        return {
+            c: s
+            for c, s in _group(
+                self._clusters.items(), drop_last=self._clusters.truncated
+            ).items()
+            if len(s) > 1
+        }
+
+    def merge(self, other: CheckReport) -> CheckReport:
+        """Return the report of both inputs together (neither operand is changed)."""
+        if not isinstance(other, CheckReport):
+            raise TypeError(f"cannot merge CheckReport with {type(other).__name__}")
+        out = CheckReport(max_examples=min(self.max_examples, other.max_examples))
+        for name in (
+            "statements_in",
+            "iri_occurrences",
+            "literal_occurrences",
+            "error_occurrences",
+            "error_count",
+        ):
+            setattr(out, name, getattr(self, name) + getattr(other, name))
+        out._findings = self._findings.merged(other._findings)
+        out._invalid = self._invalid.merged(other._invalid)
+        out._non_canonical = self._non_canonical.merged(other._non_canonical)
+        out._clusters = self._clusters.merged(other._clusters)
+        out._nids = self._nids.merged(other._nids)
+        out._errors = self._errors.merged(other._errors)
+        return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, deterministic summary (the ``urnld check --json`` output).
+
+        Shape (stable)::
+
+            {"kind": "check", "ok": b,
+             "statements": n,
+             "urns": {"iris": n, "literals": n, "with_errors": n},
+             "findings": {code: n},
+             "nids": {nid: n}, "nids_truncated": b,
+             "invalid": {"urns": {spelling: {"count": n, "finding": "code: message"}},
+                         "truncated": b},
+             "non_canonical": {"spellings": {spelling: {"canonical": c, "count": n}},
+                               "truncated": b},
+             "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b},
+             "errors": {"count": n, "truncated": b,
+                        "lines": [{"source": s, "line": n, "message": m}]}}
+        """
+        return {
+            "kind": "check",
+            "ok": self.ok,
+            "statements": self.statements_in,
+            "urns": {
+                "iris": self.iri_occurrences,
+                "literals": self.literal_occurrences,
+                "with_errors": self.error_occurrences,
+            },
+            "findings": dict(self._findings.items()),
+            "nids": dict(self._nids.items()),
+            "nids_truncated": self._nids.truncated,
+            "invalid": {
+                "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
+                "truncated": self._invalid.truncated,
+            },
+            "non_canonical": {
+                "spellings": {
+                    s: {"canonical": c, "count": n} for s, (n, c) in self._non_canonical.items()
+                },
+                "truncated": self._non_canonical.truncated,
+            },
+            "clusters": {"groups": self.clusters, "truncated": self._clusters.truncated},
+            "errors": self._errors_dict(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CheckReport):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<CheckReport statements={self.statements_in} iris={self.iri_occurrences} "
+            f"literals={self.literal_occurrences} with_errors={self.error_occurrences} "
+            f"errors={self.error_count}>"
+        )

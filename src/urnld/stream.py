@@ -1,0 +1,586 @@
+"""Streaming URN canonicalization and checking of N-Triples / N-Quads, in bounded memory.
+
+Lines in, lines out: nothing but the current batch of lines and a bounded cache of the
+canonical form of distinct terms is held in memory, so a 4M-triple file needs no more memory
+than a 1M-triple one.
+
+>>> from urnld.report import CanonicalizeReport
+>>> from urnld.stream import canonicalize_lines
+>>> report = CanonicalizeReport()
+>>> lines = [b'<URN:ISBN:0-395-36341-1> <http://purl.org/dc/terms/title> "Title" .\\n']
+>>> b"".join(canonicalize_lines(lines, source="demo.nt", report=report))
+b'<urn:isbn:0395363411> <http://purl.org/dc/terms/title> "Title" .\\n'
+>>> report.rewritten
+1
+
+Output lines are statements in a normalized layout (``S P O [G] .`` separated by single spaces,
+``\\n`` line ends); blank lines and comments are dropped. Terms that are not URNs are written
+back byte for byte (escapes included). The stream is not deduplicated: two spellings of the same
+URN give two identical output lines, which any RDF store merges on load.
+
+Blank-node labels pass through unchanged: a label's scope is the file, so callers that combine
+files (the Dask engine) must keep labels of different files apart themselves.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import IO, Any, Literal
+
+from ._check import check
+from ._ntriples import (
+    LINE,
+    NOT_URN,
+    TermCanonicalizer,
+    is_blank_or_comment,
+    literal_parts,
+    unescape_iri,
+    unescape_literal,
+)
+from ._urn import URN
+from .errors import URNError
+from .report import CanonicalizeReport, CheckReport
+
+__all__ = [
+    "NTriplesSyntaxError",
+    "canonicalize_file",
+    "canonicalize_lines",
+    "check_file",
+    "check_lines",
+]
+
+
+def __dir__() -> list[str]:
+    return __all__
+
+
+OnError = Literal["raise", "report"]
+
+# Lines are handled in batches: one Python call per batch keeps per-line overhead low.
+_BATCH_LINES = 8192
+# Distinct terms whose canonical form is cached; past it the cache restarts (bounded memory).
+_MAX_CACHE = 200_000
+# Malformed lines are shown with at most this many bytes.
+_EXCERPT = 80
+
+
+class NTriplesSyntaxError(URNError):
+    """A line of N-Triples / N-Quads input is malformed.
+
+    >>> e = NTriplesSyntaxError("data.nt", 7, "not an N-Triples statement", b"<a> <b> .")
+    >>> str(e)
+    "data.nt:7: not an N-Triples statement: '<a> <b> .'"
+    """
+
+    def __init__(self, source: str, line: int, reason: str, text: bytes = b"") -> None:
+        self.source = source
+        self.line = line
+        self.reason = reason
+        self.text = text
+        shown = text[:_EXCERPT].decode("utf-8", "replace").rstrip("\r\n")
+        if len(text) > _EXCERPT:
+            shown += "…"
+        super().__init__(f"{source}:{line}: {reason}: {shown!r}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.source, self.line, self.reason, self.text))
+
+
+def _describe(line: bytes) -> str:
+    """Say briefly why a line is not a statement (the regex only knows that it is not)."""
+    stripped = line.strip()
+    if stripped.startswith(b"<<"):
+        return "RDF-star quoted triples are not N-Triples 1.1"
+    if not stripped.endswith(b".") and b"#" not in stripped:
+        return "statement does not end with '.'"
+    return "not an N-Triples/N-Quads statement"
+
+
+class _Pass:
+    """State shared by the canonicalize and check passes: term caches and occurrence counts."""
+
+    def __init__(self, *, literals: bool, ignore_components: bool = False) -> None:
+        self.literals = literals
+        self.terms = TermCanonicalizer(ignore_components=ignore_components, max_cache=_MAX_CACHE)
+        # raw token -> output token (NOT_URN when the token is not a URN)
+        self.tokens: dict[bytes, bytes] = {}
+        # raw token -> (spelling, info) for URN tokens, used when counts are flushed
+        self.info: dict[bytes, tuple[str, tuple[str | None, ...], bool]] = {}
+        # raw URN token -> statements it occurs in (since the last flush)
+        self.occ: dict[bytes, int] = {}
+
+    def iri(self, tok: bytes) -> bytes:
+        """Output for an IRI token (cache miss path)."""
+        text = unescape_iri(tok)
+        if text[:4].lower() != "urn:":
+            out = NOT_URN
+        else:
+            canonical, info = self.terms.canonical(text)
+            out = tok if canonical == text else b"<" + canonical.encode("ascii") + b">"
+            self.info[tok] = (text, info, False)
+        self._store(tok, out)
+        return out
+
+    def literal(self, tok: bytes) -> bytes:
+        """Output for a literal token that may hold a URN (cache miss path)."""
+        parts = literal_parts(tok)
+        out = NOT_URN
+        if parts is not None:
+            text = unescape_literal(parts[0])
+            if text[:4].lower() == "urn:":
+                canonical, info = self.terms.canonical(text)
+                if canonical == text:
+                    out = tok
+                else:
+                    # A canonical URN is ASCII without '"' or '\\': no escaping needed.
+                    out = b'"' + canonical.encode("ascii") + b'"' + parts[1]
+                self.info[tok] = (text, info, True)
+        self._store(tok, out)
+        return out
+
+    def _store(self, tok: bytes, out: bytes) -> None:
+        if len(self.tokens) >= _MAX_CACHE:
+            self.flush()
+            self.tokens.clear()
+            self.info.clear()
+        self.tokens[tok] = out
+
+    def flush(self) -> None:
+        raise NotImplementedError
+
+
+class _CanonPass(_Pass):
+    def __init__(
+        self, report: CanonicalizeReport, *, literals: bool, ignore_components: bool
+    ) -> None:
+        super().__init__(literals=literals, ignore_components=ignore_components)
+        self.report = report
+
+    def flush(self) -> None:
+        report = self.report
+        info = self.info
+        for tok, n in self.occ.items():
+            spelling, inf, _literal = info[tok]
+            if inf[0] == "ok":
+                report.record_urn(spelling, str(inf[1]), str(inf[2]), n, dropped=inf[3])
+            else:
+                report.record_invalid(spelling, str(inf[1]), n)
+        self.occ.clear()
+
+    def run(
+        self,
+        lines: Iterable[bytes],
+        source: str,
+        first_line: int,
+        on_error: OnError,
+    ) -> Iterator[list[bytes]]:
+        """Yield batches of output lines."""
+        report = self.report
+        fullmatch = LINE.fullmatch
+        tokens = self.tokens
+        get = tokens.get
+        occ = self.occ
+        occ_get = occ.get
+        iri = self.iri
+        literal = self.literal
+        literals = self.literals
+        lineno = first_line - 1
+        it = iter(lines)
+        try:
+            while True:
+                batch: list[bytes] = []
+                for _ in range(_BATCH_LINES):
+                    try:
+                        batch.append(next(it))
+                    except StopIteration:
+                        break
+                if not batch:
+                    break
+                out: list[bytes] = []
+                append = out.append
+                n = 0
+                for line in batch:
+                    lineno += 1
+                    m = fullmatch(line)
+                    if m is None:
+                        if is_blank_or_comment(line):
+                            continue
+                        report.statements_in += n
+                        report.statements_out += n
+                        n = 0
+                        reason = _describe(line)
+                        report.record_error(source, lineno, reason)
+                        if on_error == "raise":
+                            raise NTriplesSyntaxError(source, lineno, reason, line)
+                        continue
+                    n += 1
+                    s, p, o, g = m.groups()
+                    u1 = u2 = u3 = u4 = None
+                    if s[0] == 60:  # '<': an IRI (else a blank node)
+                        v = get(s)
+                        if v is None:
+                            v = iri(s)
+                        if v:
+                            u1 = s
+                            s = v
+                    v = get(p)
+                    if v is None:
+                        v = iri(p)
+                    if v:
+                        u2 = p
+                        p = v
+                    c = o[0]
+                    if c == 60:
+                        v = get(o)
+                        if v is None:
+                            v = iri(o)
+                        if v:
+                            u3 = o
+                            o = v
+                    elif c == 34 and literals and (
+                        o[1:5].lower() == b"urn:" or o[1:2] == b"\\"
+                    ):
+                        v = get(o)
+                        if v is None:
+                            v = literal(o)
+                        if v:
+                            u3 = o
+                            o = v
+                    if g is None:
+                        append(b"%s %s %s .\n" % (s, p, o))
+                    else:
+                        if g[0] == 60:
+                            v = get(g)
+                            if v is None:
+                                v = iri(g)
+                            if v:
+                                u4 = g
+                                g = v
+                        append(b"%s %s %s %s .\n" % (s, p, o, g))
+                    # Count statements per spelling, once per statement.
+                    if u1 is not None:
+                        occ[u1] = occ_get(u1, 0) + 1
+                    if u2 is not None and u2 != u1:
+                        occ[u2] = occ_get(u2, 0) + 1
+                    if u3 is not None and u3 not in (u1, u2):
+                        occ[u3] = occ_get(u3, 0) + 1
+                    if u4 is not None and u4 not in (u1, u2, u3):
+                        occ[u4] = occ_get(u4, 0) + 1
+                report.statements_in += n
+                report.statements_out += n
+                yield out
+        finally:
+            self.flush()
+
+
+def canonicalize_lines(
+    lines: Iterable[bytes],
+    *,
+    source: str = "<stdin>",
+    first_line: int = 1,
+    ignore_components: bool = False,
+    literals: bool = False,
+    report: CanonicalizeReport | None = None,
+    on_error: OnError = "raise",
+) -> Iterator[bytes]:
+    r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
+
+    ``lines`` are raw lines (bytes, with or without their ``\n``), numbered from ``first_line``
+    for error messages. Counts go to ``report`` (its ``ignore_components``/``literals`` are set
+    to the options of this pass); the report is complete once the iterator is exhausted or
+    closed. A malformed line is recorded in the report (source and line number) and raises
+    :class:`NTriplesSyntaxError`, or with ``on_error="report"`` is skipped.
+
+    >>> from urnld.report import CanonicalizeReport
+    >>> r = CanonicalizeReport()
+    >>> list(canonicalize_lines([b"<a> <b> <c>\n", b"<urn:EXAMPLE:1> <b> <c> .\n"], report=r,
+    ...                         on_error="report"))
+    [b'<urn:example:1> <b> <c> .\n']
+    >>> [str(e) for e in r.errors]
+    ["<stdin>:1: statement does not end with '.'"]
+    """
+    if report is None:
+        report = CanonicalizeReport()
+    report.ignore_components = ignore_components
+    report.literals = literals
+    state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+    for batch in state.run(lines, source, first_line, on_error):
+        yield from batch
+
+
+class _CheckPass(_Pass):
+    def __init__(self, report: CheckReport) -> None:
+        super().__init__(literals=True)
+        self.report = report
+        self._findings: dict[str, tuple[list[Any], str | None, str | None]] = {}
+
+    def _analyse(self, spelling: str) -> tuple[list[Any], str | None, str | None]:
+        hit = self._findings.get(spelling)
+        if hit is not None:
+            return hit
+        findings = check(spelling)
+        canonical = nid = None
+        try:
+            urn = URN.parse(spelling)
+        except URNError:
+            pass
+        else:
+            canonical, nid = urn.canonical_str, urn.nid.lower()
+        res = (findings, canonical, nid)
+        if len(self._findings) >= _MAX_CACHE:
+            self._findings.clear()
+        self._findings[spelling] = res
+        return res
+
+    def flush(self) -> None:
+        report = self.report
+        for tok, n in self.occ.items():
+            spelling, _inf, is_literal = self.info[tok]
+            findings, canonical, nid = self._analyse(spelling)
+            report.record_urn(
+                spelling, findings, canonical=canonical, nid=nid, literal=is_literal, count=n
+            )
+        self.occ.clear()
+
+    def run(self, lines: Iterable[bytes], source: str, first_line: int, on_error: OnError) -> None:
+        report = self.report
+        fullmatch = LINE.fullmatch
+        get = self.tokens.get
+        occ = self.occ
+        iri = self.iri
+        literal = self.literal
+        lineno = first_line - 1
+        try:
+            for line in lines:
+                lineno += 1
+                m = fullmatch(line)
+                if m is None:
+                    if is_blank_or_comment(line):
+                        continue
+                    reason = _describe(line)
+                    report.record_error(source, lineno, reason)
+                    if on_error == "raise":
+                        raise NTriplesSyntaxError(source, lineno, reason, line)
+                    continue
+                report.statements_in += 1
+                seen: set[bytes] = set()
+                for tok in m.groups():
+                    if tok is None:
+                        continue
+                    c = tok[0]
+                    if c == 60:
+                        v = get(tok)
+                        if v is None:
+                            v = iri(tok)
+                    elif c == 34 and (tok[1:5].lower() == b"urn:" or tok[1:2] == b"\\"):
+                        v = get(tok)
+                        if v is None:
+                            v = literal(tok)
+                    else:
+                        continue
+                    if v and tok not in seen:
+                        seen.add(tok)
+                        occ[tok] = occ.get(tok, 0) + 1
+        finally:
+            self.flush()
+
+
+def check_lines(
+    lines: Iterable[bytes],
+    *,
+    source: str = "<stdin>",
+    first_line: int = 1,
+    report: CheckReport,
+    on_error: OnError = "report",
+) -> None:
+    r"""Scan N-Triples / N-Quads lines for URNs (IRIs and literals) and fill ``report``.
+
+    A literal is scanned when it is plain, ``xsd:string`` or ``xsd:anyURI`` and its whole
+    lexical form starts with ``urn:`` (any case). Malformed lines are recorded in the report
+    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``).
+
+    >>> from urnld.report import CheckReport
+    >>> r = CheckReport()
+    >>> check_lines([b'<urn:isbn:0-395-36341-2> <p> "urn:x-y:z" .\n'], report=r)
+    >>> sorted(r.invalid)
+    ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
+    """
+    _CheckPass(report).run(lines, source, first_line, on_error)
+
+
+# -- files --------------------------------------------------------------------------------
+
+
+def _is_gzip(path: str) -> bool:
+    return path.endswith(".gz")
+
+
+@contextlib.contextmanager
+def _open_in(path: str | os.PathLike[str]) -> Iterator[tuple[IO[bytes], int | None]]:
+    """Open an input for binary reading: ``-`` is stdin, ``.gz`` is decompressed.
+
+    Also yields the size in bytes of the underlying file (for progress), when known.
+    """
+    p = os.fspath(path)
+    if p == "-":
+        yield sys.stdin.buffer, None
+        return
+    raw = open(p, "rb")  # noqa: SIM115  # closed below, also wrapped by gzip
+    try:
+        size = os.fstat(raw.fileno()).st_size
+        if _is_gzip(p):
+            with gzip.GzipFile(fileobj=raw, mode="rb") as gz:
+                yield gz, size  # type: ignore[misc]  # GzipFile is a binary IO
+        else:
+            yield raw, size
+    finally:
+        raw.close()
+
+
+@contextlib.contextmanager
+def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
+    """Write to a temporary file next to ``path``; rename it over ``path`` only on success.
+
+    ``-`` writes to stdout. A ``.gz`` path is gzip-compressed. On any exception the temporary
+    file is removed and ``path`` is untouched, so a failure never leaves a truncated output.
+    """
+    p = os.fspath(path)
+    if p == "-":
+        yield sys.stdout.buffer
+        sys.stdout.buffer.flush()
+        return
+    directory = os.path.dirname(os.path.abspath(p))
+    fd, tmp = tempfile.mkstemp(prefix=".urnld-", suffix=".tmp", dir=directory)
+    try:
+        with os.fdopen(fd, "wb") as raw:
+            if _is_gzip(p):
+                with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
+                    yield gz  # type: ignore[misc]  # GzipFile is a binary IO
+            else:
+                yield raw
+        os.replace(tmp, p)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+class _Progress:
+    """A one-line progress display on stderr (only when stderr is a terminal)."""
+
+    def __init__(self, total: int | None, label: str, enabled: bool | None) -> None:
+        if enabled is None:
+            enabled = sys.stderr.isatty()
+        self.enabled = enabled
+        self.total = total
+        self.label = label
+        self.start = time.monotonic()
+        self.last = 0.0
+
+    def update(self, done: int, statements: int) -> None:
+        if not self.enabled:
+            return
+        now = time.monotonic()
+        if now - self.last < 0.25:
+            return
+        self.last = now
+        rate = statements / max(now - self.start, 1e-9)
+        pct = f"{100 * done / self.total:5.1f}% " if self.total else ""
+        sys.stderr.write(f"\r{self.label}: {pct}{statements:,} statements ({rate:,.0f}/s)   ")
+        sys.stderr.flush()
+
+    def close(self) -> None:
+        if self.enabled:
+            sys.stderr.write("\r" + " " * 70 + "\r")
+            sys.stderr.flush()
+
+
+def _read_lines(
+    f: IO[bytes], counter: Callable[[int], None] | None = None
+) -> Iterator[bytes]:
+    raw: Any = getattr(f, "fileobj", None) or f  # compressed position for .gz
+    while True:
+        chunk = f.readlines(1 << 20)
+        if not chunk:
+            return
+        if counter is not None:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                counter(raw.tell())
+        yield from chunk
+
+
+def canonicalize_file(
+    in_path: str | os.PathLike[str],
+    out_path: str | os.PathLike[str],
+    *,
+    ignore_components: bool = False,
+    literals: bool = False,
+    on_error: OnError = "raise",
+    report: CanonicalizeReport | None = None,
+    progress: bool | None = None,
+) -> CanonicalizeReport:
+    """Canonicalize an N-Triples / N-Quads file (``.gz`` in and out supported) into ``out_path``.
+
+    The output is written to a temporary file and renamed, so it appears only complete; the
+    input is only read. ``-`` means stdin / stdout. ``progress=None`` shows a progress line on
+    stderr when it is a terminal. Returns the report.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "in.nt"), "wb") as f:
+    ...     _ = f.write(b"<URN:EXAMPLE:a> <http://e/p> <urn:example:a> .\\n")
+    >>> r = canonicalize_file(os.path.join(d, "in.nt"), os.path.join(d, "out.nt"))
+    >>> open(os.path.join(d, "out.nt"), "rb").read()
+    b'<urn:example:a> <http://e/p> <urn:example:a> .\\n'
+    """
+    if report is None:
+        report = CanonicalizeReport()
+    source = "<stdin>" if os.fspath(in_path) == "-" else os.fspath(in_path)
+    with _open_in(in_path) as (fin, size):
+        bar = _Progress(size, "canonicalize", progress)
+        state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+        report.ignore_components = ignore_components
+        report.literals = literals
+        pos = [0]
+
+        def counter(p: int) -> None:
+            pos[0] = p
+
+        try:
+            with atomic_output(out_path) as fout:
+                write = fout.writelines
+                for batch in state.run(_read_lines(fin, counter), source, 1, on_error):
+                    write(batch)
+                    bar.update(pos[0], report.statements_in)
+        finally:
+            bar.close()
+    return report
+
+
+def check_file(
+    path: str | os.PathLike[str],
+    *,
+    report: CheckReport | None = None,
+    on_error: OnError = "report",
+) -> CheckReport:
+    """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
+
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
+    >>> with open(p, "wb") as f:
+    ...     _ = f.write(b"<URN:ISBN:0-395-36341-1> <http://e/p> <urn:isbn:0395363411> .\\n")
+    >>> check_file(p).clusters
+    {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1, 'urn:isbn:0395363411': 1}}
+    """
+    if report is None:
+        report = CheckReport()
+    source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+    with _open_in(path) as (fin, _size):
+        _CheckPass(report).run(_read_lines(fin), source, 1, on_error)
+    return report

@@ -151,10 +151,12 @@ def file_lines(pool: Pool, seed: int, index: int, count: int, quads: bool) -> li
             out.append(f"{s} <{DCT}hasPart> <" + example_variant(rng, (k + 1) % POOL) + f">{g} .")
             out.append(f"{s} <{DCT}description> " + _lit(example_variant(rng, k)) + f"{g} .")
         else:
-            # Invalid URNs: a wrong ISBN check digit, an NSS that is no ISBN at all.
+            # Invalid URNs: a wrong ISBN check digit, an NSS that is no ISBN at all (both still
+            # URN syntax), and a one-letter NID (not URN syntax: left as it is, reported).
             bad = pool.isbn[k][:-1] + ("0" if pool.isbn[k][-1] != "0" else "1")
             out.append(f"<urn:isbn:{bad}> <{DCT}title> " + _lit("bad check digit") + f"{g} .")
             out.append(f"<urn:isbn:not-an-isbn-{k}> <{DCT}title> " + _lit("bad nss") + f"{g} .")
+            out.append(f"<urn:a:{k}> <{DCT}title> " + _lit("one-letter NID") + f"{g} .")
     return out[:count]
 
 

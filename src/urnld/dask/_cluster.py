@@ -49,8 +49,8 @@ def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
 
     * ``scheduler="tcp://host:8786"``: connect to that cluster (it is left running).
     * otherwise: start a ``LocalCluster`` of ``workers`` processes (default: one per CPU) with one
-      thread each — the work is pure Python, so threads would only fight over the GIL — and no
-      dashboard (no port to collide with; start your own cluster to get one).
+      thread each — the work is pure Python, so threads would only fight over the GIL — with its
+      HTTP endpoint on a random free port (start your own cluster to watch its dashboard).
 
     Raises :class:`DaskNotInstalled`, :class:`DaskJobError` when the scheduler cannot be reached,
     or :class:`URNError` for bad arguments.
@@ -71,7 +71,9 @@ def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
             n_workers=n_workers,
             threads_per_worker=1,
             processes=True,
-            dashboard_address=None,
+            # The scheduler always serves HTTP (health, metrics): on a free port, so that two
+            # jobs, or a job next to a running cluster, never collide on 8787.
+            dashboard_address=":0",
             silence_logs=logging.ERROR,
         ) as cluster,
         distributed.Client(cluster) as client,

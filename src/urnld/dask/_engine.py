@@ -12,6 +12,7 @@ from urnld.dask._cluster import client_for, require_distributed
 from urnld.dask._errors import DaskJobError, positive_int
 from urnld.dask._output import OutputDir, relative_names
 from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
+from urnld.dask._tasks import canonicalize_partition, check_partition, concat_pieces
 from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
 
@@ -171,8 +172,7 @@ def canonicalize_files(
     ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
     :class:`URNError` for bad arguments, ``OSError`` for unreadable inputs.
     """
-    from urnld.dask._tasks import canonicalize_partition, concat_pieces
-
+    require_distributed()  # first, so a missing extra is reported before anything is touched
     files = stat_inputs(inputs)
     names = relative_names([f.path for f in files])
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
@@ -222,8 +222,7 @@ def check_files(
     malformed lines are in it (``.errors``, with file and exact line number), not raised.
     ``workers``/``scheduler`` as for :func:`canonicalize_files`.
     """
-    from urnld.dask._tasks import check_partition
-
+    require_distributed()  # first, so a missing extra is reported before anything is touched
     files = stat_inputs(inputs)
     with client_for(workers, scheduler) as client:
         parts = _plan_on(client, files, partition_size)

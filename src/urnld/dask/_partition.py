@@ -24,6 +24,7 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -216,6 +217,13 @@ def open_partition(part: Partition) -> io.BufferedIOBase:
 
 
 def iter_lines(part: Partition) -> Iterator[bytes]:
-    """Yield the lines of ``part`` (each with its ``\\n``, the last one possibly without)."""
+    """Yield the lines of ``part`` (each with its ``\\n``, the last one possibly without).
+
+    Corrupt or truncated gzip data raises ``OSError`` naming the file (``gzip`` itself raises
+    ``EOFError``/``zlib.error`` without the file name).
+    """
     with open_partition(part) as f:
-        yield from f
+        try:
+            yield from f
+        except (EOFError, zlib.error, gzip.BadGzipFile) as e:
+            raise OSError(f"{part.file.source}: corrupt gzip data: {e}") from e

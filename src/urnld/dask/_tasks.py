@@ -38,7 +38,7 @@ def _output(path: str, compressed: bool) -> Iterator[BinaryIO]:
     """
     with open(path, "wb", buffering=_WRITE_BUFFER) as raw:
         if compressed:
-            with gzip.GzipFile(filename="", fileobj=raw, mode="wb", mtime=0) as gz:
+            with gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
                 yield gz  # type: ignore[misc]
         else:
             yield raw

@@ -1,0 +1,211 @@
+"""The Dask engine on a real local cluster against the single-process streaming run.
+
+Inputs are split into several partitions (``PART`` bytes) so partition boundaries, exact line
+numbers and the joining of output pieces are exercised; one cluster serves every test.
+"""
+
+from __future__ import annotations
+
+import functools
+import gzip
+import os
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+import urnld.dask
+from urnld.dask import DaskJobError, DaskNotInstalled, canonicalize_files, check_files
+from urnld.errors import URNError
+from urnld.report import CanonicalizeReport, CheckReport
+from urnld.stream import canonicalize_file, check_file
+
+PART = 200_000  # bytes: each ~0.8 MB input of the dump is cut into 4-6 partitions
+
+
+def _merge(reports):
+    return functools.reduce(lambda a, b: a.merge(b), reports)
+
+
+def _read(path: Path) -> bytes:
+    return gzip.decompress(path.read_bytes()) if path.name.endswith(".gz") else path.read_bytes()
+
+
+def _single_process(inputs: list[Path], out: Path, **opts) -> CanonicalizeReport:
+    """urnld.stream.canonicalize_file on each input, into the layout the Dask run promises:
+    out/<input path relative to the deepest directory holding all inputs>."""
+    root = os.path.commonpath([p.parent for p in inputs])
+    reports = []
+    for p in inputs:
+        target = out / p.relative_to(root)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        reports.append(canonicalize_file(str(p), str(target), **opts))
+    return _merge(reports)
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+
+
+def _leftovers(parent: Path) -> list[str]:
+    return sorted(p.name for p in parent.iterdir() if ".urnld-tmp-" in p.name)
+
+
+@pytest.fixture(scope="module")
+def single(dump, tmp_path_factory) -> tuple[Path, CanonicalizeReport]:
+    out = tmp_path_factory.mktemp("single")
+    return out, _single_process(dump, out)
+
+
+def test_dump_is_really_partitioned(dump):
+    sizes = [p.stat().st_size for p in dump if not p.name.endswith(".gz")]
+    assert all(s > 2 * PART for s in sizes[:3])
+    assert any(p.name.endswith(".gz") for p in dump)
+    assert any(p.name.endswith(".nq") for p in dump)
+
+
+def test_canonicalize_equals_single_process(dump, single, dask_scheduler, tmp_path):
+    ref, ref_report = single
+    out = tmp_path / "out"
+    report = canonicalize_files(dump, out, scheduler=dask_scheduler, partition_size=PART)
+    # Same layout, same bytes per file (so also the same statements after sorting).
+    got, want = _tree(out), _tree(ref)
+    assert sorted(got) == sorted(want) == [
+        "a/part-00000.nt", "a/part-00001.nt", "a/part-00002.nq",
+        "b/part-00000.nt", "b/part-00001.nt.gz",
+    ]
+    for name in want:
+        assert got[name] == want[name], name
+        assert sorted(_read(out / name).splitlines()) == sorted(_read(ref / name).splitlines())
+    # The merged report equals the merge of the single-process reports, and it did real work.
+    assert report == ref_report
+    assert report.to_dict() == ref_report.to_dict()
+    assert report.statements_in == 30_000
+    assert report.rewritten > 1000
+    assert report.invalid_occurrences > 0
+    assert _leftovers(tmp_path) == []
+
+
+def test_canonicalize_options_are_passed(dump, dask_scheduler, tmp_path):
+    opts = {"ignore_components": True, "literals": True}
+    report = canonicalize_files(
+        dump[:2], tmp_path / "out", scheduler=dask_scheduler, partition_size=PART, **opts
+    )
+    ref_report = _single_process(dump[:2], tmp_path / "ref", **opts)
+    assert report == ref_report
+    assert report.dropped_components
+    assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")
+
+
+def test_check_equals_single_process(dump, dask_scheduler):
+    report = check_files(dump, scheduler=dask_scheduler, partition_size=PART)
+    assert isinstance(report, CheckReport)
+    assert report == _merge([check_file(str(p)) for p in dump])
+    assert report.statements_in == 30_000
+    assert not report.ok  # the dump has URNs with wrong check digits
+
+
+def test_local_cluster_from_workers(dump):
+    # workers=N starts (and stops) a LocalCluster of its own.
+    small = [p for p in dump if p.name.endswith(".gz")]
+    assert check_files(small, workers=1) == check_file(str(small[0]))
+
+
+# -- failures ---------------------------------------------------------------------------------
+
+
+def _with_bad_lines(src: Path, dst: Path, bad_at: list[int]) -> Path:
+    """Copy src to dst replacing the given 1-based lines by malformed ones."""
+    lines = src.read_bytes().splitlines(keepends=True)
+    for n in bad_at:
+        lines[n - 1] = b"<urn:isbn:0395363411> <http://purl.org/dc/terms/title> broken .\n"
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    dst.write_bytes(b"".join(lines))
+    return dst
+
+
+def test_malformed_lines_fail_the_job_with_exact_lines_and_no_output(dump, dask_scheduler, tmp_path):
+    # Bad lines in the first, a middle and the last partition of one file, and in another file.
+    bad1 = _with_bad_lines(dump[0], tmp_path / "in" / "x.nt", [1, 4000, 7999])
+    bad2 = _with_bad_lines(dump[3], tmp_path / "in" / "y.nt", [2500])
+    good = tmp_path / "in" / "z.nt"
+    shutil.copyfile(dump[1], good)
+    inputs = [bad1, good, bad2]
+    out = tmp_path / "out"
+    with pytest.raises(DaskJobError, match=r"4 malformed line\(s\), no output written") as err:
+        canonicalize_files(inputs, out, scheduler=dask_scheduler, partition_size=PART)
+    report = err.value.report
+    assert [(e.source, e.line) for e in report.errors] == [
+        (str(bad1), 1), (str(bad1), 4000), (str(bad1), 7999), (str(bad2), 2500),
+    ]
+    assert str(report.errors[0]) in str(err.value)
+    # The line numbers are the ones the single-process run reports.
+    ref = _merge([check_file(str(p)) for p in inputs])
+    assert report.errors == ref.errors
+    # The other partitions all ran: every well-formed statement was read.
+    assert report.statements_in == 8000 + 8000 + 3000 - 4
+    # No output directory, nothing half-written left next to it.
+    assert not out.exists()
+    assert _leftovers(tmp_path) == []
+
+    # A rerun gives the same result; after the input is fixed it succeeds as if nothing happened.
+    with pytest.raises(DaskJobError) as again:
+        canonicalize_files(inputs, out, scheduler=dask_scheduler, partition_size=PART)
+    assert again.value.report == report
+    shutil.copyfile(dump[0], bad1)
+    shutil.copyfile(dump[3], bad2)
+    fixed = canonicalize_files(inputs, out, scheduler=dask_scheduler, partition_size=PART)
+    assert fixed == _single_process(inputs, tmp_path / "ref")
+    assert _tree(out) == _tree(tmp_path / "ref")
+
+
+def test_check_reports_malformed_lines_like_single_process(dump, dask_scheduler, tmp_path):
+    bad = _with_bad_lines(dump[2], tmp_path / "x.nq", [3, 7000])
+    report = check_files([bad, dump[0]], scheduler=dask_scheduler, partition_size=PART)
+    assert [(e.source, e.line) for e in report.errors] == [(str(bad), 3), (str(bad), 7000)]
+    assert report == check_file(str(bad)).merge(check_file(str(dump[0])))
+
+
+def test_corrupt_gzip_fails_cleanly(dump, dask_scheduler, tmp_path):
+    gz = next(p for p in dump if p.name.endswith(".gz"))
+    broken = tmp_path / "broken.nt.gz"
+    broken.write_bytes(gz.read_bytes()[: gz.stat().st_size // 2])
+    out = tmp_path / "out"
+    with pytest.raises((OSError, URNError), match=r"broken\.nt\.gz"):
+        canonicalize_files([dump[0], broken], out, scheduler=dask_scheduler, partition_size=PART)
+    assert not out.exists()
+    assert _leftovers(tmp_path) == []
+
+
+def test_non_empty_outdir_is_refused_before_any_work(dump, tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "keep.txt").write_text("mine")
+    # No scheduler at this address: the refusal must come before any connection attempt.
+    with pytest.raises(URNError, match="not empty"):
+        canonicalize_files(dump, out, scheduler="tcp://127.0.0.1:1")
+    assert _tree(out) == {"keep.txt": b"mine"}
+
+
+def test_bad_arguments(dump, tmp_path):
+    with pytest.raises(URNError, match="not both"):
+        check_files(dump, workers=2, scheduler="tcp://127.0.0.1:1")
+    with pytest.raises(URNError, match="workers must be a positive integer"):
+        check_files(dump, workers=0)
+    with pytest.raises(FileNotFoundError):
+        check_files([tmp_path / "missing.nt"], workers=1)
+
+
+def test_missing_dask_says_how_to_install(dump, tmp_path, monkeypatch):
+    # A None entry in sys.modules makes "import distributed" raise ImportError.
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    out = tmp_path / "out"
+    with pytest.raises(DaskNotInstalled, match=r"pip install 'urnld\[dask\]'") as err:
+        canonicalize_files(dump, out, workers=1)
+    assert isinstance(err.value, URNError)
+    assert not out.exists()
+    assert list(tmp_path.iterdir()) == []
+    with pytest.raises(DaskNotInstalled):
+        check_files(dump)
+    assert urnld.dask.DaskNotInstalled is DaskNotInstalled

@@ -25,7 +25,7 @@ import re
 from typing import Final
 
 from ._check import check
-from ._urn import URN
+from ._urn import canonical as canonical_str
 from .errors import URNError
 
 __all__ = [
@@ -195,31 +195,41 @@ class TermCanonicalizer:
         return reason
 
     def canonical(self, text: str) -> tuple[str, tuple[str | None, ...]]:
+        """``compute(text)``, cached."""
         hit = self._cache.get(text)
         if hit is not None:
             return hit
-        result = self._compute(text)
+        result = self.compute(text)
         if len(self._cache) >= self._max:
             # Bounded memory: catalogs repeat URNs locally, so a fresh cache refills quickly.
             self._cache.clear()
         self._cache[text] = result
         return result
 
-    def _compute(self, text: str) -> tuple[str, tuple[str | None, ...]]:
+    def compute(self, text: str) -> tuple[str, tuple[str | None, ...]]:
+        """Uncached :meth:`canonical` (for callers that cache by their own key)."""
         try:
-            urn = URN.parse(text)
+            # The core's fast path (one regex match, no URN object): this runs once per
+            # distinct term of whole dumps.
+            canonical = canonical_str(text)
         except URNError as e:
             return text, ("invalid", f"syntax: {getattr(e, 'reason', str(e))}")
-        reason = self._nid_error(urn.nid)
+        colon = text.index(":", 4)
+        reason = self._nid_error(text[4:colon])
         if reason is not None:
             return text, ("invalid", reason)
-        canonical = urn.canonical_str
+        nid = canonical[4:colon]
         dropped: str | None = None
         if self._ignore_components:
-            key = urn.assigned_key
-            dropped = canonical[len(key):] or None
-            canonical = key
-        return canonical, ("ok", canonical, urn.nid.lower(), dropped)
+            # '?' and '#' cannot occur in a canonical NSS: the first one starts the components.
+            cut = len(canonical)
+            for ch in "?#":
+                i = canonical.find(ch)
+                if 0 <= i < cut:
+                    cut = i
+            dropped = canonical[cut:] or None
+            canonical = canonical[:cut]
+        return canonical, ("ok", canonical, nid, dropped)
 
 
 def literal_parts(token: bytes) -> tuple[bytes, bytes] | None:

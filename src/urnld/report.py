@@ -277,6 +277,24 @@ class CanonicalizeReport(_ReportBase):
         if dropped:
             self._dropped.add((canonical, dropped), count)
 
+    def record_urns(self, items: Iterable[tuple[str, str, str, int, str | None]]) -> None:
+        """Bulk :meth:`record_urn` over ``(spelling, canonical, nid, count, dropped)`` tuples."""
+        nids: dict[str, int] = {}
+        add = self._clusters.add
+        occurrences = rewritten = 0
+        for spelling, canonical, nid, count, dropped in items:
+            occurrences += count
+            if spelling != canonical:
+                rewritten += count
+            add((canonical, spelling), count)
+            nids[nid] = nids.get(nid, 0) + count
+            if dropped:
+                self._dropped.add((canonical, dropped), count)
+        self.urn_occurrences += occurrences
+        self.rewritten += rewritten
+        for nid, count in nids.items():
+            self._nids.add(nid, count)
+
     def record_invalid(self, spelling: str, reason: str, count: int = 1) -> None:
         """Record ``count`` statement-occurrences of an IRI/literal that is not a valid URN."""
         self.urn_occurrences += count

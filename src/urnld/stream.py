@@ -117,13 +117,16 @@ class _Pass:
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
-        text = unescape_iri(tok)
-        if text[:4].lower() != "urn:":
-            out = NOT_URN
+        if tok[1:5].lower() != b"urn:" and b"\\" not in tok:
+            out = NOT_URN  # the common case: not a URN, no escapes to decode
         else:
-            canonical, info = self.terms.canonical(text)
-            out = tok if canonical == text else b"<" + canonical.encode("ascii") + b">"
-            self.info[tok] = (text, info, False)
+            text = unescape_iri(tok)
+            if text[:4].lower() != "urn:":
+                out = NOT_URN
+            else:
+                canonical, info = self.terms.compute(text)
+                out = tok if canonical == text else b"<" + canonical.encode("ascii") + b">"
+                self.info[tok] = (text, info, False)
         self._store(tok, out)
         return out
 
@@ -134,7 +137,7 @@ class _Pass:
         if parts is not None:
             text = unescape_literal(parts[0])
             if text[:4].lower() == "urn:":
-                canonical, info = self.terms.canonical(text)
+                canonical, info = self.terms.compute(text)
                 if canonical == text:
                     out = tok
                 else:
@@ -165,12 +168,14 @@ class _CanonPass(_Pass):
     def flush(self) -> None:
         report = self.report
         info = self.info
+        valid: list[tuple[str, str, str, int, str | None]] = []
         for tok, n in self.occ.items():
             spelling, inf, _literal = info[tok]
             if inf[0] == "ok":
-                report.record_urn(spelling, str(inf[1]), str(inf[2]), n, dropped=inf[3])
+                valid.append((spelling, str(inf[1]), str(inf[2]), n, inf[3]))
             else:
                 report.record_invalid(spelling, str(inf[1]), n)
+        report.record_urns(valid)
         self.occ.clear()
 
     def run(

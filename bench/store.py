@@ -1,0 +1,132 @@
+"""Benchmark: Graph(store="URN") vs the plain rdflib Memory store, same data, same process.
+
+Adds N triples one by one (Graph.add, what parsers do), then runs pattern lookups by subject,
+predicate+object and full triple, and prints time per phase and the URN/Memory ratio
+(issue 4 target: <= 1.5x for adding and for lookups).
+
+The data looks like a catalog: URN subjects (ISBN, UUID, NBN) written in several spellings, a
+handful of http predicates, literal and URN objects; ~1 in 4 distinct URNs appears in a second
+spelling, as in merged catalog dumps.
+
+    python bench/store.py --triples 100000 --repeat 3
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+import time
+import uuid
+
+from rdflib import Graph, Literal, URIRef
+from rdflib.plugins.stores.memory import Memory
+
+from urnld.rdf import URNStore
+
+DC = "http://purl.org/dc/terms/"
+PREDICATES = [URIRef(DC + name) for name in ("title", "creator", "date", "isPartOf", "relation")]
+
+
+def _isbn10(n: int) -> str:
+    digits = f"{n % 10**9:09d}"
+    total = sum((10 - i) * int(d) for i, d in enumerate(digits))
+    check = (11 - total % 11) % 11
+    return digits + ("X" if check == 10 else str(check))
+
+
+def _spellings(i: int, rng: random.Random) -> list[str]:
+    kind = i % 3
+    if kind == 0:
+        isbn = _isbn10(i * 7919)
+        plain = f"urn:isbn:{isbn}"
+        variant = f"URN:ISBN:{isbn[0]}-{isbn[1:4]}-{isbn[4:9]}-{isbn[9]}"
+    elif kind == 1:
+        u = uuid.UUID(int=rng.getrandbits(128))
+        plain = f"urn:uuid:{u}"
+        variant = f"URN:UUID:{str(u).upper()}"
+    else:
+        plain = f"urn:nbn:de:101-{i}"
+        variant = f"urn:NBN:de:101-{i}"
+    return [plain, variant] if i % 4 == 0 else [plain]
+
+
+def make_triples(n: int, seed: int = 1) -> list[tuple[URIRef, URIRef, object]]:
+    rng = random.Random(seed)
+    subjects: list[list[URIRef]] = []
+    triples = []
+    i = 0
+    while len(triples) < n:
+        spellings = [URIRef(s) for s in _spellings(i, rng)]
+        subjects.append(spellings)
+        for p in PREDICATES:
+            s = rng.choice(spellings)
+            if p == PREDICATES[3] and len(subjects) > 1:
+                o: object = rng.choice(rng.choice(subjects))
+            else:
+                o = Literal(f"value {i} {p[-4:]}")
+            triples.append((s, p, o))
+        i += 1
+    return triples[:n]
+
+
+def _time(fn) -> float:
+    gc.collect()
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def run(n: int, lookups: int, repeat: int) -> None:
+    triples = make_triples(n)
+    rng = random.Random(2)
+    sample = [triples[rng.randrange(len(triples))] for _ in range(lookups)]
+    results: dict[str, dict[str, float]] = {}
+    for name, factory in (("Memory", Memory), ("URN", URNStore)):
+        best: dict[str, float] = {}
+        for _ in range(repeat):
+            g = Graph(store=factory())
+
+            def add(g=g) -> None:
+                for t in triples:
+                    g.add(t)
+
+            def by_subject(g=g) -> None:
+                for s, _, _ in sample:
+                    for _t in g.triples((s, None, None)):
+                        pass
+
+            def by_po(g=g) -> None:
+                for _, p, o in sample:
+                    for _t in g.triples((None, p, o)):
+                        pass
+
+            def contains(g=g) -> None:
+                for t in sample:
+                    assert t in g
+
+            timings = {"add": _time(add), "triples(s,?,?)": _time(by_subject),
+                       "triples(?,p,o)": _time(by_po), "(s,p,o) in g": _time(contains)}
+            for k, v in timings.items():
+                best[k] = min(best.get(k, v), v)
+        results[name] = best
+        if name == "URN":
+            print(f"URN store: {len(g)} statements after canonicalization "
+                  f"(Memory keeps {len(triples)} minus exact duplicates)")
+    print(f"{'phase':<16} {'Memory s':>10} {'URN s':>10} {'ratio':>7}")
+    for phase in results["Memory"]:
+        m, u = results["Memory"][phase], results["URN"][phase]
+        print(f"{phase:<16} {m:>10.3f} {u:>10.3f} {u / m:>6.2f}x")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--triples", type=int, default=50_000, help="triples to add (default 50000)")
+    ap.add_argument("--lookups", type=int, default=20_000, help="pattern lookups per phase")
+    ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    args = ap.parse_args()
+    run(args.triples, args.lookups, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

@@ -105,14 +105,20 @@ def run(n: int, lookups: int, repeat: int) -> None:
                 for t in sample:
                     assert t in g
 
-            timings = {"add": _time(add), "triples(s,?,?)": _time(by_subject),
-                       "triples(?,p,o)": _time(by_po), "(s,p,o) in g": _time(contains)}
+            timings = {
+                "add": _time(add),
+                "triples(s,?,?)": _time(by_subject),
+                "triples(?,p,o)": _time(by_po),
+                "(s,p,o) in g": _time(contains),
+            }
             for k, v in timings.items():
                 best[k] = min(best.get(k, v), v)
         results[name] = best
         if name == "URN":
-            print(f"URN store: {len(g)} statements after canonicalization "
-                  f"(Memory keeps {len(triples)} minus exact duplicates)")
+            print(
+                f"URN store: {len(g)} statements after canonicalization "
+                f"(Memory keeps {len(triples)} minus exact duplicates)"
+            )
     print(f"{'phase':<16} {'Memory s':>10} {'URN s':>10} {'ratio':>7}")
     for phase in results["Memory"]:
         m, u = results["Memory"][phase], results["URN"][phase]

@@ -76,8 +76,8 @@ def test_equals_plain_uriref_in_both_directions(spelling: str) -> None:
     ref, plain = URNRef(spelling), URIRef(HOBBIT)
     assert ref == plain
     assert plain == ref  # reflected: Python asks the subclass first
-    assert not (ref != plain)
-    assert not (plain != ref)
+    assert (ref != plain) is False  # __ne__ itself, not just not-__eq__
+    assert (plain != ref) is False
     assert ref.eq(plain)
     assert hash(ref) == hash(plain)
 
@@ -106,8 +106,8 @@ def test_not_equal_to_non_iri_values(other: object) -> None:
     ref = URNRef(HOBBIT)
     assert ref != other
     assert other != ref
-    assert not (ref == other)
-    assert not (other == ref)
+    assert (ref == other) is False
+    assert (other == ref) is False
 
 
 def test_found_in_sets_dicts_and_graphs_of_plain_urirefs() -> None:
@@ -237,11 +237,15 @@ def test_refuses_non_urns_with_clear_error(text: str) -> None:
 
 _NID = st.from_regex(r"[A-Za-z0-9][A-Za-z0-9-]{1,10}[A-Za-z0-9]", fullmatch=True)
 _PCHAR = st.sampled_from(list(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@"))
-_PCT = st.builds(lambda a, b: f"%{a}{b}", st.sampled_from("0123456789abcdefABCDEF"),
-                 st.sampled_from("0123456789abcdefABCDEF"))
+_PCT = st.builds(
+    lambda a, b: f"%{a}{b}",
+    st.sampled_from("0123456789abcdefABCDEF"),
+    st.sampled_from("0123456789abcdefABCDEF"),
+)
 _NSS = st.lists(st.one_of(_PCHAR, _PCT), min_size=1, max_size=12).map("".join)
-_URN_TEXT = st.builds(lambda u, nid, nss: f"{u}:{nid}:{nss}",
-                      st.sampled_from(["urn", "URN", "Urn"]), _NID, _NSS).filter(urnld.is_valid)
+_URN_TEXT = st.builds(
+    lambda u, nid, nss: f"{u}:{nid}:{nss}", st.sampled_from(["urn", "URN", "Urn"]), _NID, _NSS
+).filter(urnld.is_valid)
 
 
 @given(_URN_TEXT)

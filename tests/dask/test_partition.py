@@ -110,6 +110,8 @@ def test_bad_inputs(tmp_path):
         stat_inputs([tmp_path])
     with pytest.raises(URNError, match="not a single path"):
         stat_inputs(str(tmp_path / "x.nt"))  # type: ignore[arg-type]
+    with pytest.raises(URNError, match="stdin"):
+        stat_inputs(["-"])
     with pytest.raises(URNError, match="no input"):
         stat_inputs([])
     with pytest.raises(URNError, match="partition_size"):
@@ -150,11 +152,17 @@ def test_concat_joins_in_order_and_removes_pieces(tmp_path):
 def test_output_dir_commit_and_abort(tmp_path):
     final = tmp_path / "out"
     with OutputDir(final) as out:
-        Path(out.path("sub/x.nt")).write_bytes(b"x\n")
+        # An input named like a piece never collides with the pieces.
+        Path(out.path("pieces/0/000001")).write_bytes(b"x\n")
         Path(out.piece(0, 1)).write_bytes(b"piece")
         assert not final.exists()
         out.commit()
-    assert sorted(str(p.relative_to(final)) for p in final.rglob("*")) == ["sub", "sub/x.nt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    assert sorted(str(p.relative_to(final)) for p in final.rglob("*")) == [
+        "pieces", "pieces/0", "pieces/0/000001",
+    ]
+    assert (final / "pieces/0/000001").read_bytes() == b"x\n"
+    assert final.stat().st_mode & 0o777 == 0o777 & ~_umask()
     # A non-empty output directory is never touched.
     with pytest.raises(URNError, match="not empty"):
         OutputDir(final)
@@ -166,6 +174,12 @@ def test_output_dir_commit_and_abort(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def test_output_dir_accepts_an_existing_empty_directory(tmp_path):
     final = tmp_path / "out"
     final.mkdir()
@@ -173,3 +187,12 @@ def test_output_dir_accepts_an_existing_empty_directory(tmp_path):
         Path(out.path("x.nt")).write_bytes(b"x\n")
         out.commit()
     assert [p.name for p in final.iterdir()] == ["x.nt"]
+
+
+def test_symlinked_input_keeps_its_own_name(tmp_path):
+    real = _write(tmp_path, "real.nt", b"a\n")
+    link = tmp_path / "link.nt"
+    link.symlink_to(real)
+    (info,) = stat_inputs([link])
+    assert info.path == str(link)
+    assert relative_names([info.path]) == ["link.nt"]

@@ -5,11 +5,11 @@ directory containing all inputs (so ``a/x.nt b/x.nt`` give ``OUTDIR/a/x.nt`` and
 ``OUTDIR/b/x.nt``, and a single input ``dumps/x.nt.gz`` gives ``OUTDIR/x.nt.gz``). An output has
 the input's name and compression: ``.gz`` in, gzip out; plain in, plain out.
 
-Commit: everything is written into a fresh hidden sibling ``.OUTDIR.urnld-tmp-XXXXXXXX`` (same
-file system, so the final step is one ``rename``); the partition pieces of a split file live under
-its ``.parts/`` and are concatenated in partition order into the file's output. Only when every
-task succeeded is the temporary directory renamed to ``OUTDIR``; on any failure it is deleted. So
-``OUTDIR`` either does not exist or is complete, and a rerun starts from nothing.
+Commit: everything is written under a fresh hidden sibling ``.OUTDIR.urnld-tmp-XXXXXXXX/`` (same
+file system, so the final step is one ``rename``); the partition pieces of a split file are
+concatenated in partition order into the file's output. Only when every task succeeded is the
+output renamed to ``OUTDIR``; the hidden sibling is deleted in every case. So ``OUTDIR`` either
+does not exist or is complete, and a rerun starts from nothing.
 
 >>> relative_names(["/d/a/x.nt", "/d/b/x.nt"])
 ['a/x.nt', 'b/x.nt']
@@ -28,7 +28,6 @@ from urnld.errors import URNError
 __all__ = ["OutputDir", "concat", "relative_names"]
 
 _TMP_TAG = ".urnld-tmp-"
-_PARTS = ".parts"
 
 
 def relative_names(paths: Sequence[str]) -> list[str]:
@@ -85,30 +84,30 @@ def _copy(src: int, dst: int, size: int) -> None:
 class OutputDir:
     """The temporary directory a job writes into, and its commit to the final ``OUTDIR``.
 
-    Use as a context manager: leaving it with an exception deletes the temporary directory;
-    :meth:`commit` renames it to ``OUTDIR``.
+    A hidden sibling ``.OUTDIR.urnld-tmp-XXXXXXXX/`` holds ``out/`` (becomes ``OUTDIR``) and
+    ``pieces/`` (partition outputs of split files), so piece names can never collide with output
+    names. Use as a context manager: leaving it, committed or not, deletes the hidden sibling;
+    :meth:`commit` first renames ``out/`` to ``OUTDIR``.
 
     >>> import tempfile, pathlib
     >>> base = pathlib.Path(tempfile.mkdtemp())
     >>> with OutputDir(base / "out") as o:
     ...     _ = pathlib.Path(o.path("x.nt")).write_bytes(b"")
     ...     o.commit()
-    >>> sorted(p.name for p in (base / "out").iterdir())
-    ['x.nt']
+    >>> sorted(p.name for p in base.iterdir()), sorted(p.name for p in (base / "out").iterdir())
+    (['out'], ['x.nt'])
     """
 
     def __init__(self, outdir: str | os.PathLike[str]) -> None:
         self.final = Path(outdir).absolute()
         self._check_free()
         self.final.parent.mkdir(parents=True, exist_ok=True)
-        self.tmp = Path(
+        self.root = Path(
             tempfile.mkdtemp(prefix=f".{self.final.name}{_TMP_TAG}", dir=self.final.parent)
         )
-        # mkdtemp makes the directory 0700; the output should get the usual umask-based mode.
-        umask = os.umask(0)
-        os.umask(umask)
-        self.tmp.chmod(0o777 & ~umask)
-        self._done = False
+        self.out = self.root / "out"
+        self.out.mkdir()
+        # mkdtemp makes its directory 0700; OUTDIR gets the usual umask-based mode of mkdir.
 
     def _check_free(self) -> None:
         # Refuse to touch an existing non-empty directory: it may be a previous result or
@@ -121,31 +120,29 @@ class OutputDir:
 
     def path(self, name: str) -> str:
         """Absolute temporary path of output ``name`` (parent directories created)."""
-        target = self.tmp / name
+        target = self.out / name
         target.parent.mkdir(parents=True, exist_ok=True)
         return str(target)
 
     def piece(self, file_index: int, number: int) -> str:
         """Temporary path of partition ``number`` of input ``file_index``."""
-        return self.path(f"{_PARTS}/{file_index}/{number:06d}")
+        target = self.root / "pieces" / str(file_index) / f"{number:06d}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        return str(target)
 
     def commit(self) -> None:
         """Move the finished output into place (one ``rename``)."""
-        shutil.rmtree(self.tmp / _PARTS, ignore_errors=True)
         self._check_free()
         # rename() replaces a missing or empty directory atomically on POSIX and fails
         # (ENOTEMPTY) if something appeared there meanwhile.
-        os.rename(self.tmp, self.final)
-        self._done = True
+        os.rename(self.out, self.final)
 
-    def abort(self) -> None:
-        """Delete the temporary directory (idempotent)."""
-        if not self._done:
-            shutil.rmtree(self.tmp, ignore_errors=True)
-            self._done = True
+    def cleanup(self) -> None:
+        """Delete the hidden temporary directory (idempotent)."""
+        shutil.rmtree(self.root, ignore_errors=True)
 
     def __enter__(self) -> OutputDir:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.abort()
+        self.cleanup()

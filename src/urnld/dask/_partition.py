@@ -27,8 +27,10 @@ import os
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
+from stat import S_ISREG
 from typing import BinaryIO
+
+from urnld.errors import URNError
 
 __all__ = [
     "FileInfo",
@@ -66,17 +68,20 @@ class FileInfo:
     def stat(cls, index: int, source: str | os.PathLike[str]) -> FileInfo:
         """Stat ``source`` (raises ``OSError`` if it is missing or not a regular file)."""
         text = os.fspath(source)
-        path = Path(text).resolve()
-        st = path.stat()
-        if not path.is_file():
+        if text == "-":
+            raise URNError("the Dask engine reads files: '-' (stdin) cannot be partitioned")
+        # abspath, not resolve(): a symlinked input keeps its own name in the output layout.
+        path = os.path.abspath(text)
+        st = os.stat(path)
+        if not S_ISREG(st.st_mode):
             raise IsADirectoryError(f"not a regular file: {text!r}")
         return cls(
             index=index,
             source=text,
-            path=str(path),
+            path=path,
             size=st.st_size,
             mtime_ns=st.st_mtime_ns,
-            compressed=path.name.endswith(".gz"),
+            compressed=path.endswith(".gz"),
         )
 
     def verify(self) -> None:

@@ -19,7 +19,9 @@ query over a URN store — the constant *is* the canonical node there.
 from __future__ import annotations
 
 import copy
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from types import MethodType
 from typing import TYPE_CHECKING, Any
 
 from pyparsing import ParseResults
@@ -45,71 +47,82 @@ _Mapper = Callable[[Any], Any]
 
 
 def canonicalize_algebra(node: Any, canon: _Mapper) -> Any:
-    """Replace IRI constants in a translated SPARQL algebra tree by ``canon(iri)``.
+    """A copy of a translated SPARQL algebra tree with IRI constants replaced by ``canon(iri)``.
 
-    Containers are changed in place (callers pass a fresh or copied tree); tuples, which cannot
-    be, are rebuilt. Returns the (possibly new) node.
+    The input is never modified: a prepared query may be reused on other graphs, where its
+    constants must keep their original meaning.
 
     >>> from rdflib.plugins.sparql import prepareQuery
     >>> q = prepareQuery("SELECT * WHERE { ?s ?p ?o FILTER(?s = <URN:EXAMPLE:A>) }")
     >>> tree = canonicalize_algebra(q.algebra, lambda t: URIRef(t.lower()))
-    >>> "urn:example:a" in str(tree), "URN:EXAMPLE:A" in str(tree)
-    (True, False)
+    >>> "urn:example:a" in str(tree), "URN:EXAMPLE:A" in str(q.algebra)
+    (True, True)
     """
     return _Rewriter(canon).visit(node)
 
 
 class _Rewriter:
-    __slots__ = ("_canon", "_seen")
+    """Copies the tree, rewriting IRIs. Shared sub-trees stay shared in the copy."""
+
+    __slots__ = ("_canon", "_memo")
 
     def __init__(self, canon: _Mapper) -> None:
         self._canon = canon
-        # Sub-trees can be shared between parents (rdflib reuses lists of variables); rewriting
-        # is idempotent, but there is no reason to walk them twice.
-        self._seen: set[int] = set()
+        self._memo: dict[int, Any] = {}
 
     def visit(self, node: Any) -> Any:
         if isinstance(node, URIRef):
             return self._canon(node)
-        if isinstance(node, (str, int, float)) or node is None:
-            return node  # Literals, Variables, BNodes, plain strings: never rewritten
-        if id(node) in self._seen:
+        if isinstance(node, (str, int, float, set, frozenset)) or node is None:
+            # Literals, Variables, BNodes, plain strings; sets hold only variables (_vars)
             return node
+        done = self._memo.get(id(node))
+        if done is not None:
+            return done
         if isinstance(node, CompValue):
-            self._seen.add(id(node))
-            for key in list(node.keys()):
-                if key == "iri" and node.name == "Function":
-                    continue  # a function's name, not a term
-                old = dict.__getitem__(node, key)  # raw value; CompValue.__getitem__ evaluates
-                new = self.visit(old)
-                if new is not old:
-                    node[key] = new
-            return node
-        if isinstance(node, (list, ParseResults)):
-            self._seen.add(id(node))
-            for i, old in enumerate(node):
-                new = self.visit(old)
-                if new is not old:
-                    node[i] = new
-            return node
+            # CompValue/Expr need a name in __init__ (so copy.copy fails): build by hand.
+            new_cv = CompValue.__new__(type(node))
+            OrderedDict.__init__(new_cv)
+            new_cv.__dict__.update(node.__dict__)  # name, ctx, and for Expr: _evalfn
+            evalfn = node.__dict__.get("_evalfn")
+            if isinstance(evalfn, MethodType):
+                # Expr binds its evaluator to itself; bound to the original it would evaluate
+                # the original (unrewritten) expression.
+                new_cv._evalfn = MethodType(evalfn.__func__, new_cv)
+            self._memo[id(node)] = new_cv
+            is_function = node.name == "Function"
+            for key in node:
+                raw = OrderedDict.__getitem__(node, key)  # CompValue.__getitem__ evaluates
+                # a function's IRI names code, not a term: never rewrite it
+                new_cv[key] = raw if (is_function and key == "iri") else self.visit(raw)
+            return new_cv
+        if isinstance(node, ParseResults):
+            new_pr = node.copy()
+            self._memo[id(node)] = new_pr
+            for i, item in enumerate(node):
+                new_pr[i] = self.visit(item)
+            return new_pr
+        if isinstance(node, list):
+            new_list: list[Any] = []
+            self._memo[id(node)] = new_list
+            new_list.extend(self.visit(x) for x in node)
+            return new_list
         if isinstance(node, tuple):
             return tuple(self.visit(x) for x in node)
         if isinstance(node, dict):  # a VALUES row: {Variable: term}
-            self._seen.add(id(node))
-            for key, old in list(node.items()):
-                new = self.visit(old)
-                if new is not old:
-                    node[key] = new
-            return node
+            new_dict = {k: self.visit(v) for k, v in node.items()}
+            self._memo[id(node)] = new_dict
+            return new_dict
         if isinstance(node, Path):
-            self._seen.add(id(node))
+            new_path = copy.copy(node)
+            self._memo[id(node)] = new_path
             # InvPath.arg, MulPath.path, Sequence/Alternative/NegatedPath.args
             for attr in ("arg", "path"):
                 if hasattr(node, attr):
-                    setattr(node, attr, self.visit(getattr(node, attr)))
+                    setattr(new_path, attr, self.visit(getattr(node, attr)))
             if hasattr(node, "args"):
-                node.args = [self.visit(a) for a in node.args]
-            return node
+                new_path.args = [self.visit(a) for a in node.args]  # type: ignore[attr-defined]
+            return new_path
         return node
 
 
@@ -138,11 +151,8 @@ def prepare_query(
 ) -> Query:
     """Parse/translate (or copy a prepared query) and canonicalize its IRI constants."""
     if isinstance(query, str):
-        prepared = translateQuery(parseQuery(query), base, init_ns)
-    else:
-        prepared = copy.deepcopy(query)  # the caller may reuse it on other stores
-    prepared.algebra = canonicalize_algebra(prepared.algebra, canon)
-    return prepared
+        query = translateQuery(parseQuery(query), base, init_ns)
+    return Query(query.prologue, canonicalize_algebra(query.algebra, canon))
 
 
 def evaluate_query(
@@ -176,9 +186,7 @@ def evaluate_update(
     ``WHERE`` part and ``DELETE`` templates, which are matched against stored nodes.
     """
     if isinstance(update, str):
-        prepared = translateUpdate(parseUpdate(update), base, init_ns)
-    else:
-        prepared = copy.deepcopy(update)
-    prepared.algebra = canonicalize_algebra(prepared.algebra, store.canonical_term)
+        update = translateUpdate(parseUpdate(update), base, init_ns)
+    prepared = Update(update.prologue, canonicalize_algebra(update.algebra, store.canonical_term))
     graph = _graph_for(store, query_graph)
     evalUpdate(graph, prepared, _bindings(store, init_bindings))

@@ -1,0 +1,371 @@
+"""``expand`` / ``compact`` / ``flatten`` / ``to_rdf``: pyld with canonical URNs and hazard checks.
+
+How it hooks into pyld (no monkeypatching, nothing global):
+
+* a :class:`pyld.jsonld.JsonLdProcessor` subclass whose ``expand`` canonicalizes pyld's own
+  expansion output in one walk; pyld's ``compact``, ``flatten`` and ``to_rdf`` all expand through
+  ``self.expand``, so every operation sees canonical IRIs exactly once;
+* a :class:`pyld.ContextResolver` subclass, passed as pyld's ``contextResolver`` option, that
+  canonicalizes every context pyld resolves (inline, remote, ``@import``, scoped) before pyld
+  processes it, and records them for the hazard checks. It gets a fresh cache per call: pyld's
+  shared cache is global, keyed by the URL as written, and pyld 3.3 mutates a cached context
+  when another context ``@import``\\ s it (see docs/jsonld.md).
+
+With ``canonicalize=False`` the functions call pyld's module-level functions unchanged.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Mapping
+from typing import Any, Literal
+
+from pyld import jsonld as _pyld
+from pyld.context_resolver import ContextResolver
+from rdflib import BNode, Dataset, URIRef
+from rdflib import Literal as RDFLiteral
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+
+from ..errors import URNError
+from ._canon import Canonicalizer, is_urn_like
+from ._errors import JsonLdProcessingError, _unwrap_urn_error
+from ._hazards import BASE_SENTINEL, HazardMode, base_hazards, context_hazards, report
+from ._loader import DocumentLoader, URNDocumentLoader
+
+__all__ = ["compact", "expand", "flatten", "to_rdf"]
+
+_RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+class _Resolver(ContextResolver):  # type: ignore[misc]
+    """Canonicalizes each context before pyld processes it; remembers what it saw."""
+
+    def __init__(
+        self, loader: DocumentLoader, canon: Canonicalizer, base_sentinels: dict[str, str] | None
+    ) -> None:
+        super().__init__({}, loader)
+        self.canon = canon
+        self.contexts: list[dict[str, Any]] = []
+        self.urn_bases: list[str] = []
+        self._base_sentinels = base_sentinels
+        # id(original) -> (original, canonical copy); the original is kept alive so its id is
+        # never reused within the call. Type-scoped contexts are resolved once per node.
+        self._memo: dict[int, tuple[Any, Any]] = {}
+
+    def resolve(self, active_ctx: Any, context: Any, base: Any, cycles: Any = None) -> Any:
+        if isinstance(context, str):
+            context = self.canon.url(context)
+        elif context is not None and not isinstance(context, bool):
+            hit = self._memo.get(id(context))
+            if hit is None:
+                canonical = self.canon.context(context)
+                self._remember(canonical)
+                hit = (context, canonical)
+                self._memo[id(context)] = hit
+            context = hit[1]
+        return super().resolve(active_ctx, context, base, cycles)
+
+    def _remember(self, ctx: Any) -> None:
+        if isinstance(ctx, list):
+            for item in ctx:
+                self._remember(item)
+        elif isinstance(ctx, dict):
+            inner = ctx.get("@context", ctx) if len(ctx) == 1 else ctx
+            if inner is not ctx:
+                self._remember(inner)
+                return
+            self.contexts.append(ctx)
+            base = ctx.get("@base")
+            if isinstance(base, str) and is_urn_like(base):
+                if base not in self.urn_bases:
+                    self.urn_bases.append(base)
+                if self._base_sentinels is not None:
+                    ctx["@base"] = self._base_sentinels.setdefault(
+                        base, BASE_SENTINEL.format(index=len(self._base_sentinels))
+                    )
+
+
+class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
+    """pyld's processor, canonicalizing its expansion output and checking hazards there."""
+
+    def __init__(self, run: _Run) -> None:
+        super().__init__()
+        self._run = run
+
+    def expand(self, input_: Any, options: dict[str, Any]) -> Any:
+        expanded = super().expand(input_, options)
+        self._run.canon.expanded(expanded)
+        self._run.after_expansion(self, input_, options)
+        return expanded
+
+
+class _Run:
+    """State of one urnld operation."""
+
+    def __init__(
+        self, loader: DocumentLoader, hazards: HazardMode, compaction_context: Any
+    ) -> None:
+        self.loader = loader
+        self.hazards = hazards
+        self.canon = Canonicalizer()
+        self.resolver = _Resolver(loader, self.canon, None)
+        self.compaction_context = compaction_context
+        self.checked = False
+
+    def options(self, options: Mapping[str, Any] | None, base: str | None) -> dict[str, Any]:
+        opts = dict(options or {})
+        if base is not None:
+            opts["base"] = base
+        opts["documentLoader"] = self.loader
+        opts["contextResolver"] = self.resolver
+        return opts
+
+    def after_expansion(self, proc: _Processor, input_: Any, options: dict[str, Any]) -> None:
+        if self.hazards == "ignore" or self.checked:
+            return
+        self.checked = True
+        compaction: list[dict[str, Any]] = []
+        if self.compaction_context is not None:
+            # Resolve the compaction context now (pyld would do it next, from the same per-call
+            # cache) so hazards are reported before pyld fails on them with a vaguer message.
+            before = len(self.resolver.contexts)
+            # A failure here is left to pyld, which reports it with its own error code when it
+            # processes the context.
+            with contextlib.suppress(_pyld.JsonLdError):
+                self.resolver.resolve(
+                    proc._get_initial_context(options), self.compaction_context,
+                    options.get("base", ""),
+                )
+            compaction = self.resolver.contexts[before:]
+        found = context_hazards(
+            self.resolver.contexts, self.canon.cache.keys(), self.canon.invalid, compaction
+        )
+        found = self._base_hazards(input_, options) + found
+        report(found, self.hazards)
+
+    def _base_hazards(self, input_: Any, options: dict[str, Any]) -> list[Any]:
+        base = options.get("base")
+        if base is None and isinstance(input_, str):
+            base = input_
+        urn_option = isinstance(base, str) and is_urn_like(base)
+        if not urn_option and not self.resolver.urn_bases:
+            return []
+        # Expand again with every URN base replaced by a recognizable hierarchical sentinel:
+        # IRIs that come out under it were relative references.
+        sentinels: dict[str, str] = {}
+        opts = dict(options)
+        if urn_option:
+            assert isinstance(base, str)
+            opts["base"] = sentinels.setdefault(base, BASE_SENTINEL.format(index=0))
+        canon = Canonicalizer()
+        opts["contextResolver"] = _Resolver(self.loader, canon, sentinels)
+        try:
+            expanded = _pyld.JsonLdProcessor().expand(input_, opts)
+        except _pyld.JsonLdError:
+            return []
+        canon.expanded(expanded)
+        return base_hazards(list(sentinels), canon.cache.keys())
+
+
+def _hazard_mode(hazards: HazardMode | None, canonicalize: bool) -> HazardMode:
+    if hazards is None:
+        return "error" if canonicalize else "ignore"
+    if hazards not in ("error", "warn", "ignore"):
+        raise URNError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
+    if not canonicalize and hazards != "ignore":
+        raise URNError("hazard checks need canonicalize=True (canonicalize=False is plain pyld)")
+    return hazards
+
+
+def _call(run: _Run, op: str, *args: Any) -> Any:
+    proc = _Processor(run)
+    try:
+        return getattr(proc, op)(*args)
+    except _pyld.JsonLdError as e:
+        inner = _unwrap_urn_error(e)
+        if inner is not None:
+            raise inner from None
+        raise JsonLdProcessingError(e) from e
+
+
+def _plain(op: str, *args: Any) -> Any:
+    return getattr(_pyld, op)(*args)
+
+
+def _default_loader(loader: DocumentLoader | None) -> DocumentLoader:
+    return loader if loader is not None else URNDocumentLoader({})
+
+
+def expand(
+    doc: Any,
+    *,
+    loader: DocumentLoader | None = None,
+    base: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+    hazards: HazardMode | None = None,
+) -> list[Any]:
+    """Expand a JSON-LD document; URN IRIs come out canonical.
+
+    Args:
+        doc: the document (parsed JSON), or a URL/URN that *loader* can load.
+        loader: a pyld document loader, e.g. :class:`URNDocumentLoader`. Default: an empty
+            catalog, i.e. nothing is fetched (with ``canonicalize=False``: pyld's default).
+        base: the base IRI (pyld's ``base`` option).
+        options: further pyld options (``expandContext``, ``processingMode``, …).
+        canonicalize: ``False`` calls pyld unchanged.
+        hazards: ``"error"`` (default) raises :class:`URNContextError`, ``"warn"`` emits
+            :class:`URNContextWarning`, ``"ignore"`` skips the checks.
+
+    Raises:
+        URNContextError: a URN hazard (see docs/jsonld.md), :class:`URNBaseError` for a URN @base.
+        JsonLdProcessingError: pyld rejected the input (``.code`` is the JSON-LD error code).
+
+    >>> expand({"@id": "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+    ...         "https://schema.org/name": "Ada"})[0]["@id"]
+    'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
+    """
+    mode = _hazard_mode(hazards, canonicalize)
+    if not canonicalize:
+        opts = dict(options or {})
+        if base is not None:
+            opts["base"] = base
+        if loader is not None:
+            opts["documentLoader"] = loader
+        return _plain("expand", doc, opts)  # type: ignore[no-any-return]
+    run = _Run(_default_loader(loader), mode, None)
+    return _call(run, "expand", doc, run.options(options, base))  # type: ignore[no-any-return]
+
+
+def compact(
+    doc: Any,
+    context: Any,
+    *,
+    loader: DocumentLoader | None = None,
+    base: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+    hazards: HazardMode | None = None,
+) -> Any:
+    """Compact a document with *context*; prefixes match every spelling of a URN.
+
+    *context* is a context object, a context URL/URN, or a list of them; URN IRIs in it are
+    canonicalized like the data. Other arguments as for :func:`expand`.
+
+    >>> out = compact({"@id": "URN:ISBN:0-395-36341-1", "@type": "https://schema.org/Book"},
+    ...               {"isbn": "urn:isbn:", "@vocab": "https://schema.org/"})
+    >>> out["@id"], out["@type"]
+    ('isbn:0395363411', 'Book')
+    """
+    mode = _hazard_mode(hazards, canonicalize)
+    if not canonicalize:
+        opts = dict(options or {})
+        if base is not None:
+            opts["base"] = base
+        if loader is not None:
+            opts["documentLoader"] = loader
+        return _plain("compact", doc, context, opts)
+    run = _Run(_default_loader(loader), mode, context)
+    return _call(run, "compact", doc, run.canon.context(context), run.options(options, base))
+
+
+def flatten(
+    doc: Any,
+    context: Any = None,
+    *,
+    loader: DocumentLoader | None = None,
+    base: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+    hazards: HazardMode | None = None,
+) -> Any:
+    """Flatten a document (and compact it with *context* when given); nodes whose ids are
+    URN-equivalent spellings merge into one node.
+
+    >>> flat = flatten([{"@id": "urn:example:a", "https://schema.org/name": "A"},
+    ...                 {"@id": "URN:EXAMPLE:a", "https://schema.org/age": 3}])
+    >>> [(node["@id"], sorted(node)) for node in flat]
+    [('urn:example:a', ['@id', 'https://schema.org/age', 'https://schema.org/name'])]
+    """
+    mode = _hazard_mode(hazards, canonicalize)
+    if not canonicalize:
+        opts = dict(options or {})
+        if base is not None:
+            opts["base"] = base
+        if loader is not None:
+            opts["documentLoader"] = loader
+        return _plain("flatten", doc, context, opts)
+    run = _Run(_default_loader(loader), mode, context)
+    ctx = run.canon.context(context) if context is not None else None
+    return _call(run, "flatten", doc, ctx, run.options(options, base))
+
+
+def to_rdf(
+    doc: Any,
+    *,
+    loader: DocumentLoader | None = None,
+    base: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+    hazards: HazardMode | None = None,
+    format: Literal["dataset", "nquads", "pyld"] = "dataset",
+) -> Any:
+    """Convert a document to RDF: an rdflib ``Dataset`` (default), N-Quads text, or pyld's dict.
+
+    >>> ds = to_rdf({"@id": "URN:EXAMPLE:a", "https://schema.org/name": "A"})
+    >>> [(str(s), str(o)) for s, p, o, g in ds.quads()]
+    [('urn:example:a', 'A')]
+    >>> doc = {"@id": "URN:EXAMPLE:a", "https://schema.org/name": "A"}
+    >>> print(to_rdf(doc, format="nquads"), end="")
+    <urn:example:a> <https://schema.org/name> "A" .
+    """
+    if format not in ("dataset", "nquads", "pyld"):
+        raise URNError(f"format must be 'dataset', 'nquads' or 'pyld', not {format!r}")
+    mode = _hazard_mode(hazards, canonicalize)
+    opts = dict(options or {})
+    opts.pop("format", None)
+    if format == "nquads":
+        opts["format"] = "application/n-quads"
+    if not canonicalize:
+        if base is not None:
+            opts["base"] = base
+        if loader is not None:
+            opts["documentLoader"] = loader
+        result = _plain("to_rdf", doc, opts)
+    else:
+        run = _Run(_default_loader(loader), mode, None)
+        result = _call(run, "to_rdf", doc, run.options(opts, base))
+    if format == "dataset":
+        return dataset_from_pyld(result)
+    return result
+
+
+def _term(node: Mapping[str, Any]) -> URIRef | BNode | RDFLiteral:
+    kind = node["type"]
+    value = node["value"]
+    if kind == "IRI":
+        return URIRef(value)
+    if kind == "blank node":
+        return BNode(value[2:] if value.startswith("_:") else value)
+    datatype = node.get("datatype")
+    if node.get("language") is not None and datatype in (None, _RDF_LANGSTRING):
+        return RDFLiteral(value, lang=node["language"])
+    if datatype in (None, _XSD_STRING):
+        return RDFLiteral(value)
+    return RDFLiteral(value, datatype=URIRef(datatype))
+
+
+def dataset_from_pyld(data: Mapping[str, Any]) -> Dataset:
+    """An rdflib ``Dataset`` from pyld's ``to_rdf`` dict (graph name → list of triples)."""
+    ds = Dataset()
+    for graph_name, triples in data.items():
+        if graph_name == "@default":
+            graph = ds.graph(DATASET_DEFAULT_GRAPH_ID)
+        else:
+            name = BNode(graph_name[2:]) if graph_name.startswith("_:") else URIRef(graph_name)
+            graph = ds.graph(name)
+        for triple in triples:
+            graph.add((_term(triple["subject"]), _term(triple["predicate"]),
+                       _term(triple["object"])))
+    return ds

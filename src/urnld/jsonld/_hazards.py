@@ -1,0 +1,188 @@
+"""Hazard checks: ways URNs make JSON-LD processors produce wrong IRIs without any error.
+
+All checks work from what one processing run already has: the contexts pyld resolved (as seen by
+urnld's context resolver) and the IRIs of the expanded output (the canonicalizer's cache keys).
+Only the ``@base`` check needs a second expansion, and only when a URN base is present.
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Collection, Iterable, Mapping, Sequence
+from typing import Any, Literal
+
+from pyld import iri_resolver
+
+from ._canon import GEN_DELIMS, is_urn_like
+from ._errors import Hazard, URNBaseError, URNContextError, URNContextWarning
+
+__all__ = [
+    "BASE_SENTINEL",
+    "SCHEME_TERMS",
+    "HazardMode",
+    "base_hazards",
+    "context_hazards",
+    "report",
+]
+
+HazardMode = Literal["error", "warn", "ignore"]
+
+#: URI schemes whose IRIs have no "//" authority, so a JSON-LD term of the same name turns them
+#: into compact IRIs (w3c/json-ld-api#104). "http://…" is safe: JSON-LD never treats "p://…" as
+#: a compact IRI. Lower case; term names are compared case-insensitively.
+SCHEME_TERMS = frozenset(
+    {"urn", "did", "tag", "mailto", "tel", "geo", "info", "data", "cid", "mid", "news", "sip",
+     "sips", "xmpp", "ni"}
+)
+
+#: Stand-in for a URN @base in the detection pass; deep enough that "../" stays visible.
+BASE_SENTINEL = "https://urnld.invalid/{index}/" + "s/" * 8
+_SENTINEL_RE = re.compile(r"https://urnld\.invalid/(\d+)/((?:s/)*)(.*)", re.DOTALL)
+_GEN_DELIMS_TEXT = ": / ? # [ ] @"
+
+
+def _term_mappings(ctx: Mapping[str, Any]) -> Iterable[tuple[str, str | None, bool, bool]]:
+    """(term, IRI mapping or None, usable as a prefix, explicit ``@prefix: true``) per term.
+
+    JSON-LD 1.1 (Context Processing 4.2.2 step 14.2.3) makes a term a prefix when it is a plain
+    string ending in a gen-delim, or when its definition says ``"@prefix": true``.
+    """
+    for name, definition in ctx.items():
+        if name[:1] == "@" or ":" in name or "/" in name:
+            continue
+        if isinstance(definition, str):
+            yield name, definition, definition[-1:] in GEN_DELIMS, False
+        elif isinstance(definition, Mapping):
+            iri = definition.get("@id")
+            flag = definition.get("@prefix") is True
+            yield name, iri if isinstance(iri, str) else None, flag, flag
+
+
+def context_hazards(
+    contexts: Sequence[Mapping[str, Any]],
+    iris: Collection[str],
+    invalid: Mapping[str, str],
+    compaction_contexts: Sequence[Mapping[str, Any]] = (),
+) -> list[Hazard]:
+    """Hazards found in *contexts* given the IRIs of the expanded document.
+
+    Args:
+        contexts: every context object used (canonicalized).
+        iris: every IRI of the expanded output.
+        invalid: invalid ``urn:`` IRIs seen, with the reason.
+        compaction_contexts: the contexts the output will be compacted with.
+    """
+    found: list[Hazard] = []
+    seen_terms: set[tuple[str, str | None]] = set()
+    schemes: dict[str, str] | None = None  # scheme -> one IRI using it (computed on demand)
+
+    def by_scheme() -> dict[str, str]:
+        nonlocal schemes
+        if schemes is None:
+            schemes = {}
+            for iri in sorted(iris):
+                scheme, sep, rest = iri.partition(":")
+                if sep and scheme != "_" and not rest.startswith("//"):
+                    schemes.setdefault(scheme, iri)
+        return schemes
+
+    def starting_with(prefix: str) -> str | None:
+        for iri in sorted(iris):
+            if len(iri) > len(prefix) and iri.startswith(prefix):
+                return iri
+        return None
+
+    compaction_ids = {id(c) for c in compaction_contexts}
+    for ctx in [*contexts, *(c for c in compaction_contexts if id(c) not in
+                             {id(x) for x in contexts})]:
+        for name, iri, prefix_capable, prefix_flag in _term_mappings(ctx):
+            if (name, iri) in seen_terms and id(ctx) not in compaction_ids:
+                continue
+            seen_terms.add((name, iri))
+            if name.lower() in SCHEME_TERMS and prefix_capable:
+                hijacked = starting_with(iri) if iri and ":" in iri else None
+                used = by_scheme().get(name)
+                if hijacked is not None and iri is not None:
+                    example = f"{name}:{hijacked[len(iri):]}"
+                    found.append(Hazard(
+                        "scheme-term",
+                        f"term {name!r} has the name of the URI scheme '{name}:', so JSON-LD reads "
+                        f"{example!r} as a compact IRI and expands it to {hijacked!r} "
+                        "(w3c/json-ld-api#104); rename the term",
+                    ))
+                elif used is not None:
+                    found.append(Hazard(
+                        "scheme-term",
+                        f"term {name!r} has the name of the URI scheme '{name}:' used by "
+                        f"{used!r}; JSON-LD cannot compact such IRIs or read them back "
+                        "(they look like compact IRIs); rename the term",
+                    ))
+            if (iri is not None and is_urn_like(iri) and iri[-1:] not in GEN_DELIMS
+                    and not prefix_flag):
+                unexpanded = by_scheme().get(name)
+                if unexpanded is not None:
+                    found.append(Hazard(
+                        "prefix-not-usable",
+                        f"{unexpanded!r} was not expanded: term {name!r} maps to the URN "
+                        f"namespace {iri!r}, which does not end in a gen-delim "
+                        f"({_GEN_DELIMS_TEXT}), and JSON-LD 1.1 uses such a term as a prefix only "
+                        'with "@prefix": true',
+                    ))
+                elif id(ctx) in compaction_ids:
+                    longer = starting_with(iri)
+                    if longer is not None:
+                        found.append(Hazard(
+                            "prefix-not-usable",
+                            f"term {name!r} cannot compact {longer!r}: its URN namespace {iri!r} "
+                            f"does not end in a gen-delim ({_GEN_DELIMS_TEXT}); add "
+                            '"@prefix": true to the term definition',
+                        ))
+    # One hazard per reason: 300 IRIs with a two-letter NID are one problem, not 300.
+    by_reason: dict[str, list[str]] = {}
+    for text in sorted(invalid):
+        by_reason.setdefault(invalid[text], []).append(text)
+    for reason, texts in sorted(by_reason.items(), key=lambda item: item[1][0]):
+        more = f" (and {len(texts) - 1} more IRI{'s' if len(texts) > 2 else ''} like it)" \
+            if len(texts) > 1 else ""
+        found.append(Hazard("invalid-urn", f"{texts[0]!r}{more} is not a valid URN: {reason}"))
+    return found
+
+
+def base_hazards(bases: Sequence[str], sentinel_iris: Iterable[str]) -> list[Hazard]:
+    """Relative references resolved against a URN base, from the sentinel expansion's IRIs.
+
+    *bases* are the URN bases in the order their sentinels were numbered.
+    """
+    found: dict[str, Hazard] = {}
+    for iri in sentinel_iris:
+        m = _SENTINEL_RE.fullmatch(iri)
+        if m is None or int(m.group(1)) >= len(bases):
+            continue
+        base = bases[int(m.group(1))]
+        ups = 8 - len(m.group(2)) // 2
+        ref = "../" * ups + m.group(3)
+        result = iri_resolver.resolve(ref, base)
+        found.setdefault(ref, Hazard(
+            "urn-base",
+            f"relative IRI reference {ref!r} was resolved against the URN @base {base!r}, giving "
+            f"{result!r}; URNs have no hierarchy (RFC 8141 §4.3): use absolute IRIs or a "
+            "hierarchical @base",
+        ))
+    return [found[k] for k in sorted(found)]
+
+
+def report(hazards: Sequence[Hazard], mode: HazardMode) -> None:
+    """Raise (``error``), warn (``warn``) or do nothing (``ignore``) about *hazards*."""
+    if not hazards or mode == "ignore":
+        return
+    if mode == "warn":
+        for hazard in hazards:
+            warnings.warn(hazard.message, URNContextWarning, stacklevel=4)
+        return
+    first = hazards[0]
+    message = first.message
+    if len(hazards) > 1:
+        message += f" (and {len(hazards) - 1} more hazard{'s' if len(hazards) > 2 else ''})"
+    cls = URNBaseError if first.code == "urn-base" else URNContextError
+    raise cls(message, hazards)

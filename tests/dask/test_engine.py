@@ -17,6 +17,8 @@ import pytest
 
 import urnld.dask
 from urnld.dask import DaskJobError, DaskNotInstalled, canonicalize_files, check_files
+from urnld.dask._engine import _FAN_IN, plan, stat_inputs
+from urnld.dask._partition import scan_range
 from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_file, check_file
@@ -61,6 +63,9 @@ def single(dump, tmp_path_factory) -> tuple[Path, CanonicalizeReport]:
 def test_dump_is_really_partitioned(dump):
     sizes = [p.stat().st_size for p in dump if not p.name.endswith(".gz")]
     assert all(s > 2 * PART for s in sizes[:3])
+    # More partitions than one merge task takes: the report reduction has two levels.
+    parts = plan(stat_inputs(dump), PART, lambda calls: [scan_range(*c) for c in calls])
+    assert len(parts) > _FAN_IN
     assert any(p.name.endswith(".gz") for p in dump)
     assert any(p.name.endswith(".nq") for p in dump)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -12,13 +11,21 @@ from urnld.dask._cluster import client_for, require_distributed
 from urnld.dask._errors import DaskJobError, positive_int
 from urnld.dask._output import OutputDir, relative_names
 from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
-from urnld.dask._tasks import canonicalize_partition, check_partition, concat_pieces
+from urnld.dask._tasks import (
+    canonicalize_partition,
+    check_partition,
+    concat_pieces,
+    merge_reports,
+)
 from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
 
 __all__ = ["DEFAULT_PARTITION_SIZE", "canonicalize_files", "check_files", "plan"]
 
 DEFAULT_PARTITION_SIZE = 64 * 1024 * 1024
+
+# Reports merged per task when combining partition reports (see _reduce).
+_FAN_IN = 16
 
 ScanCall = tuple[FileInfo, int, int]
 ScanResult = tuple[int, int, int]
@@ -89,9 +96,20 @@ def _raise_task_error(future: Any, what: str) -> None:
     raise DaskJobError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
 
 
-def _run_all(client: Any, futures: list[Any], names: list[str]) -> list[Any]:
-    """Wait for every future; on the first task error cancel the rest and raise."""
+def _submit(
+    client: Any,
+    func: Callable[..., Any],
+    calls: Sequence[tuple[Any, ...]],
+    names: Sequence[str],
+    priorities: Sequence[int] | None = None,
+) -> list[Any]:
+    """Submit ``func(*call)`` for every call and wait for all of them (results stay on the
+    workers); on the first task error cancel the rest and raise."""
     distributed = require_distributed()
+    futures = [
+        client.submit(func, *args, pure=False, priority=priorities[i] if priorities else 0)
+        for i, args in enumerate(calls)
+    ]
     label = dict(zip((f.key for f in futures), names, strict=True))
     try:
         for fut in distributed.as_completed(futures):
@@ -99,18 +117,35 @@ def _run_all(client: Any, futures: list[Any], names: list[str]) -> list[Any]:
                 _raise_task_error(fut, label[fut.key])
             if fut.status == "cancelled":
                 raise DaskJobError(f"{label[fut.key]} was cancelled (scheduler or worker lost?)")
-        return list(client.gather(futures))
-    finally:
+    except BaseException:
         client.cancel(futures)
+        raise
+    return futures
 
 
-def _map(client: Any, func: Callable[..., R], calls: list[tuple[Any, ...]], names: list[str],
-         priorities: list[int] | None = None) -> list[R]:
-    futures = [
-        client.submit(func, *args, pure=False, priority=(priorities[i] if priorities else 0))
-        for i, args in enumerate(calls)
-    ]
-    return _run_all(client, futures, names)
+def _map(
+    client: Any,
+    func: Callable[..., R],
+    calls: Sequence[tuple[Any, ...]],
+    names: Sequence[str],
+) -> list[R]:
+    """Run ``func`` over ``calls`` on the cluster and return the (small) results in order."""
+    return list(client.gather(_submit(client, func, calls, names)))
+
+
+def _reduce(client: Any, futures: list[Any]) -> Any:
+    """Merge the reports held by ``futures`` in a tree of tasks on the workers.
+
+    Reports never travel to the driver one by one, and no single process merges thousands of
+    them in sequence: each level merges groups of :data:`_FAN_IN`, in partition order (merge is
+    order-independent anyway; a fixed order keeps runs reproducible).
+    """
+    while len(futures) > 1:
+        groups = [tuple(futures[i : i + _FAN_IN]) for i in range(0, len(futures), _FAN_IN)]
+        futures = _submit(
+            client, merge_reports, groups, [f"merging {len(g)} reports" for g in groups]
+        )
+    return futures[0].result()
 
 
 def _plan_on(client: Any, files: list[FileInfo], partition_size: int) -> list[Partition]:
@@ -132,10 +167,6 @@ def _cost(part: Partition) -> int:
     # leave the other workers idle at the end; a .gz costs ~4x its compressed bytes.
     size = part.end - part.start
     return (size * 4 if part.file.compressed else size) >> 16
-
-
-def _merge(reports: Sequence[R]) -> R:
-    return functools.reduce(lambda a, b: a.merge(b), reports)  # type: ignore[attr-defined]
 
 
 def _fail_on_malformed(report: Any) -> None:
@@ -190,16 +221,16 @@ def canonicalize_files(
                 target = out.piece(i, part.number)
                 pieces.setdefault(i, []).append(target)
             calls.append((part, target, ignore_components, literals))
-        reports = _map(
+        done = _submit(
             client,
             canonicalize_partition,
             calls,
             [f"canonicalizing {_describe(p)}" for p in parts],
             [_cost(p) for p in parts],
         )
-        merged = _merge(reports)
+        merged: CanonicalizeReport = _reduce(client, done)
         _fail_on_malformed(merged)
-        _map(
+        _submit(
             client,
             concat_pieces,
             [(p, out.path(names[i])) for i, p in pieces.items()],
@@ -226,11 +257,12 @@ def check_files(
     files = stat_inputs(inputs)
     with client_for(workers, scheduler) as client:
         parts = _plan_on(client, files, partition_size)
-        reports = _map(
+        done = _submit(
             client,
             check_partition,
             [(p,) for p in parts],
             [f"checking {_describe(p)}" for p in parts],
             [_cost(p) for p in parts],
         )
-    return _merge(reports)
+        merged: CheckReport = _reduce(client, done)
+    return merged

@@ -12,18 +12,21 @@ decides from the merged report that the job failed.
 
 from __future__ import annotations
 
+import functools
 import gzip
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import BinaryIO
+from typing import BinaryIO, TypeVar
 
 from urnld.dask._output import concat
 from urnld.dask._partition import Partition, iter_lines
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_lines, check_lines
 
-__all__ = ["canonicalize_partition", "check_partition", "concat_pieces"]
+__all__ = ["canonicalize_partition", "check_partition", "concat_pieces", "merge_reports"]
+
+Report = TypeVar("Report", CanonicalizeReport, CheckReport)
 
 # Big write buffer: output lines are short, and each write() call costs a trip into C.
 _WRITE_BUFFER = 1 << 20
@@ -78,3 +81,8 @@ def check_partition(part: Partition) -> CheckReport:
 def concat_pieces(pieces: list[str], target: str) -> None:
     """Join a split file's output pieces, in partition order, into its output file."""
     concat(pieces, target)
+
+
+def merge_reports(*reports: Report) -> Report:
+    """Merge partition reports (in the order given)."""
+    return functools.reduce(lambda a, b: a.merge(b), reports)

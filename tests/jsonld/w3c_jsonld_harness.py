@@ -278,7 +278,7 @@ def compute_failures(engine: Engine) -> dict[str, str]:
     for test in tests:
         outcome = run_test(test, engine)
         if not outcome.passed:
-            failures[test.id] = outcome.detail
+            failures[test.id] = f"{test.data['name']}: {outcome.detail}"
     return failures
 
 

@@ -1,0 +1,63 @@
+"""The W3C JSON-LD 1.1 API test suite, offline, through urnld's wrappers.
+
+For every applicable test (see w3c_jsonld_harness.py for what is run and what is not):
+
+1. plain pyld must pass exactly when the test is NOT in data/pyld_expected_failures.json; a listed
+   test that starts passing fails here too (xfail-strict style): regenerate the list with
+   ``python tests/jsonld/w3c_jsonld_harness.py --write-baseline`` after upgrading pyld;
+2. urnld with ``canonicalize=False`` must give pyld's exact result (or error code);
+3. urnld with ``canonicalize=True`` (the default) must pass exactly the tests pyld passes.
+"""
+
+from __future__ import annotations
+
+import json
+import warnings
+from importlib.metadata import version
+
+import pytest
+from w3c_jsonld_harness import (
+    BASELINE_FILE,
+    load_tests,
+    pyld_engine,
+    run_test,
+    urnld_engine,
+)
+
+TESTS, SKIPPED = load_tests()
+BASELINE = json.loads(BASELINE_FILE.read_text(encoding="utf-8"))
+EXPECTED_FAILURES: dict[str, str] = BASELINE["failures"]
+URNLD = urnld_engine(canonicalize=True)
+URNLD_AS_PYLD = urnld_engine(canonicalize=False)
+REGENERATE = "regenerate with: python tests/jsonld/w3c_jsonld_harness.py --write-baseline"
+
+
+def test_baseline_is_for_the_installed_pyld():
+    assert version("PyLD") == BASELINE["pyld_version"], REGENERATE
+
+
+def test_suite_copy_is_complete():
+    # 1224 tests in the six manifests; 25 are json-ld-1.0-only and not applicable.
+    assert (len(TESTS), len(SKIPPED)) == (1199, 25)
+    assert BASELINE["tests_run"] == len(TESTS)
+    ids = {t.id for t in TESTS}
+    assert set(EXPECTED_FAILURES) <= ids, set(EXPECTED_FAILURES) - ids
+    assert all(t.option.get("specVersion") == "json-ld-1.0" for t in SKIPPED)
+
+
+@pytest.mark.parametrize("test", TESTS, ids=lambda t: t.id)
+def test_w3c(test):
+    with warnings.catch_warnings():
+        # pyld warns (SyntaxWarning) on reserved "@"-terms, which several tests use on purpose.
+        warnings.simplefilter("ignore", SyntaxWarning)
+        baseline = run_test(test, pyld_engine)
+        as_pyld = run_test(test, URNLD_AS_PYLD)
+        ours = run_test(test, URNLD)
+    listed = test.id in EXPECTED_FAILURES
+    if listed:
+        assert not baseline.passed, f"plain pyld now passes {test.id}; {REGENERATE}"
+    else:
+        assert baseline.passed, f"plain pyld fails {test.id}: {baseline.detail}; {REGENERATE}"
+    assert (as_pyld.passed, as_pyld.detail, as_pyld.result) == (
+        baseline.passed, baseline.detail, baseline.result), "canonicalize=False must be pyld"
+    assert ours.passed == baseline.passed, f"urnld: {ours.detail}; pyld: {baseline.detail}"

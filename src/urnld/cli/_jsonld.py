@@ -1,0 +1,128 @@
+"""``urnld jsonld expand|compact|flatten|context FILE [--catalog DIR] [--context CTX]``.
+
+``expand``, ``compact`` and ``flatten`` run urnld's JSON-LD wrappers over FILE (``-`` = stdin):
+URN IRIs come out canonical, contexts named by URNs are loaded from ``--catalog`` (a directory
+with a ``catalog.json``), nothing is fetched from the network, and URN hazards stop the run
+(``--hazards warn`` reports them on stderr and continues). ``compact`` needs ``--context``; CTX
+is a JSON file or a URL/URN the catalog knows.
+
+``context`` writes a JSON-LD 1.1 context built from FILE's namespace declarations: the
+``xmlns`` declarations of an XML document (streamed, any size), or the prefixes of an RDF file
+(Turtle, RDF/XML, …, by extension). Namespace names that are invalid URNs are reported on stderr.
+
+Output is JSON on stdout, or written atomically to ``-o FILE``. Exit 0 on success, 2 on errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import warnings
+from pathlib import Path
+from typing import Any
+
+HELP = "JSON-LD expand/compact/flatten/context with URN-aware contexts"
+
+_XML_SUFFIXES = {".xml", ".xsd", ".xlf", ".xliff", ".fodt", ".fods", ".fodp", ".svg", ".saml",
+                 ".xhtml", ".rdf", ".owl"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", choices=["expand", "compact", "flatten", "context"],
+                        help="what to do with FILE")
+    parser.add_argument("file", metavar="FILE", help="JSON-LD input ('-' = stdin); for "
+                        "'context', an XML or RDF document")
+    parser.add_argument("--catalog", metavar="DIR",
+                        help="directory whose catalog.json maps URNs to local JSON-LD files")
+    parser.add_argument("--context", metavar="CTX",
+                        help="context to compact/flatten with: a JSON file, or a URN/URL in "
+                        "the catalog")
+    parser.add_argument("--hazards", choices=["error", "warn", "ignore"], default="error",
+                        help="what to do about URN hazards (default: error)")
+    parser.add_argument("--no-canonicalize", action="store_true",
+                        help="plain pyld behaviour (no canonical URNs, no hazard checks)")
+    parser.add_argument("-o", "--output", default="-", metavar="OUT",
+                        help="write here (atomically) instead of stdout")
+
+
+def _read_json(path: str) -> Any:
+    from ..errors import URNError
+    from ._common import open_input
+
+    with open_input(path) as f:
+        data = f.read()
+    try:
+        return json.loads(data.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise URNError(f"{path}: not UTF-8 (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise URNError(f"{path}: not JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+
+
+def _context_arg(value: str) -> Any:
+    if Path(value).is_file():
+        return _read_json(value)
+    return value
+
+
+def _generate_context(path: str) -> dict[str, Any]:
+    from ..jsonld import context_from_graph, context_from_xml
+    from ._common import open_input
+
+    if path == "-" or Path(path).suffix.lower() in _XML_SUFFIXES or _looks_like_xml(path):
+        with open_input(path) as stream:
+            return context_from_xml(stream)
+    from rdflib import Graph
+    from rdflib.util import guess_format
+
+    from ..errors import URNError
+
+    fmt = guess_format(path)
+    if fmt is None:
+        raise URNError(f"{path}: cannot tell the format (use an XML or RDF file extension)")
+    graph = Graph(bind_namespaces="none")
+    try:
+        graph.parse(path, format=fmt)
+    except (SyntaxError, ValueError) as e:
+        raise URNError(f"{path}: cannot parse as {fmt}: {str(e).splitlines()[0]}") from None
+    return context_from_graph(graph)
+
+
+def _looks_like_xml(path: str) -> bool:
+    with open(path, "rb") as f:
+        head = f.read(256).lstrip(b"\xef\xbb\xbf \t\r\n")
+    return head.startswith(b"<")
+
+
+def run(args: argparse.Namespace) -> int:
+    from ..errors import URNError
+    from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten
+    from ._common import atomic_write
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", URNContextWarning)
+        if args.action == "context":
+            result: Any = _generate_context(args.file)
+        else:
+            loader = URNDocumentLoader(args.catalog if args.catalog else {})
+            doc = _read_json(args.file)
+            common: dict[str, Any] = {"loader": loader, "canonicalize": not args.no_canonicalize}
+            if not args.no_canonicalize:
+                common["hazards"] = args.hazards
+            context = _context_arg(args.context) if args.context else None
+            if args.action == "expand":
+                result = expand(doc, **common)
+            elif args.action == "compact":
+                if context is None:
+                    raise URNError("compact needs --context CTX")
+                result = compact(doc, context, **common)
+            else:
+                result = flatten(doc, context, **common)
+    for warning in caught:
+        if issubclass(warning.category, URNContextWarning):
+            print(f"urnld jsonld: warning: {warning.message}", file=sys.stderr)
+    with atomic_write(args.output) as out:
+        json.dump(result, out, indent=2, ensure_ascii=False)
+        out.write("\n")
+    return 0

@@ -1,26 +1,42 @@
-"""``urn:uuid`` (RFC 4122 §3, obsoleted by RFC 9562 §4).
+"""``urn:uuid``: RFC 4122 §3, obsoleted by RFC 9562 §4 (2024).
 
-The NSS is the 8-4-4-4-12 hex form; hex is case-insensitive ("Rules for Lexical Equivalence":
-compare the fields as unsigned integers), and RFC 4122 asks for lower case on output, so the
-canonical NSS is lower case. Braced and unhyphenated forms are "other formats", not URN syntax.
+Grammar (RFC 9562 §4): the 8-4-4-4-12 hex form. The braced form ``{…}`` and the 32-hex form
+without hyphens are "other formats", not URN syntax, and are invalid here.
 
->>> from urnld import canonical
+Equivalence (RFC 4122 §3, "Rules for Lexical Equivalence"): compare the fields as unsigned
+integers, i.e. the hex is case-insensitive; RFC 4122 asks for lower case on output, so the
+canonical NSS is lower case. A non-UUID NSS stays in its generic class.
+
+Version and variant are not restricted by the grammar (the Nil and Max UUIDs of RFC 9562 §5.9
+and §5.10 are valid). With ``strict=True`` a UUID whose variant bits are not ``10`` (RFC 9562
+§4.1) and that is neither Nil nor Max gets a warning.
+
+>>> from urnld import canonical, check
 >>> canonical("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6")
 'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
+>>> check("urn:uuid:%7Bf81d4fae-7dec-11d0-a765-00a0c91e6bf6%7D")[0].message
+'braces are not part of a UUID URN: write the bare 8-4-4-4-12 form (RFC 9562 §4)'
 """
 
 from __future__ import annotations
 
 import re
+import string
 from collections.abc import Iterator
 
-from ..findings import Finding
+from ..findings import Finding, Severity
 from ._base import CheckOptions, NamespaceRule
 
+__all__ = ["RULE", "UUIDRule"]
+
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+_GROUPS = (8, 4, 4, 4, 12)
+_NAMES = ("time_low", "time_mid", "time_high_and_version", "clock_seq", "node")
 
 
 class UUIDRule(NamespaceRule):
+    """RFC 9562 UUID URNs."""
+
     nid = "uuid"
     title = "Universally Unique Identifier"
     reference = "RFC 4122 §3; RFC 9562 §4"
@@ -32,12 +48,61 @@ class UUIDRule(NamespaceRule):
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _UUID.fullmatch(nss):
-            yield self.finding(
+            yield self._why_not_uuid(nss)
+            return
+        if options.strict:
+            compact = nss.replace("-", "").lower()
+            if compact not in ("0" * 32, "f" * 32) and int(compact[16], 16) & 0b1100 != 0b1000:
+                yield self.finding(
+                    "nss-invalid",
+                    f"variant bits of {nss[19]!r} are not 10: not an RFC 9562 layout UUID "
+                    "(§4.1)",
+                    19,
+                    20,
+                    Severity.WARNING,
+                )
+
+    def _why_not_uuid(self, nss: str) -> Finding:
+        # "{" and "}" are not URN characters: a braced UUID can only arrive percent-encoded.
+        if nss.upper().startswith("%7B") or nss.upper().endswith("%7D"):
+            return self.finding(
                 "nss-invalid",
-                f"{nss!r} is not a UUID in 8-4-4-4-12 hex form",
+                "braces are not part of a UUID URN: write the bare 8-4-4-4-12 form "
+                "(RFC 9562 §4)",
                 0,
                 len(nss),
             )
+        for i, c in enumerate(nss):
+            if c not in string.hexdigits and c != "-":
+                return self.finding(
+                    "nss-invalid",
+                    f"{c!r} at NSS position {i} is not a hex digit (RFC 9562 §4)",
+                    i,
+                    i + 1,
+                )
+        groups = nss.split("-")
+        if len(groups) != 5:
+            what = "no hyphens" if len(groups) == 1 else f"{len(groups)} groups"
+            return self.finding(
+                "nss-invalid",
+                f"a UUID URN is five hyphen-separated hex groups 8-4-4-4-12; this one has "
+                f"{what} (RFC 9562 §4)",
+                0,
+                len(nss),
+            )
+        start = 0
+        for name, want, group in zip(_NAMES, _GROUPS, groups, strict=True):
+            if len(group) != want:
+                return self.finding(
+                    "nss-invalid",
+                    f"UUID field {name} has {len(group)} hex digits, expected {want} "
+                    "(RFC 9562 §4)",
+                    start,
+                    start + len(group),
+                )
+            start += len(group) + 1
+        # Unreachable (hex digits in 8-4-4-4-12 groups match the regex); kept total.
+        return self.finding("nss-invalid", "not a UUID in 8-4-4-4-12 hex form", 0, len(nss))
 
 
 RULE = UUIDRule()

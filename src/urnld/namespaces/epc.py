@@ -1,0 +1,144 @@
+"""``urn:epc`` and ``urn:epcglobal``: EPCglobal names, RFC 5134 §2 and §3.
+
+Grammar (RFC 5134 §2, §3)::
+
+    "urn:epc:" sub-ns-name ":" sub-ns          "urn:epcglobal:" subnsname ":" subns
+    sub-ns-name = let-num [ 1*let-num-hyp ]    sub-ns = 1*<URN chars>
+
+The normative syntax of each sub-namespace is GS1's Tag Data Standard (not checked here). RFC
+5134 gives one non-normative grammar, for SGTIN, which is checked::
+
+    "urn:epc:id:sgtin:" 2*( PaddedNumericComponent "." ) NumericComponent
+
+``PaddedNumericComponent = *Digit`` (leading zeros significant); ``NumericComponent`` is ``0`` or
+a number without leading zero. **Choice:** an SGTIN serial that is not a NumericComponent is an
+error, as in RFC 5134 (the Tag Data Standard's alphanumeric SGTIN-198 serials are not covered).
+
+Equivalence: RFC 5134 says "the entire URN is case-sensitive"; RFC 8141 still folds ``urn``, the
+NID and ``%XX`` hex (**choice**: RFC 8141 wins for those three; NAMESPACES.md §6). The canonical
+NSS is the NSS itself. There is no ``gs1`` NID: GS1 keys appear in URNs through ``epc``.
+
+>>> from urnld import check, equivalent
+>>> equivalent("URN:EPC:id:sgtin:900100.0003456.1234567", "urn:epc:id:sgtin:900100.0003456.1234567")
+True
+>>> equivalent("urn:epc:id:sgtin:900100.0003456.1234567", "urn:epc:id:SGTIN:900100.0003456.1234567")
+False
+>>> check("urn:epc:id:sgtin:900100.0003456.01234567")[0].message
+"SGTIN serial '01234567' has a leading zero (RFC 5134 §2 NumericComponent)"
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..findings import Finding
+from ._base import CheckOptions, NamespaceRule
+from ._util import quote_char
+
+__all__ = ["EPCGLOBAL_RULE", "RULE", "EPCRule", "EPCglobalRule"]
+
+_SUB_NS_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*")
+_SGTIN_PREFIX = "id:sgtin:"
+
+
+class EPCRule(NamespaceRule):
+    """RFC 5134 §2 EPC URNs."""
+
+    nid = "epc"
+    title = "EPCglobal Electronic Product Code"
+    reference = "RFC 5134 §2"
+
+    def canonical_nss(self, nss: str) -> str:
+        return nss
+
+    def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
+        colon = nss.find(":")
+        if colon < 0:
+            yield self.finding(
+                "nss-invalid",
+                f"the NSS is sub-ns-name ':' sub-ns; there is no ':' ({self.reference})",
+                0,
+                len(nss),
+            )
+            return
+        name = nss[:colon]
+        if not _SUB_NS_NAME.fullmatch(name):
+            yield self.finding(
+                "nss-invalid",
+                f"sub-namespace name {name!r} must start with a letter or digit and hold only "
+                f"letters, digits and '-' ({self.reference})",
+                0,
+                max(colon, 1),
+            )
+            return
+        if colon == len(nss) - 1:
+            yield self.finding(
+                "nss-invalid",
+                f"the sub-namespace string after {name + ':'!r} is empty ({self.reference})",
+                colon,
+                colon + 1,
+            )
+            return
+        if nss[colon + 1] == "/":
+            yield self.finding(
+                "nss-invalid",
+                f"the sub-namespace string must not start with '/' ({self.reference})",
+                colon + 1,
+                colon + 2,
+            )
+            return
+        if self.nid == "epc" and nss.startswith(_SGTIN_PREFIX):
+            yield from self._sgtin(nss)
+
+    def _sgtin(self, nss: str) -> Iterator[Finding]:
+        body_start = len(_SGTIN_PREFIX)
+        body = nss[body_start:]
+        parts = body.split(".")
+        if len(parts) < 3:
+            yield self.finding(
+                "nss-invalid",
+                f"an SGTIN is CompanyPrefix.ItemReference.Serial; {body!r} has "
+                f"{len(parts)} part(s) (RFC 5134 §2)",
+                body_start,
+                len(nss),
+            )
+            return
+        pos = body_start
+        for k, part in enumerate(parts):
+            last = k == len(parts) - 1
+            if last and not part:
+                yield self.finding(
+                    "nss-invalid", "the SGTIN serial is empty (RFC 5134 §2)", pos - 1, pos
+                )
+                return
+            bad = next((i for i, c in enumerate(part) if not c.isdigit()), None)
+            if bad is not None:
+                yield self.finding(
+                    "nss-invalid",
+                    f"{quote_char(part, bad)} in SGTIN component {part!r} is not a digit "
+                    "(RFC 5134 §2)",
+                    pos + bad,
+                    pos + bad + 1,
+                )
+                return
+            if last and len(part) > 1 and part[0] == "0":
+                yield self.finding(
+                    "nss-invalid",
+                    f"SGTIN serial {part!r} has a leading zero (RFC 5134 §2 NumericComponent)",
+                    pos,
+                    pos + len(part),
+                )
+            pos += len(part) + 1
+
+
+class EPCglobalRule(EPCRule):
+    """RFC 5134 §3 EPCglobal URNs (same grammar, no SGTIN branch)."""
+
+    nid = "epcglobal"
+    title = "EPCglobal"
+    reference = "RFC 5134 §3"
+
+
+RULE = EPCRule()
+EPCGLOBAL_RULE = EPCglobalRule()

@@ -1,0 +1,103 @@
+"""``urn:issn``: RFC 3044 §5, revised by the ISSN International Centre template v2 (2017).
+
+Grammar: ``NNNN-NNNC``, eight characters, the last a check character (``0-9`` or ``X``);
+the hyphen between the 4th and 5th digit may be omitted (RFC 3044 §5).
+
+Check character: weights 8…2 over the first seven digits, check = (11 − Σ mod 11) mod 11,
+10 written ``X`` (computed with ``stdnum.issn``, imported only when an ISSN is checked).
+
+Equivalence (RFC 3044 §5, and §3.1 quoting RFC 2288): the hyphen is optional and ``x`` is
+``X``. The canonical NSS is the hyphenated ``NNNN-NNNC`` with an upper-case ``X``, the form
+RFC 3044's examples use. An NSS that is not ISSN-shaped stays in its generic class.
+
+ISSN-L (the linking ISSN of ISO 3297:2007) is itself an ISSN; which ISSNs share an ISSN-L is
+registry data, not a lexical rule, so two ISSNs of one title are never equivalent here.
+
+>>> from urnld import canonical, equivalent
+>>> canonical("urn:ISSN:0259000x")
+'urn:issn:0259-000X'
+>>> equivalent("urn:issn:1046-8188", "urn:ISSN:10468188")
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..findings import Finding
+from ._base import CheckOptions, NamespaceRule
+
+__all__ = ["RULE", "ISSNRule"]
+
+_ISSN = re.compile(r"[0-9]{4}-?[0-9]{3}[0-9Xx]")
+
+
+class ISSNRule(NamespaceRule):
+    """RFC 3044 ISSN URNs."""
+
+    nid = "issn"
+    title = "International Standard Serial Number"
+    reference = "RFC 3044 §5; ISO 3297:2007 (template v2)"
+
+    def canonical_nss(self, nss: str) -> str:
+        if _ISSN.fullmatch(nss):
+            compact = nss.replace("-", "").upper()
+            return compact[:4] + "-" + compact[4:]
+        return nss
+
+    def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
+        if not _ISSN.fullmatch(nss):
+            yield self._why_not_issn(nss)
+            return
+        from stdnum import issn
+
+        compact = nss.replace("-", "").upper()
+        expected = issn.calc_check_digit(compact[:7])
+        if compact[7] != expected:
+            yield self.finding(
+                "nss-check-digit",
+                f"ISSN check character is {nss[-1]!r}, expected {expected!r} "
+                "(mod 11, weights 8…2; RFC 3044 §5)",
+                len(nss) - 1,
+                len(nss),
+            )
+
+    def _why_not_issn(self, nss: str) -> Finding:
+        for i, c in enumerate(nss):
+            if c not in "0123456789-Xx":
+                what = "percent-encoding" if c == "%" else f"character {c!r}"
+                return self.finding(
+                    "nss-invalid",
+                    f"{what} at NSS position {i} is not allowed in an ISSN "
+                    "(NNNN-NNNC: digits, one optional hyphen, check character 0-9 or X)",
+                    i,
+                    i + (3 if c == "%" else 1),
+                )
+        digits = [(i, c) for i, c in enumerate(nss) if c != "-"]
+        for k, (i, c) in enumerate(digits):
+            if c in "Xx" and k != len(digits) - 1:
+                return self.finding(
+                    "nss-invalid",
+                    f"{c!r} at NSS position {i}: 'X' is only the ISSN check character",
+                    i,
+                    i + 1,
+                )
+        if len(digits) != 8:
+            return self.finding(
+                "nss-invalid",
+                f"an ISSN has 8 characters (NNNN-NNNC), this one has {len(digits)}",
+                0,
+                len(nss),
+            )
+        i = next(i for i, c in enumerate(nss) if c == "-" and i != 4)
+        return self.finding(
+            "nss-invalid",
+            f"hyphen at NSS position {i}: the only hyphen of an ISSN is between the 4th and "
+            "5th digit (RFC 3044 §5)",
+            i,
+            i + 1,
+        )
+
+
+RULE = ISSNRule()

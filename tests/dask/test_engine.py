@@ -128,6 +128,21 @@ def test_rdfc_digest_equals_single_process(dump, single, dask_scheduler, tmp_pat
     assert urnld.rdf.digest(_union([out / n for n in names], scoped_labels=False)) != digest
 
 
+def test_digest_files_per_file_equals_single_process(dump, single, dask_scheduler, tmp_path):
+    ref, _ = single
+    digests = urnld.dask.digest_files(dump, scheduler=dask_scheduler)
+    assert list(digests) == [str(p) for p in dump]
+    root = os.path.commonpath([p.parent for p in dump])
+    for p in dump:
+        # Same digest as one process over the raw file and over its canonical output.
+        assert digests[str(p)] == urnld.rdf.digest(_read(p))
+        assert digests[str(p)] == urnld.rdf.digest(_read(ref / p.relative_to(root)))
+    assert len(set(digests.values())) == len(dump)
+    bad = _with_bad_lines(dump[3], tmp_path / "bad.nt", [7])
+    with pytest.raises(URNError, match=r"bad\.nt: <input>:7: "):
+        urnld.dask.digest_files([bad], scheduler=dask_scheduler)
+
+
 def test_canonicalize_options_are_passed(dump, dask_scheduler, tmp_path):
     opts = {"ignore_components": True, "literals": True}
     report = canonicalize_files(

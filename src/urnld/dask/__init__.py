@@ -20,6 +20,9 @@ combined with ``.merge``.
   own document (rdflib scopes labels per parse; pyoxigraph: ``rename_blank_nodes=True``) or
   prefix the labels of the output of input number *i* (0-based, in argument order) with
   ``f{i}-``: ``_:b1`` → ``_:f1-b1`` — the scheme the tests use to compare whole runs.
+* **Digests.** RDFC-1.0 blank-node canonicalization cannot be partitioned (a blank node's
+  label depends on the whole dataset); :func:`digest_files` digests each file in its own task,
+  which is exact per file because blank-node labels are file-scoped.
 * **All or nothing.** Output goes to a hidden temporary sibling of ``OUTDIR`` renamed into place
   only when every partition succeeded. A malformed line does not stop the other partitions: the
   job finishes them, then raises :class:`DaskJobError` whose ``.report`` lists every malformed
@@ -33,7 +36,12 @@ combined with ``.merge``.
 
 from __future__ import annotations
 
-from urnld.dask._engine import DEFAULT_PARTITION_SIZE, canonicalize_files, check_files
+from urnld.dask._engine import (
+    DEFAULT_PARTITION_SIZE,
+    canonicalize_files,
+    check_files,
+    digest_files,
+)
 from urnld.dask._errors import DaskJobError, DaskNotInstalled
 
 __all__ = [
@@ -42,6 +50,7 @@ __all__ = [
     "DaskNotInstalled",
     "canonicalize_files",
     "check_files",
+    "digest_files",
 ]
 
 

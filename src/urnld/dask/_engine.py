@@ -15,12 +15,19 @@ from urnld.dask._tasks import (
     canonicalize_partition,
     check_partition,
     concat_pieces,
+    digest_file,
     merge_reports,
 )
 from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
 
-__all__ = ["DEFAULT_PARTITION_SIZE", "canonicalize_files", "check_files", "plan"]
+__all__ = [
+    "DEFAULT_PARTITION_SIZE",
+    "canonicalize_files",
+    "check_files",
+    "digest_files",
+    "plan",
+]
 
 DEFAULT_PARTITION_SIZE = 64 * 1024 * 1024
 
@@ -266,3 +273,34 @@ def check_files(
         )
         merged: CheckReport = _reduce(client, done)
     return merged
+
+
+def digest_files(
+    inputs: Sequence[str | os.PathLike[str]],
+    *,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    ignore_components: bool = False,
+    literals: bool = False,
+) -> dict[str, str]:
+    """RDFC-1.0 digest of every input file on its own, one Dask task per file.
+
+    Returns ``{input as given: SHA-256 hex}`` in input order; each value equals
+    ``urnld.rdf.digest(<file contents>)`` (URNs canonicalized first, so spellings do not
+    matter). This is the scalable stand-in for a whole-dump digest: blank-node labels are scoped
+    to their file, so per-file canonicalization is exact for each file, but the digests describe
+    the files, not their union (moving a statement to another file changes them). Each file is
+    held in memory by its task; RDFC-1.0 cannot be split below one file.
+    Raises as :func:`canonicalize_files`, plus ``urnld.rdf``'s errors for blank-node structures
+    too complex to canonicalize.
+    """
+    require_distributed()  # first, so a missing extra is reported before anything is touched
+    files = stat_inputs(inputs)
+    with client_for(workers, scheduler) as client:
+        digests = _map(
+            client,
+            digest_file,
+            [(f, ignore_components, literals) for f in files],
+            [f"digesting {f.source}" for f in files],
+        )
+    return {f.source: d for f, d in zip(files, digests, strict=True)}

@@ -20,11 +20,18 @@ from contextlib import contextmanager
 from typing import BinaryIO, TypeVar
 
 from urnld.dask._output import concat
-from urnld.dask._partition import Partition, iter_lines
+from urnld.dask._partition import FileInfo, Partition, iter_lines
+from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_lines, check_lines
 
-__all__ = ["canonicalize_partition", "check_partition", "concat_pieces", "merge_reports"]
+__all__ = [
+    "canonicalize_partition",
+    "check_partition",
+    "concat_pieces",
+    "digest_file",
+    "merge_reports",
+]
 
 Report = TypeVar("Report", CanonicalizeReport, CheckReport)
 
@@ -36,7 +43,7 @@ _WRITE_BUFFER = 1 << 20
 def _output(path: str, compressed: bool) -> Iterator[BinaryIO]:
     """Open an output piece; flushed and fsynced on success, so a committed directory is durable.
 
-    Gzip output is made exactly like ``urnld canonicalize`` makes it (``GzipFile`` defaults, no
+    Gzip output is made exactly like ``urnld canonicalize`` makes it (``GzipFile`` level 6, no
     file name, ``mtime=0``), so outputs are byte-identical to the single-process ones.
     """
     with open(path, "wb", buffering=_WRITE_BUFFER) as raw:
@@ -86,3 +93,15 @@ def concat_pieces(pieces: list[str], target: str) -> None:
 def merge_reports(*reports: Report) -> Report:
     """Merge partition reports (in the order given)."""
     return functools.reduce(lambda a, b: a.merge(b), reports)
+
+
+def digest_file(file: FileInfo, ignore_components: bool, literals: bool) -> str:
+    """RDFC-1.0 digest (after URN canonicalization) of one whole file, read into memory."""
+    from urnld.rdf import digest  # pulls in rdflib and pyoxigraph: only when digesting
+
+    data = b"".join(iter_lines(Partition(file, 0, 0, file.size, 1)))
+    try:
+        return digest(data, ignore_components=ignore_components, literals=literals)
+    except URNError as e:
+        # urnld.rdf names the input "<input>": say which file it was.
+        raise URNError(f"{file.source}: {e}") from e

@@ -1,0 +1,147 @@
+"""Reading data and shapes graphs from files, with one clear error per unreadable input."""
+
+from __future__ import annotations
+
+import gzip
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import TypeAlias
+
+from rdflib import Dataset, Graph, Literal
+from rdflib.namespace import XSD
+from rdflib.util import guess_format
+
+from urnld.errors import URNError
+
+from ._rules import RULES, URNSH
+
+__all__ = [
+    "DataError",
+    "GraphSource",
+    "ShapesError",
+    "check_parameters",
+    "load_data",
+    "load_shapes",
+]
+
+#: A graph, or the path of an RDF file (any rdflib format; ``.gz`` is decompressed).
+GraphSource: TypeAlias = Graph | str | os.PathLike[str]
+
+# Formats whose documents may hold named graphs: read into a Dataset (validated as the union).
+_QUAD_FORMATS = frozenset({"nquads", "trig", "trix", "json-ld"})
+
+
+class DataError(URNError):
+    """A data file could not be read or parsed. The message names the file and the reason."""
+
+
+class ShapesError(URNError):
+    """The shapes could not be read, or cannot be run (bad shape, bad parameter value)."""
+
+
+def _format(path: str) -> str:
+    name = path[:-3] if path.endswith(".gz") else path
+    return guess_format(name) or "turtle"
+
+
+def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
+    fmt = _format(path)
+    try:
+        if path.endswith(".gz"):
+            with gzip.open(path, "rb") as f:
+                graph.parse(data=f.read(), format=fmt)
+        else:
+            graph.parse(path, format=fmt)
+    except OSError as e:
+        raise error(f"{path}: cannot read: {e.strerror or e}") from e
+    except Exception as e:
+        # rdflib's parsers raise many unrelated types (BadSyntax, SAXParseException,
+        # JSONDecodeError, ValueError…); at this input boundary they all mean "not parseable".
+        reason = (str(e).strip() or type(e).__name__).splitlines()[0]
+        raise error(f"{path}: not valid {fmt}: {reason}") from e
+
+
+def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:
+    if isinstance(source, (Graph, str, os.PathLike)):
+        return [source]
+    return list(source)
+
+
+def load_data(source: GraphSource | Sequence[GraphSource]) -> Graph:
+    """The data graph: a given graph as is (never modified), or files merged into one graph.
+
+    Files in formats with named graphs (N-Quads, TriG, TriX, JSON-LD) go into a
+    :class:`~rdflib.Dataset`, which is validated as the union of its graphs.
+    """
+    sources = _sources(source)
+    if len(sources) == 1 and isinstance(sources[0], Graph):
+        return sources[0]
+    if not sources:
+        raise DataError("no data to validate")
+    paths = [os.fspath(s) for s in sources if not isinstance(s, Graph)]
+    quads = any(_format(p) in _QUAD_FORMATS for p in paths)
+    merged: Graph = Dataset(default_union=True) if quads else Graph()
+    for s in sources:
+        if isinstance(s, Graph):
+            for prefix, ns in s.namespaces():
+                merged.bind(prefix, ns, override=False)
+            if isinstance(merged, Dataset):
+                merged.addN((t[0], t[1], t[2], merged.default_graph) for t in s)
+            else:
+                merged += s
+        else:
+            _read_into(merged, os.fspath(s), DataError)
+    return merged
+
+
+def shipped_path(name: str) -> Path:
+    """The file system path of a shapes file shipped with urnld (``urn.ttl``, ``catalog.ttl``)."""
+    from importlib import resources
+
+    return Path(str(resources.files("urnld") / "shapes" / name))
+
+
+def load_shapes(shapes: GraphSource | Sequence[GraphSource] | None) -> Graph:
+    """``urn.ttl`` (always: it declares the components) + *shapes*, or + ``catalog.ttl`` if None.
+
+    Loading ``urn.ttl`` every time means a shapes file that uses ``urnsh:canonical`` without
+    declaring the component still gets it checked, instead of SHACL silently ignoring an
+    unknown property.
+    """
+    graph = Graph()
+    _read_into(graph, str(shipped_path("urn.ttl")), ShapesError)
+    extra: Iterable[GraphSource] = (
+        [str(shipped_path("catalog.ttl"))] if shapes is None else _sources(shapes)
+    )
+    for s in extra:
+        if isinstance(s, Graph):
+            for prefix, ns in s.namespaces():
+                graph.bind(prefix, ns, override=False)
+            graph += s
+        else:
+            _read_into(graph, os.fspath(s), ShapesError)
+    check_parameters(graph)
+    return graph
+
+
+def check_parameters(graph: Graph) -> None:
+    """Refuse ``urnsh:`` parameter values that would make a component silently do nothing.
+
+    ``urnsh:nid`` must be a string literal ("isbn issn"; an RDF list cannot be read by a SPARQL
+    validator), the boolean parameters ``true``/``false`` literals.
+    """
+    for component in RULES.values():
+        prop = URNSH[component.param]
+        for shape, value in graph.subject_objects(prop):
+            if prop == URNSH.nid:
+                ok = isinstance(value, Literal) and value.datatype in (None, XSD.string)
+                expected = 'a string of space-separated NIDs, e.g. "isbn issn"'
+            else:
+                ok = isinstance(value, Literal) and value.datatype == XSD.boolean
+                expected = "true or false"
+            if not ok:
+                raise ShapesError(
+                    f"shape {shape.n3(graph.namespace_manager)}: urnsh:{component.param} "
+                    f"must be {expected}, not {value.n3(graph.namespace_manager)}"
+                )

@@ -1,0 +1,181 @@
+"""The validation report: SHACL's standard report graph, plus a typed view of its results."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from rdflib import RDF, BNode, Graph, Literal, URIRef
+from rdflib.namespace import SH, NamespaceManager
+from rdflib.term import Node
+
+__all__ = ["Report", "ValidationResult", "render_path", "render_term"]
+
+_SEVERITY_RANK = {"Violation": 0, "Warning": 1, "Info": 2}
+
+
+def render_term(term: Node | None, nsm: NamespaceManager | None = None) -> str:
+    """A term in Turtle/SPARQL syntax (prefixed where a prefix is bound); ``""`` for None.
+
+    >>> render_term(Literal("urn:isbn:1", lang="en"))
+    '"urn:isbn:1"@en'
+    """
+    if term is None:
+        return ""
+    if isinstance(term, (URIRef, Literal, BNode)):
+        return str(term.n3(nsm))
+    return str(term)
+
+
+def render_path(graph: Graph, path: Node | None, nsm: NamespaceManager | None = None) -> str:
+    """A SHACL property path (SHACL §2.3.1) in SPARQL property-path syntax.
+
+    >>> g = Graph()
+    >>> render_path(g, URIRef("http://purl.org/dc/terms/identifier"))
+    '<http://purl.org/dc/terms/identifier>'
+    """
+    if path is None:
+        return ""
+    if isinstance(path, URIRef):
+        return render_term(path, nsm)
+    items = list(graph.items(path)) if graph.value(path, RDF.first) is not None else None
+    if items:
+        return "/".join(_group(graph, p, nsm) for p in items)
+    for prop, fmt in (
+        (SH.inversePath, "^{}"),
+        (SH.zeroOrMorePath, "{}*"),
+        (SH.oneOrMorePath, "{}+"),
+        (SH.zeroOrOnePath, "{}?"),
+    ):
+        inner = graph.value(path, prop)
+        if inner is not None:
+            return fmt.format(_group(graph, inner, nsm))
+    alternatives = graph.value(path, SH.alternativePath)
+    if alternatives is not None:
+        return "|".join(_group(graph, p, nsm) for p in graph.items(alternatives))
+    return render_term(path, nsm)
+
+
+def _group(graph: Graph, path: Node, nsm: NamespaceManager | None) -> str:
+    text = render_path(graph, path, nsm)
+    return text if isinstance(path, URIRef) else f"({text})"
+
+
+@dataclass(frozen=True, slots=True)
+class ValidationResult:
+    """One ``sh:ValidationResult`` of the report graph.
+
+    Attributes:
+        focus_node: ``sh:focusNode``.
+        path: ``sh:resultPath``: an IRI, or the blank node of a complex path (in
+            :attr:`Report.graph`); None for node shapes.
+        value: ``sh:value``, None when the engine gave none.
+        component: ``sh:sourceConstraintComponent``, e.g. ``urnsh:CanonicalConstraintComponent``.
+        severity: the local name of ``sh:resultSeverity``: ``"Violation"``, ``"Warning"`` or
+            ``"Info"``.
+        message: the ``sh:resultMessage`` values, sorted, joined with ``" | "`` (``""`` if none).
+        source_shape: ``sh:sourceShape``.
+        path_text: :attr:`path` in SPARQL property-path syntax.
+    """
+
+    focus_node: Node
+    path: Node | None
+    value: Node | None
+    component: URIRef
+    severity: str
+    message: str
+    source_shape: Node
+    path_text: str = ""
+
+    def sort_key(self) -> tuple[Any, ...]:
+        """Deterministic order: severity, then focus node, path, value, component, message."""
+        return (
+            _SEVERITY_RANK.get(self.severity, 3),
+            render_term(self.focus_node),
+            self.path_text,
+            render_term(self.value),
+            str(self.component),
+            self.message,
+        )
+
+    def to_dict(self, nsm: NamespaceManager | None = None) -> dict[str, str | None]:
+        """JSON-ready: terms in Turtle syntax (so an IRI and a literal stay distinguishable)."""
+        return {
+            "focus_node": render_term(self.focus_node, nsm),
+            "path": self.path_text or None,
+            "value": render_term(self.value, nsm) if self.value is not None else None,
+            "component": render_term(self.component, nsm),
+            "severity": self.severity,
+            "message": self.message,
+            "source_shape": render_term(self.source_shape, nsm),
+        }
+
+
+@dataclass(frozen=True)
+class Report:
+    """What :func:`urnld.shacl.validate` returns.
+
+    Attributes:
+        conforms: ``sh:conforms`` (SHACL: true iff there are no results of any severity).
+        results: the results, in :meth:`ValidationResult.sort_key` order.
+        graph: the standard SHACL validation report graph.
+        text: pyshacl's human-readable report.
+    """
+
+    conforms: bool
+    results: tuple[ValidationResult, ...]
+    graph: Graph = field(repr=False, compare=False)
+    text: str = field(default="", repr=False, compare=False)
+
+    @classmethod
+    def from_graph(cls, graph: Graph, text: str = "") -> Report:
+        """Read a report graph (one ``sh:ValidationReport``) into a :class:`Report`."""
+        report = next(iter(graph.subjects(RDF.type, SH.ValidationReport)), None)
+        if report is None:
+            raise ValueError("the graph has no sh:ValidationReport")
+        conforms = graph.value(report, SH.conforms)
+        nsm = graph.namespace_manager
+        results = []
+        for r in graph.objects(report, SH.result):
+            path = graph.value(r, SH.resultPath)
+            severity = graph.value(r, SH.resultSeverity)
+            results.append(
+                ValidationResult(
+                    focus_node=graph.value(r, SH.focusNode),  # type: ignore[arg-type]
+                    path=path,
+                    value=graph.value(r, SH.value),
+                    component=graph.value(r, SH.sourceConstraintComponent),  # type: ignore[arg-type]
+                    severity=_local_name(severity),
+                    message=" | ".join(sorted(str(m) for m in graph.objects(r, SH.resultMessage))),
+                    source_shape=graph.value(r, SH.sourceShape),  # type: ignore[arg-type]
+                    path_text=render_path(graph, path, nsm),
+                )
+            )
+        results.sort(key=ValidationResult.sort_key)
+        return cls(
+            conforms=isinstance(conforms, Literal) and conforms.value is True,
+            results=tuple(results),
+            graph=graph,
+            text=text,
+        )
+
+    def __iter__(self) -> Iterator[ValidationResult]:
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready and deterministic: ``{"conforms": bool, "results": [...]}``."""
+        nsm = self.graph.namespace_manager
+        return {"conforms": self.conforms, "results": [r.to_dict(nsm) for r in self.results]}
+
+    def serialize(self, format: str = "turtle") -> str:
+        """The report graph as text (any rdflib serializer: turtle, json-ld, nt, xml…)."""
+        return self.graph.serialize(format=format)
+
+
+def _local_name(term: Node | None) -> str:
+    text = str(term or "")
+    return text.rsplit("#", 1)[-1]

@@ -1,0 +1,278 @@
+"""Python twins of the SPARQL validators in ``shapes/urn.ttl``.
+
+Each rule answers, for a value node and the shape's parameter values, exactly what the
+``FILTER`` of the component's SPARQL validator answers, with SPARQL's error semantics spelled out:
+an expression error (``STR`` of a blank node, ``urnfn:nid`` of a non-URN…) drops the row, so such
+a value is *not* reported. The SPARQL text stays the normative definition; the test-suite runs
+both on the same data and compares the reports.
+
+What the ``urnfn:`` functions compute is taken from the public core API, once per distinct lexical
+form (catalogs repeat URNs; SHACL asks about each value once per shape).
+
+>>> from rdflib import Literal, URIRef
+>>> rule = RULES[URNSH.CanonicalConstraintComponent]
+>>> rule.violations({URIRef("http://example.org/b"): [Literal("URN:ISBN:0-395-36341-1")]},
+...                 {"canonical": Literal(True)})
+[(rdflib.term.URIRef('http://example.org/b'), rdflib.term.Literal('URN:ISBN:0-395-36341-1'))]
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from rdflib import Literal, Namespace, URIRef
+from rdflib.plugins.sparql.operators import EBV
+from rdflib.plugins.sparql.sparql import SPARQLError
+from rdflib.term import Node
+
+import urnld
+from urnld.errors import URNError
+from urnld.findings import CheckOptions
+from urnld.namespaces import get_rule
+
+__all__ = ["RULES", "URNSH", "Facts", "Rule", "facts", "finding_codes", "namespace_codes"]
+
+#: The namespace of urnld's shapes (prefix ``urnsh:``).
+URNSH = Namespace("https://w3id.org/urnld/shacl#")
+
+# Same bound as urnld.rdf._functions: past this many distinct URNs the cache only costs memory.
+_CACHE_SIZE = 1 << 17
+
+# The finding codes the REGEX filters of urn.ttl look for.
+_REGISTRY_CODES = frozenset(
+    {"nid-unregistered", "nid-experimental", "nid-reserved", "nid-informal-malformed"}
+)
+_NAMESPACE_CODES = frozenset({"nss-invalid", "nss-check-digit"})
+# XPath "\s" (what REPLACE(…, "\\s+", " ") splits on in the urnsh:nid validator).
+_XPATH_SPACE = re.compile(r"[ \t\n\r]+")
+
+
+class Facts(NamedTuple):
+    """What the ``urnfn:`` functions say about one lexical form (besides the finding codes)."""
+
+    nid: str | None  # urnfn:nid (canonical, lower case); None where it raises (not a URN)
+    canonical: str | None  # urnfn:canonical; None where it raises
+    key: str | None  # the urnfn:equivalent class: canonical assigned name; None: never equal
+
+
+_NOT_A_URN = Facts(None, None, None)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def facts(text: str) -> Facts:
+    """The :class:`Facts` of *text* (cached per distinct string).
+
+    >>> facts("URN:ISBN:0-395-36341-1")
+    Facts(nid='isbn', canonical='urn:isbn:0395363411', key='urn:isbn:0395363411')
+    >>> facts("no urn").canonical is None
+    True
+    """
+    try:
+        canonical = urnld.canonical(text)
+        urn = urnld.URN.parse(canonical)
+    except URNError:
+        return _NOT_A_URN
+    return Facts(urn.nid, canonical, urn.assigned_key)
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def finding_codes(text: str) -> frozenset[str]:
+    """``urnfn:findings`` as a set: the codes of :func:`urnld.check` (``{"syntax"}`` for a non-URN).
+
+    >>> sorted(finding_codes("URN:ISBN:0-395-36341-2"))
+    ['not-canonical', 'nss-check-digit']
+    """
+    return frozenset(f.code for f in urnld.check(text)) or frozenset({"syntax"})
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def namespace_codes(text: str) -> frozenset[str]:
+    """The codes the namespace rule of *text*'s NID reports (a subset of :func:`finding_codes`).
+
+    ``urnld.check`` gets ``nss-invalid`` / ``nss-check-digit`` from exactly one place, the NID's
+    :meth:`~urnld.namespaces.NamespaceRule.check_nss` (with default options), after the syntax
+    level passed. Asking the rule alone skips the other levels: ``urnsh:namespaceValid`` is the
+    component users run over whole catalogs, and this halves its cost per value. The
+    test-suite checks ``namespace_codes(t) == finding_codes(t) & {nss codes}`` on many inputs.
+
+    >>> sorted(namespace_codes("urn:isbn:0395363412"))
+    ['nss-check-digit']
+    """
+    try:
+        urn = urnld.URN(text)
+    except URNError:
+        return frozenset()
+    return frozenset(f.code for f in get_rule(urn.nid).check_nss(urn.nss, _DEFAULT_OPTIONS))
+
+
+_DEFAULT_OPTIONS = CheckOptions()
+
+
+def _text(value: Node) -> str | None:
+    """``STR(value)``: the lexical form of an IRI or literal; None (an error) for a blank node."""
+    if isinstance(value, (URIRef, Literal)):
+        return str(value)
+    return None
+
+
+def _ebv(param: Node | None) -> bool:
+    """``FILTER ($param)``: SPARQL's effective boolean value; an error counts as false."""
+    if param is None:
+        return False
+    try:
+        return bool(EBV(param))  # type: ignore[call-overload]  # any term; errors caught
+    except SPARQLError:
+        return False
+
+
+#: A per-value test, made once per shape from its parameter values; None: never violated.
+Check = Callable[[Node], bool]
+Prepare = Callable[[Mapping[str, Node]], Check | None]
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    """One component: its parameter name and how its validators' FILTER decides.
+
+    ``needs_graph`` rules (uniqueness) compare a value with the values of *other* nodes, so they
+    are evaluated over the whole data graph instead of value by value.
+    """
+
+    param: str
+    prepare: Prepare
+    needs_graph: bool = False
+
+    def violations(
+        self,
+        focus_values: Mapping[Node, Iterable[Node]],
+        params: Mapping[str, Node],
+        others: Iterable[tuple[Node, Node]] = (),
+    ) -> list[tuple[Node, Node]]:
+        """The ``(focus node, value node)`` pairs the validator's SELECT returns.
+
+        *others* are all ``(subject, value)`` pairs of the shape's path in the data graph; only
+        ``needs_graph`` rules read them.
+        """
+        if self.needs_graph:
+            return _unique_violations(focus_values, params, others)
+        check = self.prepare(params)
+        if check is None:
+            return []
+        return [(f, v) for f, values in focus_values.items() for v in values if check(v)]
+
+
+def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
+    # FILTER (!isLiteral($nid) || !CONTAINS(CONCAT(" ", REPLACE(LCASE(STR($nid)), "\\s+", " "),
+    #         " "), CONCAT(" ", urnfn:nid(STR(?value)), " ")))
+    allowed = params.get("nid")
+    if not isinstance(allowed, Literal):
+        return lambda value: True  # `true || error` is true: every value, even a blank node
+    haystack = " " + _XPATH_SPACE.sub(" ", str(allowed).lower()) + " "
+
+    def check(value: Node) -> bool:
+        text = _text(value)
+        nid = None if text is None else facts(text).nid
+        return nid is not None and f" {nid} " not in haystack
+
+    return check
+
+
+def _prepare_codes(
+    param: str, codes: frozenset[str], source: Callable[[str], frozenset[str]]
+) -> Prepare:
+    # FILTER ($param) FILTER (REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
+    def prepare(params: Mapping[str, Node]) -> Check | None:
+        if not _ebv(params.get(param)):
+            return None
+
+        def check(value: Node) -> bool:
+            text = _text(value)
+            return text is not None and not codes.isdisjoint(source(text))
+
+        return check
+
+    return prepare
+
+
+def _prepare_canonical(params: Mapping[str, Node]) -> Check | None:
+    # FILTER ($canonical) FILTER (urnfn:canonical(STR(?value)) != STR(?value))
+    if not _ebv(params.get("canonical")):
+        return None
+
+    def check(value: Node) -> bool:
+        text = _text(value)
+        if text is None:
+            return False
+        canonical = facts(text).canonical
+        return canonical is not None and canonical != text
+
+    return check
+
+
+def _prepare_no_components(params: Mapping[str, Node]) -> Check | None:
+    # FILTER ($noComponents) FILTER (REGEX(STR(?value), "[?#]") && urnfn:nid(STR(?value)) != "")
+    if not _ebv(params.get("noComponents")):
+        return None
+
+    def check(value: Node) -> bool:
+        text = _text(value)
+        if text is None or ("?" not in text and "#" not in text):
+            return False
+        return facts(text).nid is not None
+
+    return check
+
+
+def _unique_violations(
+    focus_values: Mapping[Node, Iterable[Node]],
+    params: Mapping[str, Node],
+    others: Iterable[tuple[Node, Node]],
+) -> list[tuple[Node, Node]]:
+    # ?other $PATH ?otherValue . FILTER (!sameTerm(?other, $this))
+    # FILTER (urnfn:equivalent(STR(?value), STR(?otherValue)))
+    # urnfn:equivalent is equality of the canonical assigned name, false for non-URNs: so group
+    # every subject's values by that key once, instead of comparing all pairs.
+    if not _ebv(params.get("uniqueByEquivalence")):
+        return []
+    holders: dict[str, set[Node]] = {}
+    for subject, other_value in others:
+        text = _text(other_value)
+        key = None if text is None else facts(text).key
+        if key is not None:
+            holders.setdefault(key, set()).add(subject)
+    found: list[tuple[Node, Node]] = []
+    for focus, values in focus_values.items():
+        for value in values:
+            text = _text(value)
+            key = None if text is None else facts(text).key
+            if key is None:
+                continue
+            # !sameTerm(?other, $this): rdflib's == on terms is already term identity.
+            if any(s != focus for s in holders.get(key, ())):
+                found.append((focus, value))
+    return found
+
+
+def _graph_only(params: Mapping[str, Node]) -> Check | None:  # pragma: no cover - never called
+    raise AssertionError("a graph rule is not evaluated value by value")
+
+
+#: Component IRI -> its rule. The keys are exactly the components declared in ``urn.ttl``.
+RULES: dict[URIRef, Rule] = {
+    URNSH.NIDConstraintComponent: Rule("nid", _prepare_nid),
+    URNSH.RegisteredConstraintComponent: Rule(
+        "registered", _prepare_codes("registered", _REGISTRY_CODES, finding_codes)
+    ),
+    URNSH.NamespaceValidConstraintComponent: Rule(
+        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, namespace_codes)
+    ),
+    URNSH.CanonicalConstraintComponent: Rule("canonical", _prepare_canonical),
+    URNSH.NoComponentsConstraintComponent: Rule("noComponents", _prepare_no_components),
+    URNSH.UniqueByEquivalenceConstraintComponent: Rule(
+        "uniqueByEquivalence", _graph_only, needs_graph=True
+    ),
+}

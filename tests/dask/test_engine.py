@@ -249,6 +249,12 @@ def test_bad_arguments(dump, tmp_path):
         check_files(dump, workers=2, scheduler="tcp://127.0.0.1:1")
     with pytest.raises(URNError, match="workers must be a positive integer"):
         check_files(dump, workers=0)
+    out = tmp_path / "out"
+    with pytest.raises(URNError, match="partition_size"):
+        canonicalize_files(dump, out, workers=1, partition_size=0)
+    with pytest.raises(URNError, match="not both"):
+        canonicalize_files(dump, out, workers=1, scheduler="tcp://127.0.0.1:1")
+    assert list(tmp_path.iterdir()) == []  # refused before anything was created
     with pytest.raises(FileNotFoundError):
         check_files([tmp_path / "missing.nt"], workers=1)
 

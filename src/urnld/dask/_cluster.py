@@ -17,7 +17,7 @@ from typing import Any
 from urnld.dask._errors import DaskJobError, DaskNotInstalled, positive_int
 from urnld.errors import URNError
 
-__all__ = ["client_for", "require_distributed"]
+__all__ = ["check_cluster_args", "client_for", "require_distributed"]
 
 # How long to wait for an existing scheduler before giving up with a clear message.
 _CONNECT_TIMEOUT_S = 30
@@ -32,7 +32,8 @@ def require_distributed() -> ModuleType:
     return distributed
 
 
-def _check_workers(workers: int | None, scheduler: str | None) -> int:
+def check_cluster_args(workers: int | None, scheduler: str | None) -> int:
+    """Validate ``workers``/``scheduler``; return the local cluster size to start."""
     if workers is not None and scheduler is not None:
         raise URNError(
             "give either workers (start a local cluster) or scheduler (use an existing one), "
@@ -55,7 +56,7 @@ def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     Raises :class:`DaskNotInstalled`, :class:`DaskJobError` when the scheduler cannot be reached,
     or :class:`URNError` for bad arguments.
     """
-    n_workers = _check_workers(workers, scheduler)
+    n_workers = check_cluster_args(workers, scheduler)
     distributed = require_distributed()
     if scheduler is not None:
         try:

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
-from urnld.dask._cluster import client_for, require_distributed
+from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
 from urnld.dask._errors import DaskJobError, positive_int
 from urnld.dask._output import OutputDir, relative_names
 from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
@@ -37,6 +37,13 @@ _FAN_IN = 16
 ScanCall = tuple[FileInfo, int, int]
 ScanResult = tuple[int, int, int]
 R = TypeVar("R")
+
+
+def _check_args(workers: int | None, scheduler: str | None, partition_size: int) -> None:
+    """Everything that can be refused without touching a file or starting a cluster."""
+    require_distributed()  # first: a missing extra is the first thing to tell
+    check_cluster_args(workers, scheduler)
+    positive_int(partition_size, "partition_size (bytes)")
 
 
 def stat_inputs(inputs: Sequence[str | os.PathLike[str]]) -> list[FileInfo]:
@@ -210,7 +217,7 @@ def canonicalize_files(
     ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
     :class:`URNError` for bad arguments, ``OSError`` for unreadable inputs.
     """
-    require_distributed()  # first, so a missing extra is reported before anything is touched
+    _check_args(workers, scheduler, partition_size)
     files = stat_inputs(inputs)
     names = relative_names([f.path for f in files])
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
@@ -260,7 +267,7 @@ def check_files(
     malformed lines are in it (``.errors``, with file and exact line number), not raised.
     ``workers``/``scheduler`` as for :func:`canonicalize_files`.
     """
-    require_distributed()  # first, so a missing extra is reported before anything is touched
+    _check_args(workers, scheduler, partition_size)
     files = stat_inputs(inputs)
     with client_for(workers, scheduler) as client:
         parts = _plan_on(client, files, partition_size)
@@ -294,7 +301,7 @@ def digest_files(
     Raises as :func:`canonicalize_files`, plus ``urnld.rdf``'s errors for blank-node structures
     too complex to canonicalize.
     """
-    require_distributed()  # first, so a missing extra is reported before anything is touched
+    _check_args(workers, scheduler, DEFAULT_PARTITION_SIZE)
     files = stat_inputs(inputs)
     with client_for(workers, scheduler) as client:
         digests = _map(

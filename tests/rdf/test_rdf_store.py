@@ -30,8 +30,12 @@ PROP = "urn:example:prop"
 PROP_MESSY = "URN:Example:prop"
 GRAPH1 = "urn:example:Graph1"
 GRAPH1_MESSY = "URN:EXAMPLE:Graph1"
-BAD_CHECK_DIGIT = "urn:isbn:0395363412"  # valid syntax, wrong ISBN check digit: invalid URN
-EXPERIMENTAL = "urn:x-foo:bar"  # RFC 8141 App. C: X- NIDs are not URNs
+# Wrong ISBN check digit: an invalid URN by check(), but it has an equivalence class, so the
+# store canonicalizes it like any other (the rule urnld canonicalize uses too).
+BAD_CHECK_DIGIT = "urn:isbn:0395363412"
+BAD_CHECK_DIGIT_MESSY = "URN:ISBN:0-395-36341-2"
+EXPERIMENTAL = "urn:X-Foo:bar"  # RFC 8141 App. C: X- NIDs are not URNs -> kept as written
+RESERVED = "urn:ab:x"  # RFC 8141 §5.1: formal NIDs have more than two characters
 HTTP = "http://example.org/Some/Path"
 
 # (rdflib.namespace.XSD at module level makes pytest warn while collecting)
@@ -65,7 +69,7 @@ def _messy_dataset(store: Store | str = "default") -> Dataset:
     default.add((hobbit, DCTERMS.isPartOf, URIRef(SERIES_MESSY)))
     default.add((hobbit, URIRef(PROP_MESSY), Literal(HOBBIT_SPELLINGS[0])))  # literal: untouched
     default.add((URIRef(HOBBIT_SPELLINGS[1]), DCTERMS.identifier, Literal("0-395-36341-1")))
-    default.add((URIRef(BAD_CHECK_DIGIT), RDFS.label, Literal("bad check digit")))
+    default.add((URIRef(BAD_CHECK_DIGIT_MESSY), RDFS.label, Literal("bad check digit")))
     default.add((URIRef(EXPERIMENTAL), RDFS.label, Literal("experimental")))
     default.add((URIRef(HTTP), RDFS.seeAlso, URIRef(HOBBIT_SPELLINGS[2])))
     named.add((URIRef(DATASET_MESSY), DCTERMS.relation, URIRef(HOBBIT_SPELLINGS[1])))
@@ -246,23 +250,32 @@ def test_invalid_urns_kept_as_written_and_reported(make_store: Callable[[], Stor
     ds = _messy_dataset(make_store())
     store = ds.store
     assert isinstance(store, URNStore)
-    assert dict(store.invalid_urns) == {BAD_CHECK_DIGIT: 1, EXPERIMENTAL: 1}
+    assert dict(store.invalid_urns) == {EXPERIMENTAL: 1}
     g = ds.default_graph
-    assert (URIRef(BAD_CHECK_DIGIT), RDFS.label, Literal("bad check digit")) in g
+    assert (URIRef(EXPERIMENTAL), RDFS.label, Literal("experimental")) in g
     # Kept exactly: another spelling of an invalid URN is another node.
-    assert (URIRef("URN:ISBN:0-395-36341-2"), None, None) not in g
-    g.add((URIRef(BAD_CHECK_DIGIT), RDFS.comment, Literal("again")))
-    g.add((URIRef("URN:ISBN:0-395-36341-2"), RDFS.comment, Literal("other spelling")))
-    assert store.invalid_urns[BAD_CHECK_DIGIT] == 2
-    assert store.invalid_urns["URN:ISBN:0-395-36341-2"] == 1
+    assert (URIRef("urn:x-foo:bar"), None, None) not in g
+    g.add((URIRef(EXPERIMENTAL), RDFS.comment, Literal("again")))
+    g.add((URIRef("urn:x-foo:bar"), RDFS.comment, Literal("other spelling")))
+    g.add((URIRef(RESERVED), URIRef(RESERVED), URIRef(RESERVED)))
+    assert len(list(g.triples((URIRef("urn:x-foo:bar"), None, None)))) == 1
+    assert dict(store.invalid_urns) == {EXPERIMENTAL: 2, "urn:x-foo:bar": 1, RESERVED: 3}
     # rdflib's own urn:x-rdflib:default graph name is not data and never reported
     assert not any(k.startswith("urn:x-rdflib:") for k in store.invalid_urns)
     # lookups do not count
-    list(g.triples((URIRef(BAD_CHECK_DIGIT), None, None)))
-    assert store.invalid_urns[BAD_CHECK_DIGIT] == 2
+    list(g.triples((URIRef(EXPERIMENTAL), None, None)))
+    assert store.invalid_urns[EXPERIMENTAL] == 2
     # the report is a copy
     store.invalid_urns.clear()
-    assert store.invalid_urns[BAD_CHECK_DIGIT] == 2
+    assert store.invalid_urns[EXPERIMENTAL] == 2
+
+
+def test_urn_with_namespace_error_is_still_canonicalized(make_store: Callable[[], Store]) -> None:
+    g = Graph(store=make_store())
+    g.add((URIRef(BAD_CHECK_DIGIT_MESSY), RDFS.label, Literal("a")))
+    g.add((URIRef("urn:ISBN:0395363412"), RDFS.label, Literal("a")))
+    assert {(s, p, str(o)) for s, p, o in g} == {(URIRef(BAD_CHECK_DIGIT), RDFS.label, "a")}
+    assert dict(g.store.invalid_urns) == {}
 
 
 def test_namespace_bindings_pass_through(make_store: Callable[[], Store]) -> None:
@@ -288,7 +301,8 @@ def test_canonical_term() -> None:
     assert store.canonical_term(URIRef(SERIES_MESSY)) == URIRef(SERIES)
     assert type(store.canonical_term(URNRef(SERIES_MESSY))) is URIRef
     assert store.canonical_term(Literal(SERIES_MESSY)) == Literal(SERIES_MESSY)
-    assert store.canonical_term(URIRef(BAD_CHECK_DIGIT)) == URIRef(BAD_CHECK_DIGIT)
+    assert store.canonical_term(URIRef(EXPERIMENTAL)) == URIRef(EXPERIMENTAL)
+    assert store.canonical_term(URIRef(BAD_CHECK_DIGIT_MESSY)) == URIRef(BAD_CHECK_DIGIT)
     assert store.canonical_term(DATASET_DEFAULT_GRAPH_ID) == DATASET_DEFAULT_GRAPH_ID
 
 
@@ -382,7 +396,9 @@ _POOL = [
     (DATASET, [DATASET_MESSY, DATASET]),
     (SERIES, [SERIES_MESSY, SERIES]),
     (PROP, [PROP_MESSY, "urn:EXAMPLE:prop"]),
-    (BAD_CHECK_DIGIT, [BAD_CHECK_DIGIT]),
+    (BAD_CHECK_DIGIT, [BAD_CHECK_DIGIT, BAD_CHECK_DIGIT_MESSY]),
+    (EXPERIMENTAL, [EXPERIMENTAL]),
+    ("urn:x-foo:bar", ["urn:x-foo:bar"]),
     (HTTP, [HTTP]),
 ]
 _CANON = {spelling: canon for canon, spellings in _POOL for spelling in spellings}
@@ -412,3 +428,24 @@ def test_property_urn_store_equals_plain_store_of_canonical_terms(
         assert set(urn_graph.triples((URIRef(spelling), None, None))) == set(
             plain.triples((URIRef(canon), None, None))
         )
+
+
+def test_store_agrees_with_the_canonicalize_pass(nid_examples: list[dict]) -> None:
+    """One rule in the whole project: the store keeps exactly what urnld.rdf.canonicalize gives."""
+    from urnld.rdf import canonicalize
+
+    spellings = set()
+    for row in nid_examples:
+        spellings.add(row["urn"])
+        spellings.update(row.get("equivalent_to") or [])
+        spellings.update(row.get("not_equivalent_to") or [])
+    plain = Graph()
+    urn_graph = Graph(store="URN")
+    for i, text in enumerate(sorted(spellings)):
+        if " " in text or "{" in text:  # not IRIs at all: rdflib would refuse to serialize
+            continue
+        triple = (URIRef(text), RDFS.label, Literal(i))
+        plain.add(triple)
+        urn_graph.add(triple)
+    assert len(plain) > 100
+    assert set(canonicalize(plain).graph) == set(urn_graph)

@@ -8,8 +8,11 @@ are one node whichever spelling you store or ask for. The inner store holds plai
 ``URIRef`` values, nothing urnld-specific.
 
 Left untouched: blank nodes, literals, IRIs that are not URNs, and *invalid* URNs — anything
-starting with ``urn:`` for which :func:`urnld.check` reports an error. Invalid URNs are kept as
-written (never dropped) and counted in :attr:`URNStore.invalid_urns`.
+starting with ``urn:`` that is not RFC 8141 syntax or whose NID RFC 8141 rules out (``X-``
+experimental, reserved ``XY-``…), the same rule as ``urnld canonicalize``. Invalid URNs are kept
+as written (never dropped) and counted in :attr:`URNStore.invalid_urns`. A URN with only a
+namespace finding (say, a wrong ISBN check digit) still has an equivalence class, so it *is*
+canonicalized; ``urnfn:findings`` / ``urnld check`` report it.
 
 SPARQL queries and updates run through rdflib's engine after their IRI constants have been
 canonicalized the same way (see :mod:`urnld.rdf._sparql`), so ``FILTER(?x = <URN:…>)``,
@@ -32,7 +35,6 @@ is how you opt in.
 from __future__ import annotations
 
 import collections
-import functools
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -41,8 +43,7 @@ from rdflib.plugins.stores.memory import Memory
 from rdflib.store import Store
 from rdflib.term import Identifier, Node, URIRef
 
-import urnld
-from urnld.findings import Severity
+from ._term import analyze
 
 if TYPE_CHECKING:
     from rdflib.graph import (
@@ -64,21 +65,21 @@ _RDFLIB_INTERNAL = "urn:x-rdflib:"
 # Per-store caches of term -> canonical term. Catalog data repeats URNs a lot, and the bound keeps
 # a long-lived store from holding every IRI it ever saw; a full cache is simply emptied.
 _TERM_CACHE_SIZE = 1 << 18
-_CLASSIFY_CACHE_SIZE = 1 << 16
 
 
-@functools.lru_cache(maxsize=_CLASSIFY_CACHE_SIZE)
 def _classify(text: str) -> tuple[str, bool]:
     """``(replacement, invalid)`` for one IRI string.
 
-    Non-URNs and invalid URNs come back unchanged (``invalid`` tells them apart); valid URNs come
-    back canonical. Valid means what it means everywhere in urnld: no error-level finding.
+    Non-URNs and invalid URNs come back unchanged (``invalid`` tells them apart); usable URNs
+    come back canonical. "Invalid" is the rule of :func:`urnld.rdf._term.analyze`, shared with
+    ``URNRef`` and ``urnld canonicalize``: bad syntax or an NID that RFC 8141 rules out.
     """
     if text[:4].lower() != "urn:" or text.startswith(_RDFLIB_INTERNAL):
         return text, False
-    if any(f.severity is Severity.ERROR for f in urnld.check(text)):
+    canonical, _reason = analyze(text)
+    if canonical is None:
         return text, True
-    return urnld.canonical(text), False
+    return canonical, False
 
 
 class _Canonicalizer:
@@ -166,8 +167,9 @@ class URNStore(Store):
         # other stores build their own Graph objects bound to *themselves*, which must be
         # re-bound to this wrapper or queries on them would bypass canonicalization.
         self._rebind_contexts = type(self.inner) is not Memory
-        self._last_ctx_in: Graph | None = None
-        self._last_ctx_out: Graph | None = None
+        # (context given, context to use) of the last call; one tuple so that concurrent
+        # readers never see the "in" of one call with the "out" of another.
+        self._last_ctx: tuple[Any, Any] = (None, None)
         self._ctx_cache: dict[Node, Graph] = {}
         super().__init__(configuration, identifier)
         # One event stream: listeners on this store see the (canonical) events of the inner one.
@@ -185,9 +187,9 @@ class URNStore(Store):
 
         >>> from rdflib import Graph, URIRef, RDFS, Literal
         >>> g = Graph(store="URN")
-        >>> _ = g.add((URIRef("urn:isbn:0395363412"), RDFS.label, Literal("bad check digit")))
+        >>> _ = g.add((URIRef("urn:X-Foo:bar"), RDFS.label, Literal("experimental NID")))
         >>> dict(g.store.invalid_urns)
-        {'urn:isbn:0395363412': 1}
+        {'urn:X-Foo:bar': 1}
         """
         return collections.Counter(self._canon.invalid)
 
@@ -205,15 +207,16 @@ class URNStore(Store):
         """The graph to hand the inner store: same object unless its name is a URN to rewrite."""
         if context is None:
             return None
-        if context is self._last_ctx_in:  # bulk adds use one context: skip the lookups
-            return self._last_ctx_out
+        last = self._last_ctx
+        if context is last[0]:  # bulk adds use one context: skip the lookups
+            return last[1]
         ident = getattr(context, "identifier", context)
         canonical = self._canon.term(ident)
         if canonical is ident and getattr(context, "store", None) is self:
             out = context
         else:
             out = self._graph_for(canonical)
-        self._last_ctx_in, self._last_ctx_out = context, out
+        self._last_ctx = (context, out)
         return out
 
     def _graph_for(self, identifier: Node) -> Graph:

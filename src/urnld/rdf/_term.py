@@ -37,6 +37,7 @@ from rdflib.term import URIRef
 
 import urnld
 from urnld.errors import URNError, URNSyntaxError
+from urnld.findings import Severity
 
 __all__ = ["NotAURNError", "URNRef"]
 
@@ -70,15 +71,48 @@ class NotAURNError(URNError):
         return (type(self), (self.text, self.reason))
 
 
+@functools.lru_cache(maxsize=1 << 12)
+def _nid_policy_error(nid: str) -> str | None:
+    """The first error-level NID finding for ``nid`` (as written), or None. Cached per NID."""
+    for f in urnld.check(f"urn:{nid}:x"):
+        if f.code.startswith("nid-") and f.severity is Severity.ERROR:
+            return f"{f.code}: {f.message}"
+    return None
+
+
 @functools.lru_cache(maxsize=_CACHE_SIZE)
-def _canonical(text: str) -> str:
-    """``urnld.canonical`` turned into :class:`NotAURNError`, cached per distinct spelling."""
+def analyze(text: str) -> tuple[str | None, str]:
+    """``(canonical, "")`` for a usable URN, ``(None, reason)`` otherwise. Cached, never raises.
+
+    *Usable* is the rule every urnld RDF pass applies (the same as ``urnld canonicalize``): RFC
+    8141 syntax, and an NID that RFC 8141 §5 / App. C does not rule out (``X-`` experimental,
+    reserved ``XY-`` prefixes, malformed informal NIDs: such strings are not URNs). Namespace
+    findings such as a wrong ISBN check digit do not make a URN unusable: it still has an
+    equivalence class, hence a canonical form (``urnld check`` and ``urnfn:findings`` report it).
+
+    >>> analyze("URN:ISBN:0-395-36341-1")
+    ('urn:isbn:0395363411', '')
+    >>> analyze("urn:x-foo:bar")[0] is None
+    True
+    """
     try:
-        return urnld.canonical(text)
+        canonical = urnld.canonical(text)
     except URNSyntaxError as e:
-        raise NotAURNError(text, e.reason) from e
+        return None, e.reason
     except URNError as e:  # any other core refusal is still "not a URN" for a term
-        raise NotAURNError(text, str(e)) from e
+        return None, str(e)
+    reason = _nid_policy_error(text[4 : text.index(":", 4)])
+    if reason is not None:
+        return None, reason
+    return canonical, ""
+
+
+def _canonical(text: str) -> str:
+    """The canonical form of a usable URN, or :class:`NotAURNError`."""
+    canonical, reason = analyze(text)
+    if canonical is None:
+        raise NotAURNError(text, reason)
+    return canonical
 
 
 def _restore(canonical: str, original: str) -> URNRef:
@@ -95,7 +129,8 @@ class URNRef(URIRef):
         value: the URN, in any spelling (a ``str``, a ``URIRef`` or a :class:`urnld.URN`).
 
     Raises:
-        NotAURNError: ``value`` is not a URN (RFC 8141 syntax).
+        NotAURNError: ``value`` is not a URN: RFC 8141 syntax, or an NID that RFC 8141 rules
+            out (``X-`` experimental, reserved ``XY-``; see :func:`analyze`).
 
     >>> u = URNRef("urn:EXAMPLE:a123%2cz456#Frag")
     >>> u

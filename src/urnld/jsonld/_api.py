@@ -28,7 +28,7 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
 from ..errors import URNError
 from ._canon import Canonicalizer, is_urn_like
-from ._errors import JsonLdProcessingError, _unwrap_urn_error
+from ._errors import Hazard, JsonLdProcessingError, _unwrap_urn_error
 from ._hazards import BASE_SENTINEL, HazardMode, base_hazards, context_hazards, report
 from ._loader import DocumentLoader, URNDocumentLoader
 
@@ -138,19 +138,22 @@ class _Run:
                     options.get("base", ""),
                 )
             compaction = self.resolver.contexts[before:]
+        base_found, garbage = self._base_hazards(input_, options)
+        invalid = {k: v for k, v in self.canon.invalid.items() if k not in garbage}
         found = context_hazards(
-            self.resolver.contexts, self.canon.cache.keys(), self.canon.invalid, compaction
+            self.resolver.contexts, set(self.canon.cache.values()), invalid, compaction
         )
-        found = self._base_hazards(input_, options) + found
-        report(found, self.hazards)
+        report(base_found + found, self.hazards)
 
-    def _base_hazards(self, input_: Any, options: dict[str, Any]) -> list[Any]:
+    def _base_hazards(
+        self, input_: Any, options: dict[str, Any]
+    ) -> tuple[list[Hazard], set[str]]:
         base = options.get("base")
         if base is None and isinstance(input_, str):
             base = input_
         urn_option = isinstance(base, str) and is_urn_like(base)
         if not urn_option and not self.resolver.urn_bases:
-            return []
+            return [], set()
         # Expand again with every URN base replaced by a recognizable hierarchical sentinel:
         # IRIs that come out under it were relative references.
         sentinels: dict[str, str] = {}
@@ -163,9 +166,9 @@ class _Run:
         try:
             expanded = _pyld.JsonLdProcessor().expand(input_, opts)
         except _pyld.JsonLdError:
-            return []
+            return [], set()
         canon.expanded(expanded)
-        return base_hazards(list(sentinels), canon.cache.keys())
+        return base_hazards(list(sentinels), set(canon.cache.values()))
 
 
 def _hazard_mode(hazards: HazardMode | None, canonicalize: bool) -> HazardMode:

@@ -7,7 +7,9 @@ Only the ``@base`` check needs a second expansion, and only when a URN base is p
 
 from __future__ import annotations
 
+import os
 import re
+import sys
 import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import Any, Literal
@@ -149,12 +151,16 @@ def context_hazards(
     return found
 
 
-def base_hazards(bases: Sequence[str], sentinel_iris: Iterable[str]) -> list[Hazard]:
+def base_hazards(
+    bases: Sequence[str], sentinel_iris: Iterable[str]
+) -> tuple[list[Hazard], set[str]]:
     """Relative references resolved against a URN base, from the sentinel expansion's IRIs.
 
-    *bases* are the URN bases in the order their sentinels were numbered.
+    *bases* are the URN bases in the order their sentinels were numbered. Also returns the
+    IRIs the real expansion produced for them (so they are not reported again as invalid URNs).
     """
     found: dict[str, Hazard] = {}
+    results: set[str] = set()
     for iri in sentinel_iris:
         m = _SENTINEL_RE.fullmatch(iri)
         if m is None or int(m.group(1)) >= len(bases):
@@ -163,13 +169,27 @@ def base_hazards(bases: Sequence[str], sentinel_iris: Iterable[str]) -> list[Haz
         ups = 8 - len(m.group(2)) // 2
         ref = "../" * ups + m.group(3)
         result = iri_resolver.resolve(ref, base)
+        results.add(result)
         found.setdefault(ref, Hazard(
             "urn-base",
             f"relative IRI reference {ref!r} was resolved against the URN @base {base!r}, giving "
             f"{result!r}; URNs have no hierarchy (RFC 8141 §4.3): use absolute IRIs or a "
             "hierarchical @base",
         ))
-    return [found[k] for k in sorted(found)]
+    return [found[k] for k in sorted(found)], results
+
+
+_INTERNAL_DIRS = (os.path.dirname(__file__), os.path.dirname(iri_resolver.__file__))
+
+
+def _caller_stacklevel() -> int:
+    """The ``stacklevel`` that points a warning at the first frame outside urnld.jsonld/pyld."""
+    frame = sys._getframe(1)
+    level = 1
+    while frame is not None and frame.f_code.co_filename.startswith(_INTERNAL_DIRS):
+        frame = frame.f_back  # type: ignore[assignment]
+        level += 1
+    return level
 
 
 def report(hazards: Sequence[Hazard], mode: HazardMode) -> None:
@@ -177,8 +197,9 @@ def report(hazards: Sequence[Hazard], mode: HazardMode) -> None:
     if not hazards or mode == "ignore":
         return
     if mode == "warn":
+        level = _caller_stacklevel()
         for hazard in hazards:
-            warnings.warn(hazard.message, URNContextWarning, stacklevel=4)
+            warnings.warn(hazard.message, URNContextWarning, stacklevel=level)
         return
     first = hazards[0]
     message = first.message

@@ -116,7 +116,7 @@ class URNDocumentLoader:
         self._entries: dict[str, tuple[str, Any]] = {}
         self._parsed: dict[str, Any] = {}
         if isinstance(catalog, Mapping):
-            self.source = "<mapping>"
+            self.source = f"(a mapping of {len(catalog)} entries)"
             self._add_mapping(catalog)
         else:
             self._add_directory(Path(catalog))
@@ -204,8 +204,8 @@ class URNDocumentLoader:
             raise CatalogError(f"{url!r} is not a valid URN: {e.reason}") from e
         if key not in self._entries:
             raise CatalogError(
-                f"{url!r} is not in the catalog {self.source}; urnld loads nothing else unless "
-                "a fallback loader is given"
+                f"{url!r} is not in the catalog {self.source}, and nothing is fetched from the "
+                "network without a fallback loader"
             )
         return _copy_json(self._load(key))
 

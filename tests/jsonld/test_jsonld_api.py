@@ -1,0 +1,324 @@
+"""urnld.jsonld.expand/compact/flatten/to_rdf: canonical URNs, spelling invariance, the
+canonicalize=False escape hatch, and every hazard with the message a user sees."""
+
+from __future__ import annotations
+
+import copy
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from pyld import jsonld as pyld
+from rdflib import Dataset, Literal, URIRef
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
+
+from urnld import URNError
+from urnld.jsonld import (
+    JsonLdProcessingError,
+    URNBaseError,
+    URNContextError,
+    URNContextWarning,
+    URNDocumentLoader,
+    compact,
+    expand,
+    flatten,
+    to_rdf,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "jsonld"
+S = "https://schema.org/"
+CTX = {"@version": 1.1, "uuid": "urn:uuid:", "isbn": "urn:isbn:", "@vocab": S,
+       "author": {"@id": f"{S}author", "@type": "@id"},
+       "knows": {"@id": f"{S}knows", "@type": "@id"}}
+CATALOG = {"urn:example:ctx:books": {"@context": CTX}}
+
+# (canonical URN, spellings that RFC 8141 + namespace rules make equivalent to it)
+URNS = {
+    "book": ("urn:isbn:0395363411", ["urn:isbn:0-395-36341-1", "URN:ISBN:0-395-36341-1",
+                                      "urn:ISBN:0395363411", "uRn:IsBn:0-395-36341-1"]),
+    "ada": ("urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+            ["urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+             "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+             "urn:UUID:F81d4fae-7DEC-11d0-A765-00a0c91e6bf6"]),
+    "alan": ("urn:example:person:alan%2Cturing",
+             ["urn:example:person:alan%2Cturing", "URN:EXAMPLE:person:alan%2cturing",
+              "urn:Example:person:alan%2cturing"]),
+    "ctx": ("urn:example:ctx:books", ["urn:example:ctx:books", "URN:EXAMPLE:ctx:books",
+                                      "urn:eXaMpLe:ctx:books"]),
+}
+
+
+def make_doc(pick):
+    """A document using one spelling per occurrence; *pick(name, occurrence)* chooses it."""
+    return {
+        "@context": pick("ctx", 0),
+        "@id": pick("book", 0),
+        "@type": "Book",
+        "name": "A Book (title mentions URN:ISBN:0-395-36341-1 as plain text)",
+        "author": pick("ada", 0),
+        "https://schema.org/about": {"@id": pick("book", 1)},
+        "@reverse": {"https://schema.org/owns": {"@id": pick("alan", 0), "knows": pick("ada", 1)}},
+        "https://schema.org/citation": {"@list": [{"@id": pick("book", 2)}, {"@id": pick("alan", 1)}]},
+    }
+
+
+def canonical_pick(name, _):
+    return URNS[name][0]
+
+
+def loader():
+    return URNDocumentLoader(CATALOG)
+
+
+spellings = st.fixed_dictionaries(
+    {name: st.lists(st.sampled_from(variants), min_size=3, max_size=3)
+     for name, (_, variants) in URNS.items()})
+
+
+@given(spellings)
+def test_spelling_variants_expand_compact_flatten_and_convert_identically(chosen):
+    doc = make_doc(lambda name, i: chosen[name][i])
+    reference = make_doc(canonical_pick)
+    assert expand(doc, loader=loader()) == expand(reference, loader=loader())
+    assert compact(doc, "urn:example:ctx:books", loader=loader()) == compact(
+        reference, "urn:example:ctx:books", loader=loader())
+    assert flatten(doc, loader=loader()) == flatten(reference, loader=loader())
+    assert to_rdf(doc, loader=loader(), format="nquads") == to_rdf(
+        reference, loader=loader(), format="nquads")
+
+
+def test_compaction_uses_the_prefix_for_every_spelling_and_keeps_literals():
+    doc = make_doc(lambda name, i: URNS[name][1][-1])
+    out = compact(doc, "urn:example:ctx:books", loader=loader())
+    assert out["@id"] == "isbn:0395363411"
+    assert out["author"] == "uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6"
+    assert out["about"] == {"@id": "isbn:0395363411"}
+    # A string value is a literal, not an identifier: never rewritten.
+    assert out["name"] == "A Book (title mentions URN:ISBN:0-395-36341-1 as plain text)"
+
+
+def test_plain_pyld_compacts_only_the_exact_spelling():
+    doc = {"@id": "URN:ISBN:0-395-36341-1", "https://schema.org/name": "x"}
+    assert pyld.compact(doc, {"isbn": "urn:isbn:"})["@id"] == "URN:ISBN:0-395-36341-1"
+    assert compact(doc, {"isbn": "urn:isbn:"})["@id"] == "isbn:0395363411"
+    # The context's own spelling does not matter either.
+    assert compact(doc, {"isbn": "URN:ISBN:"})["@id"] == "isbn:0395363411"
+
+
+def test_two_spellings_of_a_node_or_property_merge():
+    doc = [{"@id": "urn:example:a", "URN:EXAMPLE:p": "1"},
+           {"@id": "URN:EXAMPLE:a", "urn:example:p": "2"}]
+    assert flatten(doc) == [{"@id": "urn:example:a",
+                             "urn:example:p": [{"@value": "1"}, {"@value": "2"}]}]
+    assert expand({"@id": "urn:example:a", "URN:EXAMPLE:p": "1", "urn:example:p": "2"}) == [
+        {"@id": "urn:example:a", "urn:example:p": [{"@value": "2"}, {"@value": "1"}]}]
+
+
+def test_components_are_kept_and_normalized():
+    out = expand({"@id": "URN:EXAMPLE:book#Ch%2a", "urn:example:p": {"@id": "urn:example:book"}})
+    assert out == [{"@id": "urn:example:book#Ch%2A",
+                    "urn:example:p": [{"@id": "urn:example:book"}]}]
+
+
+def test_datatypes_and_types_are_canonicalized_values_are_not():
+    out = expand({"@id": "_:b", "@type": "URN:EXAMPLE:Type",
+                  "urn:example:p": {"@value": "URN:EXAMPLE:x", "@type": "URN:EXAMPLE:dt"},
+                  "urn:example:j": {"@value": {"k": "URN:EXAMPLE:x"}, "@type": "@json"}})
+    assert out == [{"@id": "_:b", "@type": ["urn:example:Type"],
+                    "urn:example:p": [{"@value": "URN:EXAMPLE:x", "@type": "urn:example:dt"}],
+                    "urn:example:j": [{"@value": {"k": "URN:EXAMPLE:x"}, "@type": "@json"}]}]
+
+
+def test_canonicalize_false_is_plain_pyld():
+    doc = make_doc(lambda name, i: URNS[name][1][1])
+    opts = {"documentLoader": loader()}
+    assert expand(doc, loader=loader(), canonicalize=False) == pyld.expand(doc, dict(opts))
+    assert compact(doc, CTX, loader=loader(), canonicalize=False) == pyld.compact(doc, CTX, dict(opts))
+    assert flatten(doc, CTX, loader=loader(), canonicalize=False) == pyld.flatten(doc, CTX, dict(opts))
+    assert to_rdf(doc, loader=loader(), canonicalize=False, format="nquads") == pyld.to_rdf(
+        doc, {**opts, "format": "application/n-quads"})
+    # ...including pyld's errors, unwrapped.
+    with pytest.raises(pyld.JsonLdError) as e:
+        expand({"@context": {"@version": 1.2}}, canonicalize=False)
+    assert type(e.value) is pyld.JsonLdError
+
+
+def test_input_is_not_modified():
+    doc = make_doc(lambda name, i: URNS[name][1][1])
+    before = copy.deepcopy(doc)
+    compact(doc, CTX, loader=loader())
+    to_rdf(doc, loader=loader())
+    assert doc == before
+
+
+def test_to_rdf_dataset():
+    doc = {"@context": {"@vocab": S}, "@id": "URN:EXAMPLE:a", "name": [{"@value": "A", "@language": "en"}, "B"],
+           "age": 3, "@graph": [{"@id": "urn:example:b", "name": "in graph"}]}
+    ds = to_rdf(doc)
+    assert isinstance(ds, Dataset)
+    quads = set(ds.quads())
+    a = URIRef("urn:example:a")
+    assert (URIRef("urn:example:b"), URIRef(f"{S}name"), Literal("in graph"), a) in quads
+    expected = Dataset()
+    expected.parse(data=to_rdf(doc, format="nquads"), format="nquads")
+    # No blank nodes here, so the same quads means the same dataset.
+    assert quads == set(expected.quads())
+    assert (a, URIRef(f"{S}name"), Literal("A", lang="en"), DATASET_DEFAULT_GRAPH_ID) in quads
+    assert len(quads) == 4
+    assert set(to_rdf(doc, format="pyld")) == {"urn:example:a"}
+    with pytest.raises(URNError, match="format must be 'dataset', 'nquads' or 'pyld'"):
+        to_rdf(doc, format="turtle")
+
+
+def test_vc_example_from_the_catalog_directory():
+    doc = json.loads((EXAMPLES / "vc-credential.jsonld").read_text(encoding="utf-8"))
+    cat = URNDocumentLoader(EXAMPLES / "catalog")
+    flat = flatten(doc, "urn:example:vc:context:v1", loader=cat)
+    # Two spellings of the subject's id are one node; the context came via @import from the
+    # catalog under yet another spelling.
+    assert [n["id"] for n in flat["@graph"]] == ["uuid:3f2504e0-4f89-11d3-9a0c-0305e82c3301",
+                                                  "uuid:9c5b94b1-35ad-49bb-b118-8e8fc24abf80"]
+    with pytest.raises(pyld.JsonLdError):
+        pyld.expand(doc, {"documentLoader": pyld.dummy_document_loader()})
+
+
+def test_pyld_errors_become_one_line_urnld_errors():
+    with pytest.raises(JsonLdProcessingError) as e:
+        compact({"@id": "urn:example:a"}, {"@version": 1.2})
+    err = e.value
+    assert isinstance(err, URNError) and isinstance(err, pyld.JsonLdError)
+    assert err.code == "invalid @version value"
+    assert str(err) == ("Could not process context before compaction. Unsupported JSON-LD "
+                        "version: 1.2 [invalid @version value]")
+
+
+# -- hazards -------------------------------------------------------------------------------
+
+BASE_DOC = {"@context": {"@base": "urn:example:a:b"}, "@id": "c",
+            "https://schema.org/p": {"@id": "../d"}}
+BASE_MSG_D = ("relative IRI reference '../d' was resolved against the URN @base "
+              "'urn:example:a:b', giving 'urn:../d'; URNs have no hierarchy (RFC 8141 §4.3): "
+              "use absolute IRIs or a hierarchical @base")
+BASE_MSG_C = ("relative IRI reference 'c' was resolved against the URN @base 'urn:example:a:b', "
+              "giving 'urn:c'; URNs have no hierarchy (RFC 8141 §4.3): use absolute IRIs or a "
+              "hierarchical @base")
+
+
+@pytest.mark.parametrize("op", [expand, flatten, to_rdf, lambda d: compact(d, {})])
+def test_hazard_urn_base(op):
+    with pytest.raises(URNBaseError) as e:
+        op(BASE_DOC)
+    assert str(e.value) == BASE_MSG_D + " (and 1 more hazard)"
+    assert [h.message for h in e.value.hazards] == [BASE_MSG_D, BASE_MSG_C]
+    assert {h.code for h in e.value.hazards} == {"urn-base"}
+
+
+def test_hazard_urn_base_from_the_base_option():
+    with pytest.raises(URNBaseError) as e:
+        expand({"@id": "c", "https://schema.org/p": "x"}, base="urn:example:doc")
+    assert str(e.value) == (
+        "relative IRI reference 'c' was resolved against the URN @base 'urn:example:doc', giving "
+        "'urn:c'; URNs have no hierarchy (RFC 8141 §4.3): use absolute IRIs or a hierarchical "
+        "@base")
+
+
+def test_hazard_urn_base_without_relative_references_is_fine():
+    doc = {"@context": {"@base": "urn:example:a:b"}, "@id": "urn:example:x",
+           "https://schema.org/p": "x"}
+    assert expand(doc)[0]["@id"] == "urn:example:x"
+
+
+def test_hazards_as_warnings_and_ignored():
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out = expand(BASE_DOC, hazards="warn")
+    assert out == [{"@id": "urn:c", "https://schema.org/p": [{"@id": "urn:../d"}]}]
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (URNContextWarning, BASE_MSG_D), (URNContextWarning, BASE_MSG_C)]
+    assert caught[0].filename == __file__  # points at the caller, not at urnld
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert expand(BASE_DOC, hazards="ignore") == out
+
+
+def test_hazard_term_named_like_a_scheme_expanding():
+    doc = {"@context": {"urn": "http://example.org/urn#"}, "@id": "urn:isbn:0-395-36341-1",
+           "https://schema.org/p": "x"}
+    with pytest.raises(URNContextError) as e:
+        expand(doc)
+    assert str(e.value) == (
+        "term 'urn' has the name of the URI scheme 'urn:', so JSON-LD reads 'urn:isbn:0-395-36341-1' "
+        "as a compact IRI and expands it to 'http://example.org/urn#isbn:0-395-36341-1' "
+        "(w3c/json-ld-api#104); rename the term")
+    assert e.value.hazards[0].code == "scheme-term"
+
+
+def test_hazard_term_named_like_a_scheme_compacting():
+    with pytest.raises(URNContextError) as e:
+        compact({"@id": "urn:isbn:0-395-36341-1", "https://schema.org/p": "x"},
+                {"urn": "http://example.org/urn#"})
+    assert str(e.value) == (
+        "term 'urn' has the name of the URI scheme 'urn:' used by 'urn:isbn:0395363411'; JSON-LD "
+        "cannot compact such IRIs or read them back (they look like compact IRIs); rename the term")
+    # Plain pyld refuses too, but only with a generic error.
+    with pytest.raises(pyld.JsonLdError, match="Absolute IRI confused with prefix"):
+        pyld.compact({"@id": "urn:isbn:1", "https://schema.org/p": "x"},
+                     {"urn": "http://example.org/urn#"})
+
+
+YANG = {"yang": "urn:ietf:params:xml:ns:yang:ietf-interfaces"}
+
+
+def test_hazard_prefix_without_gen_delim_expanding():
+    with pytest.raises(URNContextError) as e:
+        expand({"@context": YANG, "@id": "yang:eth0", "https://schema.org/p": 1})
+    assert str(e.value) == (
+        "'yang:eth0' was not expanded: term 'yang' maps to the URN namespace "
+        "'urn:ietf:params:xml:ns:yang:ietf-interfaces', which does not end in a gen-delim "
+        '(: / ? # [ ] @), and JSON-LD 1.1 uses such a term as a prefix only with "@prefix": true')
+    assert e.value.hazards[0].code == "prefix-not-usable"
+
+
+def test_hazard_prefix_without_gen_delim_compacting():
+    doc = {"@id": "urn:ietf:params:xml:ns:yang:ietf-interfacesEth0", "https://schema.org/p": 1}
+    with pytest.raises(URNContextError) as e:
+        compact(doc, YANG)
+    assert str(e.value) == (
+        "term 'yang' cannot compact 'urn:ietf:params:xml:ns:yang:ietf-interfacesEth0': its URN "
+        "namespace 'urn:ietf:params:xml:ns:yang:ietf-interfaces' does not end in a gen-delim "
+        '(: / ? # [ ] @); add "@prefix": true to the term definition')
+    fixed = {"yang": {"@id": YANG["yang"], "@prefix": True}}
+    assert compact(doc, fixed)["@id"] == "yang:Eth0"
+
+
+@pytest.mark.parametrize(("iri", "reason"), [
+    ("urn:isbn:0-395-36341-2", "ISBN check digit '2' is wrong"),
+    ("urn:x-foo:bar", "'X-' experimental NIDs such as 'x-foo' were removed by RFC 8141 "
+                      "(App. C); this is not a valid URN"),
+    ("urn:bar", "':' and a namespace-specific string must follow the NID"),
+])
+def test_hazard_invalid_urn(iri, reason):
+    with pytest.raises(URNContextError) as e:
+        expand({"@id": iri, "https://schema.org/p": 1})
+    assert str(e.value) == f"{iri!r} is not a valid URN: {reason}"
+    assert e.value.hazards[0].code == "invalid-urn"
+
+
+def test_hazard_invalid_urns_are_grouped_by_reason():
+    doc = [{"@id": f"urn:ex:s{i}", "https://schema.org/p": i} for i in range(5)]
+    with pytest.raises(URNContextError) as e:
+        expand(doc)
+    assert str(e.value) == (
+        "'urn:ex:s0' (and 4 more IRIs like it) is not a valid URN: NID 'ex' is too short: "
+        "formal NIDs have more than two characters (RFC 8141 §5.1)")
+
+
+def test_hazard_arguments_are_checked():
+    with pytest.raises(URNError, match="hazards must be 'error', 'warn' or 'ignore', not 'x'"):
+        expand({}, hazards="x")
+    with pytest.raises(URNError, match="hazard checks need canonicalize=True"):
+        expand({}, canonicalize=False, hazards="warn")
+    assert issubclass(URNContextError, URNError) and issubclass(URNBaseError, URNContextError)

@@ -168,7 +168,7 @@ def test_to_rdf_dataset():
     assert quads == set(expected.quads())
     assert (a, URIRef(f"{S}name"), Literal("A", lang="en"), DATASET_DEFAULT_GRAPH_ID) in quads
     assert len(quads) == 4
-    assert set(to_rdf(doc, format="pyld")) == {"urn:example:a"}
+    assert set(to_rdf(doc, format="pyld")) == {"@default", "urn:example:a"}
     with pytest.raises(URNError, match="format must be 'dataset', 'nquads' or 'pyld'"):
         to_rdf(doc, format="turtle")
 

@@ -29,9 +29,9 @@ from rdflib.namespace import XSD
 from rdflib.term import Node
 
 from .._ntriples import TermCanonicalizer
-from ..report import CanonicalizeReport
+from ..report import CanonicalizeReport, CheckReport
 
-__all__ = ["CanonicalizeResult", "canonicalize"]
+__all__ = ["CanonicalizeResult", "canonicalize", "check_graph"]
 
 G = TypeVar("G", bound=Graph)
 
@@ -208,7 +208,9 @@ def canonicalize(
         statements_out = sum(len(g) for g in graphs.values())
     else:
         out_id, _ = tmap(source.identifier)
-        out = Graph(identifier=out_id)  # type: ignore[arg-type]  # an IRI or a blank node
+        # "core" bindings only, then the input's: the output keeps the input's prefixes
+        # instead of rdflib's defaults (which would turn schema: into schema1:).
+        out = Graph(identifier=out_id, bind_namespaces="core")  # type: ignore[arg-type]
 
         def mapped_triples() -> Iterator[tuple[Node, Node, Node, Graph]]:
             nonlocal count
@@ -246,3 +248,63 @@ def _default_graph(ds: ConjunctiveGraph) -> Graph:
     # Dataset renamed default_context to default_graph (rdflib 7.1 deprecates the old name).
     graph: Graph = ds.default_graph if isinstance(ds, Dataset) else ds.default_context
     return graph
+
+
+def check_graph(graph: Graph, report: CheckReport | None = None) -> CheckReport:
+    """Scan an rdflib graph or dataset for URNs (IRIs and literals); fill a :class:`CheckReport`.
+
+    The in-memory counterpart of :func:`urnld.stream.check_lines` (same counting rules): IRIs
+    starting with ``urn:`` (any case), and plain / ``xsd:string`` / ``xsd:anyURI`` literals whose
+    whole lexical form does.
+
+    >>> from rdflib import Graph
+    >>> g = Graph().parse(data='<URN:ISBN:0-395-36341-1> <http://e/p> "urn:isbn:0395363411" .',
+    ...                   format="nt")
+    >>> check_graph(g).clusters
+    {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1, 'urn:isbn:0395363411': 1}}
+    """
+    from .. import check
+    from .._urn import URN
+    from ..errors import URNError
+
+    if report is None:
+        report = CheckReport()
+    occ: dict[tuple[str, bool], int] = {}
+    default_name = str(DATASET_DEFAULT_GRAPH_ID)
+    statements: Iterator[tuple[Any, ...]]
+    if isinstance(graph, ConjunctiveGraph):
+        statements = (
+            (s, p, o, getattr(g, "identifier", g))
+            for s, p, o, g in graph.quads((None, None, None, None))
+        )
+    else:
+        statements = iter(graph.triples((None, None, None)))
+    n = 0
+    for st in statements:
+        n += 1
+        seen: set[tuple[str, bool]] = set()
+        for t in st:
+            if isinstance(t, URIRef):
+                text = str(getattr(t, "original", t))
+                if text[:4].lower() == "urn:" and text != default_name:
+                    seen.add((text, False))
+            elif (
+                isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES
+            ):
+                text = str(t)
+                if text[:4].lower() == "urn:":
+                    seen.add((text, True))
+        for key in seen:
+            occ[key] = occ.get(key, 0) + 1
+    report.statements_in += n
+    for (text, is_literal), count in sorted(occ.items()):
+        canonical = nid = None
+        try:
+            urn = URN.parse(text)
+            canonical, nid = urn.canonical_str, urn.nid.lower()
+        except URNError:
+            pass
+        report.record_urn(
+            text, check(text), canonical=canonical, nid=nid, literal=is_literal, count=count
+        )
+    return report

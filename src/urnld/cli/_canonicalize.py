@@ -1,0 +1,272 @@
+"""``urnld canonicalize``: merge URN-equivalent nodes in RDF files.
+
+N-Triples / N-Quads (plain or ``.gz``) are streamed in bounded memory; any other rdflib format is
+loaded, canonicalized with :func:`urnld.rdf.canonicalize` and written back. Output goes to a
+temporary file renamed into place, so a failure never leaves a truncated file, and the input is
+never modified. ``--rdfc`` writes RDFC-1.0 canonical N-Quads instead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import URNError
+
+HELP = "merge URN-equivalent nodes in RDF files"
+
+# rdflib format names urnld streams itself (line-based, one statement per line).
+_STREAMABLE = {"nt": "nt", "ntriples": "nt", "nt11": "nt", "nquads": "nq", "nq": "nq"}
+_QUAD_FORMATS = {"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"}
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.description = (
+        "Rewrite every URN term of RDF data to its canonical form, so that equivalent "
+        "spellings (URN:ISBN:0-395-36341-1, urn:isbn:0395363411) become one node. "
+        "N-Triples/N-Quads (.nt, .nq, optionally .gz) are streamed; other formats are loaded "
+        "with rdflib."
+    )
+    parser.add_argument("inputs", nargs="+", metavar="IN", help="input file ('-' = stdin)")
+    parser.add_argument(
+        "-o", "--output", default="-", metavar="OUT",
+        help="output file ('-' = stdout, the default); a directory with several inputs "
+        "or --engine dask",
+    )
+    parser.add_argument(
+        "--format", metavar="F",
+        help="output format (rdflib name: turtle, nt, nquads, trig, xml, json-ld…); "
+        "default: the input's format",
+    )
+    parser.add_argument(
+        "--input-format", metavar="F",
+        help="input format; default: guessed from the file extension (stdin: nt)",
+    )
+    parser.add_argument("--report", metavar="R.json", help="write the JSON report here")
+    parser.add_argument(
+        "--ignore-components", action="store_true",
+        help="merge by RFC 8141 equivalence alone: drop r-, q- and f-components (reported)",
+    )
+    parser.add_argument(
+        "--literals", action="store_true",
+        help="also canonicalize plain/xsd:string/xsd:anyURI literals that are a whole URN",
+    )
+    parser.add_argument(
+        "--rdfc", action="store_true",
+        help="write RDFC-1.0 canonical N-Quads (blank nodes relabelled, lines sorted)",
+    )
+    parser.add_argument(
+        "--max-work", type=int, default=None, metavar="N",
+        help="with --rdfc: work budget for blank-node hashing (default 500000)",
+    )
+    parser.add_argument(
+        "--engine", choices=("local", "dask"), default="local",
+        help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
+    )
+    parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
+    parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
+    parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="progress line on stderr (default: when stderr is a terminal)",
+    )
+
+
+def _format_of(path: str, given: str | None, default: str) -> str:
+    if given:
+        return given
+    if path == "-":
+        return default
+    from rdflib.util import guess_format
+
+    name = path[:-3] if path.endswith(".gz") else path
+    fmt = guess_format(name)
+    if fmt is None:
+        raise URNError(
+            f"cannot tell the RDF format of {path!r} from its extension; use --input-format"
+        )
+    return fmt
+
+
+def _same_file(a: str, b: str) -> bool:
+    if a == "-" or b == "-":
+        return False
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return Path(a).resolve() == Path(b).resolve()
+
+
+def _write_report(path: str | None, report: Any) -> None:
+    if not path:
+        return
+    from ._common import atomic_write
+
+    with atomic_write(path) as f:
+        json.dump(report.to_dict(), f, indent=2, sort_keys=True, ensure_ascii=False)
+        f.write("\n")
+
+
+def _summary(report: Any) -> str:
+    d = report.to_dict()
+    return (
+        f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
+        f"({d['statements']['duplicates_merged']:,} duplicates merged); "
+        f"{d['urns']['rewritten']:,} URN occurrences rewritten into "
+        f"{len(d['clusters']):,} canonical forms; "
+        f"{d['urns']['invalid']:,} invalid URN occurrences left as they were"
+    )
+
+
+def _one(
+    args: argparse.Namespace, src: str, out: str, in_fmt: str, out_fmt: str
+) -> Any:
+    """Canonicalize one input into ``out``; return the report."""
+    from ._common import atomic_write
+
+    if _same_file(src, out):
+        raise URNError(f"output {out!r} is the input file; the input is never modified")
+    opts = {"ignore_components": args.ignore_components, "literals": args.literals}
+    stream_in = _STREAMABLE.get(in_fmt)
+    stream_out = _STREAMABLE.get(out_fmt)
+    streams = stream_in and stream_out and not (stream_in == "nq" and stream_out == "nt")
+    if streams and not args.rdfc:
+        from ..stream import canonicalize_file
+
+        return canonicalize_file(src, out, progress=args.progress, **opts)
+
+    if stream_in and args.rdfc:
+        # N-Triples/N-Quads: URN pass streamed into memory, then RDFC-1.0 on the text.
+        from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
+        from ..report import CanonicalizeReport
+        from ..stream import _open_in, canonicalize_lines
+
+        report = CanonicalizeReport()
+        with _open_in(src) as (f, _size):
+            text = b"".join(
+                canonicalize_lines(f, source=_source(src), report=report, **opts)
+            )
+        result = canonical_nquads(text, max_work=args.max_work or DEFAULT_MAX_WORK)
+        with atomic_write(out, "wb") as fo:
+            fo.write(result.encode("utf-8"))
+        return report
+
+    from rdflib import Dataset, Graph
+
+    from ..rdf import canonicalize
+    from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
+    from ._common import open_input
+
+    graph: Graph = (
+        Dataset() if in_fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
+    )
+    try:
+        with open_input(src) as f:
+            base = None if src == "-" else Path(src).resolve().as_uri()
+            graph.parse(f, format=in_fmt, publicID=base)
+    except (SyntaxError, ValueError) as e:
+        if isinstance(e, URNError):
+            raise
+        raise URNError(f"{_source(src)}: cannot parse as {in_fmt}: {_first_line(e)}") from e
+    except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
+        if isinstance(e, OSError):
+            raise
+        raise URNError(f"{_source(src)}: cannot parse as {in_fmt}: {_first_line(e)}") from e
+    result_graph = canonicalize(graph, **opts)
+    if args.rdfc:
+        nquads = canonical_nquads(
+            result_graph.graph, max_work=args.max_work or DEFAULT_MAX_WORK
+        )
+        with atomic_write(out, "wb") as fo:
+            fo.write(nquads.encode("utf-8"))
+    else:
+        target: Graph = result_graph.graph
+        if isinstance(target, Dataset) and out_fmt not in _QUAD_FORMATS:
+            named = [g for g in target.graphs() if g.identifier != target.default_graph.identifier]
+            if any(len(g) for g in named):
+                raise URNError(
+                    f"{_source(src)} has named graphs, which {out_fmt} cannot hold; "
+                    "use --format nquads or trig"
+                )
+            target = target.default_graph
+        with atomic_write(out, "wb") as fo:
+            target.serialize(destination=fo, format=out_fmt, encoding="utf-8")
+    return result_graph.report
+
+
+def _source(path: str) -> str:
+    return "<stdin>" if path == "-" else path
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0]
+
+
+def run(args: argparse.Namespace) -> int:
+    inputs: list[str] = args.inputs
+    if args.engine == "dask":
+        return _run_dask(args)
+    if args.workers is not None or args.scheduler is not None:
+        raise URNError("--workers/--scheduler need --engine dask")
+    if args.rdfc and args.format and args.format not in ("nquads", "nq"):
+        raise URNError("--rdfc writes N-Quads; drop --format or use --format nquads")
+    if args.max_work is not None and args.max_work < 1:
+        raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
+    report: Any = None
+    if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
+        src = inputs[0]
+        in_fmt = _format_of(src, args.input_format, "nt")
+        out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
+        report = _one(args, src, args.output, in_fmt, out_fmt)
+    else:
+        outdir = args.output
+        if outdir == "-" or not os.path.isdir(outdir):
+            raise URNError("several inputs need -o OUTDIR, an existing directory")
+        names = [os.path.basename(p) for p in inputs]
+        if "-" in inputs or len(set(names)) != len(names):
+            raise URNError("several inputs need distinct file names (and no '-')")
+        for src, name in zip(inputs, names, strict=True):
+            in_fmt = _format_of(src, args.input_format, "nt")
+            out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
+            r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
+            report = r if report is None else report.merge(r)
+    _write_report(args.report, report)
+    if sys.stderr.isatty():
+        print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    return 0
+
+
+def _run_dask(args: argparse.Namespace) -> int:
+    if args.rdfc:
+        raise URNError(
+            "--rdfc cannot be partitioned (RDFC-1.0 needs the whole dataset): run it locally "
+            "on the canonicalized output"
+        )
+    if args.output == "-":
+        raise URNError("--engine dask writes a directory: give -o OUTDIR")
+    for src in args.inputs:
+        fmt = _format_of(src, args.input_format, "nt")
+        if fmt not in _STREAMABLE or src == "-":
+            raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {src!r}")
+    try:
+        import urnld.dask as udask
+    except ImportError as e:  # the module itself is ours; its dependency may be missing
+        raise URNError(
+            f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
+        ) from e
+    report = udask.canonicalize_files(
+        args.inputs,
+        args.output,
+        workers=args.workers,
+        scheduler=args.scheduler,
+        ignore_components=args.ignore_components,
+        literals=args.literals,
+    )
+    _write_report(args.report, report)
+    if sys.stderr.isatty():
+        print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    return 0

@@ -1,0 +1,184 @@
+"""urnld.xmlns.audit, context generation (namespaces, rdflib graph, XML), entity safety."""
+
+from __future__ import annotations
+
+import io
+import json
+import warnings
+from pathlib import Path
+
+import pytest
+from rdflib import Graph
+
+from urnld import URNError
+from urnld.jsonld import (
+    URNContextError,
+    URNContextWarning,
+    compact,
+    context_from_graph,
+    context_from_namespaces,
+    context_from_xml,
+)
+from urnld.xmlns import XMLNamespaceError, audit, iter_namespaces
+
+EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "xml"
+SAML = "urn:oasis:names:tc:SAML:2.0:assertion"
+
+
+def xml(text: str) -> io.BytesIO:
+    return io.BytesIO(text.encode("utf-8"))
+
+
+def test_audit_saml_example():
+    result = audit(EXAMPLES / "saml-assertion.xml")
+    assert [(n.uri, n.prefixes, n.line, n.valid) for n in result.urn_namespaces] == [
+        ("urn:oasis:names:tc:SAML:2.0:protocol", ("samlp",), 5, True),
+        (SAML, ("saml",), 5, True),
+        ("URN:OASIS:names:tc:SAML:2.0:assertion", ("a",), 19, True),
+    ]
+    assert result.equivalent_spellings == [("URN:OASIS:names:tc:SAML:2.0:assertion", SAML)]
+    glued = {(c.namespace, c.local_name) for c in result.concatenations}
+    assert (SAML, "Issuer") in glued and ("urn:oasis:names:tc:SAML:2.0:protocol", "Response") in glued
+    issuer = next(c for c in result.concatenations if c.local_name == "Issuer")
+    assert (issuer.iri, issuer.line, issuer.reason) == (
+        SAML + "Issuer", 9,
+        f"local name 'Issuer' is glued onto the NSS: {SAML!r} does not end in a separator")
+    assert not result.ok
+    data = result.to_dict()
+    assert json.loads(json.dumps(data)) == data
+    assert set(data) == {"source", "ok", "urn_namespaces", "invalid", "equivalent_spellings",
+                         "concatenations"}
+
+
+def test_audit_invalid_namespaces_and_invalid_concatenations():
+    result = audit(xml('<r xmlns:x="urn:x-foo:ns:" xmlns:n="urn:example:ns:">'
+                       '<n:café/><n:ok/><x:a/></r>'))
+    assert [n.uri for n in result.invalid] == ["urn:x-foo:ns:"]
+    assert result.invalid[0].reason == (
+        "'X-' experimental NIDs such as 'x-foo' were removed by RFC 8141 (App. C); this is not a "
+        "valid URN")
+    cafe = [c for c in result.concatenations if c.local_name == "café"]
+    assert [c.reason for c in cafe] == [
+        "'urn:example:ns:café' is not a valid URN: non-ASCII character 'é' must be "
+        "percent-encoded as UTF-8 (%C3%A9) (in the namespace-specific string)"]
+    assert [c.local_name for c in result.concatenations if c.namespace == "urn:example:ns:"] == [
+        "café"]
+
+
+def test_a_clean_document():
+    result = audit(xml('<r xmlns="urn:example:ns:"><a/></r>'))
+    assert result.ok and result.concatenations == [] and result.equivalent_spellings == []
+
+
+@pytest.mark.parametrize("doc", [
+    # XXE: an external entity
+    '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY xxe SYSTEM "file:///etc/passwd">]><r>&xxe;</r>',
+    # billion laughs
+    '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;">'
+    '<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;">]><r>&c;</r>',
+    # a parameter entity pulling in an external DTD
+    '<?xml version="1.0"?><!DOCTYPE r [<!ENTITY % ext SYSTEM "http://example.invalid/x.dtd">'
+    '%ext;]><r/>',
+])
+def test_entity_declarations_are_refused(doc):
+    with pytest.raises(XMLNamespaceError) as e:
+        audit(xml(doc))
+    assert str(e.value).startswith("<stream>:1:")
+    assert str(e.value).endswith("entity declarations are refused (protection against external "
+                                 "entities and entity expansion bombs)")
+    with pytest.raises(XMLNamespaceError):
+        context_from_xml(xml(doc))
+
+
+def test_external_dtd_is_not_fetched():
+    # No entity declared: the DOCTYPE's system id is never read (param entities are off).
+    result = audit(xml('<!DOCTYPE r SYSTEM "http://example.invalid/r.dtd"><r xmlns="urn:example:a:"/>'))
+    assert [n.uri for n in result.urn_namespaces] == ["urn:example:a:"]
+
+
+def test_malformed_xml_says_where():
+    with pytest.raises(XMLNamespaceError) as e:
+        audit(xml('<r xmlns:a="urn:example:a">\n  <a:x>\n</r>'))
+    assert str(e.value) == "<stream>:3:3: not well-formed XML: mismatched tag"
+    assert isinstance(e.value, URNError)
+
+
+def test_streaming_across_chunks(tmp_path):
+    # ~3 MB, declarations far beyond the first 64 KiB chunk.
+    path = tmp_path / "big.xml"
+    with path.open("w", encoding="utf-8") as f:
+        f.write('<r xmlns="urn:example:root:">')
+        for i in range(20000):
+            f.write(f'<e{i % 7} xmlns:p{i % 50}="urn:example:ns{i % 50}:">{"x" * 100}</e{i % 7}>')
+        f.write('<q:last xmlns:q="URN:EXAMPLE:root:"/></r>')
+    events = list(iter_namespaces(path))
+    assert sum(1 for e in events if e[0] == "ns") == 20002
+    result = audit(path)
+    assert len(result.urn_namespaces) == 52
+    assert result.equivalent_spellings == [("URN:EXAMPLE:root:", "urn:example:root:")]
+    ctx = context_from_xml(path)["@context"]
+    assert ctx["@vocab"] == "urn:example:root:" and ctx["p49"] == "urn:example:ns49:"
+
+
+@pytest.mark.parametrize("name", ["saml-assertion", "xliff-2.0"])
+def test_example_contexts_are_current(name):
+    source = next(EXAMPLES.glob(f"{name}.x*"))
+    expected = json.loads((EXAMPLES / f"{name}.context.jsonld").read_text(encoding="utf-8"))
+    assert context_from_xml(source) == expected
+
+
+def test_context_from_xml_compacts_the_documents_iris():
+    ctx = context_from_xml(EXAMPLES / "saml-assertion.xml")
+    doc = {"@id": "urn:example:response:1", SAML + "Issuer": "https://idp.example.org/metadata",
+           "URN:OASIS:names:tc:SAML:2.0:assertionSubject": {"@id": "urn:example:subject:1"}}
+    out = compact(doc, ctx)
+    # Both spellings of the assertion namespace compact (urnld canonicalizes both sides).
+    assert set(out) - {"@context", "@id"} == {"a:Issuer", "a:Subject"}
+
+
+def test_context_from_namespaces():
+    ctx = context_from_namespaces({"": "urn:example:vocab:", "yang": "urn:ietf:params:xml:ns:yang:ietf-interfaces",
+                                   "isbn": "urn:isbn:", "urn": "urn:example:u:", "ex": "https://example.org/"})
+    assert ctx == {"@context": {
+        "@version": 1.1,
+        "@vocab": "urn:example:vocab:",
+        "yang": {"@id": "urn:ietf:params:xml:ns:yang:ietf-interfaces", "@prefix": True},
+        "isbn": "urn:isbn:",
+        "urn_": "urn:example:u:",  # a term named "urn" would hijack every urn: IRI
+        "ex": "https://example.org/",
+    }}
+
+
+def test_invalid_namespace_names_are_reported():
+    mapping = {"x": "urn:x-foo:ns", "b": "urn:ab:"}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        ctx = context_from_namespaces(mapping)
+    assert ctx["@context"]["x"] == {"@id": "urn:x-foo:ns", "@prefix": True}
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (URNContextWarning, "namespace 'urn:x-foo:ns' is not a valid URN: 'X-' experimental "
+                            "NIDs such as 'x-foo' were removed by RFC 8141 (App. C); this is not "
+                            "a valid URN"),
+        (URNContextWarning, "namespace 'urn:ab:' is not a valid URN: NID 'ab' is too short: "
+                            "formal NIDs have more than two characters (RFC 8141 §5.1)"),
+    ]
+    with pytest.raises(URNContextError, match="namespace 'urn:x-foo:ns' is not a valid URN"):
+        context_from_namespaces(mapping, on_invalid="error")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        context_from_namespaces(mapping, on_invalid="ignore")
+
+
+def test_context_from_graph():
+    g = Graph(bind_namespaces="none")
+    g.bind("saml", SAML)
+    g.bind("dc", "http://purl.org/dc/terms/")
+    assert context_from_graph(g) == {"@context": {
+        "@version": 1.1, "dc": "http://purl.org/dc/terms/",
+        "saml": {"@id": SAML, "@prefix": True}}}
+
+
+def test_rebound_prefixes_get_numbers():
+    ctx = context_from_xml(xml('<p:r xmlns:p="urn:example:one"><p:s xmlns:p="urn:example:two"/></p:r>'))
+    assert ctx["@context"]["p"]["@id"] == "urn:example:one"
+    assert ctx["@context"]["p2"]["@id"] == "urn:example:two"

@@ -147,7 +147,7 @@ def test_malformed_catalogs(tmp_path, catalog, message):
 
 
 def test_catalog_errors(tmp_path):
-    with pytest.raises(CatalogError, match="no catalog: .* does not exist"):
+    with pytest.raises(CatalogError, match=r"no catalog: .* does not exist"):
         URNDocumentLoader(tmp_path)
     (tmp_path / "catalog.json").write_text("{nope", encoding="utf-8")
     with pytest.raises(CatalogError, match=r"is not JSON: .* \(line 1, column 2\)"):

@@ -116,7 +116,7 @@ class URNDocumentLoader:
         self._entries: dict[str, tuple[str, Any]] = {}
         self._parsed: dict[str, Any] = {}
         if isinstance(catalog, Mapping):
-            self.source = f"(a mapping of {len(catalog)} entries)"
+            self.source = f"(a mapping of {len(catalog)} entries)" if catalog else "(none given)"
             self._add_mapping(catalog)
         else:
             self._add_directory(Path(catalog))

@@ -38,7 +38,7 @@ True
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import Any, Generic, TypeVar
 
 __all__ = [
@@ -106,7 +106,7 @@ class _Capped(Generic[K, V]):
 
     @property
     def truncated(self) -> bool:
-        return self.limit is not None
+        return self.normalized().limit is not None
 
     def merged(self, other: _Capped[K, V]) -> _Capped[K, V]:
         out: _Capped[K, V] = _Capped(min(self.cap, other.cap), self.combine)
@@ -121,16 +121,13 @@ class _Capped(Generic[K, V]):
         out.limit = limit
         return out.normalized()
 
-    def items(self) -> Iterator[tuple[K, V]]:
-        self.normalized()
-        for k in sorted(self.data):
-            yield k, self.data[k]
+    def items(self) -> list[tuple[K, V]]:
+        data = self.normalized().data
+        return [(k, data[k]) for k in sorted(data)]
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Capped):
             return NotImplemented
-        self.normalized()
-        other.normalized()
         return self.truncated == other.truncated and self.data == other.data
 
     __hash__ = None  # type: ignore[assignment]  # mutable

@@ -125,7 +125,12 @@ class _Pass:
                 out = NOT_URN
             else:
                 canonical, info = self.terms.compute(text)
-                out = tok if canonical == text else b"<" + canonical.encode("ascii") + b">"
+                if info[0] != "ok":
+                    out = tok  # invalid URNs are left exactly as they were
+                else:
+                    new = canonical.encode("ascii")  # a valid URN is ASCII
+                    # Write the canonical bytes also when only N-Triples escapes differ.
+                    out = tok if tok[1:-1] == new else b"<" + new + b">"
                 self.info[tok] = (text, info, False)
         self._store(tok, out)
         return out
@@ -138,7 +143,7 @@ class _Pass:
             text = unescape_literal(parts[0])
             if text[:4].lower() == "urn:":
                 canonical, info = self.terms.compute(text)
-                if canonical == text:
+                if info[0] != "ok" or parts[0] == canonical.encode("ascii"):
                     out = tok
                 else:
                     # A canonical URN is ASCII without '"' or '\\': no escaping needed.

@@ -34,15 +34,21 @@ _PREFIX = re.compile(RFC8141_RE.pattern)
 
 
 def _trim(candidate: str) -> str:
-    while candidate:
-        last = candidate[-1]
+    # Count parentheses once: recounting per stripped character would be quadratic on
+    # adversarial input such as "urn:a:b" followed by a million ")".
+    opens = candidate.count("(")
+    closes = candidate.count(")")
+    end = len(candidate)
+    while end:
+        last = candidate[end - 1]
         if last in _TRAILING:
-            candidate = candidate[:-1]
-        elif last == ")" and candidate.count(")") > candidate.count("("):
-            candidate = candidate[:-1]
+            end -= 1
+        elif last == ")" and closes > opens:
+            end -= 1
+            closes -= 1
         else:
             break
-    return candidate
+    return candidate[:end]
 
 
 def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:

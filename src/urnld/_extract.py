@@ -26,8 +26,6 @@ __all__ = ["find_urns"]
 
 _START = re.compile(r"(?<![A-Za-z0-9+\-./:%_])urn:", re.IGNORECASE)
 _LABEL = re.compile(r"<(?:URN|URL):(?=urn:)", re.IGNORECASE)
-# Characters that can never be part of a URN (and so end one in running text).
-_CANDIDATE = re.compile(r"[A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]+")
 _TRAILING = ".,;:!?'"
 # The namestring without the final anchor: the longest prefix that is a URN.
 _PREFIX = re.compile(RFC8141_RE.pattern)
@@ -69,18 +67,26 @@ def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
         if m is None:
             return
         start = m.start()
-        run = _CANDIDATE.match(scan, start)
-        candidate = _trim(run.group() if run else "")
-        prefix = _PREFIX.match(candidate)
-        if prefix is None or prefix.end() == 0:
+        # Matching the grammar directly (not a run of URN characters first) keeps the scan
+        # linear: each start costs no more than the URN it yields.
+        value = ""
+        match = _PREFIX.match(scan, start)
+        if match is not None:
+            value = match.group()
+            while True:
+                trimmed = _trim(value)
+                again = _PREFIX.match(trimmed)
+                value = again.group() if again is not None else ""
+                if value == trimmed:
+                    break
+        if not value:
             pos = start + 4
             continue
-        value = _trim(prefix.group())
         try:
             urn = URN(value)
-        except ValueError:
+        except ValueError:  # cannot happen: value matched the grammar; never raise anyway
             pos = start + 4
             continue
         end = start + len(value)
         yield start, end, urn
-        pos = max(end, start + 4)
+        pos = end

@@ -128,12 +128,15 @@ def test_source_is_the_path_as_given_and_path_is_absolute(tmp_path, monkeypatch)
 
 
 def test_relative_names():
+    # Distinct file names: flat, like `urnld canonicalize IN... -o OUTDIR`.
+    assert relative_names(["/d/a/x.nt", "/e/y.nt.gz"]) == ["x.nt", "y.nt.gz"]
+    assert relative_names(["/d/x.nt"]) == ["x.nt"]
+    # A shared file name: the directories relative to the common parent are kept.
     assert relative_names(["/d/a/x.nt", "/d/b/x.nt", "/d/a/y.nq.gz"]) == [
         "a/x.nt",
         "b/x.nt",
         "a/y.nq.gz",
     ]
-    assert relative_names(["/d/x.nt"]) == ["x.nt"]
     with pytest.raises(URNError, match="given twice"):
         relative_names(["/d/x.nt", "/d/x.nt"])
 

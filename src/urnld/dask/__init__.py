@@ -11,9 +11,10 @@ combined with ``.merge``.
   from disk and write their output pieces straight to disk; only reports travel through Dask.
   Line numbers in reports are exact file line numbers (each partition is told the number of its
   first line from a parallel newline count).
-* **Output layout.** ``OUTDIR`` gets one file per input, at the input's path relative to the
-  deepest directory holding all inputs, with the input's name and compression. Each output file
-  is byte for byte what ``urnld canonicalize INPUT`` writes for that input alone.
+* **Output layout.** ``OUTDIR`` gets one file per input, with the input's name and compression
+  (inputs sharing a file name keep their directories, relative to the deepest directory holding
+  all inputs). Each output file is byte for byte what ``urnld canonicalize INPUT`` writes for
+  that input alone.
 * **Blank nodes** keep their per-file scope because labels are copied unchanged and each input
   has its own output document: ``_:b1`` in ``a.nt`` and ``_:b1`` in ``b.nt`` are two nodes,
   exactly as when loading the inputs. To put several outputs into one graph, load each as its

@@ -1,9 +1,9 @@
 """Output layout and the all-or-nothing commit of the output directory.
 
-Layout: ``OUTDIR`` holds one output file per input, at the input's path relative to the deepest
-directory containing all inputs (so ``a/x.nt b/x.nt`` give ``OUTDIR/a/x.nt`` and
-``OUTDIR/b/x.nt``, and a single input ``dumps/x.nt.gz`` gives ``OUTDIR/x.nt.gz``). An output has
-the input's name and compression: ``.gz`` in, gzip out; plain in, plain out.
+Layout: ``OUTDIR`` holds one output file per input, with the input's file name and compression
+(``.gz`` in, gzip out) — the layout ``urnld canonicalize IN… -o OUTDIR`` uses. When two inputs
+share a file name, the outputs keep the inputs' directories instead, relative to the deepest
+directory containing all inputs (``a/x.nt b/x.nt`` give ``OUTDIR/a/x.nt`` and ``OUTDIR/b/x.nt``).
 
 Commit: everything is written under a fresh hidden sibling ``.OUTDIR.urnld-tmp-XXXXXXXX/`` (same
 file system, so the final step is one ``rename``); the partition pieces of a split file are
@@ -35,14 +35,17 @@ def relative_names(paths: Sequence[str]) -> list[str]:
 
     Raises :class:`URNError` if an input is given twice (two outputs would collide).
 
-    >>> relative_names(["/d/x.nt"])
-    ['x.nt']
+    >>> relative_names(["/d/a/x.nt", "/d/b/y.nt"])
+    ['x.nt', 'y.nt']
     """
     seen: set[str] = set()
     for p in paths:
         if p in seen:
             raise URNError(f"input file given twice: {p!r}")
         seen.add(p)
+    names = [os.path.basename(p) for p in paths]
+    if len(set(names)) == len(names):
+        return names
     parents = [os.path.dirname(p) for p in paths]
     root = os.path.commonpath(parents) if parents else ""
     return [Path(os.path.relpath(p, root)).as_posix() for p in paths]

@@ -190,7 +190,9 @@ def canonicalize(
         def context(name: Node) -> Graph:
             g = graphs.get(name)
             if g is None:
-                g = graphs[name] = out.get_context(name)
+                # Dataset.graph() also records an empty graph in the store; get_context not.
+                g = out.graph(name) if isinstance(out, Dataset) else out.get_context(name)
+                graphs[name] = g
             return g
 
         def mapped_quads() -> Iterator[tuple[Node, Node, Node, Graph]]:

@@ -191,7 +191,7 @@ def canonicalize(
             g = graphs.get(name)
             if g is None:
                 # Dataset.graph() also records an empty graph in the store; get_context not.
-                g = out.graph(name) if isinstance(out, Dataset) else out.get_context(name)
+                g = out.graph(name) if isinstance(out, Dataset) else out.get_context(name)  # type: ignore[arg-type]  # graph names are IRIs or blank nodes
                 graphs[name] = g
             return g
 

@@ -89,16 +89,17 @@ class _Canonicalizer:
     is returned as is without a lookup.
     """
 
-    __slots__ = ("_cache", "invalid")
+    __slots__ = ("cache", "invalid")
 
     def __init__(self) -> None:
-        self._cache: dict[URIRef, URIRef] = {}
+        # Cleared (never rebound) when full: URNStore keeps a reference to its .get.
+        self.cache: dict[URIRef, URIRef] = {}
         self.invalid: collections.Counter[str] = collections.Counter()
 
     def term(self, t: Any) -> Any:
         """Canonical form of ``t`` for a pattern (invalid URNs are not counted)."""
         if type(t) is URIRef:
-            c = self._cache.get(t)
+            c = self.cache.get(t)
             return c if c is not None else self._miss(t, count=False)
         if isinstance(t, URIRef):  # URNRef and other subclasses: store plain URIRefs
             return self._miss(URIRef(str(t)), count=False)
@@ -107,14 +108,14 @@ class _Canonicalizer:
     def added(self, t: Any) -> Any:
         """Canonical form of ``t`` in a statement being added (invalid URNs are counted)."""
         if type(t) is URIRef:
-            c = self._cache.get(t)
+            c = self.cache.get(t)
             return c if c is not None else self._miss(t, count=True)
         if isinstance(t, URIRef):
             return self._miss(URIRef(str(t)), count=True)
         return t
 
     def _miss(self, t: URIRef, *, count: bool) -> URIRef:
-        cached = self._cache.get(t)
+        cached = self.cache.get(t)
         if cached is not None:
             return cached
         text, invalid = _classify(str(t))
@@ -123,10 +124,10 @@ class _Canonicalizer:
             if count:
                 self.invalid[text] += 1
             return t
-        if len(self._cache) >= _TERM_CACHE_SIZE:
-            self._cache.clear()
+        if len(self.cache) >= _TERM_CACHE_SIZE:
+            self.cache.clear()
         result = t if text == t else URIRef(text)
-        self._cache[t] = result
+        self.cache[t] = result
         return result
 
 
@@ -163,6 +164,7 @@ class URNStore(Store):
         self.graph_aware = self.inner.graph_aware
         self.transaction_aware = self.inner.transaction_aware
         self._canon = _Canonicalizer()
+        self._cache_get = self._canon.cache.get
         # Memory hands back the very context objects we gave it (ours, bound to this store);
         # other stores build their own Graph objects bound to *themselves*, which must be
         # re-bound to this wrapper or queries on them would bypass canonicalization.
@@ -230,8 +232,22 @@ class URNStore(Store):
 
     def _pattern(self, triple: Any) -> Any:
         s, p, o = triple
+        get = self._cache_get
         term = self._canon.term
-        return (term(s), term(p), term(o))
+        # None (a wildcard) and literals fall through both tests untouched.
+        if type(s) is URIRef:
+            s = get(s) or term(s)
+        elif isinstance(s, URIRef):
+            s = term(s)
+        if type(p) is URIRef:
+            p = get(p) or term(p)
+        elif isinstance(p, URIRef):
+            p = term(p)
+        if type(o) is URIRef:
+            o = get(o) or term(o)
+        elif isinstance(o, URIRef):
+            o = term(o)
+        return (s, p, o)
 
     def _rebind(self, contexts: Iterable[Any]) -> Iterator[Any]:
         for c in contexts:
@@ -258,9 +274,26 @@ class URNStore(Store):
 
     # --- rdflib Store API: statements -------------------------------------------------------
     def add(self, triple: _TripleType, context: _ContextType, quoted: bool = False) -> None:
+        # The hot path of every parser: inlined cache hits keep it near the Memory store's speed
+        # (bench/store.py); misses, URIRef subclasses and invalid URNs go the long way.
         s, p, o = triple
+        get = self._cache_get
         added = self._canon.added
-        self.inner.add((added(s), added(p), added(o)), self._context(context), quoted)
+        if type(s) is URIRef:
+            s = get(s) or added(s)
+        elif isinstance(s, URIRef):
+            s = added(s)
+        if type(p) is URIRef:
+            p = get(p) or added(p)
+        elif isinstance(p, URIRef):
+            p = added(p)
+        if type(o) is URIRef:
+            o = get(o) or added(o)
+        elif isinstance(o, URIRef):
+            o = added(o)
+        last = self._last_ctx
+        ctx = last[1] if context is last[0] else self._context(context)
+        self.inner.add((s, p, o), ctx, quoted)
 
     def addN(self, quads: Iterable[_QuadType]) -> None:
         added = self._canon.added
@@ -274,7 +307,9 @@ class URNStore(Store):
     def triples(
         self, triple_pattern: _TriplePatternType, context: _ContextType | None = None
     ) -> Iterator[tuple[_TripleType, Iterator[_ContextType | None]]]:
-        results = self.inner.triples(self._pattern(triple_pattern), self._context(context))
+        last = self._last_ctx
+        ctx = last[1] if context is last[0] else self._context(context)
+        results = self.inner.triples(self._pattern(triple_pattern), ctx)
         if not self._rebind_contexts:
             return results
         return ((t, self._rebind(cs)) for t, cs in results)

@@ -161,36 +161,52 @@ class Canonicalizer:
                 self._list(item)
 
     def _node(self, obj: dict[str, Any]) -> None:
-        iri = self.iri
+        # The hot loop of canonicalization: cache lookups are inlined and value objects (the
+        # most common dicts in expanded output) take a short path.
+        cache = self.cache
+        if "@value" in obj:
+            datatype = obj.get("@type")
+            if type(datatype) is str:
+                canon = cache.get(datatype)
+                obj["@type"] = canon if canon is not None else self.iri(datatype)
+            return  # @value, @language, @direction, @index: data, never rewritten
+        node = self._node
         renamed: list[tuple[str, str]] | None = None
         for key, value in obj.items():
             if key[:1] == "@":
                 if key == "@id":
                     if type(value) is str:
-                        obj[key] = iri(value)
+                        canon = cache.get(value)
+                        obj[key] = canon if canon is not None else self.iri(value)
                 elif key == "@type":
                     if type(value) is list:
-                        value[:] = [iri(t) if type(t) is str else t for t in value]
+                        value[:] = [self.iri(t) if type(t) is str else t for t in value]
                     elif type(value) is str:
-                        obj[key] = iri(value)
+                        obj[key] = self.iri(value)
                 elif key in ("@graph", "@list", "@included", "@set"):
                     if type(value) is list:
                         self._list(value)
                     elif type(value) is dict:
-                        self._node(value)
+                        node(value)
                 elif key == "@reverse" and type(value) is dict:
-                    self._node(value)
-                # @value, @language, @direction, @index: data, never rewritten.
+                    node(value)
+                # @index: data, never rewritten.
             else:
-                canon = iri(key)
+                canon = cache.get(key)
+                if canon is None:
+                    canon = self.iri(key)
                 if canon != key:
                     if renamed is None:
                         renamed = []
                     renamed.append((key, canon))
                 if type(value) is list:
-                    self._list(value)
+                    for item in value:
+                        if type(item) is dict:
+                            node(item)
+                        elif type(item) is list:
+                            self._list(item)
                 elif type(value) is dict:
-                    self._node(value)
+                    node(value)
         if renamed:
             for key, canon in renamed:
                 value = obj.pop(key)

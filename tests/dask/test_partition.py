@@ -199,3 +199,24 @@ def test_symlinked_input_keeps_its_own_name(tmp_path):
     (info,) = stat_inputs([link])
     assert info.path == str(link)
     assert relative_names([info.path]) == ["link.nt"]
+
+
+@pytest.mark.parametrize("fails_after", [0, 1])
+def test_concat_falls_back_when_copy_file_range_fails(tmp_path, monkeypatch, fails_after):
+    real = os.copy_file_range
+    calls = []
+
+    def flaky(src, dst, count, *args):
+        calls.append(count)
+        if len(calls) > fails_after:
+            raise OSError(18, "Invalid cross-device link")
+        return real(src, dst, min(count, 3), *args)  # copy a little, then fail
+
+    monkeypatch.setattr(os, "copy_file_range", flaky)
+    pieces = []
+    for i, chunk in enumerate([b"first piece\n", b"second piece\n"]):
+        p = tmp_path / f"{i}"
+        p.write_bytes(chunk)
+        pieces.append(str(p))
+    concat(pieces, str(tmp_path / "out"))
+    assert (tmp_path / "out").read_bytes() == b"first piece\nsecond piece\n"

@@ -216,6 +216,16 @@ def canonicalize_files(
     Raises :class:`DaskJobError` (malformed lines — all partitions still run and the report in
     ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
     :class:`URNError` for bad arguments, ``OSError`` for unreadable inputs.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "books.nt").write_bytes(
+    ...     b'<URN:ISBN:0-395-36341-1> <http://purl.org/dc/terms/title> "T" .\\n')
+    >>> report = canonicalize_files([d / "books.nt"], d / "out", workers=1)
+    >>> (d / "out" / "books.nt").read_bytes()
+    b'<urn:isbn:0395363411> <http://purl.org/dc/terms/title> "T" .\\n'
+    >>> report.rewritten, report.clusters
+    (1, {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1}})
     """
     _check_args(workers, scheduler, partition_size)
     files = stat_inputs(inputs)

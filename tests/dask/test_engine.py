@@ -314,3 +314,13 @@ def test_cli_dask_errors_are_one_line(dump, tmp_path):
         "not an N-Triples/N-Quads statement"
     ]
     assert not out.exists()
+
+
+def test_unreachable_scheduler_is_a_clear_error(dump, tmp_path, monkeypatch):
+    import urnld.dask._cluster as cluster_module
+
+    monkeypatch.setattr(cluster_module, "_CONNECT_TIMEOUT_S", 1)
+    out = tmp_path / "out"
+    with pytest.raises(DaskJobError, match=r"cannot connect to the Dask scheduler at 'tcp://127\.0\.0\.1:1'"):
+        canonicalize_files(dump, out, scheduler="tcp://127.0.0.1:1")
+    assert list(tmp_path.iterdir()) == []

@@ -449,3 +449,26 @@ def test_store_agrees_with_the_canonicalize_pass(nid_examples: list[dict]) -> No
         urn_graph.add(triple)
     assert len(plain) > 100
     assert set(canonicalize(plain).graph) == set(urn_graph)
+
+
+_IRI_TEXT = st.one_of(
+    st.text(max_size=30),
+    st.builds(
+        lambda p, rest: p + rest,
+        st.sampled_from(["urn:", "URN:", "urn:x-", "urn:ab:"]),
+        st.text(max_size=20),
+    ),
+)
+
+
+@settings(max_examples=150)
+@given(_IRI_TEXT)
+def test_property_any_iri_text_never_crashes_and_is_idempotent(text: str) -> None:
+    store = URNStore()
+    once = store.canonical_term(URIRef(text))
+    assert type(once) is URIRef
+    assert store.canonical_term(once) == once
+    g = Graph(store=store)
+    g.add((URIRef(text), RDFS.label, Literal("x")))
+    assert (URIRef(text), RDFS.label, Literal("x")) in g
+    assert set(g.subjects()) == {once}

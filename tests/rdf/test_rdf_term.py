@@ -51,9 +51,21 @@ def test_components_are_part_of_the_term() -> None:
 
 def test_made_from_urn_value_and_from_urnref() -> None:
     assert URNRef(urnld.URN.parse("URN:ISBN:0-395-36341-1")) == URIRef(HOBBIT)
-    again = URNRef(URNRef("URN:ISBN:0-395-36341-1"))
-    assert str(again) == HOBBIT
+    first = URNRef("URN:ISBN:0-395-36341-1")
+    assert URNRef(first) is first  # immutable: no copy, .original kept
+    again = URNRef(URIRef(str(first)))
+    assert again == first
     assert again.original == HOBBIT  # the string it was made from, which was already canonical
+
+
+def test_string_operations_stay_urns_or_refuse() -> None:
+    ref = URNRef("URN:EXAMPLE:a")
+    longer = ref + "b%2c"
+    assert type(longer) is URNRef
+    assert str(longer) == "urn:example:ab%2C"
+    with pytest.raises(NotAURNError):
+        ref + " b"
+    assert URNRef("URN:EXAMPLE:a#F").defrag() == URIRef("urn:example:a")
 
 
 def test_urn_property() -> None:

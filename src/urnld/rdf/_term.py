@@ -146,6 +146,8 @@ class URNRef(URIRef):
     _original: str
 
     def __new__(cls, value: str | urnld.URN) -> URNRef:
+        if type(value) is cls:
+            return value  # immutable, and this keeps its .original
         text = str(value)
         ref = str.__new__(cls, _canonical(text))
         ref._original = text

@@ -101,6 +101,14 @@ class IETFRule(NamespaceRule):
                     "and '-' (RFC 2648 §2)"
                 )
             return
+        if not head:
+            yield self.finding(
+                "nss-invalid",
+                "the NSS starts with ':': the sub-namespace name is empty (RFC 2648 §2)",
+                0,
+                1,
+            )
+            return
         if len(spans) == 1:
             if not _STRING.fullmatch(nss):
                 yield self._bad_part(

@@ -38,7 +38,9 @@ from ._base import CheckOptions, NamespaceRule
 
 __all__ = ["RULE", "ISBNError", "ISBNRule", "same_isbn"]
 
-_ISBN = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]|97[89](?:-?[0-9]){9}-?[0-9]")
+# Hyphens may sit between any two digits (RFC 3187 §5 removes them all before comparing), also
+# inside the 978/979 prefix: otherwise "97-8…" would fall out of its equivalence class.
+_ISBN = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](?:-?[0-9]){9}-?[0-9]")
 _ALLOWED = "0123456789-Xx"
 
 

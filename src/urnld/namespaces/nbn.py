@@ -39,7 +39,7 @@ from collections.abc import Iterator
 
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
-from ._util import PCHAR_RE, PCHAR_SLASH_RE, segments
+from ._util import PCHAR_RE, PCHAR_SLASH_RE, segments, visible_span
 
 __all__ = ["PROFILE_DE", "RULE", "NBNRule", "dnb_check_digit"]
 
@@ -127,15 +127,13 @@ class NBNRule(NamespaceRule):
                     "nss-invalid",
                     f"the prefix must start with a two-letter ISO 3166-1 country code, "
                     f"not {part!r}{extra}",
-                    start,
-                    end,
+                    *visible_span(start, end, len(nss)),
                 )
             if k > 0 and not (part and part.isascii() and part.isalnum()):
                 return self.finding(
                     "nss-invalid",
                     f"sub-namespace code {part!r} must be letters and digits (RFC 8458 §4.2)",
-                    start,
-                    end,
+                    *visible_span(start, end, len(nss)),
                 )
         rest = dash + 1
         if rest == len(nss):

@@ -322,3 +322,15 @@ def test_hazard_arguments_are_checked():
     with pytest.raises(URNError, match="hazard checks need canonicalize=True"):
         expand({}, canonicalize=False, hazards="warn")
     assert issubclass(URNContextError, URNError) and issubclass(URNBaseError, URNContextError)
+
+
+def test_pyld_crashes_become_urnld_errors():
+    # W3C toRdf e122 makes pyld 3.3 raise TypeError; urnld reports it as a documented error.
+    suite = Path(__file__).resolve().parents[1] / "data" / "w3c" / "json-ld-api" / "tests"
+    doc = json.loads((suite / "toRdf" / "e122-in.jsonld").read_text(encoding="utf-8"))
+    with pytest.raises(TypeError):
+        pyld.to_rdf(doc, {"base": "https://w3c.github.io/json-ld-api/tests/toRdf/e122-in.jsonld"})
+    with pytest.raises(JsonLdProcessingError) as e:
+        to_rdf(doc, base="https://w3c.github.io/json-ld-api/tests/toRdf/e122-in.jsonld")
+    assert str(e.value).startswith("pyld failed on this input (TypeError: ")
+    assert isinstance(e.value.__cause__, TypeError)

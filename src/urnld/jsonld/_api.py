@@ -185,11 +185,19 @@ def _call(run: _Run, op: str, *args: Any) -> Any:
     proc = _Processor(run)
     try:
         return getattr(proc, op)(*args)
+    except URNError:
+        raise
     except _pyld.JsonLdError as e:
         inner = _unwrap_urn_error(e)
         if inner is not None:
             raise inner from None
         raise JsonLdProcessingError(e) from e
+    except Exception as e:
+        # pyld 3.3 crashes on some inputs (TypeError, KeyError: see the W3C baseline); bad input
+        # must still end in a documented urnld error.
+        crash = _pyld.JsonLdError(f"pyld failed on this input ({type(e).__name__}: {e})",
+                                  "jsonld.InternalError")
+        raise JsonLdProcessingError(crash) from e
 
 
 def _plain(op: str, *args: Any) -> Any:

@@ -103,7 +103,10 @@ def context_hazards(
                 continue
             seen_terms.add((name, iri))
             if name.lower() in SCHEME_TERMS and prefix_capable:
-                hijacked = starting_with(iri) if iri and ":" in iri else None
+                # A mapping that itself starts with "name:" cannot tell a hijacked IRI from a
+                # real one; the compaction-side message below still applies.
+                hijacked = (starting_with(iri) if iri and ":" in iri
+                            and not iri.lower().startswith(name.lower() + ":") else None)
                 used = by_scheme().get(name)
                 if hijacked is not None and iri is not None:
                     example = f"{name}:{hijacked[len(iri):]}"

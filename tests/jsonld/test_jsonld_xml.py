@@ -182,3 +182,8 @@ def test_rebound_prefixes_get_numbers():
     ctx = context_from_xml(xml('<p:r xmlns:p="urn:example:one"><p:s xmlns:p="urn:example:two"/></p:r>'))
     assert ctx["@context"]["p"]["@id"] == "urn:example:one"
     assert ctx["@context"]["p2"]["@id"] == "urn:example:two"
+
+
+def test_undeclared_default_namespace_is_not_a_vocab():
+    ctx = context_from_xml(xml('<r xmlns=""><s xmlns="urn:example:ns:"><t xmlns=""/></s></r>'))
+    assert ctx == {"@context": {"@version": 1.1, "@vocab": "urn:example:ns:"}}

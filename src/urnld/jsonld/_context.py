@@ -50,6 +50,8 @@ def _build(pairs: Iterable[tuple[str, str]], on_invalid: OnInvalid) -> dict[str,
     problems: list[Hazard] = []
     reported: set[str] = set()
     for prefix, uri in pairs:
+        if not uri:
+            continue  # xmlns="" undeclares the default namespace; nothing to map
         reason = _invalid_reason(uri)
         if reason is not None and uri not in reported:
             reported.add(uri)

@@ -96,8 +96,8 @@ def context_hazards(
         return None
 
     compaction_ids = {id(c) for c in compaction_contexts}
-    for ctx in [*contexts, *(c for c in compaction_contexts if id(c) not in
-                             {id(x) for x in contexts})]:
+    context_ids = {id(c) for c in contexts}
+    for ctx in [*contexts, *(c for c in compaction_contexts if id(c) not in context_ids)]:
         for name, iri, prefix_capable, prefix_flag in _term_mappings(ctx):
             if (name, iri) in seen_terms and id(ctx) not in compaction_ids:
                 continue

@@ -15,6 +15,7 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.namespace import DCTERMS, RDFS
 from rdflib.plugins.stores.memory import Memory
 from rdflib.store import Store, TripleAddedEvent
+from rdflib.term import RDFLibGenid
 
 from urnld.rdf import URNRef, URNStore
 
@@ -234,6 +235,17 @@ def test_duplicates_in_different_spellings_merge(make_store: Callable[[], Store]
     assert len(g) == 1
     g.addN([(URIRef(s), DCTERMS.creator, Literal("Tolkien"), g) for s in HOBBIT_SPELLINGS])
     assert len(g) == 2
+
+
+def test_skolem_iris_keep_their_class() -> None:
+    store = URNStore()
+    skolem = RDFLibGenid(str(BNode("b1").skolemize()))  # what rdflib's parsers make of genids
+    assert type(store.canonical_term(skolem)) is RDFLibGenid
+    g = Graph(store=store)
+    g.add((skolem, RDFS.label, Literal("x")))
+    ((s, _, _),) = list(g)
+    assert type(s) is RDFLibGenid
+    assert s.de_skolemize() == BNode("b1")
 
 
 def test_non_urns_literals_and_blank_nodes_untouched(make_store: Callable[[], Store]) -> None:

@@ -43,7 +43,7 @@ from rdflib.plugins.stores.memory import Memory
 from rdflib.store import Store
 from rdflib.term import Identifier, Node, URIRef
 
-from ._term import analyze
+from ._term import URNRef, analyze
 
 if TYPE_CHECKING:
     from rdflib.graph import (
@@ -101,8 +101,8 @@ class _Canonicalizer:
         if type(t) is URIRef:
             c = self.cache.get(t)
             return c if c is not None else self._miss(t, count=False)
-        if isinstance(t, URIRef):  # URNRef and other subclasses: store plain URIRefs
-            return self._miss(URIRef(str(t)), count=False)
+        if isinstance(t, URIRef):
+            return self._subclass(t, count=False)
         return t
 
     def added(self, t: Any) -> Any:
@@ -111,7 +111,20 @@ class _Canonicalizer:
             c = self.cache.get(t)
             return c if c is not None else self._miss(t, count=True)
         if isinstance(t, URIRef):
-            return self._miss(URIRef(str(t)), count=True)
+            return self._subclass(t, count=True)
+        return t
+
+    def _subclass(self, t: URIRef, *, count: bool) -> URIRef:
+        """URIRef subclasses: URNRef becomes a plain canonical URIRef (the store holds only
+        those); others (rdflib's skolem ``Genid``…) keep their class unless they are URNs."""
+        text, invalid = _classify(str(t))
+        if invalid:
+            if count:
+                self.invalid[text] += 1
+            return t
+        # str.__eq__: rdflib terms never equal a plain str (Identifier.__eq__ checks the class)
+        if isinstance(t, URNRef) or not str.__eq__(text, t):
+            return self._miss(URIRef(text), count=count)
         return t
 
     def _miss(self, t: URIRef, *, count: bool) -> URIRef:
@@ -126,7 +139,7 @@ class _Canonicalizer:
             return t
         if len(self.cache) >= _TERM_CACHE_SIZE:
             self.cache.clear()
-        result = t if text == t else URIRef(text)
+        result = t if str.__eq__(text, t) else URIRef(text)  # reuse the term when unchanged
         self.cache[t] = result
         return result
 

@@ -82,6 +82,12 @@ def test_fallback_is_used_only_outside_the_catalog():
     assert calls == ["https://example.org/other"]
 
 
+def test_it_is_a_pyld_document_loader():
+    import pyld as pyld_package
+
+    assert isinstance(URNDocumentLoader({}), pyld_package.DocumentLoader)
+
+
 def test_each_load_is_a_fresh_copy():
     loader = URNDocumentLoader({"urn:example:ctx": CTX})
     first = loader("urn:example:ctx", {})["document"]

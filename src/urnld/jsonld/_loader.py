@@ -19,6 +19,8 @@ from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+from pyld.documentloader.base import DocumentLoader as _PyldDocumentLoader
+
 from .._urn import URN
 from ..errors import URNSyntaxError
 from ._canon import is_urn_like
@@ -78,7 +80,7 @@ def _parse_json(data: bytes, where: str) -> Any:
         ) from e
 
 
-class URNDocumentLoader:
+class URNDocumentLoader(_PyldDocumentLoader):  # type: ignore[misc]
     """A pyld document loader backed by a local URN catalog; offline unless given a fallback.
 
     Args:

@@ -5,8 +5,6 @@ Every helper works on an NSS that already passed RFC 8141 syntax, so it holds on
 
 >>> segments("a:bc::d")
 [(0, 1), (2, 4), (5, 5), (6, 7)]
->>> first_outside("12-3x4", "0123456789-")
-4
 """
 
 from __future__ import annotations
@@ -15,20 +13,17 @@ import re
 import string
 
 __all__ = [
-    "ALNUM",
     "PCHAR_NC_RE",
     "PCHAR_RE",
     "PCHAR_SLASH_RE",
-    "first_outside",
     "quote_char",
+    "segment_problem",
     "segments",
     "visible_span",
 ]
 
-ALNUM = string.ascii_letters + string.digits
-
 # RFC 3986 §3.3 pchar less ":" (what "PCHAR_NC" means in NAMESPACES.md), plus %XX escapes.
-_PCHAR_NC_CHARS = re.escape(ALNUM + "-._~" + "!$&'()*+,;=" + "@")
+_PCHAR_NC_CHARS = re.escape(string.ascii_letters + string.digits + "-._~" + "!$&'()*+,;=" + "@")
 PCHAR_NC_RE = rf"(?:[{_PCHAR_NC_CHARS}]|%[0-9A-Fa-f]{{2}})"
 PCHAR_RE = rf"(?:[{_PCHAR_NC_CHARS}:]|%[0-9A-Fa-f]{{2}})"
 PCHAR_SLASH_RE = rf"(?:[{_PCHAR_NC_CHARS}:/]|%[0-9A-Fa-f]{{2}})"
@@ -49,19 +44,6 @@ def segments(s: str, sep: str = ":") -> list[tuple[int, int]]:
             return out
         out.append((start, end))
         start = end + len(sep)
-
-
-def first_outside(s: str, allowed: str, start: int = 0, end: int | None = None) -> int | None:
-    """Index of the first character of ``s[start:end]`` not in *allowed*, or None.
-
-    >>> first_outside("abc", "abc") is None
-    True
-    """
-    stop = len(s) if end is None else end
-    for i in range(start, stop):
-        if s[i] not in allowed:
-            return i
-    return None
 
 
 def quote_char(s: str, i: int) -> str:

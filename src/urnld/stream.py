@@ -24,8 +24,10 @@ files (the Dask engine) must keep labels of different files apart themselves.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import gzip
+import itertools
 import os
 import sys
 import tempfile
@@ -62,10 +64,17 @@ def __dir__() -> list[str]:
 
 OnError = Literal["raise", "report"]
 
+# C helper behind Counter.update: counts a list of tokens into a dict without a Python loop.
+_count_elements: Callable[[dict[bytes, int], list[bytes]], None] = (
+    collections._count_elements  # type: ignore[attr-defined]
+)
+# First byte of a token that may be a URN once unescaped: 'u', 'U' or a '\\' escape.
+_URN_START = frozenset(b"uU\\")
+
 # Lines are handled in batches: one Python call per batch keeps per-line overhead low.
 _BATCH_LINES = 8192
 # Distinct terms whose canonical form is cached; past it the cache restarts (bounded memory).
-_MAX_CACHE = 200_000
+_MAX_CACHE = 50_000
 # Malformed lines are shown with at most this many bytes.
 _EXCERPT = 80
 
@@ -117,8 +126,8 @@ class _Pass:
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
-        if tok[1:5].lower() != b"urn:" and b"\\" not in tok:
-            out = NOT_URN  # the common case: not a URN, no escapes to decode
+        if tok[1] not in _URN_START or (tok[1] != 92 and tok[1:5].lower() != b"urn:"):
+            out = NOT_URN  # the common case: not a URN (92 is '\\', an escape to decode)
         else:
             text = unescape_iri(tok)
             if text[:4].lower() != "urn:":
@@ -153,11 +162,17 @@ class _Pass:
         return out
 
     def _store(self, tok: bytes, out: bytes) -> None:
+        self.tokens[tok] = out
+
+    def maybe_reset(self) -> None:
+        """Bounded memory: past _MAX_CACHE terms, flush the counts and restart the caches.
+
+        Called between batches only, when no token is pending outside ``occ``.
+        """
         if len(self.tokens) >= _MAX_CACHE:
             self.flush()
             self.tokens.clear()
             self.info.clear()
-        self.tokens[tok] = out
 
     def flush(self) -> None:
         raise NotImplementedError
@@ -193,30 +208,29 @@ class _CanonPass(_Pass):
         """Yield batches of output lines."""
         report = self.report
         fullmatch = LINE.fullmatch
-        tokens = self.tokens
-        get = tokens.get
+        get = self.tokens.get
         occ = self.occ
-        occ_get = occ.get
         iri = self.iri
         literal = self.literal
         literals = self.literals
         lineno = first_line - 1
         it = iter(lines)
+        # The subject usually repeats on consecutive lines (N-Triples dumps are grouped by
+        # subject): comparing with the previous one is cheaper than hashing it again.
+        prev_s: bytes | None = None
+        prev_v: bytes = NOT_URN
         try:
             while True:
-                batch: list[bytes] = []
-                for _ in range(_BATCH_LINES):
-                    try:
-                        batch.append(next(it))
-                    except StopIteration:
-                        break
+                batch = list(itertools.islice(it, _BATCH_LINES))
                 if not batch:
                     break
                 out: list[bytes] = []
                 append = out.append
+                # URN tokens met, once per statement; counted in C at the end of the batch.
+                urns: list[bytes] = []
+                add_urn = urns.append
                 n = 0
-                for line in batch:
-                    lineno += 1
+                for i, line in enumerate(batch, lineno + 1):
                     m = fullmatch(line)
                     if m is None:
                         if is_blank_or_comment(line):
@@ -225,25 +239,29 @@ class _CanonPass(_Pass):
                         report.statements_out += n
                         n = 0
                         reason = _describe(line)
-                        report.record_error(source, lineno, reason)
+                        report.record_error(source, i, reason)
                         if on_error == "raise":
-                            raise NTriplesSyntaxError(source, lineno, reason, line)
+                            _count_elements(occ, urns)
+                            raise NTriplesSyntaxError(source, i, reason, line)
                         continue
                     n += 1
                     s, p, o, g = m.groups()
-                    u1 = u2 = u3 = u4 = None
-                    if s[0] == 60:  # '<': an IRI (else a blank node)
-                        v = get(s)
-                        if v is None:
-                            v = iri(s)
-                        if v:
-                            u1 = s
-                            s = v
+                    if s != prev_s:
+                        prev_s = s
+                        if s[0] == 60:  # '<': an IRI (else a blank node)
+                            v = get(s)
+                            prev_v = iri(s) if v is None else v
+                        else:
+                            prev_v = NOT_URN
+                    if prev_v:
+                        add_urn(s)
+                        s = prev_v
                     v = get(p)
                     if v is None:
                         v = iri(p)
                     if v:
-                        u2 = p
+                        if p != prev_s:
+                            add_urn(p)
                         p = v
                     c = o[0]
                     if c == 60:
@@ -251,16 +269,15 @@ class _CanonPass(_Pass):
                         if v is None:
                             v = iri(o)
                         if v:
-                            u3 = o
+                            if o != prev_s and o != m[2]:
+                                add_urn(o)
                             o = v
-                    elif c == 34 and literals and (
-                        o[1:5].lower() == b"urn:" or o[1:2] == b"\\"
-                    ):
+                    elif c == 34 and literals and o[1] in _URN_START:
                         v = get(o)
                         if v is None:
                             v = literal(o)
                         if v:
-                            u3 = o
+                            add_urn(o)
                             o = v
                     if g is None:
                         append(b"%s %s %s .\n" % (s, p, o))
@@ -270,18 +287,13 @@ class _CanonPass(_Pass):
                             if v is None:
                                 v = iri(g)
                             if v:
-                                u4 = g
+                                if g not in (prev_s, m[2], m[3]):
+                                    add_urn(g)
                                 g = v
                         append(b"%s %s %s %s .\n" % (s, p, o, g))
-                    # Count statements per spelling, once per statement.
-                    if u1 is not None:
-                        occ[u1] = occ_get(u1, 0) + 1
-                    if u2 is not None and u2 != u1:
-                        occ[u2] = occ_get(u2, 0) + 1
-                    if u3 is not None and u3 not in (u1, u2):
-                        occ[u3] = occ_get(u3, 0) + 1
-                    if u4 is not None and u4 not in (u1, u2, u3):
-                        occ[u4] = occ_get(u4, 0) + 1
+                lineno += len(batch)
+                _count_elements(occ, urns)
+                self.maybe_reset()
                 report.statements_in += n
                 report.statements_out += n
                 yield out
@@ -397,6 +409,7 @@ class _CheckPass(_Pass):
                     if v and tok not in seen:
                         seen.add(tok)
                         occ[tok] = occ.get(tok, 0) + 1
+                self.maybe_reset()
         finally:
             self.flush()
 

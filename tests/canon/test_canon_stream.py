@@ -282,3 +282,25 @@ def test_check_lines_and_file(tmp_path: Path):
     assert again.to_dict() == {**report.to_dict(), "errors": {
         **report.to_dict()["errors"],
         "lines": [{"source": str(f), "line": 3, "message": "statement does not end with '.'"}]}}
+
+
+def test_bounded_cache_restarts_give_the_same_output_and_report(monkeypatch):
+    import urnld.stream as stream_mod
+
+    text = "".join(
+        f"<URN:EXAMPLE:{i % 7}> {P} <urn:Example:{i % 5}> .\n<http://e/{i}> {P} <urn:x-y:{i % 3}> .\n"
+        for i in range(300)
+    )
+    expected_out, expected = canon(text)
+    cexpected = CheckReport()
+    check_lines(text.encode().splitlines(keepends=True), source="t.nt", report=cexpected)
+    monkeypatch.setattr(stream_mod, "_MAX_CACHE", 3)
+    monkeypatch.setattr(stream_mod, "_BATCH_LINES", 16)
+    out, report = canon(text)
+    assert out == expected_out
+    assert report == expected
+    creport = CheckReport()
+    check_lines(text.encode().splitlines(keepends=True), source="t.nt", report=creport)
+    assert creport == cexpected
+    assert report.clusters["urn:example:3"] == {
+        "URN:EXAMPLE:3": len(range(3, 300, 7)), "urn:Example:3": len(range(3, 300, 5))}

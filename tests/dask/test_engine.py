@@ -324,3 +324,24 @@ def test_unreachable_scheduler_is_a_clear_error(dump, tmp_path, monkeypatch):
     with pytest.raises(DaskJobError, match=r"cannot connect to the Dask scheduler at 'tcp://127\.0\.0\.1:1'"):
         canonicalize_files(dump, out, scheduler="tcp://127.0.0.1:1")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_odd_files_equal_single_process(dump, dask_scheduler, tmp_path):
+    # An empty file, CRLF line ends, comments and blank lines, no newline at the end, and a
+    # partition size far below the line length of some lines.
+    src = tmp_path / "in"
+    src.mkdir()
+    (src / "empty.nt").write_bytes(b"")
+    lines = dump[0].read_bytes().splitlines()[:300]
+    odd = b"# a comment\r\n\r\n" + b"\r\n".join(lines[:150]) + b"\n\n   \n" + b"\n".join(lines[150:])
+    (src / "odd.nt").write_bytes(odd)
+    inputs = [src / "empty.nt", src / "odd.nt"]
+    report = canonicalize_files(inputs, tmp_path / "out", scheduler=dask_scheduler,
+                                partition_size=500)
+    assert report == _single_process(inputs, tmp_path / "ref")
+    assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")
+    assert (tmp_path / "out" / "empty.nt").read_bytes() == b""
+    assert report.statements_in == 300
+    assert check_files(inputs, scheduler=dask_scheduler, partition_size=500) == _merge(
+        [check_file(str(p)) for p in inputs]
+    )

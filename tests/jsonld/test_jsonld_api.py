@@ -28,6 +28,10 @@ from urnld.jsonld import (
     to_rdf,
 )
 
+# rdflib's own JSON-LD parser and Dataset API emit DeprecationWarnings (ConjunctiveGraph,
+# default_context) that are not ours to fix.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:rdflib")
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "jsonld"
 S = "https://schema.org/"
 CTX = {"@version": 1.1, "uuid": "urn:uuid:", "isbn": "urn:isbn:", "@vocab": S,
@@ -223,6 +227,17 @@ def test_hazard_urn_base_from_the_base_option():
         "relative IRI reference 'c' was resolved against the URN @base 'urn:example:doc', giving "
         "'urn:c'; URNs have no hierarchy (RFC 8141 §4.3): use absolute IRIs or a hierarchical "
         "@base")
+
+
+def test_hazard_urn_base_of_a_document_loaded_by_urn():
+    loader = URNDocumentLoader({"urn:example:doc": {"@id": "c", "https://schema.org/p": "x"}})
+    with pytest.raises(URNBaseError) as e:
+        expand("URN:EXAMPLE:doc", loader=loader)
+    assert str(e.value) == (
+        "relative IRI reference 'c' was resolved against the URN @base 'urn:example:doc', giving "
+        "'urn:c'; URNs have no hierarchy (RFC 8141 §4.3): use absolute IRIs or a hierarchical "
+        "@base")
+    assert expand("URN:EXAMPLE:doc", loader=loader, hazards="ignore")[0]["@id"] == "urn:c"
 
 
 def test_hazard_urn_base_without_relative_references_is_fine():

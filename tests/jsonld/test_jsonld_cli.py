@@ -11,6 +11,10 @@ import pytest
 
 from urnld.cli import main
 
+# rdflib's own JSON-LD parser and Dataset API emit DeprecationWarnings (ConjunctiveGraph,
+# default_context) that are not ours to fix.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:rdflib")
+
 ROOT = Path(__file__).resolve().parents[2]
 CATALOG = ROOT / "examples" / "jsonld" / "catalog"
 VC = ROOT / "examples" / "jsonld" / "vc-credential.jsonld"

@@ -16,6 +16,10 @@ from urnld import URNError
 from urnld import jsonld as ujsonld
 from urnld.jsonld import CatalogError, URNDocumentLoader, rdflib_loader
 
+# rdflib's own JSON-LD parser and Dataset API emit DeprecationWarnings (ConjunctiveGraph,
+# default_context) that are not ours to fix.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:rdflib")
+
 CTX = {"@context": {"name": "https://schema.org/name", "uuid": "urn:uuid:"}}
 
 

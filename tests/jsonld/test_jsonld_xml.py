@@ -21,6 +21,10 @@ from urnld.jsonld import (
 )
 from urnld.xmlns import XMLNamespaceError, audit, iter_namespaces
 
+# rdflib's own JSON-LD parser and Dataset API emit DeprecationWarnings (ConjunctiveGraph,
+# default_context) that are not ours to fix.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:rdflib")
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "xml"
 SAML = "urn:oasis:names:tc:SAML:2.0:assertion"
 

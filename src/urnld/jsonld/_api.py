@@ -150,7 +150,9 @@ class _Run:
     ) -> tuple[list[Hazard], set[str]]:
         base = options.get("base")
         if base is None and isinstance(input_, str):
-            base = input_
+            # expand() of a URL: pyld uses the loaded document's URL, which for a catalog URN
+            # is its canonical form.
+            base = self.canon.url(input_)
         urn_option = isinstance(base, str) and is_urn_like(base)
         if not urn_option and not self.resolver.urn_bases:
             return [], set()

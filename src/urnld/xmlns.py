@@ -257,3 +257,7 @@ def audit(source: str | os.PathLike[str] | IO[bytes]) -> XMLNamespaceAudit:
                                               canonical, reason))
     result.equivalent_spellings = sorted(tuple(sorted(g)) for g in by_key.values() if len(g) > 1)
     return result
+
+
+def __dir__() -> list[str]:
+    return __all__

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from urnld.dask._engine import plan, stat_inputs
-from urnld.dask._output import OutputDir, concat, relative_names
+from urnld.dask._output import OutputDir, concat, output_names
 from urnld.dask._partition import FileInfo, align, iter_lines, nominal_ranges, scan_range
 from urnld.errors import URNError
 
@@ -127,18 +127,18 @@ def test_source_is_the_path_as_given_and_path_is_absolute(tmp_path, monkeypatch)
     assert FileInfo.stat(0, "in.nt") == info
 
 
-def test_relative_names():
+def test_output_names():
     # Distinct file names: flat, like `urnld canonicalize IN... -o OUTDIR`.
-    assert relative_names(["/d/a/x.nt", "/e/y.nt.gz"]) == ["x.nt", "y.nt.gz"]
-    assert relative_names(["/d/x.nt"]) == ["x.nt"]
+    assert output_names(["/d/a/x.nt", "/e/y.nt.gz"]) == ["x.nt", "y.nt.gz"]
+    assert output_names(["/d/x.nt"]) == ["x.nt"]
     # A shared file name: the directories relative to the common parent are kept.
-    assert relative_names(["/d/a/x.nt", "/d/b/x.nt", "/d/a/y.nq.gz"]) == [
+    assert output_names(["/d/a/x.nt", "/d/b/x.nt", "/d/a/y.nq.gz"]) == [
         "a/x.nt",
         "b/x.nt",
         "a/y.nq.gz",
     ]
     with pytest.raises(URNError, match="given twice"):
-        relative_names(["/d/x.nt", "/d/x.nt"])
+        output_names(["/d/x.nt", "/d/x.nt"])
 
 
 def test_concat_joins_in_order_and_removes_pieces(tmp_path):
@@ -198,7 +198,7 @@ def test_symlinked_input_keeps_its_own_name(tmp_path):
     link.symlink_to(real)
     (info,) = stat_inputs([link])
     assert info.path == str(link)
-    assert relative_names([info.path]) == ["link.nt"]
+    assert output_names([info.path]) == ["link.nt"]
 
 
 @pytest.mark.parametrize("fails_after", [0, 1])

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
 from urnld.dask._errors import DaskJobError, positive_int
-from urnld.dask._output import OutputDir, relative_names
+from urnld.dask._output import OutputDir, output_names
 from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
 from urnld.dask._tasks import (
     canonicalize_partition,
@@ -229,7 +229,7 @@ def canonicalize_files(
     """
     _check_args(workers, scheduler, partition_size)
     files = stat_inputs(inputs)
-    names = relative_names([f.path for f in files])
+    names = output_names([f.path for f in files])
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
         parts = _plan_on(client, files, partition_size)
         split = Counter(p.file.index for p in parts)

@@ -11,7 +11,7 @@ concatenated in partition order into the file's output. Only when every task suc
 output renamed to ``OUTDIR``; the hidden sibling is deleted in every case. So ``OUTDIR`` either
 does not exist or is complete, and a rerun starts from nothing.
 
->>> relative_names(["/d/a/x.nt", "/d/b/x.nt"])
+>>> output_names(["/d/a/x.nt", "/d/b/x.nt"])
 ['a/x.nt', 'b/x.nt']
 """
 
@@ -25,17 +25,17 @@ from pathlib import Path
 
 from urnld.errors import URNError
 
-__all__ = ["OutputDir", "concat", "relative_names"]
+__all__ = ["OutputDir", "concat", "output_names"]
 
 _TMP_TAG = ".urnld-tmp-"
 
 
-def relative_names(paths: Sequence[str]) -> list[str]:
+def output_names(paths: Sequence[str]) -> list[str]:
     """Output names (POSIX-style relative paths) for absolute input ``paths``.
 
     Raises :class:`URNError` if an input is given twice (two outputs would collide).
 
-    >>> relative_names(["/d/a/x.nt", "/d/b/y.nt"])
+    >>> output_names(["/d/a/x.nt", "/d/b/y.nt"])
     ['x.nt', 'y.nt']
     """
     seen: set[str] = set()

@@ -109,11 +109,12 @@ def validate(
         _, graph, text, _ = _engine.run(
             data_graph, shapes_graph, inference=inference, engine=engine
         )
-    except ReportableRuntimeError as e:
+    except (ReportableRuntimeError, NotImplementedError) as e:
+        # pyshacl's load/validation failures, and features it lacks (e.g. $shapesGraph).
         raise ShapesError(f"the shapes cannot be run: {_first_line(e)}") from e
     return Report.from_graph(graph, text)
 
 
-def _first_line(e: ReportableRuntimeError) -> str:
+def _first_line(e: Exception) -> str:
     text = str(getattr(e, "message", "") or e).strip() or type(e).__name__
     return text.splitlines()[0]

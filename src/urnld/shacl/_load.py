@@ -6,8 +6,9 @@ import gzip
 import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias, cast
 
+from pyshacl.monkey import rdflib_bool_patch, rdflib_bool_unpatch
 from rdflib import Dataset, Graph, Literal
 from rdflib.namespace import XSD
 from rdflib.util import guess_format
@@ -47,6 +48,11 @@ def _format(path: str) -> str:
 
 def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
     fmt = _format(path)
+    # pyshacl.validate reads a shapes *file* with rdflib's boolean parsing made strict (only
+    # "true" is true: SHACL's W3C test uniqueLang-002 depends on it); read it the same way.
+    strict_booleans = error is ShapesError
+    if strict_booleans:
+        cast(Any, rdflib_bool_patch)()
     try:
         if path.endswith(".gz"):
             with gzip.open(path, "rb") as f:
@@ -60,6 +66,9 @@ def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
         # JSONDecodeError, ValueError…); at this input boundary they all mean "not parseable".
         reason = (str(e).strip() or type(e).__name__).splitlines()[0]
         raise error(f"{path}: not valid {fmt}: {reason}") from e
+    finally:
+        if strict_booleans:
+            cast(Any, rdflib_bool_unpatch)()
 
 
 def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:

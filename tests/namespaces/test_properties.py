@@ -318,3 +318,29 @@ def test_findings_are_total_and_point_into_the_nss(nid: str, nss: str, strict: b
             assert start <= f.span[0] < f.span[1] <= len(urn), (urn, f)
             assert f.rule is not None and f.rule.startswith(nid + ": ")
             assert f.message
+
+
+rfc2141_nss = st.lists(
+    st.sampled_from(string.ascii_letters + string.digits + "()+,-.:=@;$_!*'/?#") | pct,
+    min_size=1,
+    max_size=24,
+).map("".join)
+
+
+@given(st.sampled_from(sorted(BUILTIN)), rfc2141_nss, st.booleans())
+def test_rules_are_total_in_rfc2141_mode(nid: str, nss: str, strict: bool) -> None:
+    """The legacy grammar lets '/', '?' and '#' into the NSS; rules stay total there too."""
+    from urnld import check
+    from urnld.errors import URNSyntaxError
+
+    urn = f"urn:{nid}:{nss}"
+    try:
+        u = URN(urn, mode="rfc2141")
+    except URNSyntaxError:  # e.g. %00, which RFC 2141 forbids
+        return
+    c = u.canonical_str
+    assert URN(c, mode="rfc2141").canonical_str == c
+    start = len(f"urn:{nid}:")
+    for f in check(urn, mode="rfc2141", strict=strict, profiles={"nbn-de"}):
+        if f.code.startswith("nss-"):
+            assert start <= f.span[0] < f.span[1] <= len(urn), (urn, f)

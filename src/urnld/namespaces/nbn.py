@@ -140,11 +140,21 @@ class NBNRule(NamespaceRule):
             return self.finding(
                 "nss-invalid", "the NBN string after '-' is empty", dash, dash + 1
             )
+        if nss[rest] == "/":
+            return self.finding(
+                "nss-invalid",
+                "the NBN string must not start with '/' (RFC 3986 path-rootless)",
+                rest,
+                rest + 1,
+            )
+        # Left: '?' or '#', which only the RFC 2141 grammar lets into an NSS.
+        bad = next((i for i in range(rest, len(nss)) if nss[i] in "?#"), rest)
         return self.finding(
             "nss-invalid",
-            f"the NBN string must not start with {nss[rest]!r} (RFC 3986 path-rootless)",
-            rest,
-            rest + 1,
+            f"{nss[bad]!r} at NSS position {bad} is not allowed in an NBN string "
+            "(RFC 3986 path-rootless)",
+            bad,
+            bad + 1,
         )
 
     def _check_dnb(self, nss: str) -> Iterator[Finding]:

@@ -79,18 +79,26 @@ def context_hazards(
     seen_terms: set[tuple[str, str | None]] = set()
     schemes: dict[str, str] | None = None  # scheme -> one IRI using it (computed on demand)
 
+    ordered: list[str] | None = None  # sorted IRIs, so messages name the same example each run
+
+    def in_order() -> list[str]:
+        nonlocal ordered
+        if ordered is None:
+            ordered = sorted(iris)
+        return ordered
+
     def by_scheme() -> dict[str, str]:
         nonlocal schemes
         if schemes is None:
             schemes = {}
-            for iri in sorted(iris):
+            for iri in in_order():
                 scheme, sep, rest = iri.partition(":")
                 if sep and scheme != "_" and not rest.startswith("//"):
                     schemes.setdefault(scheme, iri)
         return schemes
 
     def starting_with(prefix: str) -> str | None:
-        for iri in sorted(iris):
+        for iri in in_order():
             if len(iri) > len(prefix) and iri.startswith(prefix):
                 return iri
         return None

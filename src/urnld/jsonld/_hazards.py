@@ -7,6 +7,7 @@ Only the ``@base`` check needs a second expansion, and only when a URN base is p
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 import sys
@@ -98,8 +99,13 @@ def context_hazards(
         return schemes
 
     def starting_with(prefix: str) -> str | None:
-        for iri in in_order():
-            if len(iri) > len(prefix) and iri.startswith(prefix):
+        # The first IRI (in sorted order) that extends *prefix*: a binary search, then a short
+        # scan past *prefix* itself.
+        items = in_order()
+        for iri in items[bisect.bisect_left(items, prefix):]:
+            if not iri.startswith(prefix):
+                return None
+            if len(iri) > len(prefix):
                 return iri
         return None
 

@@ -129,3 +129,11 @@ def test_cli_modules_import_nothing_heavy():
              "print(sorted(m for m in ('pyld', 'rdflib', 'urnld.jsonld') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_vc_demo_example_runs():
+    out = subprocess.run([sys.executable, str(ROOT / "examples" / "jsonld" / "vc_demo.py")],
+                         capture_output=True, text=True, check=True)
+    assert "plain pyld: Dereferencing a URL did not result in a valid JSON-LD object." in out.stdout
+    assert ("flattened nodes: ['uuid:3f2504e0-4f89-11d3-9a0c-0305e82c3301', "
+            "'uuid:9c5b94b1-35ad-49bb-b118-8e8fc24abf80']") in out.stdout

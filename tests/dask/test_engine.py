@@ -345,3 +345,20 @@ def test_odd_files_equal_single_process(dump, dask_scheduler, tmp_path):
     assert check_files(inputs, scheduler=dask_scheduler, partition_size=500) == _merge(
         [check_file(str(p)) for p in inputs]
     )
+
+
+def test_more_distinct_urns_than_the_stream_term_cache(dask_scheduler, tmp_path):
+    # A catalog's subjects come in runs of statements; with more distinct URNs than the
+    # streaming pass keeps cached (tens of thousands), its cache restarts mid-file, between two
+    # statements of one subject. Partitions and the single-process run must still agree.
+    src = tmp_path / "big.nt"
+    with src.open("w") as f:
+        for g in range(20_000):
+            for k in range(7):
+                f.write(f"<URN:example:s{g}> <http://e/p> <urn:EXAMPLE:o{g}-{k}> .\n")
+    ref_report = _single_process([src], tmp_path / "ref")
+    report = canonicalize_files([src], tmp_path / "out", scheduler=dask_scheduler,
+                                partition_size=2_000_000)
+    assert report == ref_report
+    assert report.rewritten == 2 * 140_000
+    assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")

@@ -119,7 +119,7 @@ def _phases(factory, triples, sample, ntriples: str) -> dict[str, float]:
     }
 
 
-def run(n: int, lookups: int, repeat: int) -> None:
+def run(n: int, lookups: int, repeat: int, inner: str = "memory") -> None:
     triples = make_triples(n)
     rng = random.Random(2)
     sample = [triples[rng.randrange(len(triples))] for _ in range(lookups)]
@@ -132,16 +132,24 @@ def run(n: int, lookups: int, repeat: int) -> None:
         f"{n} triples, {distinct} distinct subject spellings, {lookups} lookups per phase, "
         f"best of {repeat} (runs interleaved so machine load hits both alike)"
     )
-    best: dict[str, dict[str, float]] = {"Memory": {}, "URN": {}}
+    if inner == "oxigraph":
+        from oxrdflib import OxigraphStore
+
+        base, wrapped = OxigraphStore, (lambda: URNStore(OxigraphStore()))
+    else:
+        base, wrapped = Memory, URNStore
+    base_name = base.__name__
+    print(f"baseline: plain {base_name} store; URN: URNStore({base_name}())")
+    best: dict[str, dict[str, float]] = {base_name: {}, "URN": {}}
     for _ in range(repeat):
         # A fresh URNStore each run: its term cache starts cold, as in real use.
-        for name, factory in (("Memory", Memory), ("URN", URNStore)):
+        for name, factory in ((base_name, base), ("URN", wrapped)):
             for phase, secs in _phases(factory, triples, sample, ntriples).items():
                 best[name][phase] = min(best[name].get(phase, secs), secs)
-    print(f"{'phase':<17} {'Memory s':>10} {'URN s':>10} {'ratio':>7}   (CPU seconds)")
-    for phase, m in best["Memory"].items():
+    print(f"{'phase':<17} {base_name + ' s':>14} {'URN s':>10} {'ratio':>7}   (CPU seconds)")
+    for phase, m in best[base_name].items():
         u = best["URN"][phase]
-        print(f"{phase:<17} {m:>10.3f} {u:>10.3f} {u / m:>6.2f}x")
+        print(f"{phase:<17} {m:>14.3f} {u:>10.3f} {u / m:>6.2f}x")
 
 
 def main() -> None:
@@ -149,8 +157,14 @@ def main() -> None:
     ap.add_argument("--triples", type=int, default=50_000, help="triples to add (default 50000)")
     ap.add_argument("--lookups", type=int, default=20_000, help="pattern lookups per phase")
     ap.add_argument("--repeat", type=int, default=3, help="best of this many runs")
+    ap.add_argument(
+        "--inner",
+        choices=["memory", "oxigraph"],
+        default="memory",
+        help="store to wrap and compare against (default memory)",
+    )
     args = ap.parse_args()
-    run(args.triples, args.lookups, args.repeat)
+    run(args.triples, args.lookups, args.repeat, args.inner)
 
 
 if __name__ == "__main__":

@@ -150,6 +150,16 @@ def test_str_of_a_urn_constant_is_the_canonical_string(catalog: Graph) -> None:
     assert str(rows[0][0]) == HOBBIT
 
 
+def test_urnfn_sees_canonical_iri_constants_but_literal_spellings(catalog: Graph) -> None:
+    q = (
+        "PREFIX urnfn: <https://w3id.org/urnld/fn#>\n"
+        "SELECT ?a ?b WHERE { BIND(urnfn:findings(<URN:ISBN:0-395-36341-1>) AS ?a)"
+        ' BIND(urnfn:findings("URN:ISBN:0-395-36341-1") AS ?b) }'
+    )
+    ((a, b),) = list(catalog.query(q))
+    assert (str(a), str(b)) == ("", "not-canonical")
+
+
 def test_invalid_urn_constant_matches_only_its_own_spelling(catalog: Graph) -> None:
     assert _titles(catalog, f"SELECT ?t WHERE {{ <{BAD}> dc:title ?t }}") == ["Misprinted"]
     assert _titles(catalog, "SELECT ?t WHERE { <urn:x-isbn:0395363411> dc:title ?t }") == []

@@ -30,7 +30,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import IO, Any
 
-from ._urn import URN
+from . import URN
 from .errors import URNError, URNSyntaxError
 
 __all__ = [
@@ -190,7 +190,7 @@ def iter_namespaces(
 
 def _validity(uri: str) -> tuple[bool, str | None, str | None]:
     """(valid, canonical, reason) for a urn: namespace name."""
-    from ._check import check
+    from . import check
 
     try:
         canonical = URN(uri).canonical_str

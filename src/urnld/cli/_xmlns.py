@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._urn import URN
+    from .. import URN
     from ..xmlns import audit
     from ._common import open_input
 

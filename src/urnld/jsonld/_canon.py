@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._urn import URN
+from .. import URN, check
 from ..errors import URNSyntaxError
 from ..findings import CheckOptions, Severity
 from ..namespaces import GENERIC, get_rule
@@ -115,9 +115,8 @@ class Canonicalizer:
         if nid not in self._nid_verdict:
             # NID policy does not depend on the NSS: judge each NID once (check() is the
             # authority; only its NID-level error findings matter here).
-            from .._check import _nid_findings
-
-            errors = [f.message for f in _nid_findings(urn) if f.severity is Severity.ERROR]
+            errors = [f.message for f in check(str(urn))
+                      if f.severity is Severity.ERROR and f.code.startswith("nid-")]
             self._nid_verdict[nid] = errors[0] if errors else None
         verdict = self._nid_verdict[nid]
         if verdict is not None:

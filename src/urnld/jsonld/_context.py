@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Iterable, Mapping
 from typing import IO, TYPE_CHECKING, Any, Literal
 
-from .._check import check
+from .. import check
 from ._canon import GEN_DELIMS, is_urn_like
 from ._errors import Hazard, URNContextError, URNContextWarning
 from ._hazards import SCHEME_TERMS

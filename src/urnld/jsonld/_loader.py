@@ -21,7 +21,7 @@ from typing import Any
 
 from pyld.documentloader.base import DocumentLoader as _PyldDocumentLoader
 
-from .._urn import URN
+from .. import URN
 from ..errors import URNSyntaxError
 from ._canon import is_urn_like
 from ._errors import CatalogError

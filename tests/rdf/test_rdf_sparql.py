@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import re
+import string
 from collections.abc import Callable
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from oxrdflib import OxigraphStore
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDFS
@@ -297,3 +301,51 @@ def test_done_when_any_spelling_finds_the_book() -> None:
         for asked in SPELLINGS:
             rows = g.query(f"SELECT ?t WHERE {{ <{asked}> <http://purl.org/dc/terms/title> ?t }}")
             assert [str(r[0]) for r in rows] == ["The Hobbit"], (stored, asked)
+
+
+# --- property: RFC 8141 §3 case variants always find each other ------------------------------
+
+_NID = st.from_regex(r"[a-z][a-z0-9-]{2,8}[a-z0-9]", fullmatch=True).filter(
+    lambda n: not n.startswith(("x-", "urn-")) and n[2] != "-"
+)
+_NSS = st.lists(
+    st.one_of(
+        st.sampled_from(list(string.ascii_letters + string.digits + "-._~!$&'()*+,;=:@")),
+        st.builds(
+            lambda a, b: f"%{a}{b}",
+            st.sampled_from("0123456789abcdef"),
+            st.sampled_from("0123456789abcdef"),
+        ),
+    ),
+    min_size=1,
+    max_size=10,
+).map("".join)
+
+
+def _variant(nid: str, nss: str, flips: list[bool]) -> str:
+    """Another spelling under RFC 8141 §3: case of 'urn', of the NID, and of %-hex digits."""
+    scheme = "URN" if flips[0] else "urn"
+    nid = nid.upper() if flips[1] else nid
+    nss = re.sub(r"%[0-9a-fA-F]{2}", lambda m: m.group().upper() if flips[2] else m.group(), nss)
+    return f"{scheme}:{nid}:{nss}"
+
+
+@settings(max_examples=40)
+@given(
+    _NID,
+    _NSS,
+    st.lists(st.booleans(), min_size=3, max_size=3),
+    st.lists(st.booleans(), min_size=3, max_size=3),
+)
+def test_property_any_case_variant_finds_the_node(
+    nid: str, nss: str, stored_flips: list[bool], asked_flips: list[bool]
+) -> None:
+    stored, asked = _variant(nid, nss, stored_flips), _variant(nid, nss, asked_flips)
+    g = Graph(store="URN")
+    g.add((URIRef(stored), DCTERMS.title, Literal("found")))
+    patterns = [
+        f"SELECT ?t WHERE {{ <{asked}> <http://purl.org/dc/terms/title> ?t }}",
+        f"SELECT ?t WHERE {{ ?b <http://purl.org/dc/terms/title> ?t FILTER(?b = <{asked}>) }}",
+    ]
+    for q in patterns:
+        assert [str(r[0]) for r in g.query(q)] == ["found"], (stored, asked, q)

@@ -344,3 +344,51 @@ def test_rules_are_total_in_rfc2141_mode(nid: str, nss: str, strict: bool) -> No
     for f in check(urn, mode="rfc2141", strict=strict, profiles={"nbn-de"}):
         if f.code.startswith("nss-"):
             assert start <= f.span[0] < f.span[1] <= len(urn), (urn, f)
+
+
+# Alphabets close to each namespace's grammar, so the diagnostic branches get exercised.
+NEAR = {
+    "isbn": "0123456789Xx-", "issn": "0123456789Xx-", "isni": "0123456789Xx",
+    "isan": "0123456789ABCDEFabcdefYZ-", "uuid": "0123456789abcdefABCDEFg-", "oid": "0123456789.a",
+    "lei": "0123456789ABCXYZ-", "nbn": "abDE09:-/", "uci": "I7ab0+:-CR", "ietf": "rfcidparms:0-9/",
+    "iso": "stdio:-0123ed,ren", "epc": "id:sgtn.0129-", "doi": "10./ab", "lex": "it:;/.-ab",
+    "oasis": "names:tcmbr/", "mpeg": "mpeg7:/", "publicid": "ab+:;%2F3A/", "ogc": "def:/c",
+}  # fmt: skip
+
+
+@given(st.sampled_from(sorted(NEAR)), st.data())
+def test_near_miss_nsss_get_precise_findings(nid: str, data: st.DataObject) -> None:
+    from urnld import URNSyntaxError, check
+    from urnld.findings import Severity
+
+    nss = data.draw(st.text(NEAR[nid], min_size=1, max_size=30))
+    urn = f"urn:{nid}:{nss}"
+    try:
+        URN(urn)
+    except URNSyntaxError:
+        return
+    start = len(f"urn:{nid}:")
+    findings = [f for f in check(urn, strict=True, profiles={"nbn-de"}) if f.code.startswith("nss-")]
+    for f in findings:
+        assert start <= f.span[0] < f.span[1] <= len(urn), (urn, f)
+    # At most one grammar error per NSS: the first thing wrong, not a cascade.
+    assert sum(f.code == "nss-invalid" and f.severity is Severity.ERROR for f in findings) <= 1
+
+
+@given(st.text("0123456789Xx-", min_size=1, max_size=20))
+def test_isbn_and_issn_validity_matches_grammar_plus_stdnum(nss: str) -> None:
+    import re
+
+    from stdnum import isbn as stdnum_isbn
+    from stdnum import issn as stdnum_issn
+
+    from urnld import check
+    from urnld.findings import Severity
+
+    def valid(urn: str) -> bool:
+        return not [f for f in check(urn) if f.severity is Severity.ERROR]
+
+    isbn_grammar = re.fullmatch(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](?:-?[0-9]){9}-?[0-9]", nss)
+    assert valid(f"urn:isbn:{nss}") == bool(isbn_grammar and stdnum_isbn.is_valid(nss))
+    issn_grammar = re.fullmatch(r"[0-9]{4}-?[0-9]{3}[0-9Xx]", nss)
+    assert valid(f"urn:issn:{nss}") == bool(issn_grammar and stdnum_issn.is_valid(nss))

@@ -31,7 +31,7 @@ from collections.abc import Iterator
 
 from ..findings import Finding, Severity
 from ._base import CheckOptions, NamespaceRule
-from ._util import segment_problem, segments
+from ._util import segment_problem, segments, visible_span
 
 __all__ = ["RULE", "OASISRule"]
 
@@ -74,7 +74,7 @@ class OASISRule(NamespaceRule):
                     "nss-invalid",
                     f"'names:' is followed by 'specification', 'tc' or 'technical', "
                     f"not {second!r} (RFC 3121 §2)",
-                    *spans[1],
+                    *visible_span(*spans[1], len(nss)),
                 )
                 return
             used = 2
@@ -84,7 +84,7 @@ class OASISRule(NamespaceRule):
             yield self.finding(
                 "nss-invalid",
                 f"the NSS starts with 'names:' or 'member:', not {first!r} (RFC 3121 §2)",
-                *spans[0],
+                *visible_span(*spans[0], len(nss)),
             )
             return
         need, shape = _BRANCHES[branch]

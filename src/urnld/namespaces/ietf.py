@@ -14,7 +14,9 @@ RFC 2648. **Choice** (NAMESPACES.md §3.7): fold the case of ``urn``, ``ietf`` a
 ``params`` label, and compare the rest of a params name case-sensitively
 (``…:rr-type-codes:soa`` ≠ ``…:rr-type-codes:SOA``). Every other ``ietf`` NSS is lower-cased
 (``%XX`` escapes stay upper-case), whether or not it matches the grammar: RFC 2648 states the
-case-insensitivity for the whole namespace.
+case-insensitivity for the whole namespace. RFC 3553 §4 lets each params registry define a
+further canonicalization of its index values; none is applied here (no registry is known to
+the library).
 
 Sub-namespaces outside the grammar (``urn:ietf:wg:oauth:2.0:oob`` is common but was never
 registered) get an ``nss-invalid`` **warning**, an error with ``strict=True``; a malformed known

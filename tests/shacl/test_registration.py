@@ -15,8 +15,7 @@ from shacl_helpers import EX, PREFIXES
 
 import urnld.rdf
 from urnld.rdf import URNFN
-from urnld.shacl import shapes_path, validate
-from urnld.shacl import _engine
+from urnld.shacl import _engine, shapes_path, validate
 
 SHAPES = PREFIXES + """
 ex:P a sh:NodeShape ; sh:targetClass ex:R ;

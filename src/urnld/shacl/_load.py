@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias, cast
@@ -54,21 +55,39 @@ def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
     if strict_booleans:
         cast(Any, rdflib_bool_patch)()
     try:
-        if path.endswith(".gz"):
-            with gzip.open(path, "rb") as f:
-                graph.parse(data=f.read(), format=fmt)
-        else:
-            graph.parse(path, format=fmt)
+        with warnings.catch_warnings():
+            # rdflib's own parsers (Dataset.parse, TriG) call its deprecated default_context and
+            # ConjunctiveGraph: not our caller's concern, and not actionable.
+            warnings.filterwarnings("ignore", "Dataset.default_context", DeprecationWarning)
+            warnings.filterwarnings("ignore", "ConjunctiveGraph is deprecated", DeprecationWarning)
+            if path.endswith(".gz"):
+                with gzip.open(path, "rb") as f:
+                    graph.parse(data=f.read(), format=fmt)
+            else:
+                graph.parse(path, format=fmt)
     except OSError as e:
         raise error(f"{path}: cannot read: {e.strerror or e}") from e
     except Exception as e:
         # rdflib's parsers raise many unrelated types (BadSyntax, SAXParseException,
         # JSONDecodeError, ValueError…); at this input boundary they all mean "not parseable".
-        reason = (str(e).strip() or type(e).__name__).splitlines()[0]
-        raise error(f"{path}: not valid {fmt}: {reason}") from e
+        raise error(f"{path}: not valid {fmt}: {_reason(e)}") from e
     finally:
         if strict_booleans:
             cast(Any, rdflib_bool_unpatch)()
+
+
+def _reason(e: Exception) -> str:
+    """One line saying what the parser disliked.
+
+    rdflib's Turtle errors read ``at line 2 of <>:\nBad syntax (objectList expected) at ^ in:…``:
+    keep the line number and the complaint, drop the quoted input.
+    """
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    if not lines:
+        return type(e).__name__
+    if len(lines) > 1 and lines[0].startswith("at line"):
+        return f"{lines[0].removesuffix(' of <>:').removesuffix(':')}: {lines[1].split(' at ^')[0]}"
+    return lines[0]
 
 
 def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:

@@ -77,6 +77,8 @@ class ValidationResult:
         message: the ``sh:resultMessage`` values, sorted, joined with ``" | "`` (``""`` if none).
         source_shape: ``sh:sourceShape``.
         path_text: :attr:`path` in SPARQL property-path syntax.
+        shape_text: :attr:`source_shape` in Turtle syntax; an anonymous property shape is shown
+            as ``[ sh:path … ]`` (its blank-node label differs each time the shapes are read).
     """
 
     focus_node: Node
@@ -87,6 +89,7 @@ class ValidationResult:
     message: str
     source_shape: Node
     path_text: str = ""
+    shape_text: str = ""
 
     def sort_key(self) -> tuple[Any, ...]:
         """Deterministic order: severity, then focus node, path, value, component, message."""
@@ -108,7 +111,7 @@ class ValidationResult:
             "component": render_term(self.component, nsm),
             "severity": self.severity,
             "message": self.message,
-            "source_shape": render_term(self.source_shape, nsm),
+            "source_shape": self.shape_text or render_term(self.source_shape, nsm),
         }
 
 
@@ -140,6 +143,7 @@ class Report:
         for r in graph.objects(report, SH.result):
             path = graph.value(r, SH.resultPath)
             severity = graph.value(r, SH.resultSeverity)
+            shape = graph.value(r, SH.sourceShape)
             results.append(
                 ValidationResult(
                     focus_node=graph.value(r, SH.focusNode),  # type: ignore[arg-type]
@@ -148,8 +152,9 @@ class Report:
                     component=graph.value(r, SH.sourceConstraintComponent),  # type: ignore[arg-type]
                     severity=_local_name(severity),
                     message=" | ".join(sorted(str(m) for m in graph.objects(r, SH.resultMessage))),
-                    source_shape=graph.value(r, SH.sourceShape),  # type: ignore[arg-type]
+                    source_shape=shape,  # type: ignore[arg-type]
                     path_text=render_path(graph, path, nsm),
+                    shape_text=_shape_text(graph, shape, nsm),
                 )
             )
         results.sort(key=ValidationResult.sort_key)
@@ -174,6 +179,13 @@ class Report:
     def serialize(self, format: str = "turtle") -> str:
         """The report graph as text (any rdflib serializer: turtle, json-ld, nt, xml…)."""
         return self.graph.serialize(format=format)
+
+
+def _shape_text(graph: Graph, shape: Node | None, nsm: NamespaceManager) -> str:
+    if not isinstance(shape, BNode):
+        return render_term(shape, nsm)
+    path = graph.value(shape, SH.path)
+    return f"[ sh:path {render_path(graph, path, nsm)} ]" if path is not None else "[]"
 
 
 def _local_name(term: Node | None) -> str:

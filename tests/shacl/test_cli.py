@@ -1,0 +1,142 @@
+"""``urnld validate``: exit codes, output formats, unreadable input."""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+
+import pytest
+from rdflib import Graph
+from rdflib.compare import isomorphic
+
+from urnld.cli import main
+
+GOOD = """@prefix bibo: <http://purl.org/ontology/bibo/> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+<http://example.org/b1> a bibo:Book ; dcterms:identifier "urn:isbn:9780199535569" .
+"""
+BAD = """@prefix bibo: <http://purl.org/ontology/bibo/> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+<http://example.org/b2> a bibo:Book ; dcterms:identifier "urn:isbn:9780199535560" .
+"""
+
+
+@pytest.fixture
+def files(tmp_path: Path) -> dict[str, Path]:
+    good = tmp_path / "good.ttl"
+    good.write_text(GOOD)
+    bad = tmp_path / "bad.ttl"
+    bad.write_text(BAD)
+    return {"good": good, "bad": bad}
+
+
+def test_conforming_data_exits_0(files, capsys) -> None:
+    assert main(["validate", str(files["good"])]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines() == ["severity\tfocus node\tpath\tvalue\tcomponent\tmessage"]
+
+
+def test_violations_exit_1_one_line_each(files, capsys) -> None:
+    assert main(["validate", str(files["good"]), str(files["bad"])]) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) == 2
+    fields = lines[1].split("\t")
+    assert fields[:5] == ["Violation", "<http://example.org/b2>", "dcterms:identifier",
+                          '"urn:isbn:9780199535560"', "urnsh:NamespaceValid"]
+    assert "finding nss-invalid or nss-check-digit" in fields[5]
+
+
+def test_table_on_a_terminal(files, capsys, monkeypatch) -> None:
+    import urnld.cli._common as common
+
+    monkeypatch.setattr(common, "is_terminal", lambda stream=None: True)
+    assert main(["validate", str(files["bad"])]) == 1
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].split() == ["severity", "focus", "node", "path", "value", "component",
+                              "message"]
+    assert set(out[1]) <= {"-", " "}
+    assert out[-1] == "conforms: no (1 violation)"
+
+
+def test_json(files, capsys) -> None:
+    assert main(["validate", str(files["bad"]), "--format", "json"]) == 1
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["conforms"] is False
+    assert doc["summary"] == {"Violation": 1}
+    (r,) = doc["results"]
+    assert r["value"] == '"urn:isbn:9780199535560"'
+    assert r["component"] == "urnsh:NamespaceValidConstraintComponent"
+
+
+def test_turtle_is_the_standard_report_graph(files, capsys) -> None:
+    from urnld.shacl import validate
+
+    assert main(["validate", str(files["bad"]), "--format", "turtle"]) == 1
+    printed = Graph().parse(data=capsys.readouterr().out, format="turtle")
+    assert isomorphic(printed, validate(files["bad"]).graph)
+
+
+def test_own_shapes_replace_the_catalog_shapes(files, tmp_path, capsys) -> None:
+    shapes = tmp_path / "shapes.ttl"
+    shapes.write_text("""@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix urnsh: <https://w3id.org/urnld/shacl#> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+<http://example.org/S> a sh:NodeShape ; sh:targetSubjectsOf dcterms:identifier ;
+    sh:property [ sh:path dcterms:identifier ; urnsh:nid "issn" ] .
+""")
+    # The bad check digit is no longer checked; the NID is.
+    assert main(["validate", str(files["bad"]), "-s", str(shapes), "--format", "json"]) == 1
+    (r,) = json.loads(capsys.readouterr().out)["results"]
+    assert r["component"] == "urnsh:NIDConstraintComponent"
+
+
+def test_gzipped_input(files, tmp_path, capsys) -> None:
+    gz = tmp_path / "bad.ttl.gz"
+    gz.write_bytes(gzip.compress(BAD.encode()))
+    assert main(["validate", str(gz)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("content", "name", "expected"),
+    [
+        (None, "missing.ttl", "missing.ttl: cannot read: No such file or directory"),
+        ("<a> <b> \"x\" ;\n <c> .", "broken.ttl", "broken.ttl: not valid turtle: at line 2"),
+        ('{"@id": ', "broken.jsonld", "broken.jsonld: not valid json-ld"),
+    ],
+)
+def test_unreadable_data_exits_2_with_one_line(tmp_path, capsys, content, name, expected) -> None:
+    path = tmp_path / name
+    if content is not None:
+        path.write_text(content)
+    assert main(["validate", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith("urnld validate: error: ")
+    assert expected in line
+
+
+def test_unreadable_shapes_exit_2(files, tmp_path, capsys) -> None:
+    broken = tmp_path / "shapes.ttl"
+    broken.write_text("@prefix sh: <http://www.w3.org/ns/shacl#> . sh:x sh:y")
+    assert main(["validate", str(files["good"]), "-s", str(broken)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "shapes.ttl: not valid turtle" in line
+
+
+def test_shapes_that_cannot_run_exit_2(files, tmp_path, capsys) -> None:
+    shapes = tmp_path / "shapes.ttl"
+    shapes.write_text("""@prefix sh: <http://www.w3.org/ns/shacl#> .
+@prefix urnsh: <https://w3id.org/urnld/shacl#> .
+<http://example.org/S> a sh:NodeShape ; sh:targetNode <http://example.org/b1> ;
+    urnsh:nid ( "isbn" ) .
+""")
+    assert main(["validate", str(files["good"]), "-s", str(shapes)]) == 2
+    (line,) = capsys.readouterr().err.splitlines()
+    assert "urnsh:nid must be a string" in line
+
+
+def test_sparql_engine_option(files, capsys) -> None:
+    assert main(["validate", str(files["bad"]), "--engine", "sparql", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["summary"] == {"Violation": 1}

@@ -201,3 +201,14 @@ def test_equivalence_key_on_the_rfc_table(nid_examples) -> None:
             assert facts(row["urn"]).key == facts(other).key is not None
         for other in row.get("not_equivalent_to", []):
             assert facts(row["urn"]).key != facts(other).key
+
+
+def test_an_unknown_pyshacl_layout_falls_back_to_sparql(monkeypatch) -> None:
+    # A future pyshacl that keeps components elsewhere: warn, and let pyshacl run the SPARQL.
+    monkeypatch.setattr(_engine, "_installable", lambda shapes_graph: False)
+    data = Graph().parse(data=DATA, format="turtle")
+    with pytest.warns(RuntimeWarning, match="urnsh: components run as plain SPARQL"):
+        report = validate(data, _shapes())
+    assert {(r.focus_node, r.value) for r in report.results} == {
+        (EX.a, Literal("URN:ISBN:0-395-36341-1")), (EX.b, Literal("urn:isbn:0395363412"))
+    }

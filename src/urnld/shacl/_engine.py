@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import functools
 import logging
+import warnings
 from collections.abc import Mapping
 from importlib import resources
 from typing import Any, Literal, cast
@@ -260,6 +261,19 @@ def _install(shapes_graph: Any, engine: Engine) -> int:
     return taken
 
 
+def _installable(shapes_graph: Any) -> bool:
+    """Does this pyshacl keep harvested components where :func:`_install` puts them?"""
+    return hasattr(shapes_graph, "_custom_constraints") and hasattr(
+        type(shapes_graph), "custom_constraints"
+    )
+
+
+def _pyshacl_version() -> str:
+    from importlib.metadata import version
+
+    return version("pyshacl")
+
+
 def ensure_functions() -> None:
     """Register the ``urnfn:`` functions and prove rdflib's SPARQL engine sees them.
 
@@ -302,7 +316,18 @@ def run(
         "advanced": False,
     }
     validator = Validator(DataGraph.from_rdflib(data), shacl_graph=shapes, options=options)
-    taken = 0 if engine == "pyshacl" else _install(validator.shacl_graph, engine)
+    taken = 0
+    if engine != "pyshacl":
+        if _installable(validator.shacl_graph):
+            taken = _install(validator.shacl_graph, engine)
+        else:
+            warnings.warn(
+                f"pyshacl {_pyshacl_version()} keeps its constraint components differently than "
+                "the versions urnld knows (0.40); urnsh: components run as plain SPARQL "
+                "(correct, but one query per value node)",
+                RuntimeWarning,
+                stacklevel=3,
+            )
     conforms, report, text = cast(Any, validator).run()
     return bool(conforms), report, str(text), taken
 

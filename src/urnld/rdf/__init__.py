@@ -22,11 +22,12 @@ if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize
     from ._rdfc import canonical_nquads, digest
     from ._store import URNStore
-    from ._term import URNRef
+    from ._term import NotAURNError, URNRef
 
 __all__ = [
     "URNFN",
     "CanonicalizeResult",
+    "NotAURNError",
     "URNRef",
     "URNStore",
     "canonical_nquads",
@@ -38,6 +39,7 @@ __all__ = [
 # name -> submodule; imported on first access so `import urnld.rdf` stays light.
 _LAZY = {
     "URNRef": "._term",
+    "NotAURNError": "._term",
     "URNStore": "._store",
     "canonicalize": "._canonicalize",
     "CanonicalizeResult": "._canonicalize",

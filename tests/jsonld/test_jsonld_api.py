@@ -284,6 +284,23 @@ def test_hazard_term_named_like_a_scheme_compacting():
                      {"urn": "http://example.org/urn#"})
 
 
+def test_hazard_any_scheme_named_term_in_a_compaction_context():
+    # W3C compact e002: pyld's error is "IRI confused with prefix"; urnld names term and IRI.
+    doc = [{"tag:champin.net,2019:prop": {"@value": "hello world"}}]
+    ctx = {"tag": "http://example.org/ns/tag/"}
+    with pytest.raises(URNContextError) as e:
+        compact(doc, ctx)
+    assert str(e.value) == (
+        "term 'tag' has the name of the URI scheme 'tag:' used by 'tag:champin.net,2019:prop'; "
+        "JSON-LD cannot compact such IRIs or read them back (they look like compact IRIs); "
+        "rename the term")
+    doc = [{"@id": "foo:bar", "https://schema.org/p": 1}]
+    with pytest.raises(URNContextError, match="term 'foo' has the name of the URI scheme 'foo:'"):
+        compact(doc, {"foo": "http://example.org/foo#"})
+    with pytest.raises(JsonLdProcessingError, match=r"\[IRI confused with prefix\]"):
+        compact(doc, {"foo": "http://example.org/foo#"}, hazards="ignore")
+
+
 YANG = {"yang": "urn:ietf:params:xml:ns:yang:ietf-interfaces"}
 
 

@@ -116,6 +116,17 @@ def context_hazards(
             if (name, iri) in seen_terms and id(ctx) not in compaction_ids:
                 continue
             seen_terms.add((name, iri))
+            # Compaction with a prefix term named like the scheme of an IRI it must write out
+            # fails in pyld ("IRI confused with prefix"): say which term and IRI, whatever
+            # the scheme. Expansion can only be judged for schemes known to lack "//".
+            if (prefix_capable and id(ctx) in compaction_ids and name.lower() not in SCHEME_TERMS
+                    and name in by_scheme()):
+                found.append(Hazard(
+                    "scheme-term",
+                    f"term {name!r} has the name of the URI scheme '{name}:' used by "
+                    f"{by_scheme()[name]!r}; JSON-LD cannot compact such IRIs or read them back "
+                    "(they look like compact IRIs); rename the term",
+                ))
             if name.lower() in SCHEME_TERMS and prefix_capable:
                 # A mapping that itself starts with "name:" cannot tell a hijacked IRI from a
                 # real one; the compaction-side message below still applies.

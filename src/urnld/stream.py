@@ -37,6 +37,7 @@ from typing import IO, Any, Literal
 
 from ._check import check
 from ._ntriples import (
+    FAST_LINE,
     LINE,
     NOT_URN,
     TermCanonicalizer,
@@ -126,22 +127,28 @@ class _Pass:
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
-        if tok[1] not in _URN_START or (tok[1] != 92 and tok[1:5].lower() != b"urn:"):
-            out = NOT_URN  # the common case: not a URN (92 is '\\', an escape to decode)
-        else:
+        first = tok[1]
+        if first not in _URN_START:
+            self.tokens[tok] = NOT_URN  # the common case: cannot be a URN
+            return NOT_URN
+        if first == 92 or b"\\" in tok:  # escapes to decode first
             text = unescape_iri(tok)
-            if text[:4].lower() != "urn:":
-                out = NOT_URN
+            urn = text[:4].lower() == "urn:"
+        else:
+            urn = tok[2:5].lower() == b"rn:"
+            text = tok[1:-1].decode("utf-8", "surrogateescape") if urn else ""
+        if not urn:
+            out = NOT_URN
+        else:
+            canonical, info = self.terms.compute(text)
+            if info[0] != "ok":
+                out = tok  # invalid URNs are left exactly as they were
             else:
-                canonical, info = self.terms.compute(text)
-                if info[0] != "ok":
-                    out = tok  # invalid URNs are left exactly as they were
-                else:
-                    new = canonical.encode("ascii")  # a valid URN is ASCII
-                    # Write the canonical bytes also when only N-Triples escapes differ.
-                    out = tok if tok[1:-1] == new else b"<" + new + b">"
-                self.info[tok] = (text, info, False)
-        self._store(tok, out)
+                new = canonical.encode("ascii")  # a valid URN is ASCII
+                # Write the canonical bytes also when only N-Triples escapes differ.
+                out = tok if tok[1:-1] == new else b"<" + new + b">"
+            self.info[tok] = (text, info, False)
+        self.tokens[tok] = out
         return out
 
     def literal(self, tok: bytes) -> bytes:
@@ -207,6 +214,7 @@ class _CanonPass(_Pass):
     ) -> Iterator[list[bytes]]:
         """Yield batches of output lines."""
         report = self.report
+        fast = FAST_LINE.fullmatch
         fullmatch = LINE.fullmatch
         get = self.tokens.get
         occ = self.occ
@@ -231,7 +239,7 @@ class _CanonPass(_Pass):
                 add_urn = urns.append
                 n = 0
                 for i, line in enumerate(batch, lineno + 1):
-                    m = fullmatch(line)
+                    m = fast(line) or fullmatch(line)
                     if m is None:
                         if is_blank_or_comment(line):
                             continue

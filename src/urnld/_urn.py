@@ -7,8 +7,8 @@ from typing import Any, Final
 from ._display import display_form
 from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose
 from .errors import URNConversionError, URNError, URNSyntaxError
-from .namespaces import _cache as _rule_cache
 from .namespaces import GENERIC, get_rule
+from .namespaces import _cache as _rule_cache
 from .namespaces._base import upper_pct
 
 __all__ = ["URN", "canonical", "equivalent", "is_valid", "parse"]

@@ -1,0 +1,203 @@
+"""check() and validate(): every finding code of the core, with severity and span.
+
+Spans are (start, end) offsets into the checked text, worked out by hand for each row.
+"""
+
+from __future__ import annotations
+
+import pytest
+from core_strategies import any_text
+from hypothesis import given
+
+from urnld import (
+    CODES,
+    URN,
+    Finding,
+    Severity,
+    URNError,
+    URNValidationError,
+    check,
+    is_valid,
+    validate,
+)
+
+E, W, I = Severity.ERROR, Severity.WARNING, Severity.INFO  # noqa: E741
+
+# (text, [(code, severity, span)]) in the order check() returns them: errors first, then
+# warnings, then info; by position within a severity.
+ROWS: list[tuple[str, list[tuple[str, Severity, tuple[int, int]]]]] = [
+    # a clean, registered, canonical URN has no findings at all
+    ("urn:example:a123,z456", []),
+    ("urn:ietf:rfc:2141", []),
+    # syntax: the span is the offending character
+    ("urn:example:a b", [("syntax", E, (13, 14))]),
+    ("urn:example:a?b", [("syntax", E, (13, 14))]),
+    ("urn:ex", [("syntax", E, (6, 6))]),  # ends early: an empty span at the end
+    ("", [("syntax", E, (0, 0))]),
+    # NID policy (RFC 8141 §5)
+    ("urn:x-foo:bar", [("nid-experimental", E, (4, 9))]),
+    ("urn:X-Foo:bar", [("nid-experimental", E, (4, 9)), ("not-canonical", I, (0, 13))]),
+    ("urn:urn-0:a", [("nid-informal-malformed", E, (4, 9))]),
+    ("urn:urn-007:a", [("nid-informal-malformed", E, (4, 11))]),
+    ("urn:urn-x:a", [("nid-informal-malformed", E, (4, 9))]),
+    ("urn:ab:c", [("nid-reserved", E, (4, 6))]),  # two characters
+    ("urn:ab-foo:c", [("nid-reserved", E, (4, 10))]),  # ALPHA ALPHA "-"
+    ("urn:xn--ab:c", [("nid-reserved", E, (4, 10))]),  # ALPHA ALPHA "--" (A-labels)
+    # registry
+    ("urn:sha1:abc", [("nid-unregistered", W, (4, 8))]),
+    ("urn:a1-foo:abc", [("nid-unregistered", W, (4, 10))]),  # "a1-" is not two letters
+    # percent-encoding lints
+    ("urn:example:a%2cb", [("pct-lowercase", W, (13, 16)), ("not-canonical", I, (0, 17))]),
+    ("urn:example:%41", [("pct-unreserved", W, (12, 15))]),
+    ("urn:example:%7E", [("pct-unreserved", W, (12, 15))]),  # "~" is unreserved
+    ("urn:example:%2F", []),  # "/" is reserved: encoding it is fine
+    ("urn:example:a%00", [("pct-nul", W, (13, 16))]),
+    ("urn:example:%C3%28", [("pct-not-utf8", W, (12, 15))]),  # lead byte without continuation
+    ("urn:example:%A9", [("pct-not-utf8", W, (12, 15))]),  # lone continuation byte
+    ("urn:example:%C3a%A9", [("pct-not-utf8", W, (12, 15)), ("pct-not-utf8", W, (16, 19))]),
+    ("urn:example:%C0%80", [("pct-not-utf8", W, (12, 18))]),  # overlong NUL
+    ("urn:example:%ED%A0%80", [("pct-not-utf8", W, (12, 21))]),  # UTF-16 surrogate
+    ("urn:example:%C3%A9%E2%82%AC", []),  # é€: fine
+    # r-component: the span covers "?+" and the component
+    ("urn:example:a?+r", [("r-component", W, (13, 16))]),
+    ("urn:example:a?+rr?=q", [("r-component", W, (13, 17))]),
+    # lints apply to components as well
+    (
+        "urn:example:a?=%c3%28%41#%00",
+        [
+            ("pct-lowercase", W, (15, 18)),
+            ("pct-not-utf8", W, (15, 18)),
+            ("pct-unreserved", W, (21, 24)),
+            ("pct-nul", W, (25, 28)),
+            ("not-canonical", I, (0, 28)),
+        ],
+    ),
+    # not canonical: the whole text
+    ("URN:example:a", [("not-canonical", I, (0, 13))]),
+    ("urn:EXAMPLE:a", [("not-canonical", I, (0, 13))]),
+    ("urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", [("not-canonical", I, (0, 45))]),
+    # several levels at once: errors first
+    (
+        "URN:x-foo:a%2c?+r",
+        [("nid-experimental", E, (4, 9)), ("pct-lowercase", W, (11, 14)),
+         ("r-component", W, (14, 17)), ("not-canonical", I, (0, 17))],
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), ROWS)
+def test_findings(text: str, expected: list[tuple[str, Severity, tuple[int, int]]]) -> None:
+    findings = check(text)
+    assert [(f.code, f.severity, f.span) for f in findings] == expected
+    for f in findings:
+        assert isinstance(f, Finding)
+        assert f.code in CODES
+        assert f.severity == CODES[f.code][0]
+        assert f.message
+        assert 0 <= f.span[0] <= f.span[1] <= len(text)
+
+
+def test_every_core_code_is_exercised() -> None:
+    codes = {code for _, rows in ROWS for code, _, _ in rows}
+    codes |= {f.code for f in check("urn:ex:a/b", mode="rfc2141")}
+    # nss-invalid and nss-check-digit come from namespace rules (tests/namespaces); the core
+    # reaches them through the hook:
+    codes |= {f.code for f in check("urn:isbn:0-395-36341-2")}
+    codes |= {f.code for f in check("urn:uuid:nope")}
+    assert codes == set(CODES)
+
+
+def test_lint_findings_are_capped() -> None:
+    # A 1 MB string of lower-case escapes must not yield a million findings.
+    findings = check("urn:example:" + "%2a" * 1000)
+    assert 1 <= sum(f.code == "pct-lowercase" for f in findings) <= 10
+
+
+def test_namespace_findings_through_the_hook() -> None:
+    findings = check("URN:ISBN:0-395-36341-2")
+    digit = [f for f in findings if f.code == "nss-check-digit"]
+    assert len(digit) == 1
+    assert digit[0].severity == E
+    assert digit[0].rule is not None and digit[0].rule.startswith("isbn")
+    # the span is inside the NSS (which starts at 9)
+    assert 9 <= digit[0].span[0] < digit[0].span[1] <= 22
+    invalid = [f for f in check("urn:uuid:xyz") if f.code == "nss-invalid"]
+    assert len(invalid) == 1 and 9 <= invalid[0].span[0] < invalid[0].span[1] <= 12
+
+
+def test_rfc2141_mode_findings() -> None:
+    assert [(f.code, f.severity, f.span) for f in check("urn:example:a/b?c#d", mode="rfc2141")] == [
+        ("rfc2141-reserved-char", W, (13, 14))
+    ]
+    # the NID "urn" is reserved in RFC 2141 (§2)
+    assert [(f.code, f.severity) for f in check("urn:urn:x", mode="rfc2141")] == [
+        ("nid-reserved", E)
+    ]
+    # syntax under the legacy grammar
+    assert [(f.code, f.span) for f in check("urn:ex:a&b", mode="rfc2141")] == [
+        ("syntax", (8, 9))
+    ]
+
+
+def test_validity_is_no_error_finding() -> None:
+    assert not any(f.severity == E for f in check("urn:sha1:abc"))  # a warning only
+    assert any(f.severity == E for f in check("urn:x-foo:bar"))
+    assert is_valid("urn:x-foo:bar")  # ...but is_valid is syntax only
+
+
+def test_options_are_accepted() -> None:
+    assert check("urn:example:a", strict=True, profiles={"nbn-de"}) == []
+    with pytest.raises(URNError):
+        check("urn:example:a", mode="rfc1737")  # type: ignore[arg-type]
+
+
+# --- validate ----------------------------------------------------------------------------------
+
+
+def test_validate_returns_the_urn() -> None:
+    u = validate("URN:ISBN:0-395-36341-1")
+    assert isinstance(u, URN) and str(u) == "URN:ISBN:0-395-36341-1"
+    # warnings do not fail validation
+    assert str(validate("urn:sha1:abc?+r")) == "urn:sha1:abc?+r"
+
+
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("urn:x-foo:bar", ["nid-experimental"]),
+        ("urn:isbn:0-395-36341-2", ["nss-check-digit"]),
+        ("urn:example:a b", ["syntax"]),
+        ("urn:ab:c", ["nid-reserved"]),
+    ],
+)
+def test_validate_raises_with_error_findings(text: str, codes: list[str]) -> None:
+    with pytest.raises(URNValidationError) as info:
+        validate(text)
+    e = info.value
+    assert isinstance(e, URNError) and isinstance(e, ValueError)
+    assert e.text == text
+    assert [f.code for f in e.findings] == codes
+    assert all(f.severity == E for f in e.findings)
+    assert repr(text) in str(e)
+
+
+# --- never raises ------------------------------------------------------------------------------
+
+
+@given(any_text)
+def test_check_never_raises_and_spans_are_in_range(text: str) -> None:
+    for mode in ("rfc8141", "rfc2141"):
+        findings = check(text, mode=mode)  # type: ignore[arg-type]
+        errors = [f for f in findings if f.severity == E]
+        if not is_valid(text, mode=mode):  # type: ignore[arg-type]
+            assert [f.code for f in findings] == ["syntax"]
+        else:
+            assert all(f.code != "syntax" for f in findings)
+        for f in findings:
+            assert 0 <= f.span[0] <= f.span[1] <= len(text)
+        assert findings == sorted(findings, key=lambda f: f.sort_key)
+        if errors:
+            with pytest.raises(URNValidationError):
+                validate(text, mode=mode)  # type: ignore[arg-type]
+        else:
+            assert str(validate(text, mode=mode)) == text  # type: ignore[arg-type]

@@ -1,0 +1,137 @@
+"""find_urns(): URNs in running text (draft -03 §2.5.3 rule, <URN:…>/<URL:…> wrappers)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from core_strategies import any_text, valid_urns
+from hypothesis import given
+from hypothesis import strategies as st
+
+from urnld import URN, find_urns, is_valid
+
+
+def found(text: str) -> list[tuple[int, int, str]]:
+    return [(s, e, str(u)) for s, e, u in find_urns(text)]
+
+
+CASES: list[tuple[str, list[str]]] = [
+    # running text; trailing sentence punctuation is not part of the URN
+    ("See urn:example:a123, and URN:ISBN:0-395-36341-1.", ["urn:example:a123", "URN:ISBN:0-395-36341-1"]),
+    ("Is it urn:example:a?", ["urn:example:a"]),
+    ("urn:example:a!?;:", ["urn:example:a"]),
+    ("end: urn:example:a.", ["urn:example:a"]),
+    ("'urn:example:a'", ["urn:example:a"]),
+    ("\"urn:example:a\"", ["urn:example:a"]),
+    # an apostrophe inside is a sub-delim and stays
+    ("urn:example:a's book", ["urn:example:a's"]),
+    # wrappers: <urn:…>, <URN:urn:…> and <URL:urn:…> (the 1993 draft's label)
+    ("<urn:example:a>", ["urn:example:a"]),
+    ("<URN:ISBN:0-395-36341-1>", ["URN:ISBN:0-395-36341-1"]),
+    ("<URN:urn:example:a>", ["urn:example:a"]),
+    ("<URL:urn:ietf:rfc:2141>", ["urn:ietf:rfc:2141"]),
+    ("<url:URN:ietf:rfc:2141>", ["URN:ietf:rfc:2141"]),
+    # parentheses: balanced ones are kept, an unmatched final ")" is dropped
+    ("(see urn:example:a(1))", ["urn:example:a(1)"]),
+    ("(urn:example:a)", ["urn:example:a"]),
+    ("urn:example:a)", ["urn:example:a"]),
+    ("urn:example:(a)", ["urn:example:(a)"]),
+    # components are part of it
+    ("urn:example:a?+b?=c#d, next", ["urn:example:a?+b?=c#d"]),
+    ("urn:example:a#frag.", ["urn:example:a#frag"]),
+    # ends at the first character that cannot be in a URN
+    ("URN:EXAMPLE:A\turn:example:b", ["URN:EXAMPLE:A", "urn:example:b"]),
+    ("urn:example:a<b>", ["urn:example:a"]),
+    ("urn:example:a{x}", ["urn:example:a"]),
+    ("urn:example:a|urn:example:b", ["urn:example:a", "urn:example:b"]),
+    ("urn:example:aé", ["urn:example:a"]),
+    # cut to the longest prefix that is a URN
+    ("urn:example:a%2", ["urn:example:a"]),
+    ("urn:example:a?b", ["urn:example:a"]),
+    # not a URN start: inside a word or another URI
+    ("aurn:example:a", []),
+    ("http://x/urn:example:a", []),
+    ("x.urn:example:a", []),
+    ("x-urn:example:a", []),
+    ("id=urn:example:a", ["urn:example:a"]),
+    # nothing URN-like
+    ("urn:a:b urn:ex: urn:example:x", ["urn:example:x"]),
+    ("urn:example:é", []),
+    ("", []),
+    ("no urns here", []),
+    # syntax only: policy failures are still URNs in text (check() reports them)
+    ("urn:x-foo:bar", ["urn:x-foo:bar"]),
+]
+
+
+@pytest.mark.parametrize(("text", "urns"), CASES)
+def test_find_urns(text: str, urns: list[str]) -> None:
+    result = found(text)
+    assert [u for _, _, u in result] == urns
+    for s, e, u in result:
+        assert text[s:e] == u
+
+
+def test_offsets_with_wrappers() -> None:
+    assert found("See <URN:ISBN:0-395-36341-1>, or urn:x:y.") == [
+        (5, 27, "URN:ISBN:0-395-36341-1")
+    ]
+    assert found("a <URL:urn:ietf:rfc:2141> b") == [(7, 24, "urn:ietf:rfc:2141")]
+
+
+def test_yields_urn_values() -> None:
+    (s, e, u), = find_urns("x urn:isbn:0-395-36341-1 y")
+    assert isinstance(u, URN)
+    assert u.equivalent("urn:isbn:0395363411")
+    assert (s, e) == (2, 24)
+
+
+@pytest.mark.parametrize("bad", [None, b"urn:example:a", 42])
+def test_never_raises_on_non_str(bad: object) -> None:
+    assert list(find_urns(bad)) == []  # type: ignore[arg-type]
+
+
+_START_BLOCKERS = re.compile(r"[A-Za-z0-9+\-./:%_]")
+
+
+@given(any_text)
+def test_never_raises_and_results_are_consistent(text: str) -> None:
+    last_end = 0
+    for s, e, u in find_urns(text):
+        assert 0 <= last_end <= s < e <= len(text)
+        assert text[s:e] == str(u)
+        assert is_valid(str(u))
+        # a URN never starts in the middle of a word or another URI
+        assert s == 0 or not _START_BLOCKERS.fullmatch(text[s - 1])
+        # and never ends with sentence punctuation
+        assert str(u)[-1] not in ".,;:!?'"
+        last_end = e
+
+
+_SEPARATORS = [" ", "\n", "\t", " (", "\"", "<", ">", "|", "\u00a0"]
+
+
+@given(valid_urns, st.sampled_from(_SEPARATORS), st.sampled_from(_SEPARATORS), st.text(max_size=10))
+def test_a_urn_between_separators_is_found_exactly(
+    urn: str, before: str, after: str, prefix: str
+) -> None:
+    # Only URNs that end in a character the trimming rule keeps: the rest are the rule's
+    # documented judgement calls (tested in CASES).
+    if urn[-1] in ".,;:!?')":
+        urn = urn + "x" if "#" in urn else urn + "#x"
+        if not is_valid(urn):
+            return
+    text = prefix + before + urn + after + " tail"
+    start = len(prefix) + len(before)
+    assert (start, start + len(urn), urn) in found(text)
+
+
+@given(valid_urns)
+def test_wrapped_urn_is_found(urn: str) -> None:
+    for text in (f"<{urn}>", f"<URL:{urn}>", f"<URN:{urn}>"):
+        got = found(text)
+        expected_start = text.index(urn)
+        # ">" cannot be in a URN, so the wrapper always ends it exactly (or earlier, trimmed)
+        assert got and got[0][0] == expected_start
+        assert urn.startswith(got[0][2])

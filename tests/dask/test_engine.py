@@ -362,3 +362,18 @@ def test_more_distinct_urns_than_the_stream_term_cache(dask_scheduler, tmp_path)
     assert report == ref_report
     assert report.rewritten == 2 * 140_000
     assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")
+
+
+def test_cli_without_dask_says_how_to_install(dump, tmp_path):
+    # Hide the optional dependency from a fresh interpreter, then run the command.
+    code = (
+        "import sys; sys.modules['distributed'] = None; sys.modules['dask'] = None\n"
+        "from urnld.cli import main\n"
+        f"sys.exit(main(['canonicalize', '--engine', 'dask', {str(dump[0])!r}, "
+        f"'-o', {str(tmp_path / 'out')!r}]))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert r.returncode == 2
+    assert "pip install 'urnld[dask]'" in r.stderr
+    assert len(r.stderr.splitlines()) == 1
+    assert not (tmp_path / "out").exists()

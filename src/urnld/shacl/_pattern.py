@@ -19,7 +19,7 @@ Two places need care (RFC 8141 §2, strict reading, ``spec/URN.md`` §1):
 >>> import re
 >>> bool(re.search(URN_PATTERN, "URN:ISBN:0-395-36341-1"))
 True
->>> bool(re.search(URN_PATTERN, "urn:x:a?+r?=q#f")), bool(re.search(URN_PATTERN, "urn:x:a?b"))
+>>> bool(re.search(URN_PATTERN, "urn:xy:a?+r?=q#f")), bool(re.search(URN_PATTERN, "urn:xy:a?b"))
 (True, False)
 """
 

@@ -66,7 +66,10 @@ def test_named_graphs_are_validated_as_their_union(tmp_path: Path) -> None:
     ]
     ds = Dataset()
     ds.parse(trig)
+    before = set(ds.quads())
     assert len(validate(ds, _shapes()).results) == 1
+    assert ds.default_union is False  # pyshacl flips it while validating; urnld restores it
+    assert set(ds.quads()) == before
 
 
 def test_report_api() -> None:

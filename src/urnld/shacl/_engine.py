@@ -43,7 +43,7 @@ from pyshacl.constraints.sparql.sparql_based_constraint_components import (
 from pyshacl.graph_abstraction import DataGraph
 from pyshacl.monkey import apply_patches
 from pyshacl.validator import Validator, assign_baked_in
-from rdflib import RDF, Graph, URIRef
+from rdflib import RDF, Dataset, Graph, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
 
@@ -328,7 +328,14 @@ def run(
                 RuntimeWarning,
                 stacklevel=3,
             )
-    conforms, report, text = cast(Any, validator).run()
+    # pyshacl sets default_union=True on a Dataset it validates (the union is what SHACL sees);
+    # that is an attribute of the caller's object: put it back.
+    union = data.default_union if isinstance(data, Dataset) else None
+    try:
+        conforms, report, text = cast(Any, validator).run()
+    finally:
+        if union is not None:
+            cast(Dataset, data).default_union = union
     return bool(conforms), report, str(text), taken
 
 

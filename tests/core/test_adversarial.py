@@ -1,0 +1,118 @@
+"""Adversarial inputs finish in linear time: parse, is_valid, check, find_urns and canonical.
+
+Each input is built at 1 MB and at 2 MB. The 1 MB run must finish well inside a generous bound
+(backtracking or rescanning would take minutes), and the 2 MB run must take less than about
+four times as long (twice for linear work, with room for a shared, noisy CI machine; quadratic
+work takes four times as long *plus* the noise, and cubic eight).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+import urnld
+from urnld import URNSyntaxError
+
+MB = 1_000_000
+BOUND_1MB = 2.0  # seconds
+# Below this, timings are dominated by noise; only the bound applies.
+NOISE_FLOOR = 0.05
+
+
+def _parse(s: str) -> object:
+    try:
+        return urnld.parse(s)
+    except URNSyntaxError as e:
+        return e.position
+
+
+def _canonical(s: str) -> object:
+    try:
+        return urnld.canonical(s)
+    except URNSyntaxError as e:
+        return e.position
+
+
+FUNCTIONS: dict[str, Callable[[str], object]] = {
+    "parse": _parse,
+    "is_valid": urnld.is_valid,
+    "check": urnld.check,
+    "find_urns": lambda s: list(urnld.find_urns(s)),
+    "canonical": _canonical,
+}
+
+
+def _repeat(unit: str, n: int, head: str = "", tail: str = "") -> str:
+    return head + unit * ((n - len(head) - len(tail)) // len(unit)) + tail
+
+
+INPUTS: dict[str, Callable[[int], str]] = {
+    "percent": lambda n: "%" * n,
+    "colon": lambda n: ":" * n,
+    "qplus": lambda n: _repeat("?+", n),
+    "urn-repeated": lambda n: _repeat("urn:", n),
+    "long-nid": lambda n: _repeat("a", n, head="urn:"),
+    "long-nss-bad-pct-at-end": lambda n: _repeat("a", n, head="urn:ex:", tail="%"),
+    "long-nss-space-at-end": lambda n: _repeat("a/", n, head="urn:example:", tail=" "),
+    "long-valid": lambda n: _repeat("a", n, head="urn:example:"),
+    "lowercase-escapes": lambda n: _repeat("%2a", n, head="urn:example:"),
+    "not-utf8-escapes": lambda n: _repeat("%C3", n, head="urn:example:"),
+    "r-of-question-marks": lambda n: _repeat("?", n, head="urn:example:a?+"),
+    "q-of-q-delims": lambda n: _repeat("?=", n, head="urn:example:a?="),
+    "f-of-r-delims": lambda n: _repeat("?+", n, head="urn:example:a#"),
+    "hash-then-question": lambda n: _repeat("#?", n, head="urn:example:a"),
+    # find_urns: many starts inside one run of URN characters, each failing or cut short
+    "starts-in-a-run": lambda n: _repeat("urn:x(", n),
+    "cut-short-in-a-run": lambda n: _repeat("urn:ex:a%(", n),
+    "closing-parens": lambda n: _repeat(")", n, head="urn:example:a"),
+    "trailing-punctuation": lambda n: _repeat(".,;", n, head="urn:example:a"),
+    "url-labels": lambda n: _repeat("<URL:", n, tail="urn:example:a"),
+    "many-urns": lambda n: _repeat("urn:example:a ", n),
+}
+
+
+def _measure(func: Callable[[str], object], text: str) -> float:
+    best = float("inf")
+    for _ in range(3):
+        start = time.perf_counter()
+        func(text)
+        elapsed = time.perf_counter() - start
+        best = min(best, elapsed)
+        if elapsed > 0.2:  # long enough to be a reliable reading
+            break
+    return best
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("input_name", list(INPUTS))
+@pytest.mark.parametrize("func_name", list(FUNCTIONS))
+def test_linear_time(input_name: str, func_name: str) -> None:
+    func, make = FUNCTIONS[func_name], INPUTS[input_name]
+    one, two = make(MB), make(2 * MB)
+    assert MB - 16 <= len(one) <= MB and 2 * MB - 16 <= len(two) <= 2 * MB
+    t1 = _measure(func, one)
+    assert t1 < BOUND_1MB, f"{func_name}({input_name}, 1 MB) took {t1:.2f} s"
+    t2 = _measure(func, two)
+    if t2 > max(4 * t1, NOISE_FLOOR):
+        # One retry: another agent's burst on a shared machine is not a quadratic algorithm.
+        t1, t2 = min(t1, _measure(func, one)), min(t2, _measure(func, two))
+    assert t2 <= max(4 * t1, NOISE_FLOOR), (
+        f"{func_name}({input_name}): 1 MB {t1:.3f} s, 2 MB {t2:.3f} s — not linear"
+    )
+
+
+def test_results_on_adversarial_inputs_are_right() -> None:
+    # Not only fast: the answers are the expected ones.
+    assert _parse("%" * MB) == 0
+    assert _parse(_repeat("a", MB, head="urn:ex:", tail="%")) == MB - 1
+    assert urnld.is_valid(_repeat("a", MB, head="urn:example:"))
+    assert not urnld.is_valid(_repeat("a", MB, head="urn:"))
+    found = list(urnld.find_urns(_repeat("urn:example:a ", 14 * 1000)))
+    assert len(found) == 1000
+    assert [str(u) for _, _, u in urnld.find_urns(_repeat(")", 10_000, head="urn:example:a"))] == [
+        "urn:example:a"
+    ]
+    assert list(urnld.find_urns(_repeat("urn:x(", 60_000))) == []

@@ -19,8 +19,9 @@ so that statements about the same resource land on the same node, and reports wh
 
 from __future__ import annotations
 
+import collections
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
@@ -35,6 +36,11 @@ __all__ = ["CanonicalizeResult", "canonicalize", "check_graph"]
 
 G = TypeVar("G", bound=Graph)
 
+# C helper behind Counter.update: counts a list into a dict without a Python loop.
+_count_elements: Callable[[dict[Any, int], list[Any]], None] = (
+    collections._count_elements  # type: ignore[attr-defined]
+)
+
 # Literals that may hold a URN as their whole lexical form (with ``literals=True``).
 _URN_DATATYPES = (None, XSD.string, XSD.anyURI)
 
@@ -48,34 +54,44 @@ class CanonicalizeResult(Generic[G]):
 
 
 class _TermMap:
-    """Maps rdflib terms to their canonical term, cached per distinct term."""
+    """Maps rdflib terms to their canonical term, cached per distinct term.
+
+    IRIs are cached under their plain ``str`` value: looking a ``URIRef`` up in a dict keyed by
+    terms runs rdflib's Python-level ``__eq__`` on every hit, a plain-str key compares in C.
+    Literals (only looked at with ``literals=True``) are cached under the term itself.
+    """
 
     __slots__ = ("_terms", "cache", "literals", "spelling")
 
     def __init__(self, *, ignore_components: bool, literals: bool) -> None:
         self._terms = TermCanonicalizer(ignore_components=ignore_components, max_cache=1 << 62)
         self.literals = literals
-        # term -> (output term, URN info or None)
-        self.cache: dict[Node, tuple[Node, tuple[str | None, ...] | None]] = {}
-        # output/input term -> spelling used in the report
-        self.spelling: dict[Node, str] = {}
+        # key -> (output term, URN info or None)
+        self.cache: dict[Any, tuple[Node, tuple[str | None, ...] | None]] = {}
+        # key -> spelling used in the report (URN terms only)
+        self.spelling: dict[Any, str] = {}
 
     def __call__(self, term: Node) -> tuple[Node, tuple[str | None, ...] | None]:
-        hit = self.cache.get(term)
+        key = _key(term)
+        hit = self.cache.get(key)
         if hit is None:
-            hit = self.cache[term] = self._compute(term)
+            hit = self.miss(key, term)
         return hit
 
-    def _compute(self, term: Node) -> tuple[Node, tuple[str | None, ...] | None]:
+    def miss(self, key: Any, term: Node) -> tuple[Node, tuple[str | None, ...] | None]:
+        hit = self.cache[key] = self._compute(key, term)
+        return hit
+
+    def _compute(self, key: Any, term: Node) -> tuple[Node, tuple[str | None, ...] | None]:
         if isinstance(term, URIRef):
             # A URNRef (urnld.rdf's term type) keeps its original spelling; report that one.
             text = str(getattr(term, "original", term))
-            if text[:4].lower() != "urn:" or str(term) == str(DATASET_DEFAULT_GRAPH_ID):
-                return (term if type(term) is URIRef else URIRef(str(term))), None
+            plain = term if type(term) is URIRef else URIRef(str(term))
+            if text[:4].lower() != "urn:" or str(term) == _DEFAULT_GRAPH:
+                return plain, None
             canonical, info = self._terms.canonical(text)
-            self.spelling[term] = text
-            out = URIRef(canonical) if canonical != str(term) or type(term) is not URIRef else term
-            return out, info
+            self.spelling[key] = text
+            return (plain if canonical == str(term) else URIRef(canonical)), info
         if (
             self.literals
             and isinstance(term, Literal)
@@ -86,19 +102,26 @@ class _TermMap:
             if text[:4].lower() != "urn:":
                 return term, None
             canonical, info = self._terms.canonical(text)
-            self.spelling[term] = text
+            self.spelling[key] = text
             if canonical == text:
                 return term, info
             return Literal(canonical, datatype=term.datatype), info
         return term, None
 
 
-def _record(report: CanonicalizeReport, tmap: _TermMap, occ: dict[Node, int]) -> None:
+_DEFAULT_GRAPH = str(DATASET_DEFAULT_GRAPH_ID)
+
+
+def _key(term: Node) -> Any:
+    return str(term) if type(term) is URIRef else term
+
+
+def _record(report: CanonicalizeReport, tmap: _TermMap, occ: dict[Any, int]) -> None:
     valid: list[tuple[str, str, str, int, str | None]] = []
-    for term, n in occ.items():
-        _out, info = tmap(term)
+    for key, n in occ.items():
+        _out, info = tmap.cache[key]
         assert info is not None
-        spelling = tmap.spelling[term]
+        spelling = tmap.spelling[key]
         if info[0] == "ok":
             valid.append((spelling, str(info[1]), str(info[2]), n, info[3]))
         else:
@@ -109,37 +132,60 @@ def _record(report: CanonicalizeReport, tmap: _TermMap, occ: dict[Node, int]) ->
 def _map_statements(
     statements: Iterator[tuple[Node, Node, Node, Node | None]],
     tmap: _TermMap,
-    occ: dict[Node, int],
-) -> Iterator[tuple[Node, Node, Node, Node | None]]:
-    """Yield mapped quads, counting each URN term once per statement in ``occ``."""
-    get = occ.get
+    occ: dict[Any, int],
+    context: Callable[[Node | None], Graph],
+    count: list[int],
+) -> Iterator[tuple[Node, Node, Node, Graph]]:
+    """Yield mapped quads ready for ``addN``; count URN terms once per statement in ``occ``.
+
+    This loop runs once per statement of the graph, so lookups are inlined. Blank nodes and
+    (without ``literals=True``) literals are never URNs and are not looked up at all.
+    """
     cache_get = tmap.cache.get
+    miss = tmap.miss
     literals = tmap.literals
-    none = (None, None)
+    urns: list[Any] = []
+    add_urn = urns.append
+    n = 0
     for s, p, o, g in statements:
-        # Inline cache lookups: this loop runs once per statement of the graph. Blank nodes
-        # and (without literals=True) literals are never URNs: skip them before hashing
-        # (rdflib's Literal.__hash__ is Python code).
-        ts = type(s)
-        if ts is BNode:
-            s2, si = s, None
+        n += 1
+        if type(s) is URIRef:
+            ks: Any = str(s)
+            s2, si = cache_get(ks) or miss(ks, s)
+            if si is not None:
+                add_urn(ks)
+        elif type(s) is BNode:
+            s2, ks = s, None
         else:
-            s2, si = cache_get(s) or tmap(s)
-        p2, pi = cache_get(p) or tmap(p)
+            ks = _key(s)
+            s2, si = cache_get(ks) or miss(ks, s)
+            if si is not None:
+                add_urn(ks)
+        kp = _key(p)
+        p2, pi = cache_get(kp) or miss(kp, p)
+        if pi is not None and kp != ks:
+            add_urn(kp)
         to = type(o)
         if to is BNode or (to is Literal and not literals):
-            o2, oi = o, None
+            o2, ko = o, None
         else:
-            o2, oi = cache_get(o) or tmap(o)
-        g2, gi = none if g is None else (cache_get(g) or tmap(g))
-        if si is not None or pi is not None or oi is not None or gi is not None:
-            seen: set[Node] = set()
-            for t, i in ((s, si), (p, pi), (o, oi), (g, gi)):
-                if i is not None and t is not None:
-                    seen.add(t)
-            for t in seen:
-                occ[t] = get(t, 0) + 1
-        yield s2, p2, o2, g2
+            ko = _key(o)
+            o2, oi = cache_get(ko) or miss(ko, o)
+            if oi is not None and ko not in (ks, kp):
+                add_urn(ko)
+        if g is None:
+            yield s2, p2, o2, context(None)
+        else:
+            kg = _key(g)
+            g2, gi = cache_get(kg) or miss(kg, g)
+            if gi is not None and kg not in (ks, kp, ko):
+                add_urn(kg)
+            yield s2, p2, o2, context(g2)
+        if len(urns) > 65536:
+            _count_elements(occ, urns)
+            urns.clear()
+    _count_elements(occ, urns)
+    count[0] += n
 
 
 def canonicalize(
@@ -178,16 +224,17 @@ def canonicalize(
         )
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
     tmap = _TermMap(ignore_components=ignore_components, literals=literals)
-    occ: dict[Node, int] = {}
+    occ: dict[Any, int] = {}
     source = graph_or_dataset
 
-    count = 0
+    count = [0]
     if isinstance(source, ConjunctiveGraph):  # Dataset is a ConjunctiveGraph
         out: Any = _new_dataset(source)
         src_default = _default_graph(source).identifier
         graphs: dict[Node, Graph] = {src_default: _default_graph(out)}
 
-        def context(name: Node) -> Graph:
+        def context(name: Node | None) -> Graph:
+            assert name is not None  # dataset quads always have a graph
             g = graphs.get(name)
             if g is None:
                 # Dataset.graph() also records an empty graph in the store; get_context not.
@@ -195,13 +242,7 @@ def canonicalize(
                 graphs[name] = g
             return g
 
-        def mapped_quads() -> Iterator[tuple[Node, Node, Node, Graph]]:
-            nonlocal count
-            for s, p, o, g in _map_statements(_quads(source), tmap, occ):
-                count += 1
-                yield s, p, o, context(g)  # type: ignore[arg-type]  # quads have a graph
-
-        out.addN(mapped_quads())
+        out.addN(_map_statements(_quads(source), tmap, occ, context, count))
         if isinstance(source, Dataset):
             # Empty named graphs are part of a dataset: keep them.
             for g in source.graphs():
@@ -214,23 +255,17 @@ def canonicalize(
         # instead of rdflib's defaults (which would turn schema: into schema1:).
         out = Graph(identifier=out_id, bind_namespaces="core")  # type: ignore[arg-type]
 
-        def mapped_triples() -> Iterator[tuple[Node, Node, Node, Graph]]:
-            nonlocal count
-            triples = ((s, p, o, None) for s, p, o in source.triples((None, None, None)))
-            for s, p, o, _g in _map_statements(triples, tmap, occ):
-                count += 1
-                yield s, p, o, out
-
-        out.addN(mapped_triples())
+        triples = ((s, p, o, None) for s, p, o in source.triples((None, None, None)))
+        out.addN(_map_statements(triples, tmap, occ, lambda _name: out, count))
         statements_out = len(out)
 
     for prefix, namespace in source.namespaces():
         out.bind(prefix, namespace, override=True, replace=True)
 
     _record(report, tmap, occ)
-    report.statements_in = count
+    report.statements_in = count[0]
     report.statements_out = statements_out
-    report.duplicates_merged = count - statements_out
+    report.duplicates_merged = count[0] - statements_out
     return CanonicalizeResult(out, report)
 
 
@@ -290,9 +325,7 @@ def check_graph(graph: Graph, report: CheckReport | None = None) -> CheckReport:
                 text = str(getattr(t, "original", t))
                 if text[:4].lower() == "urn:" and text != default_name:
                     seen.add((text, False))
-            elif (
-                isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES
-            ):
+            elif isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES:
                 text = str(t)
                 if text[:4].lower() == "urn:":
                     seen.add((text, True))

@@ -140,3 +140,12 @@ def test_shapes_that_cannot_run_exit_2(files, tmp_path, capsys) -> None:
 def test_sparql_engine_option(files, capsys) -> None:
     assert main(["validate", str(files["bad"]), "--engine", "sparql", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["summary"] == {"Violation": 1}
+
+
+def test_stdin(monkeypatch, capsys) -> None:
+    import io
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
+    assert main(["validate", "-", "--format", "json"]) == 1
+    assert json.loads(capsys.readouterr().out)["summary"] == {"Violation": 1}

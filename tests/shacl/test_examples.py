@@ -176,3 +176,13 @@ def test_engines_agree_on_random_catalogs(records: list[list[Literal | URIRef]])
     slow = validate(data, shapes, engine="sparql")
     assert isomorphic(fast.graph, slow.graph)
     assert fast.conforms == slow.conforms
+
+
+def test_the_walkthrough_script_runs(repo_root: Path, capsys) -> None:
+    import runpy
+
+    runpy.run_path(str(repo_root / "examples" / "shacl" / "walkthrough.py"), run_name="__main__")
+    out = capsys.readouterr().out
+    assert "conforms: False; 19 results: {'Violation': 14, 'Warning': 5}" in out
+    assert "dataset: dataset-sensors: CanonicalConstraintComponent" in out
+    assert out.rstrip().endswith("same report: True")

@@ -27,7 +27,8 @@ HELP = "validate URN identifiers in RDF data with SHACL shapes"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("data", nargs="+", metavar="DATA",
-                        help="RDF files (format from the extension; .gz is decompressed)")
+                        help="RDF files (format from the extension; .gz is decompressed; "
+                             "'-' reads Turtle from stdin)")
     parser.add_argument("-s", "--shapes", action="append", default=None, metavar="SHAPES",
                         help="SHACL shapes file, repeatable (default: urnld's catalog shapes); "
                              "urnld's urn.ttl is always added")

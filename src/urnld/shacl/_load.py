@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import sys
 import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -27,7 +28,8 @@ __all__ = [
     "load_shapes",
 ]
 
-#: A graph, or the path of an RDF file (any rdflib format; ``.gz`` is decompressed).
+#: A graph, or the path of an RDF file (any rdflib format; ``.gz`` is decompressed; ``"-"`` is
+#: Turtle on stdin).
 GraphSource: TypeAlias = Graph | str | os.PathLike[str]
 
 # Formats whose documents may hold named graphs: read into a Dataset (validated as the union).
@@ -48,6 +50,13 @@ def _format(path: str) -> str:
 
 
 def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
+    if path == "-":
+        # stdin: Turtle (N-Triples is a subset of it).
+        try:
+            graph.parse(data=sys.stdin.buffer.read(), format="turtle")
+        except Exception as e:  # see below: rdflib's parsers raise many types
+            raise error(f"<stdin>: not valid turtle: {_reason(e)}") from e
+        return
     fmt = _format(path)
     # pyshacl.validate reads a shapes *file* with rdflib's boolean parsing made strict (only
     # "true" is true: SHACL's W3C test uniqueLang-002 depends on it); read it the same way.

@@ -206,6 +206,8 @@ def test_unique_is_for_property_shapes_only() -> None:
     [
         ('urnsh:nid ( "isbn" "issn" )', "urnsh:nid must be a string"),
         ("urnsh:nid ex:isbn", "urnsh:nid must be a string"),
+        ('urnsh:nid "isbn, issn"', "urnsh:nid must be a string"),
+        ('urnsh:nid "isbn\u00a0issn"', "urnsh:nid must be a string"),
         ('urnsh:canonical "yes"', "urnsh:canonical must be true or false"),
         ("urnsh:namespaceValid 1", "urnsh:namespaceValid must be true or false"),
     ],

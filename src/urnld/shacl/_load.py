@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import os
+import re
 import sys
 import warnings
 from collections.abc import Iterable, Sequence
@@ -31,6 +32,8 @@ __all__ = [
 #: A graph, or the path of an RDF file (any rdflib format; ``.gz`` is decompressed; ``"-"`` is
 #: Turtle on stdin).
 GraphSource: TypeAlias = Graph | str | os.PathLike[str]
+
+_NID_LIST = re.compile(r"[A-Za-z0-9\- \t\n\r]*")
 
 # Formats whose documents may hold named graphs: read into a Dataset (validated as the union).
 _QUAD_FORMATS = frozenset({"nquads", "trig", "trix", "json-ld"})
@@ -172,7 +175,13 @@ def check_parameters(graph: Graph) -> None:
         prop = URNSH[component.param]
         for shape, value in graph.subject_objects(prop):
             if prop == URNSH.nid:
-                ok = isinstance(value, Literal) and value.datatype in (None, XSD.string)
+                # Only NID characters and ASCII white space: there XPath's "\s" (the normative
+                # REPLACE) and Python's (rdflib's REPLACE, urnld's Python path) split alike.
+                ok = (
+                    isinstance(value, Literal)
+                    and value.datatype in (None, XSD.string)
+                    and _NID_LIST.fullmatch(str(value)) is not None
+                )
                 expected = 'a string of space-separated NIDs, e.g. "isbn issn"'
             else:
                 ok = isinstance(value, Literal) and value.datatype == XSD.boolean

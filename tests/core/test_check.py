@@ -201,3 +201,27 @@ def test_check_never_raises_and_spans_are_in_range(text: str) -> None:
                 validate(text, mode=mode)  # type: ignore[arg-type]
         else:
             assert str(validate(text, mode=mode)) == text  # type: ignore[arg-type]
+
+
+# --- every ASCII escape ------------------------------------------------------------------------
+
+_UNRESERVED = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+
+@pytest.mark.parametrize("byte", range(0x80))
+def test_every_ascii_escape(byte: int) -> None:
+    # RFC 3986 §2.3: escaping an unreserved character is needless; %00 is NUL (draft -03 §2.4);
+    # escaping anything else (reserved, excluded, controls) is what escapes are for.
+    upper = f"%{byte:02X}"
+    expected = set()
+    if byte == 0:
+        expected.add("pct-nul")
+    elif chr(byte) in _UNRESERVED:
+        expected.add("pct-unreserved")
+    assert {f.code for f in check("urn:example:x" + upper)} == expected
+    lower = upper.lower()
+    if lower != upper:
+        assert {f.code for f in check("urn:example:x" + lower)} == expected | {
+            "pct-lowercase",
+            "not-canonical",
+        }

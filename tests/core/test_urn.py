@@ -417,3 +417,23 @@ def test_equivalent_accepts_str_and_raises_on_bad_text() -> None:
         equivalent("urn:example:a", "not a urn")
     with pytest.raises(URNSyntaxError):
         urnld.canonical("urn:ex")
+
+
+# --- across modes ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["urn:example:a?=q", "urn:example:a#b", "urn:example:a?+r"])
+def test_eq_implies_equivalent_across_modes(text: str) -> None:
+    # RFC 2141 read "?", "=", "+" and "#" as NSS characters; RFC 8141 reads components. The same
+    # string is then two different names (assigned-names "urn:example:a?=q" vs "urn:example:a"),
+    # so the two values must not be the same term: a == b implies a.equivalent(b).
+    legacy, modern = parse(text, mode="rfc2141"), parse(text)
+    assert not legacy.equivalent(modern)
+    assert legacy != modern
+    assert len({legacy, modern}) == 2
+
+
+def test_eq_across_modes_without_components() -> None:
+    # Without components both grammars read the same name: equal, equivalent, same hash.
+    legacy, modern = parse("URN:Example:a%2cb", mode="rfc2141"), parse("urn:example:a%2Cb")
+    assert legacy == modern and hash(legacy) == hash(modern) and legacy.equivalent(modern)

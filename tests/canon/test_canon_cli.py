@@ -228,3 +228,32 @@ def test_stdin_to_stdout_through_the_installed_command(tmp_path):
                           capture_output=True, check=False)
     assert proc.returncode == 1
     assert b"urn:x-a:b" in proc.stdout
+
+
+def test_engine_dask_without_dask_says_how_to_install(capsys, monkeypatch, tmp_path, nt):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # import distributed -> ImportError
+    code, _, err = run(capsys, "canonicalize", "--engine", "dask", str(nt), "-o",
+                       str(tmp_path / "out"))
+    assert code == 2
+    assert "pip install 'urnld[dask]'" in err
+    assert err.count("\n") == 1
+    code, _, err = run(capsys, "check", "--engine", "dask", str(nt))
+    assert code == 2
+    assert "pip install 'urnld[dask]'" in err
+
+
+@pytest.mark.slow
+def test_engine_dask_matches_local(capsys, tmp_path, nt):
+    """The CLI hands N-Triples files to urnld.dask; outputs equal the local command's."""
+    second = tmp_path / "second.nt"
+    second.write_text(f"<urn:Example:a> {P} <URN:ISBN:0-395-36341-1> .\n")
+    outdir = tmp_path / "dask-out"
+    rep = tmp_path / "r.json"
+    code, _, err = run(capsys, "canonicalize", "--engine", "dask", "--workers", "1", str(nt),
+                       str(second), "-o", str(outdir), "--report", str(rep))
+    assert code == 0, err
+    for src in (nt, second):
+        local = tmp_path / f"local-{src.name}"
+        assert run(capsys, "canonicalize", str(src), "-o", str(local))[0] == 0
+        assert (outdir / src.name).read_bytes() == local.read_bytes()
+    assert json.loads(rep.read_text())["statements"]["in"] == 3

@@ -420,7 +420,9 @@ def digest(
     True
     """
     text = canonical_nquads(
-        graph_or_dataset, ignore_components=ignore_components, literals=literals,
+        graph_or_dataset,
+        ignore_components=ignore_components,
+        literals=literals,
         max_work=max_work,
     )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()

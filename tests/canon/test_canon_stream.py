@@ -304,3 +304,18 @@ def test_bounded_cache_restarts_give_the_same_output_and_report(monkeypatch):
     assert creport == cexpected
     assert report.clusters["urn:example:3"] == {
         "URN:EXAMPLE:3": len(range(3, 300, 7)), "urn:Example:3": len(range(3, 300, 5))}
+
+
+def test_check_stream_equals_check_graph(repo_root: Path):
+    """urnld check gives the same report for a catalog as Turtle (rdflib) and as N-Triples."""
+    from rdflib import Graph
+
+    from urnld.rdf._canonicalize import check_graph
+
+    g = Graph().parse(repo_root / "examples" / "catalog" / "catalog.ttl")
+    streamed = CheckReport()
+    check_lines(g.serialize(format="nt", encoding="utf-8").splitlines(keepends=True),
+                source="catalog.nt", report=streamed)
+    assert check_graph(g) == streamed
+    assert not streamed.ok
+    assert streamed.statements_in == len(g)

@@ -9,11 +9,14 @@ never modified. ``--rdfc`` writes RDFC-1.0 canonical N-Quads instead.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from ..errors import URNError
 
@@ -158,13 +161,12 @@ def _one(
 
     from ..rdf import canonicalize
     from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
-    from ._common import open_input
 
     graph: Graph = (
         Dataset() if in_fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
     )
     try:
-        with open_input(src) as f:
+        with _rdflib_source(src) as f:
             base = None if src == "-" else Path(src).resolve().as_uri()
             graph.parse(f, format=in_fmt, publicID=base)
     except (SyntaxError, ValueError) as e:
@@ -195,6 +197,19 @@ def _one(
         with atomic_write(out, "wb") as fo:
             target.serialize(destination=fo, format=out_fmt, encoding="utf-8")
     return result_graph.report
+
+
+@contextlib.contextmanager
+def _rdflib_source(path: str) -> Iterator[IO[bytes]]:
+    """An input for rdflib's parser. stdin is read into memory first: rdflib would otherwise
+    take its name, ``<stdin>``, as a base IRI and warn about it."""
+    from ._common import open_input
+
+    if path == "-":
+        yield io.BytesIO(sys.stdin.buffer.read())
+        return
+    with open_input(path) as f:
+        yield f
 
 
 def _source(path: str) -> str:

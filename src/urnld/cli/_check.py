@@ -47,7 +47,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_one(path: str, fmt: str | None, report: Any) -> None:
-    from ._canonicalize import _first_line, _format_of
+    from ._canonicalize import _first_line, _format_of, _rdflib_source
 
     fmt = _format_of(path, fmt, "nt")
     if fmt in _STREAMABLE:
@@ -58,13 +58,12 @@ def _check_one(path: str, fmt: str | None, report: Any) -> None:
     from rdflib import Dataset, Graph
 
     from ..rdf._canonicalize import check_graph
-    from ._common import open_input
 
     graph: Graph = (
         Dataset() if fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
     )
     try:
-        with open_input(path) as f:
+        with _rdflib_source(path) as f:
             graph.parse(f, format=fmt)
     except OSError:
         raise

@@ -80,6 +80,37 @@ def test_oracle_any_text(text: str) -> None:
     _agrees_with_oracle(text)
 
 
+# Completions that turn any viable prefix of a URN into a valid one (after "%", "%X", "?", in
+# the NID, after a delimiter, ...); the scheme is completed separately.
+_COMPLETIONS = ["", "a", "0", "00", ":a", "a:a", "aa:a", "+a", "=a"]
+
+
+def viable(prefix: str) -> bool:
+    """True when *prefix* can be extended into a valid URN (per the independent oracle)."""
+    candidates = list(_COMPLETIONS)
+    if "urn:".startswith(prefix.lower()):
+        candidates.append("urn:aa:a"[len(prefix) :])
+    return any(oracle_parts(prefix + c) is not None for c in candidates)
+
+
+@given(st.one_of(near_misses(), any_text, st.builds(
+    lambda nid, tail: "urn:" + nid + tail,
+    st.text(alphabet="ab-", max_size=40), st.text(alphabet=":_ a", max_size=3),
+)))
+@example("urn:" + "a" * 36 + "_:x")
+def test_error_position_is_the_first_offence(text: str) -> None:
+    # Everything before the reported position is a valid beginning of a URN: the error is
+    # never reported after the first character that made the text impossible.
+    try:
+        parse(text)
+    except URNSyntaxError as e:
+        ok = viable(text[: e.position])
+        if not ok and e.reason == "NID is longer than 32 characters":
+            # pointing at the 33rd NID character is fine even when the 32nd was a "-"
+            ok = viable(text[: e.position - 1])
+        assert ok, (text, e.position, e.reason)
+
+
 def test_near_misses_exercise_both_sides() -> None:
     # The property above is only meaningful if near misses are often valid AND often not.
     seen: dict[bool, int] = {True: 0, False: 0}

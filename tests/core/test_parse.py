@@ -34,6 +34,8 @@ MALFORMED: list[tuple[str, int, str]] = [
     ("urn:a:b", 4, "NID must have at least 2 characters"),
     # the 33rd NID character is the first one too many: 4 + 32
     (f"urn:{NID33}:x", 36, "NID is longer than 32 characters"),
+    # too long AND a bad character later: the first offence (the 33rd character) is reported
+    (f"urn:{'a' * 36}_:x", 36, "NID is longer than 32 characters"),
     ("urn:ex", 6, "':' and a namespace-specific string must follow the NID"),
     ("urn:e_x:a", 5, "character '_' is not allowed in a NID (letters, digits and '-' only)"),
     ("urn:é:a", 4, "NID must start with a letter or digit, not 'é'"),

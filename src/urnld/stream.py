@@ -171,15 +171,18 @@ class _Pass:
     def _store(self, tok: bytes, out: bytes) -> None:
         self.tokens[tok] = out
 
-    def maybe_reset(self) -> None:
+    def maybe_reset(self) -> bool:
         """Bounded memory: past _MAX_CACHE terms, flush the counts and restart the caches.
 
-        Called between batches only, when no token is pending outside ``occ``.
+        Called between batches only, when no token is pending outside ``occ``. Returns True
+        when the caches were restarted (callers drop anything derived from them).
         """
-        if len(self.tokens) >= _MAX_CACHE:
-            self.flush()
-            self.tokens.clear()
-            self.info.clear()
+        if len(self.tokens) < _MAX_CACHE:
+            return False
+        self.flush()
+        self.tokens.clear()
+        self.info.clear()
+        return True
 
     def flush(self) -> None:
         raise NotImplementedError
@@ -301,7 +304,10 @@ class _CanonPass(_Pass):
                         append(b"%s %s %s %s .\n" % (s, p, o, g))
                 lineno += len(batch)
                 _count_elements(occ, urns)
-                self.maybe_reset()
+                if self.maybe_reset():
+                    # The previous-subject shortcut would skip the lookup that re-records the
+                    # subject's details for the report.
+                    prev_s = None
                 report.statements_in += n
                 report.statements_out += n
                 yield out

@@ -287,8 +287,11 @@ def test_check_lines_and_file(tmp_path: Path):
 def test_bounded_cache_restarts_give_the_same_output_and_report(monkeypatch):
     import urnld.stream as stream_mod
 
+    # Runs of the same subject cross batch boundaries (the previous-subject shortcut must not
+    # outlive a cache restart).
     text = "".join(
         f"<URN:EXAMPLE:{i % 7}> {P} <urn:Example:{i % 5}> .\n<http://e/{i}> {P} <urn:x-y:{i % 3}> .\n"
+        + f"<URN:EXAMPLE:same{i // 10}> {P} <http://e/o> .\n" * 5
         for i in range(300)
     )
     expected_out, expected = canon(text)

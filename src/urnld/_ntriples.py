@@ -143,7 +143,9 @@ def unescape_iri(token: bytes) -> str:
     >>> unescape_iri(rb"<\u0055RN:ISBN:1>")
     'URN:ISBN:1'
     """
-    text = token[1:-1].decode("utf-8", "surrogateescape")
+    # "replace": a byte that is not UTF-8 becomes U+FFFD, which no URN contains (so the term
+    # is reported invalid and left as it was) and which JSON reports can still encode.
+    text = token[1:-1].decode("utf-8", "replace")
     if "\\" in text:
         text = _UCHAR_RE.sub(_uchar, text)
     return text
@@ -161,7 +163,7 @@ def unescape_literal(body: bytes) -> str:
     >>> unescape_literal(rb"urn:a\u003Ab\tc")
     'urn:a:b\tc'
     """
-    text = body.decode("utf-8", "surrogateescape")
+    text = body.decode("utf-8", "replace")
     if "\\" in text:
         text = _ESCAPE_RE.sub(_escape_sub, text)
     return text

@@ -136,7 +136,7 @@ class _Pass:
             urn = text[:4].lower() == "urn:"
         else:
             urn = tok[2:5].lower() == b"rn:"
-            text = tok[1:-1].decode("utf-8", "surrogateescape") if urn else ""
+            text = tok[1:-1].decode("utf-8", "replace") if urn else ""  # see unescape_iri
         if not urn:
             out = NOT_URN
         else:

@@ -257,3 +257,19 @@ def test_engine_dask_matches_local(capsys, tmp_path, nt):
         assert run(capsys, "canonicalize", str(src), "-o", str(local))[0] == 0
         assert (outdir / src.name).read_bytes() == local.read_bytes()
     assert json.loads(rep.read_text())["statements"]["in"] == 3
+
+
+def test_bytes_that_are_not_utf8_are_reported_not_crashing(capsys, tmp_path):
+    f = tmp_path / "latin1.nt"
+    f.write_bytes(b"<urn:example:caf\xe9> <http://e/p> <URN:EXAMPLE:b> .\n")
+    out = tmp_path / "out.nt"
+    rep = tmp_path / "r.json"
+    code, _, err = run(capsys, "canonicalize", str(f), "-o", str(out), "--report", str(rep))
+    assert code == 0, err
+    # the invalid URN is left byte for byte, the valid one is canonicalized
+    assert out.read_bytes() == b"<urn:example:caf\xe9> <http://e/p> <urn:example:b> .\n"
+    assert list(json.loads(rep.read_text(encoding="utf-8"))["invalid"]["urns"]) == [
+        "urn:example:caf\ufffd"]
+    code, stdout, _ = run(capsys, "check", "--json", str(f))
+    assert code == 1
+    assert json.loads(stdout)["invalid"]["urns"]["urn:example:caf\ufffd"]["count"] == 1

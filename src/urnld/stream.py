@@ -165,11 +165,8 @@ class _Pass:
                     # A canonical URN is ASCII without '"' or '\\': no escaping needed.
                     out = b'"' + canonical.encode("ascii") + b'"' + parts[1]
                 self.info[tok] = (text, info, True)
-        self._store(tok, out)
-        return out
-
-    def _store(self, tok: bytes, out: bytes) -> None:
         self.tokens[tok] = out
+        return out
 
     def maybe_reset(self) -> bool:
         """Bounded memory: past _MAX_CACHE terms, flush the counts and restart the caches.

@@ -6,7 +6,7 @@ Spans are (start, end) offsets into the checked text, worked out by hand for eac
 from __future__ import annotations
 
 import pytest
-from core_strategies import any_text
+from core_strategies import any_text, valid_urns
 from hypothesis import given
 
 from urnld import (
@@ -16,6 +16,7 @@ from urnld import (
     Severity,
     URNError,
     URNValidationError,
+    canonical,
     check,
     is_valid,
     validate,
@@ -225,3 +226,24 @@ def test_every_ascii_escape(byte: int) -> None:
             "pct-lowercase",
             "not-canonical",
         }
+
+
+# --- check() agrees with canonical() -----------------------------------------------------------
+
+
+@given(valid_urns)
+def test_not_canonical_iff_canonical_differs(text: str) -> None:
+    codes = {f.code for f in check(text)}
+    canon = canonical(text)
+    assert ("not-canonical" in codes) == (canon != text)
+    # the canonical form is a fixpoint of the canonical-form lints
+    canon_codes = {f.code for f in check(canon)}
+    assert "not-canonical" not in canon_codes
+    assert "pct-lowercase" not in canon_codes
+    assert ("pct-lowercase" in codes) <= ("not-canonical" in codes)
+    # the other lints do not depend on the spelling of the same name
+    assert codes - {"pct-lowercase", "not-canonical"} >= canon_codes - {"nss-invalid",
+                                                                        "nss-check-digit"}
+    # canonicalizing never makes a valid URN invalid
+    if not any(f.severity == E for f in check(text)):
+        assert not any(f.severity == E for f in check(canon)), canon

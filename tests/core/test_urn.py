@@ -8,13 +8,25 @@ from __future__ import annotations
 import copy
 import itertools
 import pickle
+import uuid
 from typing import Any
 
 import pytest
 from core_strategies import generic_key, normalized_components
+from hypothesis import given
+from hypothesis import strategies as st
 
 import urnld
-from urnld import URN, URNConversionError, URNError, URNSyntaxError, check, equivalent, parse
+from urnld import (
+    URN,
+    URNConversionError,
+    URNError,
+    URNSyntaxError,
+    canonical,
+    check,
+    equivalent,
+    parse,
+)
 
 # --- RFC 8141 §3.2 -----------------------------------------------------------------------------
 # (urn, equivalence class). The seed copy lost some examples; URN.md §2 restores them: the
@@ -437,3 +449,42 @@ def test_eq_across_modes_without_components() -> None:
     # Without components both grammars read the same name: equal, equivalent, same hash.
     legacy, modern = parse("URN:Example:a%2cb", mode="rfc2141"), parse("urn:example:a%2Cb")
     assert legacy == modern and hash(legacy) == hash(modern) and legacy.equivalent(modern)
+
+
+# --- the namespace hook, proven on uuid and isbn (Hypothesis) -----------------------------------
+
+
+@given(st.uuids(), st.data())
+def test_uuid_case_variants_are_one_name(value: uuid.UUID, data: st.DataObject) -> None:
+    text = str(value)
+    spelled = "".join(c.upper() if data.draw(st.booleans()) else c for c in text)
+    scheme = data.draw(st.sampled_from(["urn:uuid:", "URN:UUID:", "urn:Uuid:"]))
+    assert canonical(scheme + spelled) == "urn:uuid:" + text
+    assert equivalent(scheme + spelled, "urn:uuid:" + text)
+    assert parse(scheme + spelled) == parse("urn:uuid:" + text)
+    assert not any(f.severity == "error" for f in check(scheme + spelled))
+
+
+@st.composite
+def isbn10(draw: st.DrawFn) -> str:
+    digits = draw(st.lists(st.integers(0, 9), min_size=9, max_size=9))
+    check_value = (11 - sum((10 - i) * d for i, d in enumerate(digits)) % 11) % 11
+    return "".join(map(str, digits)) + ("X" if check_value == 10 else str(check_value))
+
+
+@given(isbn10(), st.data())
+def test_isbn_hyphenation_and_x_case_are_one_name(compact: str, data: st.DataObject) -> None:
+    # RFC 3187 §5: hyphens are not significant, "x" is "X". Hyphens single, between digits.
+    out = compact[0]
+    for c in compact[1:]:
+        out += ("-" if data.draw(st.booleans()) else "") + c
+    if out.endswith("X") and data.draw(st.booleans()):
+        out = out[:-1] + "x"
+    text = data.draw(st.sampled_from(["urn:isbn:", "URN:ISBN:"])) + out
+    assert canonical(text) == "urn:isbn:" + compact
+    assert equivalent(text, "urn:isbn:" + compact)
+    assert not any(f.severity == "error" for f in check(text)), check(text)
+    # a different check digit is a different (invalid) name, never merged
+    wrong = compact[:-1] + ("0" if compact[-1] != "0" else "1")
+    assert not equivalent(text, "urn:isbn:" + wrong)
+    assert any(f.code == "nss-check-digit" for f in check("urn:isbn:" + wrong))

@@ -293,6 +293,7 @@ LEGACY_INVALID = [
     ("urn:ex:", 7, "namespace-specific string is empty"),
     ("urn:-a:b", 4, "NID may not start with '-'"),
     (f"urn:{NID33}:x", 36, "NID is longer than 32 characters"),
+    (f"urn:{'a' * 36}_:x", 36, "NID is longer than 32 characters"),  # B4 in legacy mode
 ]
 
 
@@ -330,6 +331,22 @@ def test_any_str_parses_or_raises_syntax_error(text: str) -> None:
     else:
         assert str(u) == text
         assert is_valid(text)
+        # every method of a parsed URN works (to_rfc2141 may refuse, with its own error)
+        assert u.display() and str(u.normalized()) and repr(u)
+        assert urnld.canonical(text) == u.canonical_str
+        assert urnld.equivalent(text, u)
+        try:
+            legacy = u.to_rfc2141()
+        except urnld.URNConversionError:
+            assert u.has_components or not is_valid(u.assigned_name, mode="rfc2141")
+        else:
+            assert is_valid(legacy, mode="rfc2141")
+    # the functional front raises nothing but URNSyntaxError for a str
+    for func in (urnld.canonical, lambda t: urnld.equivalent(t, "urn:example:a")):
+        try:
+            func(text)
+        except URNSyntaxError:
+            assert not is_valid(text)
     try:
         parse(text, mode="rfc2141")
     except URNSyntaxError as e:

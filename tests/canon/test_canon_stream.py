@@ -322,3 +322,32 @@ def test_check_stream_equals_check_graph(repo_root: Path):
     assert check_graph(g) == streamed
     assert not streamed.ok
     assert streamed.statements_in == len(g)
+
+
+@given(quads=st.lists(QUAD, min_size=1, max_size=25), seed=st.integers(0, 2**32),
+       cuts=st.lists(st.integers(0, 25), max_size=3))
+def test_stream_result_independent_of_order_and_partitioning(quads, seed, cuts):
+    """Shuffled input gives the same statements and report; so do partitions merged."""
+    import random
+
+    lines = [f"{s} {p} {o}{g} .\n" for s, p, o, g in quads]
+    out, report = canon("".join(lines))
+    shuffled = list(lines)
+    random.Random(seed).shuffle(shuffled)
+    out2, report2 = canon("".join(shuffled))
+    assert sorted(out.splitlines()) == sorted(out2.splitlines())
+    assert report == report2
+    # partitions, each its own pass, merged: the single-pass report (the Dask engine's contract)
+    points = sorted({min(c, len(shuffled)) for c in cuts})
+    parts, start = [], 0
+    for p in [*points, len(shuffled)]:
+        parts.append(shuffled[start:p])
+        start = p
+    merged = CanonicalizeReport()
+    pieces = []
+    for part in parts:
+        o, r = canon("".join(part))
+        pieces.append(o)
+        merged = merged.merge(r)
+    assert merged == report
+    assert sorted("".join(pieces).splitlines()) == sorted(out.splitlines())

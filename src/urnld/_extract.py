@@ -7,7 +7,8 @@ The rule (draft-ietf-urnbis-rfc2141bis-urn-03 §2.5.3, with urnld's choices wher
 * it ends at the first character that cannot appear in a URN: space, controls, ``" < > \\ ^ `
   { | }``, and anything non-ASCII;
 * trailing sentence punctuation is not part of it: ``. , ; : ! ?`` and ``'`` at the end are
-  dropped, and so is a final ``)`` without a matching ``(`` inside the URN;
+  dropped, and so is a final ``)`` without a matching ``(`` inside the URN, unless what remains
+  would not be a URN (``urn:ab:!`` keeps its ``!``, its whole NSS);
 * wrappers from the 1993 URL draft are accepted: ``<urn:…>``, and ``<URN:urn:…>`` or
   ``<URL:urn:…>`` where ``URN:``/``URL:`` is a label before the URN;
 * what remains is cut to its longest prefix that is a URN; candidates with no valid prefix are
@@ -76,9 +77,13 @@ def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
             while True:
                 trimmed = _trim(value)
                 again = _PREFIX.match(trimmed)
-                value = again.group() if again is not None else ""
-                if value == trimmed:
+                if again is None:
+                    # Without its punctuation it is no URN ("urn:a:b!" → "urn:a:b" is, but
+                    # "urn:ab:!" → "urn:ab:" is not): keep the punctuation then.
                     break
+                if again.group() == value:
+                    break
+                value = again.group()
         if not value:
             pos = start + 4
             continue

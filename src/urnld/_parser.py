@@ -38,9 +38,13 @@ def _describe(c: str) -> str:
     code = ord(c)
     if code < 0x20 or code == 0x7F:
         return f"control character U+{code:04X} is not allowed in a URN"
+    if 0xD800 <= code <= 0xDFFF:
+        # A lone surrogate has no UTF-8 form; U+DC80..U+DCFF is how Python carries an
+        # undecodable byte (surrogateescape), so name the byte too.
+        hint = f" (probably the undecodable byte 0x{code - 0xDC00:02X})" if code >= 0xDC80 else ""
+        return f"lone surrogate U+{code:04X} is not a character and has no UTF-8 form{hint}"
     if code > 0x7F:
-        # surrogatepass: a lone surrogate must produce a message, not a UnicodeEncodeError.
-        encoded = "".join(f"%{b:02X}" for b in c.encode("utf-8", "surrogatepass"))
+        encoded = "".join(f"%{b:02X}" for b in c.encode("utf-8"))
         return f"non-ASCII character {c!r} must be percent-encoded as UTF-8 ({encoded})"
     return f"character {c!r} is not allowed in a URN; percent-encode it as %{code:02X}"
 
@@ -64,6 +68,9 @@ def _scan_nid(text: str, *, legacy: bool) -> int:
     nid = text[start:end]
     if nid.startswith("-"):
         raise URNSyntaxError(text, start, "NID may not start with '-'")
+    # Faults are reported leftmost first: a NID already too long beats a bad character after it.
+    if len(nid) > 32:
+        raise URNSyntaxError(text, start + 32, "NID is longer than 32 characters")
     if end < len(text) and text[end] != ":":
         c = text[end]
         if not nid:
@@ -73,8 +80,6 @@ def _scan_nid(text: str, *, legacy: bool) -> int:
         )
     if not nid:
         raise URNSyntaxError(text, end, "NID is missing")
-    if len(nid) > 32:
-        raise URNSyntaxError(text, start + 32, "NID is longer than 32 characters")
     if end == len(text):
         raise URNSyntaxError(text, end, "':' and a namespace-specific string must follow the NID")
     if not legacy:
@@ -158,6 +163,16 @@ def _diagnose_rfc2141(text: str) -> URNSyntaxError:
             )
         return _stop(text, i, "namespace-specific string")
     return URNSyntaxError(text, 0, "not a valid URN")
+
+
+def _explain(text: str, mode: Mode) -> tuple[int, str]:
+    error = diagnose(text, mode)
+    return error.position, error.reason
+
+
+def syntax_error(text: str, mode: Mode) -> URNSyntaxError:
+    """The error for *text*, which failed to match; the scan for the fault runs on first use."""
+    return URNSyntaxError._deferred(text, lambda: _explain(text, mode))
 
 
 def diagnose(text: str, mode: Mode) -> URNSyntaxError:

@@ -5,22 +5,23 @@ from __future__ import annotations
 from typing import Any, Final
 
 from ._display import display_form
-from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose
+from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
 from .errors import URNConversionError, URNError, URNSyntaxError
 from .namespaces import GENERIC, get_rule
 from .namespaces import _cache as _rule_cache
-from .namespaces._base import upper_pct
+from .namespaces._base import _LOWER_HEX_PCT, upper_pct
 
 __all__ = ["URN", "canonical", "equivalent", "is_valid", "parse"]
 
 _PART_NAMES: Final = ("nid", "nss", "r_component", "q_component", "f_component")
 _match_rfc8141: Final = RFC8141_RE.fullmatch
+_lower_hex_search: Final = _LOWER_HEX_PCT.search
 
 
 def _assigned_key(nid: str, nss: str) -> str:
     """The canonical assigned-name of NID and NSS as written (the equivalence key)."""
     nid = nid.lower()
-    if "%" in nss:
+    if "%" in nss and _lower_hex_search(nss) is not None:
         nss = upper_pct(nss)
     # get_rule's cache is a plain dict; reading it directly saves a call on the hot path.
     rule = _rule_cache.get(nid) or get_rule(nid)
@@ -102,13 +103,13 @@ class URN:
         if mode == "rfc8141":
             m = _match_rfc8141(text)
             if m is None:
-                raise diagnose(text, mode)
+                raise syntax_error(text, mode)
             self._nid, self._nss, self._r, self._q, self._f = m.groups()
         else:
             mode = _check_mode(mode)
             m = RFC2141_RE.fullmatch(text)
             if m is None:
-                raise diagnose(text, mode)
+                raise syntax_error(text, mode)
             self._nid, self._nss = m.groups()
             self._r = self._q = self._f = None
         self._text = text
@@ -291,10 +292,35 @@ class URN:
         """The canonical form as a string (see :meth:`canonical`)."""
         canon = self._canon
         if canon is None:
-            canon = self.assigned_key
-            if self.has_components:
-                canon += self._components_normalized()
+            # Written out (no property hops): this is the per-term hot path of every graph pass.
+            key = self._akey
+            if key is None:
+                nid = self._nid.lower()
+                nss = self._nss
+                if "%" in nss and _lower_hex_search(nss) is not None:
+                    nss = upper_pct(nss)
+                rule = _rule_cache.get(nid) or get_rule(nid)
+                if rule is not GENERIC:
+                    nss = rule.canonical_nss(nss)
+                key = self._akey = "urn:" + nid + ":" + nss
+            if self._r is None and self._q is None and self._f is None:
+                canon = key
+            else:
+                canon = key + _components(self._r, self._q, self._f)
             self._canon = canon
+        return canon
+
+    @property
+    def _eq_key(self) -> str:
+        """The key of ==, hash and ordering: the canonical string, unambiguous across modes.
+
+        An RFC 2141 NSS may hold "?" or "#" as data; its canonical string then reads, under RFC
+        8141, as a shorter NSS plus components, a different name. A NUL (never part of a URN)
+        keeps such keys apart from every RFC 8141 key.
+        """
+        canon = self.canonical_str
+        if self._mode == "rfc2141" and ("?" in self._nss or "#" in self._nss):
+            return canon + "\x00"
         return canon
 
     @property
@@ -379,35 +405,35 @@ class URN:
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, URN):
-            return self.canonical_str == other.canonical_str
+            return self._eq_key == other._eq_key
         return NotImplemented
 
     def __ne__(self, other: object) -> bool:
         if isinstance(other, URN):
-            return self.canonical_str != other.canonical_str
+            return self._eq_key != other._eq_key
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self.canonical_str)
+        return hash(self._eq_key)
 
     def __lt__(self, other: object) -> bool:
         if isinstance(other, URN):
-            return self.canonical_str < other.canonical_str
+            return self._eq_key < other._eq_key
         return NotImplemented
 
     def __le__(self, other: object) -> bool:
         if isinstance(other, URN):
-            return self.canonical_str <= other.canonical_str
+            return self._eq_key <= other._eq_key
         return NotImplemented
 
     def __gt__(self, other: object) -> bool:
         if isinstance(other, URN):
-            return self.canonical_str > other.canonical_str
+            return self._eq_key > other._eq_key
         return NotImplemented
 
     def __ge__(self, other: object) -> bool:
         if isinstance(other, URN):
-            return self.canonical_str >= other.canonical_str
+            return self._eq_key >= other._eq_key
         return NotImplemented
 
     def __reduce__(self) -> tuple[Any, ...]:

@@ -23,6 +23,8 @@ NID may not end with '-' (at position 8)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 __all__ = ["URNConversionError", "URNError", "URNSyntaxError"]
 
 # Inputs can be huge (a 1 MB line of "%"); the caret excerpt shows at most this many characters
@@ -49,16 +51,50 @@ class URNSyntaxError(URNError):
     """
 
     text: str
-    position: int
-    reason: str
 
     def __init__(self, text: str, position: int, reason: str) -> None:
         self.text = text
-        self.position = position
-        self.reason = reason
-        super().__init__(self._render())
+        self._position: int | None = position
+        self._reason: str | None = reason
+        self._explain: Callable[[], tuple[int, str]] | None = None
+        # The caret excerpt is rendered only when shown: callers that catch and move on (a
+        # graph pass meeting many invalid IRIs) should not pay for it.
+        super().__init__(text)
 
-    def _render(self) -> str:
+    @classmethod
+    def _deferred(cls, text: str, explain: Callable[[], tuple[int, str]]) -> URNSyntaxError:
+        """An error whose position and reason are worked out by *explain* on first use.
+
+        The parser's fast path only knows that the regex failed; finding the first fault takes
+        a second scan, which callers that just catch the error never need.
+        """
+        error = cls.__new__(cls)
+        URNError.__init__(error, text)
+        error.text = text
+        error._position = error._reason = None
+        error._explain = explain
+        return error
+
+    def _resolve(self) -> None:
+        if self._explain is not None:
+            self._position, self._reason = self._explain()
+            self._explain = None
+
+    @property
+    def position(self) -> int:
+        """0-based index of the first offending character."""
+        self._resolve()
+        assert self._position is not None
+        return self._position
+
+    @property
+    def reason(self) -> str:
+        """What is wrong, in one sentence, without the position."""
+        self._resolve()
+        assert self._reason is not None
+        return self._reason
+
+    def __str__(self) -> str:
         start = max(0, self.position - _EXCERPT_RADIUS)
         end = min(len(self.text), self.position + _EXCERPT_RADIUS)
         excerpt = self.text[start:end]

@@ -14,6 +14,7 @@ urn:ietf:rfc:2141
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import os
 import sys
@@ -62,6 +63,14 @@ def _build(command: str | None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``urnld`` with *argv* (default: ``sys.argv[1:]``); return the exit code."""
     args_list = list(sys.argv[1:] if argv is None else argv)
+    # Bad input is echoed back: undecodable bytes arrive as lone surrogates, which a strict
+    # UTF-8 stream cannot print. Escape them instead of dying on a UnicodeEncodeError.
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            # A detached or closed stream is left as it is.
+            with contextlib.suppress(ValueError, OSError):
+                reconfigure(errors="backslashreplace")
     command = next((a for a in args_list if not a.startswith("-")), None)
     if command not in COMMANDS:
         command = None

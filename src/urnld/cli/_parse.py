@@ -37,8 +37,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _inputs(values: list[str]) -> Iterator[str]:
     for value in values:
         if value == "-":
-            for raw in sys.stdin:
-                line = raw.rstrip("\r\n")
+            # Bytes, decoded leniently: an undecodable line is reported as not a URN, not a crash.
+            binary = getattr(sys.stdin, "buffer", None)
+            lines = (
+                (raw.decode("utf-8", "surrogateescape") for raw in binary)
+                if binary is not None
+                else iter(sys.stdin)  # a text stream given by the caller (tests, embedding)
+            )
+            for raw_line in lines:
+                line = raw_line.rstrip("\r\n")
                 if line.strip():
                     yield line
         else:

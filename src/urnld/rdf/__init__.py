@@ -19,19 +19,22 @@ from typing import TYPE_CHECKING, Any
 from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
-    from ._canonicalize import CanonicalizeResult, canonicalize
-    from ._rdfc import canonical_nquads, digest
+    from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
+    from ._rdfc import CanonicalizationTooComplex, RDFCInputError, canonical_nquads, digest
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
 
 __all__ = [
     "URNFN",
+    "CanonicalizationTooComplex",
     "CanonicalizeResult",
     "NotAURNError",
+    "RDFCInputError",
     "URNRef",
     "URNStore",
     "canonical_nquads",
     "canonicalize",
+    "check_graph",
     "digest",
     "register_functions",
 ]
@@ -43,6 +46,9 @@ _LAZY = {
     "URNStore": "._store",
     "canonicalize": "._canonicalize",
     "CanonicalizeResult": "._canonicalize",
+    "check_graph": "._canonicalize",
+    "CanonicalizationTooComplex": "._rdfc",
+    "RDFCInputError": "._rdfc",
     "canonical_nquads": "._rdfc",
     "digest": "._rdfc",
 }

@@ -6,7 +6,7 @@ import re
 
 import pytest
 from core_strategies import any_text, valid_urns
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from urnld import URN, find_urns, is_valid
@@ -101,6 +101,8 @@ _START_BLOCKERS = re.compile(r"[A-Za-z0-9+\-./:%_]")
     st.text(alphabet=".,;:!?')(x", max_size=6),
     st.sampled_from(["", " ", ") ", "."]),
 )))
+@example("urn:ab:!")  # no URN without the "!": kept
+@example("URN:00:).")  # "URN:00:)" is a URN: only the "." goes
 def test_never_raises_and_results_are_consistent(text: str) -> None:
     last_end = 0
     for s, e, u in find_urns(text):

@@ -32,14 +32,15 @@ _TRAILING = ".,;:!?'"
 _PREFIX = re.compile(RFC8141_RE.pattern)
 
 
-def _trim(candidate: str) -> str:
+def _shortest_cut(value: str) -> int:
+    """How far trailing punctuation may be cut from *value* (a match of the grammar)."""
     # Count parentheses once: recounting per stripped character would be quadratic on
     # adversarial input such as "urn:a:b" followed by a million ")".
-    opens = candidate.count("(")
-    closes = candidate.count(")")
-    end = len(candidate)
+    opens = value.count("(")
+    closes = value.count(")")
+    end = len(value)
     while end:
-        last = candidate[end - 1]
+        last = value[end - 1]
         if last in _TRAILING:
             end -= 1
         elif last == ")" and closes > opens:
@@ -47,7 +48,21 @@ def _trim(candidate: str) -> str:
             closes -= 1
         else:
             break
-    return candidate[:end]
+    return end
+
+
+# A prefix of a grammar match that fails to be a URN ends in an empty part ("urn:ab:",
+# "…?+"); a few more characters always mend it. Bounding the attempts keeps the scan linear.
+_MAX_ATTEMPTS = 8
+
+
+def _trim(value: str) -> str:
+    """*value* without the trailing punctuation that is not part of the URN."""
+    cut = _shortest_cut(value)
+    for end in range(cut, min(len(value), cut + _MAX_ATTEMPTS)):
+        if _PREFIX.fullmatch(value, 0, end) is not None:
+            return value[:end]
+    return value
 
 
 def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
@@ -70,20 +85,8 @@ def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
         start = m.start()
         # Matching the grammar directly (not a run of URN characters first) keeps the scan
         # linear: each start costs no more than the URN it yields.
-        value = ""
         match = _PREFIX.match(scan, start)
-        if match is not None:
-            value = match.group()
-            while True:
-                trimmed = _trim(value)
-                again = _PREFIX.match(trimmed)
-                if again is None:
-                    # Without its punctuation it is no URN ("urn:a:b!" → "urn:a:b" is, but
-                    # "urn:ab:!" → "urn:ab:" is not): keep the punctuation then.
-                    break
-                if again.group() == value:
-                    break
-                value = again.group()
+        value = _trim(match.group()) if match is not None else ""
         if not value:
             pos = start + 4
             continue

@@ -247,3 +247,33 @@ def test_not_canonical_iff_canonical_differs(text: str) -> None:
     # canonicalizing never makes a valid URN invalid
     if not any(f.severity == E for f in check(text)):
         assert not any(f.severity == E for f in check(canon)), canon
+
+
+# --- Finding and Severity ------------------------------------------------------------------------
+
+
+def test_finding_helpers() -> None:
+    f = Finding("pct-nul", Severity.WARNING, "NUL", (5, 8))
+    assert f.shifted(4).span == (9, 12) and f.span == (5, 8)
+    assert f.to_dict() == {
+        "code": "pct-nul", "severity": "warning", "message": "NUL", "span": [5, 8], "rule": None
+    }
+    assert Severity.ERROR == "error" and str(Severity.INFO) == "info"
+    with pytest.raises(AttributeError):
+        f.code = "x"  # type: ignore[misc]
+    errors_first = sorted([f, Finding("syntax", E, "x", (9, 10))], key=lambda x: x.sort_key)
+    assert [x.code for x in errors_first] == ["syntax", "pct-nul"]
+
+
+def test_public_surface() -> None:
+    import urnld
+
+    for name in ("URN", "URNSyntaxError", "URNError", "Finding", "Severity", "parse", "is_valid",
+                 "check", "equivalent", "canonical", "find_urns", "validate",
+                 "URNConversionError", "URNValidationError"):
+        assert name in urnld.__all__
+        assert getattr(urnld, name).__module__ == "urnld"
+    assert issubclass(urnld.URNSyntaxError, urnld.URNError)
+    assert issubclass(urnld.URNError, ValueError)
+    assert issubclass(urnld.URNValidationError, urnld.URNError)
+    assert issubclass(urnld.URNConversionError, urnld.URNError)

@@ -245,6 +245,14 @@ PARTS = [
     ("urn:example:%2F", ("example", "%2F", None, None, None)),
     ("urn:ietf:rfc:2141", ("ietf", "rfc:2141", None, None, None)),
     ("urn:example:1/406/47452/2", ("example", "1/406/47452/2", None, None, None)),
+    # RFC 8141 §2.3.1-§2.3.3 examples (lost in the seed copy; as printed in the RFC)
+    ("urn:example:foo-bar-baz-qux?+CCResolve:cc=uk",
+     ("example", "foo-bar-baz-qux", "CCResolve:cc=uk", None, None)),
+    ("urn:example:weather?=op=map&lat=39.56&lon=-104.85&datetime=1969-07-21T02:56:15Z",
+     ("example", "weather", None, "op=map&lat=39.56&lon=-104.85&datetime=1969-07-21T02:56:15Z",
+      None)),
+    ("urn:example:foo-bar-baz-qux#somepart",
+     ("example", "foo-bar-baz-qux", None, None, "somepart")),
 ]
 
 

@@ -49,7 +49,7 @@ from rdflib.term import Node
 
 from urnld.rdf import register_functions
 
-from ._rules import RULES, URNSH, Rule
+from ._rules import RULES, URNSH, Rule, index_holders
 
 __all__ = ["Engine", "ensure_functions", "run", "shipped_shapes_text"]
 
@@ -200,6 +200,9 @@ class _PythonBound(_BoundBase):
     def __init__(self, bound: BoundShapeValidatorComponent, rule: Rule) -> None:
         super().__init__(bound)
         self.rule = rule
+        # (data graph, index) for uniqueness: pyshacl calls evaluate once per focus node, and
+        # the index covers the whole graph. The graph is held, so its id cannot be reused.
+        self.holders: tuple[Any, dict[str, set[Node]]] | None = None
 
     def evaluate(
         self,
@@ -213,9 +216,13 @@ class _PythonBound(_BoundBase):
         params: dict[str, Node] = dict(helper.param_bind_map)
         is_property = bool(shape.is_property_shape)
         path = cast(Any, shape).path() if is_property else None
-        others = target_graph.subject_objects(path) if self.rule.needs_graph else ()
+        holders = None
+        if self.rule.needs_graph:
+            if self.holders is None or self.holders[0] is not target_graph:
+                self.holders = (target_graph, index_holders(target_graph.subject_objects(path)))
+            holders = self.holders[1]
         reports = []
-        for focus, value in self.rule.violations(focus_value_nodes, params, others):
+        for focus, value in self.rule.violations(focus_value_nodes, params, holders):
             # The bindings pyshacl's SELECT path gives the message templates: parameters,
             # $this, $value and (property shapes) $path.
             bindings: dict[str, Any] = dict(params)

@@ -141,17 +141,25 @@ class Report:
         nsm = graph.namespace_manager
         results = []
         for r in graph.objects(report, SH.result):
-            path = graph.value(r, SH.resultPath)
-            severity = graph.value(r, SH.resultSeverity)
-            shape = graph.value(r, SH.sourceShape)
+            # One pass over the result's triples (not one lookup per property): reports with
+            # tens of thousands of results are common on real catalogs.
+            props: dict[Node, Node] = {}
+            messages: list[str] = []
+            for p, o in graph.predicate_objects(r):
+                if p == SH.resultMessage:
+                    messages.append(str(o))
+                else:
+                    props[p] = o
+            path = props.get(SH.resultPath)
+            shape = props.get(SH.sourceShape)
             results.append(
                 ValidationResult(
-                    focus_node=graph.value(r, SH.focusNode),  # type: ignore[arg-type]
+                    focus_node=props.get(SH.focusNode),  # type: ignore[arg-type]
                     path=path,
-                    value=graph.value(r, SH.value),
-                    component=graph.value(r, SH.sourceConstraintComponent),  # type: ignore[arg-type]
-                    severity=_local_name(severity),
-                    message=" | ".join(sorted(str(m) for m in graph.objects(r, SH.resultMessage))),
+                    value=props.get(SH.value),
+                    component=props.get(SH.sourceConstraintComponent),  # type: ignore[arg-type]
+                    severity=_local_name(props.get(SH.resultSeverity)),
+                    message=" | ".join(sorted(messages)),
                     source_shape=shape,  # type: ignore[arg-type]
                     path_text=render_path(graph, path, nsm),
                     shape_text=_shape_text(graph, shape, nsm),

@@ -34,7 +34,16 @@ from urnld.errors import URNError
 from urnld.findings import CheckOptions
 from urnld.namespaces import get_rule
 
-__all__ = ["RULES", "URNSH", "Facts", "Rule", "facts", "finding_codes", "namespace_codes"]
+__all__ = [
+    "RULES",
+    "URNSH",
+    "Facts",
+    "Rule",
+    "facts",
+    "finding_codes",
+    "index_holders",
+    "namespace_codes",
+]
 
 #: The namespace of urnld's shapes (prefix ``urnsh:``).
 URNSH = Namespace("https://w3id.org/urnld/shacl#")
@@ -150,19 +159,38 @@ class Rule:
         self,
         focus_values: Mapping[Node, Iterable[Node]],
         params: Mapping[str, Node],
-        others: Iterable[tuple[Node, Node]] = (),
+        holders: Mapping[str, set[Node]] | None = None,
     ) -> list[tuple[Node, Node]]:
         """The ``(focus node, value node)`` pairs the validator's SELECT returns.
 
-        *others* are all ``(subject, value)`` pairs of the shape's path in the data graph; only
-        ``needs_graph`` rules read them.
+        ``needs_graph`` rules also need *holders*, :func:`index_holders` of the shape's path
+        over the whole data graph.
         """
         if self.needs_graph:
-            return _unique_violations(focus_values, params, others)
+            if holders is None:
+                raise ValueError("a graph rule needs the index of the path's values")
+            return _unique_violations(focus_values, params, holders)
         check = self.prepare(params)
         if check is None:
             return []
         return [(f, v) for f, values in focus_values.items() for v in values if check(v)]
+
+
+def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
+    """Equivalence key -> the subjects that have a value with that key (for uniqueness).
+
+    ``urnfn:equivalent`` is equality of the canonical assigned name, false for non-URNs: so
+    grouping every ``(subject, value)`` of the path by that key once replaces comparing all
+    pairs. Built once per shape and data graph (pyshacl evaluates a property shape once per
+    focus node).
+    """
+    holders: dict[str, set[Node]] = {}
+    for subject, value in pairs:
+        text = _text(value)
+        key = None if text is None else facts(text).key
+        if key is not None:
+            holders.setdefault(key, set()).add(subject)
+    return holders
 
 
 def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
@@ -230,20 +258,12 @@ def _prepare_no_components(params: Mapping[str, Node]) -> Check | None:
 def _unique_violations(
     focus_values: Mapping[Node, Iterable[Node]],
     params: Mapping[str, Node],
-    others: Iterable[tuple[Node, Node]],
+    holders: Mapping[str, set[Node]],
 ) -> list[tuple[Node, Node]]:
     # ?other $PATH ?otherValue . FILTER (!sameTerm(?other, $this))
     # FILTER (urnfn:equivalent(STR(?value), STR(?otherValue)))
-    # urnfn:equivalent is equality of the canonical assigned name, false for non-URNs: so group
-    # every subject's values by that key once, instead of comparing all pairs.
     if not _ebv(params.get("uniqueByEquivalence")):
         return []
-    holders: dict[str, set[Node]] = {}
-    for subject, other_value in others:
-        text = _text(other_value)
-        key = None if text is None else facts(text).key
-        if key is not None:
-            holders.setdefault(key, set()).add(subject)
     found: list[tuple[Node, Node]] = []
     for focus, values in focus_values.items():
         for value in values:

@@ -250,3 +250,20 @@ def test_undecodable_input_with_strict_utf8_stdio(how: str) -> None:
                                 env=env, timeout=60, check=False)
     assert (result.returncode, result.stderr) == (1, b"")
     assert b"valid       NO" in result.stdout
+
+
+@pytest.mark.parametrize("bad", ["urn:ex:a\x1b[31mRED", "urn:ex:a\rurn:ex:forged", "urn:ex:a\x07\x08"])
+def test_text_output_does_not_echo_control_characters(
+    bad: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Input from stdin or files is untrusted: echoing ESC, CR or BEL to a terminal lets it
+    # recolour or overwrite the report. The echo shows them escaped instead.
+    code = main(["parse", "--", bad])
+    out = capsys.readouterr().out
+    assert code == 1
+    assert not any(ord(c) < 0x20 and c != "\n" for c in out), repr(out)
+    assert "\x7f" not in out
+    # the caret still sits under the fault
+    lines = out.splitlines()
+    echo, caret = lines[3], lines[4]
+    assert caret.index("^") == echo.index("urn:ex:a") + 8

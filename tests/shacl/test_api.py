@@ -215,3 +215,21 @@ def test_an_unknown_pyshacl_layout_falls_back_to_sparql(monkeypatch) -> None:
     assert {(r.focus_node, r.value) for r in report.results} == {
         (EX.a, Literal("URN:ISBN:0-395-36341-1")), (EX.b, Literal("urn:isbn:0395363412"))
     }
+
+
+def test_the_uniqueness_index_is_built_once_per_validation(monkeypatch) -> None:
+    # pyshacl evaluates a property shape once per focus node; rebuilding the index over the
+    # whole graph each time made uniqueness quadratic.
+    calls = []
+    real = _engine.index_holders
+    monkeypatch.setattr(_engine, "index_holders", lambda pairs: calls.append(1) or real(pairs))
+    data = Graph()
+    for i in range(50):
+        data.add((EX[f"r{i}"], URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"), EX.R))
+        data.add((EX[f"r{i}"], EX.id, Literal(f"urn:example:{i % 40}")))
+    shapes = Graph().parse(format="turtle", data=PREFIXES + """
+        ex:P a sh:NodeShape ; sh:targetClass ex:R ;
+            sh:property [ sh:path ex:id ; urnsh:uniqueByEquivalence true ] .""")
+    report = validate(data, shapes)
+    assert len(report.results) == 20  # urn:example:0..9 appear twice
+    assert len(calls) == 1

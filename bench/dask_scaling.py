@@ -5,7 +5,8 @@
 Generates (or reuses) a multi-file dump with ``bench/gen_dump.py``, then times, in this process:
 
 * ``single``: the single-process streaming canonicalization (:func:`urnld.stream.canonicalize_file`,
-  the code behind ``urnld canonicalize IN -o OUT``), one input after the other;
+  the code behind ``urnld canonicalize IN -o OUT``), one input after the other, in this process;
+* ``command``: ``urnld canonicalize IN... -o DIR`` itself, in a fresh interpreter;
 * ``dask-N``: :func:`urnld.dask.canonicalize_files` on an already running ``LocalCluster`` of N
   worker processes (one thread each); cluster start-up is timed separately and also shown
   end-to-end (``workers=N``, what ``urnld canonicalize --engine dask --workers N`` does).
@@ -22,7 +23,9 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import resource
 import shutil
+import subprocess
 import sys
 import tempfile
 import time
@@ -105,7 +108,7 @@ def main() -> int:
         clusters[n] = (cluster, Client(cluster))
         print(f"dask-{n}: cluster start {time.perf_counter() - t:.1f} s")
 
-    timings = {name: Timing() for name in ("single", "dask-1", "dask-2")}
+    timings = {name: Timing() for name in ("single", "command", "dask-1", "dask-2")}
     # Interleaved repeats: a change of machine load hits every variant alike.
     for _ in range(a.repeat):
         out = work / "again"
@@ -113,6 +116,17 @@ def main() -> int:
         c0, t0 = time.process_time(), time.perf_counter()
         _single(inputs, out)
         timings["single"].add(time.perf_counter() - t0, time.process_time() - c0)
+        # The command itself, in a fresh interpreter (CPU: the child's user+sys time).
+        out = work / "command"
+        shutil.rmtree(out, ignore_errors=True)
+        out.mkdir()
+        r0, t0 = resource.getrusage(resource.RUSAGE_CHILDREN), time.perf_counter()
+        subprocess.run([sys.executable, "-m", "urnld", "canonicalize", *map(str, inputs),
+                        "-o", str(out)], check=True)
+        r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
+        timings["command"].add(time.perf_counter() - t0,
+                               r1.ru_utime - r0.ru_utime + r1.ru_stime - r0.ru_stime)
+        _same_output(ref, out)
         for n, (cluster, client) in clusters.items():
             out = work / f"dask-{n}"
             shutil.rmtree(out, ignore_errors=True)
@@ -140,6 +154,7 @@ def main() -> int:
     print(f"{'run':<32}{'seconds':>9}{'CPU s':>8}{'MB/s':>8}{'statements/s':>14}")
     rows = [
         ("single-process streaming", timings["single"]),
+        ("urnld canonicalize IN... -o D", timings["command"]),
         ("dask, 1 worker", timings["dask-1"]),
         ("dask, 2 workers", timings["dask-2"]),
     ]
@@ -153,6 +168,7 @@ def main() -> int:
     print(f"2 workers vs 1 worker throughput: {one.wall / two.wall:.2f}x (target >= 1.7x)")
     print(f"1 dask worker vs single process:  {one.wall / single.wall:.2f}x the time "
           "(target <= 1.3x)")
+    print(f"1 dask worker vs the command:     {one.wall / timings['command'].wall:.2f}x the time")
     print(f"CPU seconds, 2 workers vs 1: {two.cpu / one.cpu:.2f}x (1.00 = no parallel overhead)")
     print(f"load average after: {os.getloadavg()} (other processes on the 2 cores distort "
           "wall-clock ratios; CPU seconds are less sensitive)")

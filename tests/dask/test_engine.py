@@ -377,3 +377,48 @@ def test_cli_without_dask_says_how_to_install(dump, tmp_path):
     assert "pip install 'urnld[dask]'" in r.stderr
     assert len(r.stderr.splitlines()) == 1
     assert not (tmp_path / "out").exists()
+
+
+def test_lost_worker_is_retried_with_the_same_result(gen_dump, tmp_path):
+    # A worker process dies in the middle of a partition; Dask reruns its tasks elsewhere and,
+    # because tasks rewrite their own piece from scratch, the result is unchanged.
+    import logging
+    import threading
+    import time
+
+    from distributed import Client, LocalCluster
+
+    (src,) = gen_dump.generate(tmp_path / "in", triples=60_000, files=1, seed=3)
+    ref_report = _single_process([src], tmp_path / "ref")
+    killed: list[str] = []
+
+    def kill_a_busy_worker(client):
+        while not killed:
+            for worker, keys in client.processing().items():
+                if any("canonicalize_partition" in str(k) for k in keys):
+                    killed.append(worker)
+                    client.run(os._exit, 1, workers=[worker], on_error="ignore")
+                    return
+            time.sleep(0.01)
+
+    with (
+        LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0",
+                     silence_logs=logging.CRITICAL) as cluster,
+        Client(cluster) as client,
+    ):
+        killer = threading.Thread(target=kill_a_busy_worker, args=(client,), daemon=True)
+        killer.start()
+        report = canonicalize_files([src], tmp_path / "out", scheduler=cluster.scheduler_address,
+                                    partition_size=1_500_000)
+        killer.join(timeout=10)
+        log = client.run_on_scheduler(
+            lambda dask_scheduler: [(str(t[0]), t[1], t[2], t[4]) for t in dask_scheduler.transition_log]
+        )
+    assert killed
+    # The kill really interrupted a partition: the scheduler released it from "processing"
+    # because its worker was gone (and ran it again: the report and output are complete).
+    interrupted = [k for k, a, b, why in log if "canonicalize_partition" in k
+                   and (a, b) == ("processing", "released") and "worker-cleanup" in why]
+    assert interrupted
+    assert report == ref_report
+    assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")

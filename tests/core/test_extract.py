@@ -60,6 +60,10 @@ CASES: list[tuple[str, list[str]]] = [
     ("urn:example:é", []),
     ("", []),
     ("no urns here", []),
+    # punctuation stays when without it there would be no URN, one character at a time
+    ("urn:ab:!", ["urn:ab:!"]),
+    ("URN:00:).", ["URN:00:)"]),
+    ("(urn:abc:))", ["urn:abc:)"]),
     # syntax only: policy failures are still URNs in text (check() reports them)
     ("urn:x-foo:bar", ["urn:x-foo:bar"]),
 ]

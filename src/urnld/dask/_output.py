@@ -5,7 +5,7 @@ Layout: ``OUTDIR`` holds one output file per input, with the input's file name a
 share a file name, the outputs keep the inputs' directories instead, relative to the deepest
 directory containing all inputs (``a/x.nt b/x.nt`` give ``OUTDIR/a/x.nt`` and ``OUTDIR/b/x.nt``).
 
-Commit: everything is written under a fresh hidden sibling ``.OUTDIR.urnld-tmp-XXXXXXXX/`` (same
+Commit: everything is written under a fresh hidden sibling ``.OUTDIR.urnld-tmp-<random>/`` (same
 file system, so the final step is one ``rename``); the partition pieces of a split file are
 concatenated in partition order into the file's output. Only when every task succeeded is the
 output renamed to ``OUTDIR``; the hidden sibling is deleted in every case. So ``OUTDIR`` either
@@ -87,7 +87,7 @@ def _copy(src: int, dst: int, size: int) -> None:
 class OutputDir:
     """The temporary directory a job writes into, and its commit to the final ``OUTDIR``.
 
-    A hidden sibling ``.OUTDIR.urnld-tmp-XXXXXXXX/`` holds ``out/`` (becomes ``OUTDIR``) and
+    A hidden sibling ``.OUTDIR.urnld-tmp-<random>/`` holds ``out/`` (becomes ``OUTDIR``) and
     ``pieces/`` (partition outputs of split files), so piece names can never collide with output
     names. Use as a context manager: leaving it, committed or not, deletes the hidden sibling;
     :meth:`commit` first renames ``out/`` to ``OUTDIR``.

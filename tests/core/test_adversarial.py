@@ -119,3 +119,31 @@ def test_results_on_adversarial_inputs_are_right() -> None:
         "urn:example:a"
     ]
     assert list(urnld.find_urns(_repeat("urn:x(", 60_000))) == []
+
+
+def test_memory_does_not_grow_with_distinct_nids() -> None:
+    # A long-running checker (a service, a pass over a huge dump) meets untold NIDs, many
+    # invalid or random. Whatever urnld caches per NID must stay bounded: 50,000 distinct
+    # unknown NIDs (and 10,000 case variants) may not leave megabytes behind.
+    import gc
+    import random
+    import tracemalloc
+
+    rng = random.Random(8141)
+    texts = [f"urn:n{rng.getrandbits(64):x}:a" for _ in range(50_000)]
+    variants = ["urn:" + t[4:].upper() for t in texts[:10_000]]
+    urnld.canonical("urn:example:a")  # warm the caches that are legitimately per process
+    gc.collect()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.take_snapshot()
+        for t in texts:
+            urnld.canonical(t)
+        for t in variants:
+            urnld.check(t)
+        gc.collect()
+        after = tracemalloc.take_snapshot()
+    finally:
+        tracemalloc.stop()
+    retained = sum(stat.size_diff for stat in after.compare_to(before, "filename"))
+    assert retained < 1_000_000, f"{retained:,} bytes retained after 60,000 distinct NIDs"

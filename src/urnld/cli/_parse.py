@@ -95,13 +95,24 @@ def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[st
     return out
 
 
+def _shown(text: object) -> str:
+    """*text* safe for a terminal: control characters (ESC, CR, BEL…) become "?".
+
+    Untrusted input must not recolour the terminal or overwrite the report with a carriage
+    return. One character for one keeps the caret under the fault.
+    """
+    return "".join(
+        "?" if (c < " " or c == "\x7f" or "\x80" <= c < "\xa0") else c for c in str(text)
+    )
+
+
 def _print_text(d: dict[str, object]) -> None:
-    print(d["input"])
+    print(_shown(d["input"]))
     print(f"  valid       {'yes' if d['valid'] else 'NO'}")
     error = d["error"]
     if isinstance(error, dict):
         print(f"  error       {error['reason']} (at position {error['position']})")
-        print(f"              {d['input']}")
+        print(f"              {_shown(d['input'])}")
         print(f"              {' ' * int(error['position'])}^")
         return
     parts = d["parts"]
@@ -117,7 +128,7 @@ def _print_text(d: dict[str, object]) -> None:
     findings = d["findings"]
     assert isinstance(findings, list)
     for f in findings:
-        print(f"  {f['severity']:<7}     {f['code']}: {f['message']}")
+        print(f"  {f['severity']:<7}     {f['code']}: {_shown(f['message'])}")
 
 
 def run(args: argparse.Namespace) -> int:

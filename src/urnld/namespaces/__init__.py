@@ -49,7 +49,8 @@ class NamespacePluginError(URNError):
     """A namespace plugin could not be loaded or is not a :class:`NamespaceRule`."""
 
 
-# nid (lower case) -> rule. Filled lazily; a plain dict read is the hot path of canonical().
+# nid (lower case) -> rule, for NIDs that have one. Filled lazily; a plain dict read is the hot
+# path of canonical().
 _cache: dict[str, NamespaceRule] = {}
 _registered: dict[str, NamespaceRule] = {}
 _plugins: dict[str, metadata.EntryPoint] | None = None
@@ -110,14 +111,21 @@ def get_rule(nid: str) -> NamespaceRule:
     'RFC 4122 §3; RFC 9562 §4'
     """
     rule = _cache.get(nid)
-    if rule is None:
-        key = nid.lower()
-        with _lock:
-            rule = _cache.get(key)
-            if rule is None:
-                rule = _resolve(key)
-                _cache[key] = rule
-        _cache[nid] = rule
+    if rule is not None:
+        return rule
+    key = nid.lower()
+    rule = _cache.get(key)
+    if rule is not None:
+        return rule
+    # Only NIDs that have a rule are cached: that set is finite, while a dump (or an attacker)
+    # can present any number of distinct unknown NIDs, which must not grow memory.
+    if key not in _registered and key not in BUILTIN and key not in _plugin_entry_points():
+        return GENERIC
+    with _lock:
+        rule = _cache.get(key)
+        if rule is None:
+            rule = _resolve(key)
+            _cache[key] = rule
     return rule
 
 

@@ -53,6 +53,7 @@ class NamespacePluginError(URNError):
 # path of canonical().
 _cache: dict[str, NamespaceRule] = {}
 _registered: dict[str, NamespaceRule] = {}
+_MAX_UNKNOWN_CACHED = 4096
 _plugins: dict[str, metadata.EntryPoint] | None = None
 _lock = threading.Lock()
 
@@ -117,9 +118,11 @@ def get_rule(nid: str) -> NamespaceRule:
     rule = _cache.get(key)
     if rule is not None:
         return rule
-    # Only NIDs that have a rule are cached: that set is finite, while a dump (or an attacker)
-    # can present any number of distinct unknown NIDs, which must not grow memory.
     if key not in _registered and key not in BUILTIN and key not in _plugin_entry_points():
+        # Unknown NIDs are remembered only up to a fixed number: real data uses a handful, while
+        # a dump (or an attacker) can present any number, which must not grow memory.
+        if len(_cache) < _MAX_UNKNOWN_CACHED:
+            _cache[key] = GENERIC
         return GENERIC
     with _lock:
         rule = _cache.get(key)

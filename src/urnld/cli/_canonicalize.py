@@ -239,8 +239,10 @@ def run(args: argparse.Namespace) -> int:
         report = _one(args, src, args.output, in_fmt, out_fmt)
     else:
         outdir = args.output
-        if outdir == "-" or not os.path.isdir(outdir):
-            raise URNError("several inputs need -o OUTDIR, an existing directory")
+        if outdir == "-" or (os.path.exists(outdir) and not os.path.isdir(outdir)):
+            raise URNError("several inputs need -o OUTDIR, a directory")
+        # Created when missing, as the Dask engine does, so both engines take the same -o.
+        os.makedirs(outdir, exist_ok=True)
         names = [os.path.basename(p) for p in inputs]
         if "-" in inputs or len(set(names)) != len(names):
             raise URNError("several inputs need distinct file names (and no '-')")
@@ -273,14 +275,20 @@ def _run_dask(args: argparse.Namespace) -> int:
         raise URNError(
             f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
         ) from e
-    report = udask.canonicalize_files(
-        args.inputs,
-        args.output,
-        workers=args.workers,
-        scheduler=args.scheduler,
-        ignore_components=args.ignore_components,
-        literals=args.literals,
-    )
+    try:
+        report = udask.canonicalize_files(
+            args.inputs,
+            args.output,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            ignore_components=args.ignore_components,
+            literals=args.literals,
+        )
+    except udask.DaskJobError as e:
+        # The one-line error names the first bad line; the report lists all of them.
+        if args.report and e.report is not None:
+            _write_report(args.report, e.report)
+        raise
     _write_report(args.report, report)
     if sys.stderr.isatty():
         print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)

@@ -1,0 +1,41 @@
+"""The CLI takes the same -o for both engines, and a failed Dask job still writes --report."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from urnld.cli import main
+
+
+def test_local_multi_input_creates_a_missing_outdir(dump: list[Path], tmp_path: Path) -> None:
+    plain = [p for p in dump if not p.name.endswith(".gz")][:2]
+    out = tmp_path / "new" / "out"
+    assert main(["canonicalize", *map(str, plain), "-o", str(out)]) == 0
+    assert sorted(p.name for p in out.iterdir()) == sorted(p.name for p in plain)
+
+
+def test_failed_dask_job_writes_the_full_report(
+    dump: list[Path], dask_scheduler: str, tmp_path: Path, capsys
+) -> None:
+    src = tmp_path / "in" / "bad.nt"
+    src.parent.mkdir()
+    lines = dump[0].read_bytes().splitlines(keepends=True)
+    lines[1] = b"<urn:example:a> this is not N-Triples .\n"
+    lines[5] = b"<urn:example:b> <urn:example:p> .\n"
+    src.write_bytes(b"".join(lines))
+    good = tmp_path / "in" / "good.nt"
+    shutil.copyfile(dump[1], good)
+    report = tmp_path / "report.json"
+    code = main([
+        "canonicalize", "--engine", "dask", "--scheduler", dask_scheduler,
+        str(src), str(good), "-o", str(tmp_path / "out"), "--report", str(report),
+    ])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "bad.nt:2" in err
+    errors = json.loads(report.read_text())["errors"]
+    assert errors["count"] == 2
+    assert [(e["source"], e["line"]) for e in errors["lines"]] == [(str(src), 2), (str(src), 6)]
+    assert not (tmp_path / "out").exists()

@@ -95,7 +95,8 @@ def finding_codes(text: str) -> frozenset[str]:
     >>> sorted(finding_codes("URN:ISBN:0-395-36341-2"))
     ['not-canonical', 'nss-check-digit']
     """
-    return frozenset(f.code for f in urnld.check(text)) or frozenset({"syntax"})
+    # check() itself reports "syntax" for a non-URN; a valid canonical URN has no findings.
+    return frozenset(f.code for f in urnld.check(text))
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)

@@ -5,6 +5,8 @@ Spans are (start, end) offsets into the checked text, worked out by hand for eac
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from core_strategies import any_text, valid_urns
 from hypothesis import given
@@ -19,6 +21,7 @@ from urnld import (
     canonical,
     check,
     is_valid,
+    parse,
     validate,
 )
 
@@ -278,3 +281,29 @@ def test_public_surface() -> None:
     assert issubclass(urnld.URNError, ValueError)
     assert issubclass(urnld.URNValidationError, urnld.URNError)
     assert issubclass(urnld.URNConversionError, urnld.URNError)
+
+
+_SPAN_SHAPES = {
+    "pct-lowercase": re.compile(r"%[0-9A-Fa-f]{2}"),
+    "pct-unreserved": re.compile(r"%[0-9A-Fa-f]{2}"),
+    "pct-nul": re.compile(r"%00"),
+    "pct-not-utf8": re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+"),
+    "r-component": re.compile(r"\?\+[^?#]*(?:\?(?!=)[^?#]*)*"),
+}
+
+
+@given(valid_urns)
+def test_spans_point_at_what_they_name(text: str) -> None:
+    nid_end = text.index(":", 4)
+    for f in check(text):
+        start, end = f.span
+        shown = text[start:end]
+        if f.code in _SPAN_SHAPES:
+            assert _SPAN_SHAPES[f.code].fullmatch(shown), (f.code, shown, text)
+        elif f.code.startswith("nid-"):
+            assert (start, end) == (4, nid_end)
+        elif f.code == "not-canonical":
+            assert (start, end) == (0, len(text))
+        elif f.code.startswith("nss-"):
+            # namespace findings stay inside the NSS
+            assert nid_end + 1 <= start <= end <= nid_end + 1 + len(parse(text).nss)

@@ -267,3 +267,13 @@ def test_text_output_does_not_echo_control_characters(
     lines = out.splitlines()
     echo, caret = lines[3], lines[4]
     assert caret.index("^") == echo.index("urn:ex:a") + 8
+
+
+def test_stdin_lines_ignore_surrounding_spaces(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Pasted lists carry stray spaces and blank lines; they are not part of the URNs.
+    monkeypatch.setattr(sys, "stdin", io.StringIO("  urn:example:a \t\n\n urn:example:b\n"))
+    code, data = run_json(capsys, "-")
+    assert code == 0
+    assert [d["input"] for d in data] == ["urn:example:a", "urn:example:b"]

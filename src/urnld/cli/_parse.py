@@ -24,7 +24,11 @@ HELP = "parse and check URNs, show their parts and canonical form"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("urns", nargs="+", metavar="URN", help="URNs to parse; '-' reads stdin")
+    parser.add_argument(
+        "urns", nargs="+", metavar="URN",
+        help="URNs to parse; '-' reads one per line from stdin (surrounding spaces ignored, "
+        "blank lines skipped)",
+    )
     parser.add_argument("--mode", choices=["rfc8141", "rfc2141"], default="rfc8141",
                         help="grammar: RFC 8141 (default) or legacy RFC 2141")
     parser.add_argument("--json", action="store_true", help="print JSON (documented, stable)")
@@ -45,8 +49,9 @@ def _inputs(values: list[str]) -> Iterator[str]:
                 else iter(sys.stdin)  # a text stream given by the caller (tests, embedding)
             )
             for raw_line in lines:
-                line = raw_line.rstrip("\r\n")
-                if line.strip():
+                # One URN per line; spaces around it (pasted lists) are not part of it.
+                line = raw_line.strip()
+                if line:
                     yield line
         else:
             yield value

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from core_strategies import any_text, valid_urns
+from core_strategies import any_text, oracle_parts, valid_urns
 from hypothesis import example, given
 from hypothesis import strategies as st
 
@@ -149,3 +149,57 @@ def test_wrapped_urn_is_found(urn: str) -> None:
         # ">" cannot be in a URN, so the wrapper always ends it exactly (or earlier, trimmed)
         assert got and got[0][0] == expected_start
         assert urn.startswith(got[0][2])
+
+
+# --- differential test against a reference written from the documented rule ---------------------
+
+_BLOCKERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+-./:%_")
+_URN_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?#%"
+)
+_LABEL = re.compile(r"<(?:URN|URL):(?=urn:)", re.IGNORECASE)
+
+
+def reference_find(text: str) -> list[tuple[int, int, str]]:
+    """The rule of urnld._extract's docstring, implemented the slow, obvious way."""
+    scan = _LABEL.sub(lambda m: "<" + " " * (len(m.group()) - 1), text)
+    out: list[tuple[int, int, str]] = []
+    i, n = 0, len(scan)
+    while True:
+        j = i
+        while j <= n - 4 and not (
+            scan[j : j + 4].lower() == "urn:" and (j == 0 or scan[j - 1] not in _BLOCKERS)
+        ):
+            j += 1
+        if j > n - 4:
+            return out
+        k = j
+        while k < n and scan[k] in _URN_CHARS:
+            k += 1
+        run = scan[j:k]
+        # the longest prefix of the run that is a URN
+        value = next((run[:m] for m in range(len(run), 0, -1) if oracle_parts(run[:m])), None)
+        if value is None:
+            i = j + 4
+            continue
+        # trailing punctuation and unmatched ")" go, one at a time, while a URN remains
+        while (
+            value[-1] in ".,;:!?'" or (value[-1] == ")" and value.count(")") > value.count("("))
+        ) and oracle_parts(value[:-1]):
+            value = value[:-1]
+        out.append((j, j + len(value), value))
+        i = j + len(value)
+
+
+_FRAGMENTS = st.one_of(
+    valid_urns,
+    st.sampled_from([" ", "(", ")", ".", ",", "<", ">", "<URL:", "<URN:", "urn:", "URN:", "?",
+                     "#", "!", "'", "x", "é", "\n", "%", "urn:ab:", "-"]),
+)
+
+
+@given(st.lists(_FRAGMENTS, max_size=6).map("".join))
+@example("URN:00:).")
+@example("<URL:urn:ex:a>(urn:ex:b))")
+def test_find_urns_matches_the_reference(text: str) -> None:
+    assert found(text) == reference_find(text)

@@ -10,6 +10,7 @@ import re
 import pytest
 from core_strategies import any_text, valid_urns
 from hypothesis import given
+from hypothesis import strategies as st
 
 from urnld import (
     CODES,
@@ -307,3 +308,41 @@ def test_spans_point_at_what_they_name(text: str) -> None:
         elif f.code.startswith("nss-"):
             # namespace findings stay inside the NSS
             assert nid_end + 1 <= start <= end <= nid_end + 1 + len(parse(text).nss)
+
+
+_HIGH_RUN = re.compile(r"(?:%[89A-Fa-f][0-9A-Fa-f])+")
+_UTF8_MIXTURES = st.lists(
+    st.sampled_from(["%C3%A9", "%c3", "%A9", "%E2%82%AC", "%E2%82", "%F0%9F%98%80", "%ED%A0%80",
+                     "%C0%80", "%FF", "%41", "a", "/", "%2F"]),
+    min_size=1, max_size=8,
+).map(lambda pieces: "b" + "".join(pieces))  # a component may not start with "/"
+
+
+@given(_UTF8_MIXTURES, st.sampled_from(["", "?+", "?=", "#"]), _UTF8_MIXTURES)
+def test_pct_not_utf8_matches_a_reference(nss: str, delim: str, comp: str) -> None:
+    text = "urn:example:" + nss + (delim + comp if delim else "")
+    expected = []
+    u = parse(text)
+    offset = 12
+    for part in (u.nss, u.r_component, u.q_component, u.f_component):
+        if part is None:
+            continue
+        if offset > 12:  # past the NSS: skip the component's delimiter
+            offset += 1 if text[offset] == "#" else 2
+        bad = [
+            (offset + m.start(), offset + m.end())
+            for m in _HIGH_RUN.finditer(part)
+            if not _decodes(m.group())
+        ]
+        expected += bad[:3]  # check() reports at most three per code and part
+        offset += len(part)
+    got = [f.span for f in check(text) if f.code == "pct-not-utf8"]
+    assert sorted(got) == expected
+
+
+def _decodes(run: str) -> bool:
+    try:
+        bytes.fromhex(run.replace("%", "")).decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True

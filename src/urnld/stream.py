@@ -24,6 +24,7 @@ files (the Dask engine) must keep labels of different files apart themselves.
 
 from __future__ import annotations
 
+import abc
 import collections
 import contextlib
 import gzip
@@ -112,7 +113,7 @@ def _describe(line: bytes) -> str:
     return "not an N-Triples/N-Quads statement"
 
 
-class _Pass:
+class _Pass(abc.ABC):
     """State shared by the canonicalize and check passes: term caches and occurrence counts."""
 
     def __init__(self, *, literals: bool, ignore_components: bool = False) -> None:
@@ -181,8 +182,9 @@ class _Pass:
         self.info.clear()
         return True
 
+    @abc.abstractmethod
     def flush(self) -> None:
-        raise NotImplementedError
+        """Move the counts gathered since the last flush into the report."""
 
 
 class _CanonPass(_Pass):

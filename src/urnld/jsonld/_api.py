@@ -210,6 +210,18 @@ def _default_loader(loader: DocumentLoader | None) -> DocumentLoader:
     return loader if loader is not None else URNDocumentLoader({})
 
 
+def _plain_options(
+    options: Mapping[str, Any] | None, base: str | None, loader: DocumentLoader | None
+) -> dict[str, Any]:
+    """pyld options for ``canonicalize=False``: exactly what the caller gave, nothing added."""
+    opts = dict(options or {})
+    if base is not None:
+        opts["base"] = base
+    if loader is not None:
+        opts["documentLoader"] = loader
+    return opts
+
+
 def expand(
     doc: Any,
     *,
@@ -241,11 +253,7 @@ def expand(
     """
     mode = _hazard_mode(hazards, canonicalize)
     if not canonicalize:
-        opts = dict(options or {})
-        if base is not None:
-            opts["base"] = base
-        if loader is not None:
-            opts["documentLoader"] = loader
+        opts = _plain_options(options, base, loader)
         return _plain("expand", doc, opts)  # type: ignore[no-any-return]
     run = _Run(_default_loader(loader), mode, None)
     return _call(run, "expand", doc, run.options(options, base))  # type: ignore[no-any-return]
@@ -273,11 +281,7 @@ def compact(
     """
     mode = _hazard_mode(hazards, canonicalize)
     if not canonicalize:
-        opts = dict(options or {})
-        if base is not None:
-            opts["base"] = base
-        if loader is not None:
-            opts["documentLoader"] = loader
+        opts = _plain_options(options, base, loader)
         return _plain("compact", doc, context, opts)
     run = _Run(_default_loader(loader), mode, context)
     return _call(run, "compact", doc, run.canon.context(context), run.options(options, base))
@@ -303,11 +307,7 @@ def flatten(
     """
     mode = _hazard_mode(hazards, canonicalize)
     if not canonicalize:
-        opts = dict(options or {})
-        if base is not None:
-            opts["base"] = base
-        if loader is not None:
-            opts["documentLoader"] = loader
+        opts = _plain_options(options, base, loader)
         return _plain("flatten", doc, context, opts)
     run = _Run(_default_loader(loader), mode, context)
     ctx = run.canon.context(context) if context is not None else None
@@ -341,10 +341,7 @@ def to_rdf(
     if format == "nquads":
         opts["format"] = "application/n-quads"
     if not canonicalize:
-        if base is not None:
-            opts["base"] = base
-        if loader is not None:
-            opts["documentLoader"] = loader
+        opts = _plain_options(opts, base, loader)
         result = _plain("to_rdf", doc, opts)
     else:
         run = _Run(_default_loader(loader), mode, None)

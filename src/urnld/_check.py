@@ -6,6 +6,7 @@ Levels (URN.md §3): syntax → NID policy → IANA registry → percent-encodin
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Iterator
 
@@ -17,7 +18,7 @@ from .findings import CODES, CheckOptions, Finding, Severity
 from .namespaces import get_rule
 from .registry import is_registered
 
-__all__ = ["URNValidationError", "check", "validate"]
+__all__ = ["URNValidationError", "check", "nid_policy_error", "validate"]
 
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
 _INFORMAL_OK = re.compile(r"urn-[1-9][0-9]*")
@@ -32,16 +33,17 @@ def _finding(code: str, message: str, start: int, end: int, rule: str | None = N
     return Finding(code, CODES[code][0], message, (start, end), rule)
 
 
-def _nid_findings(urn: URN) -> Iterator[Finding]:
-    nid = urn.nid.lower()
+def _nid_findings(written: str, mode: Mode) -> Iterator[Finding]:
+    """NID policy and registry findings for the NID *written*; spans as in ``urn:NID:…``."""
+    nid = written.lower()
     span = (4, 4 + len(nid))
-    if urn.mode == "rfc2141" and nid == "urn":
+    if mode == "rfc2141" and nid == "urn":
         yield _finding("nid-reserved", "the NID 'urn' is reserved (RFC 2141 §2)", *span)
         return
     if nid.startswith("x-"):
         yield _finding(
             "nid-experimental",
-            f"'X-' experimental NIDs such as {urn.nid!r} were removed by RFC 8141 (App. C); "
+            f"'X-' experimental NIDs such as {written!r} were removed by RFC 8141 (App. C); "
             "this is not a valid URN",
             *span,
         )
@@ -50,7 +52,7 @@ def _nid_findings(urn: URN) -> Iterator[Finding]:
         if not _INFORMAL_OK.fullmatch(nid):
             yield _finding(
                 "nid-informal-malformed",
-                f"informal NID {urn.nid!r} must be 'urn-' and a number without leading zero "
+                f"informal NID {written!r} must be 'urn-' and a number without leading zero "
                 "(RFC 8141 §5.2)",
                 *span,
             )
@@ -58,7 +60,7 @@ def _nid_findings(urn: URN) -> Iterator[Finding]:
     elif len(nid) <= 2:
         yield _finding(
             "nid-reserved",
-            f"NID {urn.nid!r} is too short: formal NIDs have more than two characters "
+            f"NID {written!r} is too short: formal NIDs have more than two characters "
             "(RFC 8141 §5.1)",
             *span,
         )
@@ -66,16 +68,34 @@ def _nid_findings(urn: URN) -> Iterator[Finding]:
     elif _TWO_LETTERS_HYPHEN.match(nid):
         yield _finding(
             "nid-reserved",
-            f"NID {urn.nid!r} starts with two letters and '-', which RFC 8141 §5.1 reserves",
+            f"NID {written!r} starts with two letters and '-', which RFC 8141 §5.1 reserves",
             *span,
         )
         return
     if not is_registered(nid):
         yield _finding(
             "nid-unregistered",
-            f"NID {urn.nid!r} is not in the IANA URN namespace registry",
+            f"NID {written!r} is not in the IANA URN namespace registry",
             *span,
         )
+
+
+@functools.lru_cache(maxsize=4096)
+def nid_policy_error(nid: str, mode: Mode = "rfc8141") -> str | None:
+    """``"code: message"`` when RFC 8141 rules the NID out (so the string is no URN), else None.
+
+    The NID-policy level of :func:`check` alone, for passes that meet the same NID on millions
+    of terms (the RDF passes treat such strings as non-URNs). Cached; never raises for a str.
+
+    >>> nid_policy_error("X-local").split(":")[0]
+    'nid-experimental'
+    >>> nid_policy_error("isbn") is None
+    True
+    """
+    for f in _nid_findings(nid, mode):
+        if f.severity is Severity.ERROR:
+            return f"{f.code}: {f.message}"
+    return None
 
 
 def _pct_findings(part: str, offset: int, what: str) -> Iterator[Finding]:
@@ -186,7 +206,7 @@ def check(
         urn = URN(text, mode)
     except URNSyntaxError as e:
         return [_finding("syntax", e.reason, e.position, min(e.position + 1, len(text)))]
-    findings = list(_nid_findings(urn))
+    findings = list(_nid_findings(urn.nid, mode))
     for part, offset, what in _parts_with_offsets(urn):
         findings.extend(_pct_findings(part, offset, what))
     if urn.r_component is not None:

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-from ._check import check
+from ._check import nid_policy_error
 from ._urn import canonical as canonical_str
 from .errors import URNError
 
@@ -169,7 +169,6 @@ def unescape_literal(body: bytes) -> str:
     return text
 
 
-_UNSEEN: Final = "\x00unseen"
 
 #: Marker in the term cache: "this token is not a URN, write it back unchanged".
 NOT_URN: Final = b""
@@ -198,28 +197,12 @@ class TermCanonicalizer:
     'invalid'
     """
 
-    __slots__ = ("_cache", "_ignore_components", "_max", "_nid_cache")
+    __slots__ = ("_cache", "_ignore_components", "_max")
 
     def __init__(self, *, ignore_components: bool = False, max_cache: int = 200_000) -> None:
         self._ignore_components = ignore_components
         self._cache: dict[str, tuple[str, tuple[str | None, ...]]] = {}
-        self._nid_cache: dict[str, str | None] = {}
         self._max = max_cache
-
-    def _nid_error(self, nid: str) -> str | None:
-        """First NID-policy error for ``nid`` (as written), cached per NID."""
-        try:
-            return self._nid_cache[nid]
-        except KeyError:
-            pass
-        reason: str | None = None
-        for f in check(f"urn:{nid}:x"):
-            if f.code.startswith("nid-") and str(f.severity) == "error":
-                reason = f"{f.code}: {f.message}"
-                break
-        if len(self._nid_cache) < 10_000:
-            self._nid_cache[nid] = reason
-        return reason
 
     def canonical(self, text: str) -> tuple[str, tuple[str | None, ...]]:
         """``compute(text)``, cached."""
@@ -242,10 +225,7 @@ class TermCanonicalizer:
         except URNError as e:
             return text, ("invalid", f"syntax: {getattr(e, 'reason', str(e))}")
         colon = text.index(":", 4)
-        nid_written = text[4:colon]
-        reason = self._nid_cache.get(nid_written, _UNSEEN)
-        if reason is _UNSEEN:
-            reason = self._nid_error(nid_written)
+        reason = nid_policy_error(text[4:colon])
         if reason is not None:
             return text, ("invalid", reason)
         nid = canonical[4:colon]

@@ -49,9 +49,6 @@ class EPCRule(NamespaceRule):
     title = "EPCglobal Electronic Product Code"
     reference = "RFC 5134 §2"
 
-    def canonical_nss(self, nss: str) -> str:
-        return nss
-
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         colon = nss.find(":")
         if colon < 0:

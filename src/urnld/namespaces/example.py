@@ -28,9 +28,6 @@ class ExampleRule(NamespaceRule):
     title = "Examples in documentation (BCP 183)"
     reference = "RFC 6963 §3"
 
-    def canonical_nss(self, nss: str) -> str:
-        return nss
-
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         return iter(())
 

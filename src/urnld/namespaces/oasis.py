@@ -51,9 +51,6 @@ class OASISRule(NamespaceRule):
     title = "Organization for the Advancement of Structured Information Standards"
     reference = "RFC 3121 §2"
 
-    def canonical_nss(self, nss: str) -> str:
-        return nss
-
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         spans = segments(nss)
         first = nss[spans[0][0] : spans[0][1]]

@@ -31,9 +31,6 @@ class OGCRule(NamespaceRule):
     title = "Open Geospatial Consortium"
     reference = "RFC 5165 §2"
 
-    def canonical_nss(self, nss: str) -> str:
-        return nss
-
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         colon = nss.find(":")
         if colon < 0:

@@ -41,9 +41,6 @@ class OIDRule(NamespaceRule):
     title = "Object Identifier"
     reference = "RFC 3061 §2"
 
-    def canonical_nss(self, nss: str) -> str:
-        return nss
-
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _OID.fullmatch(nss):
             yield self._why_not_oid(nss)

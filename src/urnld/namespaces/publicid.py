@@ -211,9 +211,6 @@ class PublicIdRule(NamespaceRule):
     title = "SGML/XML formal public identifiers"
     reference = "RFC 3151 §2"
 
-    def canonical_nss(self, nss: str) -> str:
-        return nss
-
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         problem = _nss_problem(nss)
         if problem is not None:

@@ -33,9 +33,6 @@ class XMPPRule(NamespaceRule):
     title = "XMPP protocol namespaces"
     reference = "RFC 4854 §2"
 
-    def canonical_nss(self, nss: str) -> str:
-        return nss
-
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         problem = segment_problem(
             nss, min_segments=1, slash_from=None, what="{ShortName}[:{SubName}], RFC 4854 §2"

@@ -36,8 +36,8 @@ from rdflib import term as _rdflib_term
 from rdflib.term import URIRef
 
 import urnld
+from urnld._check import nid_policy_error
 from urnld.errors import URNError, URNSyntaxError
-from urnld.findings import Severity
 
 __all__ = ["NotAURNError", "URNRef"]
 
@@ -71,15 +71,6 @@ class NotAURNError(URNError):
         return (type(self), (self.text, self.reason))
 
 
-@functools.lru_cache(maxsize=1 << 12)
-def _nid_policy_error(nid: str) -> str | None:
-    """The first error-level NID finding for ``nid`` (as written), or None. Cached per NID."""
-    for f in urnld.check(f"urn:{nid}:x"):
-        if f.code.startswith("nid-") and f.severity is Severity.ERROR:
-            return f"{f.code}: {f.message}"
-    return None
-
-
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def analyze(text: str) -> tuple[str | None, str]:
     """``(canonical, "")`` for a usable URN, ``(None, reason)`` otherwise. Cached, never raises.
@@ -101,7 +92,7 @@ def analyze(text: str) -> tuple[str | None, str]:
         return None, e.reason
     except URNError as e:  # any other core refusal is still "not a URN" for a term
         return None, str(e)
-    reason = _nid_policy_error(text[4 : text.index(":", 4)])
+    reason = nid_policy_error(text[4 : text.index(":", 4)])
     if reason is not None:
         return None, reason
     return canonical, ""

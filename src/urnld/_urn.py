@@ -2,32 +2,54 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, Final
 
 from ._display import display_form
 from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
 from .errors import URNConversionError, URNError, URNSyntaxError
-from .namespaces import GENERIC, get_rule
-from .namespaces import _cache as _rule_cache
-from .namespaces._base import _LOWER_HEX_PCT, upper_pct
+from .namespaces import _prefix_entry, _prefixes, get_rule
+from .namespaces._base import _LOWER_HEX_PCT, _upper_match, upper_pct
 
 __all__ = ["URN", "canonical", "equivalent", "is_valid", "parse"]
 
 _PART_NAMES: Final = ("nid", "nss", "r_component", "q_component", "f_component")
 _match_rfc8141: Final = RFC8141_RE.fullmatch
-_lower_hex_search: Final = _LOWER_HEX_PCT.search
+_upper_lower_pct: Final = _LOWER_HEX_PCT.sub
+_lower_pct_search: Final = _LOWER_HEX_PCT.search
+_Parts = tuple[str, str, str | None, str | None, str | None]
 
 
-def _assigned_key(nid: str, nss: str) -> str:
-    """The canonical assigned-name of NID and NSS as written (the equivalence key)."""
-    nid = nid.lower()
-    if "%" in nss and _lower_hex_search(nss) is not None:
-        nss = upper_pct(nss)
-    # get_rule's cache is a plain dict; reading it directly saves a call on the hot path.
-    rule = _rule_cache.get(nid) or get_rule(nid)
-    if rule is not GENERIC:
-        nss = rule.canonical_nss(nss)
-    return "urn:" + nid + ":" + nss
+def _parts_of(m: re.Match[str]) -> _Parts:
+    """The five parts from a match of either grammar (RFC 2141 has no components)."""
+    groups = m.groups()
+    if len(groups) == 5:
+        return groups
+    return (groups[0], groups[1], None, None, None)
+
+
+def _canonical_of(text: str, m: re.Match[str]) -> str:
+    """The canonical form of *text*, given its match by either grammar.
+
+    The per-term hot path of every graph pass, hence written out. A namespace without rules of
+    its own (most NIDs) needs at most one pass over the text after ``urn:NID:``: RFC 8141 §3
+    folds only the case of ``urn``, the NID and ``%XX`` hex, and upper-casing hex keeps lengths.
+    """
+    nid = m[1]
+    prefix, rule = _prefixes.get(nid) or _prefix_entry(nid)
+    if rule is None:
+        if "%" in text and _lower_pct_search(text, len(prefix)) is not None:
+            return prefix + _upper_lower_pct(_upper_match, text[len(prefix) :])
+        if text.startswith(prefix):
+            return text  # already canonical: no new string
+        return prefix + text[len(prefix) :]
+    nss = m[2]
+    if "%" in nss and _lower_pct_search(nss) is not None:
+        nss = _upper_lower_pct(_upper_match, nss)
+    key = prefix + rule.canonical_nss(nss)
+    if m.lastindex == 2:  # no component matched
+        return key
+    return key + _components(*m.group(3, 4, 5))
 
 
 def _components(r: str | None, q: str | None, f: str | None) -> str:
@@ -84,17 +106,14 @@ class URN:
     False
     """
 
-    __slots__ = ("_akey", "_canon", "_f", "_mode", "_nid", "_nss", "_q", "_r", "_text")
+    # The parts stay in the regex match until asked for: fewer objects and stores per URN,
+    # which is most of what building one costs.
+    __slots__ = ("_canon", "_match", "_mode", "_text")
     __match_args__ = _PART_NAMES
 
     _text: str
-    _nid: str
-    _nss: str
-    _r: str | None
-    _q: str | None
-    _f: str | None
+    _match: re.Match[str]
     _mode: Mode
-    _akey: str | None
     _canon: str | None
 
     def __init__(self, text: str, mode: Mode = "rfc8141") -> None:
@@ -104,17 +123,14 @@ class URN:
             m = _match_rfc8141(text)
             if m is None:
                 raise syntax_error(text, mode)
-            self._nid, self._nss, self._r, self._q, self._f = m.groups()
         else:
             mode = _check_mode(mode)
             m = RFC2141_RE.fullmatch(text)
             if m is None:
                 raise syntax_error(text, mode)
-            self._nid, self._nss = m.groups()
-            self._r = self._q = self._f = None
+        self._match = m
         self._text = text
         self._mode = mode
-        self._akey = None
         self._canon = None
 
     # -- construction -------------------------------------------------------------------
@@ -210,12 +226,9 @@ class URN:
         if m is None:
             # Only a buggy namespace rule can get here; say which one.
             raise URNError(
-                f"namespace rule {get_rule(self._nid)!r} produced an invalid URN: {text!r}"
+                f"namespace rule {get_rule(self.nid)!r} produced an invalid URN: {text!r}"
             )
-        groups = m.groups()
-        new._nid, new._nss = groups[0], groups[1]
-        new._r, new._q, new._f = groups[2:] if self._mode == "rfc8141" else (None, None, None)
-        new._akey = None
+        new._match = m
         new._canon = None
         return new
 
@@ -224,32 +237,32 @@ class URN:
     @property
     def nid(self) -> str:
         """The namespace identifier, as written."""
-        return self._nid
+        return self._match[1]
 
     @property
     def nss(self) -> str:
         """The namespace-specific string, as written."""
-        return self._nss
+        return self._match[2]
 
     @property
     def r_component(self) -> str | None:
         """The r-component (after ``?+``), or None."""
-        return self._r
+        return self.parts[2]
 
     @property
     def q_component(self) -> str | None:
         """The q-component (after ``?=``), or None."""
-        return self._q
+        return self.parts[3]
 
     @property
     def f_component(self) -> str | None:
         """The f-component (after ``#``); ``""`` for an empty ``#``, None when absent."""
-        return self._f
+        return self.parts[4]
 
     @property
     def parts(self) -> tuple[str, str, str | None, str | None, str | None]:
         """``(nid, nss, r_component, q_component, f_component)`` as written."""
-        return (self._nid, self._nss, self._r, self._q, self._f)
+        return _parts_of(self._match)
 
     @property
     def mode(self) -> Mode:
@@ -263,17 +276,15 @@ class URN:
         >>> URN("URN:X-y:z?=q").assigned_name
         'URN:X-y:z'
         """
-        return f"{self._text[:3]}:{self._nid}:{self._nss}"
+        nid, nss = self._match.group(1, 2)
+        return f"{self._text[:3]}:{nid}:{nss}"
 
     @property
     def has_components(self) -> bool:
         """True when an r-, q- or f-component is present (even an empty ``#``)."""
-        return self._r is not None or self._q is not None or self._f is not None
+        return self._match.lastindex != 2
 
     # -- normalization and equivalence ---------------------------------------------------
-
-    def _components_normalized(self) -> str:
-        return _components(self._r, self._q, self._f)
 
     @property
     def assigned_key(self) -> str:
@@ -282,32 +293,17 @@ class URN:
         >>> URN("URN:ISBN:0-395-36341-1?=x").assigned_key
         'urn:isbn:0395363411'
         """
-        key = self._akey
-        if key is None:
-            key = self._akey = _assigned_key(self._nid, self._nss)
-        return key
+        if self._match.lastindex == 2:
+            return self.canonical_str
+        assigned = self.assigned_name
+        return _canonical_of(assigned, _match_rfc8141(assigned))  # type: ignore[arg-type]
 
     @property
     def canonical_str(self) -> str:
         """The canonical form as a string (see :meth:`canonical`)."""
         canon = self._canon
         if canon is None:
-            # Written out (no property hops): this is the per-term hot path of every graph pass.
-            key = self._akey
-            if key is None:
-                nid = self._nid.lower()
-                nss = self._nss
-                if "%" in nss and _lower_hex_search(nss) is not None:
-                    nss = upper_pct(nss)
-                rule = _rule_cache.get(nid) or get_rule(nid)
-                if rule is not GENERIC:
-                    nss = rule.canonical_nss(nss)
-                key = self._akey = "urn:" + nid + ":" + nss
-            if self._r is None and self._q is None and self._f is None:
-                canon = key
-            else:
-                canon = key + _components(self._r, self._q, self._f)
-            self._canon = canon
+            canon = self._canon = _canonical_of(self._text, self._match)
         return canon
 
     @property
@@ -319,7 +315,7 @@ class URN:
         keeps such keys apart from every RFC 8141 key.
         """
         canon = self.canonical_str
-        if self._mode == "rfc2141" and ("?" in self._nss or "#" in self._nss):
+        if self._mode == "rfc2141" and ("?" in self.nss or "#" in self.nss):
             return canon + "\x00"
         return canon
 
@@ -336,7 +332,8 @@ class URN:
         >>> str(URN("URN:EXAMPLE:a123%2cz456#p%3a").normalized())
         'urn:example:a123%2Cz456#p%3A'
         """
-        text = f"urn:{self._nid.lower()}:{upper_pct(self._nss)}{self._components_normalized()}"
+        nid, nss, r, q, f = self.parts
+        text = f"urn:{nid.lower()}:{upper_pct(nss)}{_components(r, q, f)}"
         return self._derived(text)
 
     def canonical(self) -> URN:
@@ -475,12 +472,9 @@ def canonical(text: str | URN, mode: Mode = "rfc8141") -> str:
     if type(text) is str and mode == "rfc8141":
         # Fast path, no URN object: this runs once per term over whole RDF dumps.
         m = _match_rfc8141(text)
-        if m is not None:
-            nid, nss, r, q, f = m.groups()
-            key = _assigned_key(nid, nss)
-            if r is None and q is None and f is None:
-                return key
-            return key + _components(r, q, f)
+        if m is None:
+            raise syntax_error(text, mode)
+        return _canonical_of(text, m)
     if isinstance(text, URN):
         return text.canonical_str
     return URN(text, mode).canonical_str

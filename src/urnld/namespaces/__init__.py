@@ -54,6 +54,11 @@ class NamespacePluginError(URNError):
 _cache: dict[str, NamespaceRule] = {}
 _registered: dict[str, NamespaceRule] = {}
 _MAX_UNKNOWN_CACHED = 4096
+# NID as written -> ("urn:" + nid.lower() + ":", rule), the rule None when it adds nothing to
+# RFC 8141 §3: what the canonicalization hot path needs, in one dict read. Capped like _cache
+# (smaller: each spelling of a NID has its own entry, and real data has a handful).
+_prefixes: dict[str, tuple[str, NamespaceRule | None]] = {}
+_MAX_PREFIXES = 1024
 _plugins: dict[str, metadata.EntryPoint] | None = None
 _lock = threading.Lock()
 
@@ -132,6 +137,17 @@ def get_rule(nid: str) -> NamespaceRule:
     return rule
 
 
+def _prefix_entry(nid: str) -> tuple[str, NamespaceRule | None]:
+    """``_prefixes[nid]``, computed (and remembered while there is room)."""
+    key = nid.lower()
+    rule = get_rule(key)
+    adds_rules = type(rule).canonical_nss is not NamespaceRule.canonical_nss
+    entry = ("urn:" + key + ":", rule if adds_rules else None)
+    if len(_prefixes) < _MAX_PREFIXES:
+        _prefixes[nid] = entry
+    return entry
+
+
 def register(rule: NamespaceRule, *, replace: bool = False) -> None:
     """Add (or with *replace*, override) the rule for ``rule.nid`` at run time.
 
@@ -150,6 +166,7 @@ def register(rule: NamespaceRule, *, replace: bool = False) -> None:
             raise NamespacePluginError(f"a rule for NID {nid!r} exists; pass replace=True")
         _registered[nid] = rule
         _cache.clear()
+        _prefixes.clear()
 
 
 def known_nids() -> list[str]:

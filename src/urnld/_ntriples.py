@@ -25,8 +25,10 @@ import re
 from typing import Final
 
 from ._check import nid_policy_error
-from ._urn import canonical as canonical_str
-from .errors import URNError
+from ._parser import RFC8141_RE, syntax_error
+from ._urn import _canonical_of
+
+_match_rfc8141 = RFC8141_RE.fullmatch
 
 __all__ = [
     "FAST_LINE",
@@ -218,30 +220,25 @@ class TermCanonicalizer:
 
     def compute(self, text: str) -> tuple[str, tuple[str | None, ...]]:
         """Uncached :meth:`canonical` (for callers that cache by their own key)."""
-        try:
-            # The core's fast path (one regex match, no URN object): this runs once per
-            # distinct term of whole dumps.
-            canonical = canonical_str(text)
-        except URNError as e:
-            return text, ("invalid", f"syntax: {getattr(e, 'reason', str(e))}")
-        colon = text.index(":", 4)
-        reason = nid_policy_error(text[4:colon])
+        # The core's pieces without its front door: this runs once per distinct term of whole
+        # dumps, where the argument checks and the second look at the NID would be paid again.
+        m = _match_rfc8141(text)
+        if m is None:
+            return text, ("invalid", f"syntax: {syntax_error(text, 'rfc8141').reason}")
+        reason = nid_policy_error(m[1])
         if reason is not None:
             return text, ("invalid", reason)
-        nid = canonical[4:colon]
-        if not self._ignore_components:
+        canonical = _canonical_of(text, m)
+        nid = canonical[4 : m.end(1)]
+        if not self._ignore_components or m.lastindex == 2:
             return canonical, ("ok", canonical, nid, None)
-        dropped: str | None = None
-        if self._ignore_components:
-            # '?' and '#' cannot occur in a canonical NSS: the first one starts the components.
-            cut = len(canonical)
-            for ch in "?#":
-                i = canonical.find(ch)
-                if 0 <= i < cut:
-                    cut = i
-            dropped = canonical[cut:] or None
-            canonical = canonical[:cut]
-        return canonical, ("ok", canonical, nid, dropped)
+        # '?' and '#' cannot occur in a canonical NSS: the first one starts the components.
+        cut = len(canonical)
+        for ch in "?#":
+            i = canonical.find(ch)
+            if 0 <= i < cut:
+                cut = i
+        return canonical[:cut], ("ok", canonical[:cut], nid, canonical[cut:])
 
 
 def literal_parts(token: bytes) -> tuple[bytes, bytes] | None:

@@ -273,3 +273,31 @@ def test_bytes_that_are_not_utf8_are_reported_not_crashing(capsys, tmp_path):
     code, stdout, _ = run(capsys, "check", "--json", str(f))
     assert code == 1
     assert json.loads(stdout)["invalid"]["urns"]["urn:example:caf\ufffd"]["count"] == 1
+
+
+def test_canonicalize_jobs_option(capsys, tmp_path, nt):
+    outs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"out{jobs}.nt"
+        code, _, err = run(capsys, "canonicalize", str(nt), "-o", str(out), "--jobs", jobs,
+                           "--report", str(tmp_path / f"r{jobs}.json"))
+        assert (code, err) == (0, "")
+        outs.append((out.read_bytes(), (tmp_path / f"r{jobs}.json").read_text()))
+    assert outs[0] == outs[1]
+    assert outs[0][0] == (f"<urn:isbn:0395363411> {P} <urn:isbn:0395363411> .\n"
+                          f'<urn:isbn:0395363411> {P} "URN:ISBN:0395363411" .\n').encode()
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["-j", "0"], "--jobs must be a positive integer, got 0"),
+        (["--engine", "dask", "-o", "outdir", "-j", "2"],
+         "--jobs is for the local engine; --engine dask takes --workers"),
+    ],
+)
+def test_canonicalize_jobs_errors(capsys, tmp_path, nt, argv, message):
+    code, out, err = run(capsys, "canonicalize", str(nt), *argv)
+    assert code == 2
+    assert out == ""
+    assert err == f"urnld canonicalize: error: {message}\n"

@@ -70,6 +70,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--engine", choices=("local", "dask"), default="local",
         help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
     )
+    parser.add_argument(
+        "-j", "--jobs", type=int, metavar="N",
+        help="local: processes sharing a streamed N-Triples/N-Quads file (default: one per "
+        "CPU for inputs over 8 MiB, else 1)",
+    )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
     parser.add_argument(
@@ -139,7 +144,7 @@ def _one(
     if streams and not args.rdfc:
         from ..stream import canonicalize_file
 
-        return canonicalize_file(src, out, progress=args.progress, **opts)
+        return canonicalize_file(src, out, progress=args.progress, jobs=args.jobs, **opts)
 
     if stream_in and args.rdfc:
         # N-Triples/N-Quads: URN pass streamed into memory, then RDFC-1.0 on the text.
@@ -224,6 +229,8 @@ def _first_line(e: BaseException) -> str:
 def run(args: argparse.Namespace) -> int:
     inputs: list[str] = args.inputs
     if args.engine == "dask":
+        if args.jobs is not None:
+            raise URNError("--jobs is for the local engine; --engine dask takes --workers")
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
@@ -231,6 +238,8 @@ def run(args: argparse.Namespace) -> int:
         raise URNError("--rdfc writes N-Quads; drop --format or use --format nquads")
     if args.max_work is not None and args.max_work < 1:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
+    if args.jobs is not None and args.jobs < 1:
+        raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]

@@ -1,0 +1,190 @@
+"""The streaming canonicalization on several processes, output in input order.
+
+The per-line work of :mod:`urnld.stream` is Python code, so one process uses one core. Here the
+input's chunks (whole lines, ~1 MiB) go to worker processes, each with its own term caches and
+its own report; the output chunks are written back in input order, and the reports are merged
+at the end (report merging is exact and order-independent, so the result equals the one-process
+report). Memory stays bounded: each worker holds at most one chunk.
+
+>>> from urnld.report import CanonicalizeReport
+>>> report = CanonicalizeReport()
+>>> chunks = [b"<URN:EXAMPLE:a> <http://e/p> <urn:example:a> .\\n",
+...           b"_:b <http://e/p> <URN:ISBN:0-395-36341-1> .\\n"]
+>>> out = b"".join(canonicalize_chunks(chunks, jobs=2, report=report))
+>>> out.splitlines()
+[b'<urn:example:a> <http://e/p> <urn:example:a> .', b'_:b <http://e/p> <urn:isbn:0395363411> .']
+>>> report.statements_in, report.rewritten
+(2, 2)
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+import traceback
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, Any
+
+from .errors import URNError
+from .report import CanonicalizeReport
+
+if TYPE_CHECKING:
+    from .stream import OnError
+
+__all__ = ["canonicalize_chunks", "default_jobs"]
+
+# Below this many input bytes a second process costs more than it saves.
+_MIN_PARALLEL_BYTES = 8 << 20
+# How long the parent waits for a result before checking that the workers are alive.
+_POLL_SECONDS = 1.0
+
+
+def default_jobs(size: int | None) -> int:
+    """Worker processes for an input of *size* bytes (None: unknown): 1 for small inputs.
+
+    >>> default_jobs(1000)
+    1
+    """
+    if size is not None and size < _MIN_PARALLEL_BYTES:
+        return 1
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, min(cpus or 1, 8))
+
+
+def _context() -> Any:
+    # fork starts a worker in milliseconds with urnld already imported; it is unsafe with other
+    # threads running (and unavailable off POSIX), where spawn is the safe choice.
+    if (
+        sys.platform != "win32"
+        and sys.platform != "darwin"
+        and threading.active_count() == 1
+        and "fork" in multiprocessing.get_all_start_methods()
+    ):
+        return multiprocessing.get_context("fork")
+    return multiprocessing.get_context("spawn")
+
+
+def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int]) -> None:
+    from .stream import NTriplesSyntaxError, _CanonPass
+
+    # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
+    # traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    source, on_error, literals, ignore_components, max_examples = options
+    report = CanonicalizeReport(
+        ignore_components=ignore_components, literals=literals, max_examples=max_examples
+    )
+    state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+    while True:
+        task = conn.recv()
+        if task is None:
+            break
+        lineno, chunk = task
+        before = report.statements_in
+        try:
+            out = state.run_chunk(chunk, lineno, source, on_error)
+        except NTriplesSyntaxError as e:
+            conn.send(("error", e))
+            continue
+        except BaseException:  # a bug, not bad input: hand the traceback to the parent
+            conn.send(("crash", traceback.format_exc()))
+            return
+        conn.send(("out", (out, report.statements_in - before)))
+    state.flush()
+    conn.send(("report", report))
+
+
+def canonicalize_chunks(
+    chunks: Iterable[bytes],
+    *,
+    jobs: int,
+    report: CanonicalizeReport,
+    source: str = "<stdin>",
+    on_error: OnError = "raise",
+    literals: bool = False,
+    ignore_components: bool = False,
+    on_progress: Callable[[int], None] | None = None,
+) -> Iterator[bytes]:
+    """Yield the output of each chunk (whole lines) in order, computed by *jobs* processes.
+
+    The counts go into *report* once all chunks are done. When a malformed line stops the run
+    (``on_error="raise"``), its :class:`~urnld.stream.NTriplesSyntaxError` is raised in input
+    order and *report* holds the error but not the counts (the output is discarded anyway).
+    ``on_progress(statements)`` is called as chunks complete.
+    """
+    ctx = _context()
+    options = (source, on_error, literals, ignore_components, report.max_examples)
+    conns: list[Any] = []
+    procs: list[Any] = []
+    try:
+        for _ in range(jobs):
+            parent, child = ctx.Pipe()
+            proc = ctx.Process(target=_worker, args=(child, options), daemon=True)
+            proc.start()
+            child.close()
+            conns.append(parent)
+            procs.append(proc)
+
+        def receive(i: int) -> tuple[str, Any]:
+            """Worker *i*'s next message; a dead worker is an error, not a hang."""
+            while not conns[i].poll(_POLL_SECONDS):
+                if not procs[i].is_alive():
+                    raise URNError("a canonicalization worker process died")
+            try:
+                kind, payload = conns[i].recv()
+            except EOFError:
+                raise URNError("a canonicalization worker process died") from None
+            if kind == "crash":
+                raise RuntimeError(f"canonicalization worker failed:\n{payload}")
+            return kind, payload
+
+        statements = 0
+
+        def collect(i: int) -> bytes:
+            """Worker *i*'s output for its chunk (raising the chunk's syntax error)."""
+            nonlocal statements
+            kind, payload = receive(i)
+            if kind == "error":
+                report.record_error(payload.source, payload.line, payload.reason)
+                raise payload
+            out, n = payload
+            statements += n
+            if on_progress is not None:
+                on_progress(statements)
+            return out  # type: ignore[no-any-return]
+
+        # Chunk k goes to worker k % jobs, and each worker has at most one chunk: it is idle
+        # (reading) whenever it is sent one, and its result is read before it gets the next,
+        # so neither side can block the other on a full pipe. Output order is send order.
+        busy = [False] * jobs
+        lineno = 1
+        turn = 0
+        for chunk in chunks:
+            if busy[turn]:
+                yield collect(turn)
+            conns[turn].send((lineno, chunk))
+            busy[turn] = True
+            lineno += chunk.count(b"\n") + (not chunk.endswith(b"\n"))
+            turn = (turn + 1) % jobs
+        for _ in range(jobs):
+            if busy[turn]:
+                yield collect(turn)
+            turn = (turn + 1) % jobs
+        merged = report
+        for i in range(jobs):
+            conns[i].send(None)
+        for i in range(jobs):
+            _kind, worker_report = receive(i)  # the only message left: its report
+            merged = merged.merge(worker_report)
+        vars(report).update(vars(merged))
+    finally:
+        for proc in procs:
+            if proc.is_alive():
+                proc.terminate()
+        for proc in procs:
+            proc.join()
+        for conn in conns:
+            conn.close()

@@ -4,9 +4,11 @@
 
 Generates (or reuses) a multi-file dump with ``bench/gen_dump.py``, then times, in this process:
 
-* ``single``: the single-process streaming canonicalization (:func:`urnld.stream.canonicalize_file`,
-  the code behind ``urnld canonicalize IN -o OUT``), one input after the other, in this process;
-* ``command``: ``urnld canonicalize IN... -o DIR`` itself, in a fresh interpreter;
+* ``single``: the single-process streaming canonicalization (:func:`urnld.stream.canonicalize_file`
+  with ``jobs=1``, the code behind ``urnld canonicalize IN -o OUT -j 1``), one input after the
+  other, in this process;
+* ``command``: ``urnld canonicalize IN... -o DIR`` itself, in a fresh interpreter (by default it
+  shares each big file among one worker process per CPU);
 * ``dask-N``: :func:`urnld.dask.canonicalize_files` on an already running ``LocalCluster`` of N
   worker processes (one thread each); cluster start-up is timed separately and also shown
   end-to-end (``workers=N``, what ``urnld canonicalize --engine dask --workers N`` does).
@@ -40,7 +42,8 @@ def _single(inputs: list[Path], out: Path):
     from urnld.stream import canonicalize_file
 
     out.mkdir()
-    reports = [canonicalize_file(str(p), str(out / p.name)) for p in inputs]
+    # jobs=1: one process, the baseline the issue names (the command's default may use more).
+    reports = [canonicalize_file(str(p), str(out / p.name), jobs=1) for p in inputs]
     report = reports[0]
     for r in reports[1:]:
         report = report.merge(r)

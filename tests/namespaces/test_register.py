@@ -1,0 +1,37 @@
+"""A rule registered at run time applies to every spelling, also of NIDs already canonicalized."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+import urnld.namespaces as ns
+from urnld import URN, canonical
+from urnld.namespaces import NamespaceRule, register, upper_except_pct
+
+
+class Shout(NamespaceRule):
+    nid = "urnld-test-shout"
+    reference = "tests"
+
+    def canonical_nss(self, nss: str) -> str:
+        return upper_except_pct(nss)
+
+
+@pytest.fixture
+def cleanup() -> Iterator[None]:
+    yield
+    ns._registered.pop(Shout.nid, None)
+    ns._cache.clear()
+    ns._prefixes.clear()
+
+
+def test_register_replaces_the_cached_generic_rule(cleanup: None) -> None:
+    spellings = ["urn:urnld-test-shout:ab%2fc", "URN:URNLD-Test-Shout:ab%2Fc"]
+    # Before: no rule, so only RFC 8141 §3 folding (and the NID spellings get cached).
+    assert {canonical(s) for s in spellings} == {"urn:urnld-test-shout:ab%2Fc"}
+    register(Shout())
+    assert {canonical(s) for s in spellings} == {"urn:urnld-test-shout:AB%2FC"}
+    assert {URN(s).canonical_str for s in spellings} == {"urn:urnld-test-shout:AB%2FC"}
+    assert URN(spellings[0] + "#x").assigned_key == "urn:urnld-test-shout:AB%2FC"

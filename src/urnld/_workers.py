@@ -25,7 +25,7 @@ import signal
 import sys
 import threading
 import traceback
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .errors import URNError
@@ -107,7 +107,7 @@ def canonicalize_chunks(
     literals: bool = False,
     ignore_components: bool = False,
     on_progress: Callable[[int], None] | None = None,
-) -> Iterator[bytes]:
+) -> Generator[bytes, None, None]:
     """Yield the output of each chunk (whole lines) in order, computed by *jobs* processes.
 
     The counts go into *report* once all chunks are done. When a malformed line stops the run

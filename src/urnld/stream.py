@@ -35,7 +35,7 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import IO, Any, Final, Literal
 
 from ._check import check
@@ -334,7 +334,7 @@ class _CanonPass(_Pass):
         source: str,
         first_line: int,
         on_error: OnError,
-    ) -> Iterator[bytes]:
+    ) -> Generator[bytes, None, None]:
         """The output of each chunk (whole lines) of the input, in order."""
         lineno = first_line
         try:
@@ -669,8 +669,10 @@ def canonicalize_file(
 
         chunks = _read_chunks(fin, counter)
         n_jobs = default_jobs(size) if jobs is None else jobs
-        outputs: Iterator[bytes]
+        outputs: Generator[bytes, None, None]
         if n_jobs > 1:
+            # The workers' counts reach the report only at the end: progress comes from them
+            # as their chunks complete.
             outputs = canonicalize_chunks(
                 chunks, jobs=n_jobs, report=report, source=source, on_error=on_error,
                 literals=literals, ignore_components=ignore_components,
@@ -683,8 +685,11 @@ def canonicalize_file(
             with atomic_output(out_path) as fout:
                 for chunk in outputs:
                     fout.write(chunk)
-                    bar.update(pos[0], report.statements_in)
+                    if n_jobs == 1:
+                        bar.update(pos[0], report.statements_in)
         finally:
+            # On an error, stop the workers now rather than when the traceback is freed.
+            outputs.close()
             bar.close()
     return report
 

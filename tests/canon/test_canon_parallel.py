@@ -170,3 +170,15 @@ def test_spawned_workers_give_the_same_result(tmp_path, monkeypatch):
     many, r2 = run(tmp_path, text, "many.nt", 2)
     assert many == one
     assert r2 == r1
+
+
+def test_progress_counts_statements_from_the_workers(tmp_path, monkeypatch):
+    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 100)
+    seen: list[int] = []
+    monkeypatch.setattr(stream_mod._Progress, "update", lambda self, done, n: seen.append(n))
+    src = tmp_path / "in.nt"
+    src.write_text(f"<URN:EXAMPLE:a> {P} <http://e/o> .\n" * 50)
+    canonicalize_file(src, tmp_path / "out.nt", progress=True, jobs=2)
+    assert seen == sorted(seen)  # statements done only grow
+    assert seen[0] > 0
+    assert seen[-1] == 50

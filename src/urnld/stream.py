@@ -50,7 +50,7 @@ from ._ntriples import (
     unescape_literal,
 )
 from ._urn import URN
-from ._workers import canonicalize_chunks, default_jobs
+from ._workers import _MIN_PARALLEL_BYTES, canonicalize_chunks, default_jobs
 from .errors import URNError
 from .report import CanonicalizeReport, CheckReport
 
@@ -667,8 +667,21 @@ def canonicalize_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks = _read_chunks(fin, counter)
-        n_jobs = default_jobs(size) if jobs is None else jobs
+        chunks: Iterator[bytes] = _read_chunks(fin, counter)
+        known = size
+        if jobs is None and size is None:
+            # A stream of unknown size (stdin): read ahead up to the size that pays for
+            # worker processes, then decide.
+            head: list[bytes] = []
+            got = 0
+            for chunk in chunks:
+                head.append(chunk)
+                got += len(chunk)
+                if got >= _MIN_PARALLEL_BYTES:
+                    break
+            known = got if got < _MIN_PARALLEL_BYTES else None
+            chunks = itertools.chain(head, chunks)
+        n_jobs = default_jobs(known) if jobs is None else jobs
         outputs: Generator[bytes, None, None]
         if n_jobs > 1:
             # The workers' counts reach the report only at the end: progress comes from them

@@ -182,3 +182,28 @@ def test_progress_counts_statements_from_the_workers(tmp_path, monkeypatch):
     assert seen == sorted(seen)  # statements done only grow
     assert seen[0] > 0
     assert seen[-1] == 50
+
+
+@pytest.mark.parametrize(("lines", "parallel"), [(3, False), (400, True)])
+def test_stdin_reads_ahead_to_decide(tmp_path, monkeypatch, lines, parallel):
+    import io
+    import sys
+
+    monkeypatch.setattr(stream_mod, "_MIN_PARALLEL_BYTES", 4000)
+    monkeypatch.setattr(_workers, "_MIN_PARALLEL_BYTES", 4000)
+    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 500)
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    used: list[int] = []
+    real = stream_mod.canonicalize_chunks
+
+    def spy(chunks, *, jobs, **kw):
+        used.append(jobs)
+        return real(chunks, jobs=jobs, **kw)
+
+    monkeypatch.setattr(stream_mod, "canonicalize_chunks", spy)
+    text = f"<URN:EXAMPLE:a> {P} <http://e/o> .\n" * lines
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
+    report = canonicalize_file("-", tmp_path / "out.nt", progress=False)
+    assert (tmp_path / "out.nt").read_text() == text.replace("URN:EXAMPLE", "urn:example")
+    assert report.statements_in == lines
+    assert used == ([4] if parallel else [])

@@ -97,6 +97,36 @@ def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int]) -> None:
     conn.send(("report", report))
 
 
+def _start(jobs: int, options: tuple[str, OnError, bool, bool, int]) -> tuple[list[Any], list[Any]]:
+    """Start *jobs* workers: their processes and the parent's ends of their pipes.
+
+    Both lists are empty when no process can be started: a daemonic process (a
+    ``multiprocessing.Pool`` worker) may not have children, and process limits or a sandbox may
+    refuse them.
+    """
+    procs: list[Any] = []
+    conns: list[Any] = []
+    if multiprocessing.current_process().daemon:
+        return procs, conns
+    ctx = _context()
+    try:
+        for _ in range(jobs):
+            parent, child = ctx.Pipe()
+            conns.append(parent)
+            proc = ctx.Process(target=_worker, args=(child, options), daemon=True)
+            proc.start()
+            child.close()
+            procs.append(proc)
+    except OSError:
+        for proc in procs:
+            proc.terminate()
+            proc.join()
+        for conn in conns:
+            conn.close()
+        return [], []
+    return procs, conns
+
+
 def canonicalize_chunks(
     chunks: Iterable[bytes],
     *,
@@ -108,26 +138,27 @@ def canonicalize_chunks(
     ignore_components: bool = False,
     on_progress: Callable[[int], None] | None = None,
 ) -> Generator[bytes, None, None]:
-    """Yield the output of each chunk (whole lines) in order, computed by *jobs* processes.
+    """Yield the output of each chunk (whole lines) in order, computed by *jobs* processes
+    (or in this process when none can be started).
 
     The counts go into *report* once all chunks are done. When a malformed line stops the run
     (``on_error="raise"``), its :class:`~urnld.stream.NTriplesSyntaxError` is raised in input
     order and *report* holds the error but not the counts (the output is discarded anyway).
     ``on_progress(statements)`` is called as chunks complete.
     """
-    ctx = _context()
     options = (source, on_error, literals, ignore_components, report.max_examples)
-    conns: list[Any] = []
-    procs: list[Any] = []
-    try:
-        for _ in range(jobs):
-            parent, child = ctx.Pipe()
-            proc = ctx.Process(target=_worker, args=(child, options), daemon=True)
-            proc.start()
-            child.close()
-            conns.append(parent)
-            procs.append(proc)
+    procs, conns = _start(jobs, options)
+    if not procs:
+        # No worker processes to be had: the same work in this process.
+        from .stream import _CanonPass
 
+        state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+        for out in state.run(chunks, source, 1, on_error):
+            if on_progress is not None:
+                on_progress(report.statements_in)
+            yield out
+        return
+    try:
         def receive(i: int) -> tuple[str, Any]:
             """Worker *i*'s next message; a dead worker is an error, not a hang."""
             while not conns[i].poll(_POLL_SECONDS):

@@ -207,3 +207,41 @@ def test_stdin_reads_ahead_to_decide(tmp_path, monkeypatch, lines, parallel):
     assert (tmp_path / "out.nt").read_text() == text.replace("URN:EXAMPLE", "urn:example")
     assert report.statements_in == lines
     assert used == ([4] if parallel else [])
+
+
+class _RefusingContext:
+    """A multiprocessing context whose processes cannot start (process limits, a sandbox)."""
+
+    def __init__(self) -> None:
+        import multiprocessing
+
+        self.Pipe = multiprocessing.get_context("fork").Pipe
+
+    def Process(self, **kwargs):  # multiprocessing's name
+        class Refused:
+            def start(self):
+                raise OSError(11, "Resource temporarily unavailable")
+
+        return Refused()
+
+
+@pytest.mark.parametrize("why", ["refused", "daemon"])
+def test_no_worker_processes_means_one_process_not_an_error(tmp_path, monkeypatch, why):
+    if why == "refused":
+        monkeypatch.setattr(_workers, "_context", _RefusingContext)
+    else:  # e.g. inside a multiprocessing.Pool worker, which may not have children
+        class Daemonic:
+            daemon = True
+
+        def no_context():
+            raise AssertionError("a daemonic process must not try to start workers")
+
+        monkeypatch.setattr(_workers.multiprocessing, "current_process", Daemonic)
+        monkeypatch.setattr(_workers, "_context", no_context)
+    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 200)
+    text = "".join(f"<URN:ISBN:0-395-36341-1> {P} <urn:EXAMPLE:{i % 7}> .\n" for i in range(100))
+    one, r1 = run(tmp_path, text, "one.nt", 1)
+    many, r2 = run(tmp_path, text, "many.nt", 3)
+    assert many == one
+    assert r2 == r1
+    assert r2.statements_in == 100

@@ -34,12 +34,21 @@ from .report import CanonicalizeReport
 if TYPE_CHECKING:
     from .stream import OnError
 
-__all__ = ["canonicalize_chunks", "default_jobs"]
+__all__ = ["canonicalize_chunks", "default_jobs", "line_count"]
 
 # Below this many input bytes a second process costs more than it saves.
 _MIN_PARALLEL_BYTES = 8 << 20
 # How long the parent waits for a result before checking that the workers are alive.
 _POLL_SECONDS = 1.0
+
+
+def line_count(chunk: bytes) -> int:
+    """Lines in *chunk*: its newlines, plus a last line without one.
+
+    >>> line_count(b"a\\nb\\n"), line_count(b"a\\nb"), line_count(b"")
+    (2, 2, 1)
+    """
+    return chunk.count(b"\n") + (not chunk.endswith(b"\n"))
 
 
 def default_jobs(size: int | None) -> int:
@@ -198,7 +207,7 @@ def canonicalize_chunks(
                 yield collect(turn)
             conns[turn].send((lineno, chunk))
             busy[turn] = True
-            lineno += chunk.count(b"\n") + (not chunk.endswith(b"\n"))
+            lineno += line_count(chunk)
             turn = (turn + 1) % jobs
         for _ in range(jobs):
             if busy[turn]:

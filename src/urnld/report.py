@@ -58,6 +58,7 @@ DEFAULT_MAX_EXAMPLES = 10_000
 
 K = TypeVar("K", str, tuple[str, str], tuple[str, int])
 V = TypeVar("V")
+_R = TypeVar("_R", bound="_ReportBase")
 
 
 class _Capped(Generic[K, V]):
@@ -185,13 +186,25 @@ def _group(items: Iterable[tuple[tuple[str, str], int]], *, drop_last: bool) -> 
 
 
 class _ReportBase:
-    """Shared parts: statement count, malformed lines, NID counts, cap handling."""
+    """Shared parts: statement count, malformed lines, NID counts, cap handling, merging."""
+
+    # What merge() adds up and what it merges, per report class.
+    _COUNTS: tuple[str, ...] = ("statements_in", "error_count")
+    _MAPS: tuple[str, ...] = ("_nids", "_errors")
 
     max_examples: int
     statements_in: int
     error_count: int
     _errors: _Capped[tuple[str, int], str]
     _nids: _Capped[str, int]
+
+    def _merge_into(self, out: _R, other: _R) -> _R:
+        """Fill *out* (new, empty) with the counts and maps of ``self`` and *other*."""
+        for name in self._COUNTS:
+            setattr(out, name, getattr(self, name) + getattr(other, name))
+        for name in self._MAPS:
+            setattr(out, name, getattr(self, name).merged(getattr(other, name)))
+        return out
 
     def _init_base(self, max_examples: int) -> None:
         if max_examples < 1:
@@ -245,6 +258,10 @@ class CanonicalizeReport(_ReportBase):
     >>> r.to_dict()["invalid"]["urns"]["urn:x-foo:bar"]["count"]
     1
     """
+
+    _COUNTS = (*_ReportBase._COUNTS, "statements_out", "duplicates_merged", "urn_occurrences",
+               "rewritten", "invalid_occurrences")
+    _MAPS = (*_ReportBase._MAPS, "_clusters", "_invalid", "_dropped")
 
     def __init__(
         self,
@@ -347,22 +364,7 @@ class CanonicalizeReport(_ReportBase):
             literals=self.literals,
             max_examples=min(self.max_examples, other.max_examples),
         )
-        for name in (
-            "statements_in",
-            "statements_out",
-            "duplicates_merged",
-            "urn_occurrences",
-            "rewritten",
-            "invalid_occurrences",
-            "error_count",
-        ):
-            setattr(out, name, getattr(self, name) + getattr(other, name))
-        out._clusters = self._clusters.merged(other._clusters)
-        out._invalid = self._invalid.merged(other._invalid)
-        out._dropped = self._dropped.merged(other._dropped)
-        out._nids = self._nids.merged(other._nids)
-        out._errors = self._errors.merged(other._errors)
-        return out
+        return self._merge_into(out, other)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, deterministic summary.
@@ -447,6 +449,10 @@ class CheckReport(_ReportBase):
     >>> r.ok, r.to_dict()["non_canonical"]["spellings"]
     (True, {'URN:ISBN:0-395-36341-1': {'canonical': 'urn:isbn:0395363411', 'count': 1}})
     """
+
+    _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
+               "error_occurrences")
+    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_non_canonical", "_clusters")
 
     def __init__(self, *, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
         self._init_base(max_examples)
@@ -535,21 +541,7 @@ class CheckReport(_ReportBase):
         if not isinstance(other, CheckReport):
             raise TypeError(f"cannot merge CheckReport with {type(other).__name__}")
         out = CheckReport(max_examples=min(self.max_examples, other.max_examples))
-        for name in (
-            "statements_in",
-            "iri_occurrences",
-            "literal_occurrences",
-            "error_occurrences",
-            "error_count",
-        ):
-            setattr(out, name, getattr(self, name) + getattr(other, name))
-        out._findings = self._findings.merged(other._findings)
-        out._invalid = self._invalid.merged(other._invalid)
-        out._non_canonical = self._non_canonical.merged(other._non_canonical)
-        out._clusters = self._clusters.merged(other._clusters)
-        out._nids = self._nids.merged(other._nids)
-        out._errors = self._errors.merged(other._errors)
-        return out
+        return self._merge_into(out, other)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, deterministic summary (the ``urnld check --json`` output).

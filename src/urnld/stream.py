@@ -50,7 +50,7 @@ from ._ntriples import (
     unescape_literal,
 )
 from ._urn import URN
-from ._workers import _MIN_PARALLEL_BYTES, canonicalize_chunks, default_jobs
+from ._workers import _MIN_PARALLEL_BYTES, canonicalize_chunks, default_jobs, line_count
 from .errors import URNError
 from .report import CanonicalizeReport, CheckReport
 
@@ -116,6 +116,30 @@ def _describe(line: bytes) -> str:
     if not stripped.endswith(b".") and b"#" not in stripped:
         return "statement does not end with '.'"
     return "not an N-Triples/N-Quads statement"
+
+
+def _statements(
+    lines: Iterable[bytes],
+    lineno: int,
+    source: str,
+    on_error: OnError,
+    report: CanonicalizeReport | CheckReport,
+) -> Iterator[tuple[bytes, bytes, bytes, bytes | None]]:
+    """``(s, p, o, g)`` of each statement line, the first numbered *lineno*.
+
+    Blank and comment lines are skipped; a malformed line is recorded in *report* and raises
+    :class:`NTriplesSyntaxError` with ``on_error="raise"``.
+    """
+    fullmatch = LINE.fullmatch
+    for i, line in enumerate(lines, lineno):
+        m = fullmatch(line)
+        if m is not None:
+            yield m.groups()  # type: ignore[misc]  # LINE has these four groups
+        elif not is_blank_or_comment(line):
+            reason = _describe(line)
+            report.record_error(source, i, reason)
+            if on_error == "raise":
+                raise NTriplesSyntaxError(source, i, reason, line)
 
 
 class _Pass(abc.ABC):
@@ -224,24 +248,16 @@ class _CanonPass(_Pass):
     ) -> tuple[list[Row], NTriplesSyntaxError | None]:
         """The statements of a chunk not all in the fast layout, line by line.
 
-        Malformed lines are recorded in the report; in "raise" mode the first one stops the
-        chunk and comes back as the error to raise once the rows before it are counted.
+        In "raise" mode the first malformed line stops the chunk and comes back as the error
+        to raise once the rows before it are counted.
         """
-        report = self.report
-        fullmatch = LINE.fullmatch
         rows: list[Row] = []
-        for i, line in enumerate(io.BytesIO(chunk), lineno):  # the lines as readlines cuts them
-            m = fullmatch(line)
-            if m is None:
-                if is_blank_or_comment(line):
-                    continue
-                reason = _describe(line)
-                report.record_error(source, i, reason)
-                if on_error == "raise":
-                    return rows, NTriplesSyntaxError(source, i, reason, line)
-                continue
-            s, p, o, g = m.groups()
-            rows.append((s, p, o, g or b""))
+        lines = io.BytesIO(chunk)  # the lines as readlines cuts them
+        try:
+            for s, p, o, g in _statements(lines, lineno, source, on_error, self.report):
+                rows.append((s, p, o, g or b""))
+        except NTriplesSyntaxError as e:
+            return rows, e
         return rows, None
 
     def run_chunk(self, chunk: bytes, lineno: int, source: str, on_error: OnError) -> bytes:
@@ -340,7 +356,7 @@ class _CanonPass(_Pass):
         try:
             for chunk in chunks:
                 yield self.run_chunk(chunk, lineno, source, on_error)
-                lineno += chunk.count(b"\n") + (not chunk.endswith(b"\n"))
+                lineno += line_count(chunk)
         finally:
             self.flush()
 
@@ -433,27 +449,15 @@ class _CheckPass(_Pass):
 
     def run(self, lines: Iterable[bytes], source: str, first_line: int, on_error: OnError) -> None:
         report = self.report
-        fullmatch = LINE.fullmatch
         get = self.tokens.get
         occ = self.occ
         iri = self.iri
         literal = self.literal
-        lineno = first_line - 1
         try:
-            for line in lines:
-                lineno += 1
-                m = fullmatch(line)
-                if m is None:
-                    if is_blank_or_comment(line):
-                        continue
-                    reason = _describe(line)
-                    report.record_error(source, lineno, reason)
-                    if on_error == "raise":
-                        raise NTriplesSyntaxError(source, lineno, reason, line)
-                    continue
+            for toks in _statements(lines, first_line, source, on_error, report):
                 report.statements_in += 1
                 seen: set[bytes] = set()
-                for tok in m.groups():
+                for tok in toks:
                     if tok is None:
                         continue
                     c = tok[0]
@@ -585,20 +589,6 @@ class _Progress:
             sys.stderr.flush()
 
 
-def _read_lines(
-    f: IO[bytes], counter: Callable[[int], None] | None = None
-) -> Iterator[bytes]:
-    raw: Any = getattr(f, "fileobj", None) or f  # compressed position for .gz
-    while True:
-        chunk = f.readlines(1 << 20)
-        if not chunk:
-            return
-        if counter is not None:
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                counter(raw.tell())
-        yield from chunk
-
-
 def _read_chunks(
     f: IO[bytes], counter: Callable[[int], None] | None = None, size: int | None = None
 ) -> Iterator[bytes]:
@@ -726,5 +716,6 @@ def check_file(
         report = CheckReport()
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
     with _open_in(path) as (fin, _size):
-        _CheckPass(report).run(_read_lines(fin), source, 1, on_error)
+        lines = itertools.chain.from_iterable(map(io.BytesIO, _read_chunks(fin)))
+        _CheckPass(report).run(lines, source, 1, on_error)
     return report

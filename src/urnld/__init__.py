@@ -16,7 +16,9 @@ from __future__ import annotations
 
 from ._check import URNValidationError, check, validate
 from ._extract import find_urns
+from ._legacy import upgrade_draft_query
 from ._parser import Mode
+from ._severity import SeverityConfigError, SeverityMap
 from ._urn import URN, canonical, equivalent, is_valid, parse
 from .errors import URNConversionError, URNError, URNSyntaxError
 from .findings import CODES, CheckOptions, Finding, Severity
@@ -30,6 +32,8 @@ __all__ = [
     "Finding",
     "Mode",
     "Severity",
+    "SeverityConfigError",
+    "SeverityMap",
     "URNConversionError",
     "URNError",
     "URNSyntaxError",
@@ -41,13 +45,15 @@ __all__ = [
     "find_urns",
     "is_valid",
     "parse",
+    "upgrade_draft_query",
     "validate",
 ]
 
 # Public names report the package as their home (tracebacks, repr of classes, docs).
 for _name in ("URN", "URNError", "URNSyntaxError", "URNConversionError", "URNValidationError",
               "Finding", "Severity", "CheckOptions", "canonical", "check", "equivalent",
-              "find_urns", "is_valid", "parse", "validate"):
+              "find_urns", "is_valid", "parse", "validate", "SeverityMap", "SeverityConfigError",
+              "upgrade_draft_query"):
     globals()[_name].__module__ = "urnld"
 del _name
 

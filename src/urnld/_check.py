@@ -11,7 +11,9 @@ import re
 from collections.abc import Collection, Iterator
 
 from ._abnf import UNRESERVED_CHARS
+from ._legacy import draft_query_position
 from ._parser import Mode
+from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
 from ._urn import URN, _check_mode, _check_text
 from .errors import URNError, URNSyntaxError
 from .findings import CODES, CheckOptions, Finding, Severity
@@ -29,16 +31,37 @@ _UNRESERVED = frozenset(UNRESERVED_CHARS)
 _MAX_PER_CODE = 3
 
 
-def _finding(code: str, message: str, start: int, end: int, rule: str | None = None) -> Finding:
-    return Finding(code, CODES[code][0], message, (start, end), rule)
+def _finding(
+    code: str,
+    message: str,
+    start: int,
+    end: int,
+    rule: str | None = None,
+    severity: Severity | None = None,
+) -> Finding:
+    return Finding(code, severity or CODES[code][0], message, (start, end), rule)
 
 
-def _nid_findings(written: str, mode: Mode) -> Iterator[Finding]:
+def _nid_findings(written: str, mode: Mode, strict: bool = False) -> Iterator[Finding]:
     """NID policy and registry findings for the NID *written*; spans as in ``urn:NID:…``."""
     nid = written.lower()
     span = (4, 4 + len(nid))
-    if mode == "rfc2141" and nid == "urn":
-        yield _finding("nid-reserved", "the NID 'urn' is reserved (RFC 2141 §2)", *span)
+    # RFC 8141 §5.1/§5.2 describe what may be registered, not what is a URN: warnings, unless
+    # the caller asks for the strict reading.
+    policy = Severity.ERROR if strict else Severity.WARNING
+    if nid == "urn":
+        yield _finding(
+            "nid-doubled-scheme",
+            f"{written!r} as the NID: the scheme is written twice ('URN:urn:…'); the URN is "
+            "probably what follows it",
+            *span,
+        )
+        if mode == "rfc2141":
+            # RFC 2141 §2: "the NID 'urn' is reserved" and MUST NOT be used, a rule of its own.
+            yield _finding(
+                "nid-reserved", "the NID 'urn' is reserved (RFC 2141 §2)", *span,
+                severity=Severity.ERROR,
+            )
         return
     if nid.startswith("x-"):
         yield _finding(
@@ -55,6 +78,7 @@ def _nid_findings(written: str, mode: Mode) -> Iterator[Finding]:
                 f"informal NID {written!r} must be 'urn-' and a number without leading zero "
                 "(RFC 8141 §5.2)",
                 *span,
+                severity=policy,
             )
             return
     elif len(nid) <= 2:
@@ -63,6 +87,7 @@ def _nid_findings(written: str, mode: Mode) -> Iterator[Finding]:
             f"NID {written!r} is too short: formal NIDs have more than two characters "
             "(RFC 8141 §5.1)",
             *span,
+            severity=policy,
         )
         return
     elif _TWO_LETTERS_HYPHEN.match(nid):
@@ -70,6 +95,7 @@ def _nid_findings(written: str, mode: Mode) -> Iterator[Finding]:
             "nid-reserved",
             f"NID {written!r} starts with two letters and '-', which RFC 8141 §5.1 reserves",
             *span,
+            severity=policy,
         )
         return
     if not is_registered(nid):
@@ -81,18 +107,26 @@ def _nid_findings(written: str, mode: Mode) -> Iterator[Finding]:
 
 
 @functools.lru_cache(maxsize=4096)
-def nid_policy_error(nid: str, mode: Mode = "rfc8141") -> str | None:
+def nid_policy_error(
+    nid: str,
+    mode: Mode = "rfc8141",
+    *,
+    strict: bool = False,
+    severity: SeverityMap = NO_OVERRIDES,
+) -> str | None:
     """``"code: message"`` when RFC 8141 rules the NID out (so the string is no URN), else None.
 
-    The NID-policy level of :func:`check` alone, for passes that meet the same NID on millions
-    of terms (the RDF passes treat such strings as non-URNs). Cached; never raises for a str.
+    The NID-policy level of :func:`check` alone (with the same *strict* and *severity*), for
+    passes that meet the same NID on millions of terms (the RDF passes treat such strings as
+    non-URNs). Cached; never raises for a str.
 
     >>> nid_policy_error("X-local").split(":")[0]
     'nid-experimental'
-    >>> nid_policy_error("isbn") is None
-    True
+    >>> nid_policy_error("un") is None, nid_policy_error("un", strict=True).split(":")[0]
+    (True, 'nid-reserved')
+    >>> nid_policy_error("X-local", severity=SeverityMap({"nid-experimental": "warning"}))
     """
-    for f in _nid_findings(nid, mode):
+    for f in severity.apply(_nid_findings(nid, mode, strict)):
         if f.severity is Severity.ERROR:
             return f"{f.code}: {f.message}"
     return None
@@ -182,16 +216,22 @@ def check(
     *,
     strict: bool = False,
     profiles: Collection[str] = (),
+    severity: SeverityLike = None,
 ) -> list[Finding]:
     """Validate *text* at every level; return the findings, errors first.
 
-    A URN is valid when no finding has severity ``error``. Never raises for a ``str``.
+    A URN is valid when no finding has severity ``error``. Never raises for a ``str`` (a bad
+    *severity* map raises :class:`~urnld.SeverityConfigError`).
 
     Args:
         text: the string to check.
         mode: ``"rfc8141"`` (default) or ``"rfc2141"`` for the legacy grammar.
-        strict: apply namespaces' optional strict checks (e.g. ISAN check characters).
+        strict: the strict reading: reserved and malformed informal NIDs are errors, and
+            namespaces apply their optional strict checks (e.g. ISAN check characters, RFC
+            5134's numeric SGTIN serials).
         profiles: opt-in profiles by name, e.g. ``{"nbn-de"}`` for the German NBN check digit.
+        severity: per-code level overrides (:class:`~urnld.SeverityMap` or a mapping of code
+            to ``"error"``, ``"warning"``, ``"info"`` or ``"ignore"``), applied last.
 
     >>> [(f.code, f.severity.value) for f in check("urn:x-foo:bar")]
     [('nid-experimental', 'error')]
@@ -199,14 +239,17 @@ def check(
     ['pct-lowercase', 'r-component', 'not-canonical']
     >>> check("urn:example:a b")[0].message
     'space is not allowed in a URN; percent-encode it as %20 (in the namespace-specific string)'
+    >>> [(f.code, str(f.severity)) for f in check("urn:x-foo:bar", severity={"nid-experimental": "warning"})]
+    [('nid-experimental', 'warning')]
     """
     text = _check_text(text)
     mode = _check_mode(mode)
+    overrides = SeverityMap.of(severity)
     try:
         urn = URN(text, mode)
     except URNSyntaxError as e:
-        return [_finding("syntax", e.reason, e.position, min(e.position + 1, len(text)))]
-    findings = list(_nid_findings(urn.nid, mode))
+        return [_syntax_finding(text, mode, e)]
+    findings = list(_nid_findings(urn.nid, mode, strict))
     for part, offset, what in _parts_with_offsets(urn):
         findings.extend(_pct_findings(part, offset, what))
     if urn.r_component is not None:
@@ -245,7 +288,23 @@ def check(
             )
         )
     findings.sort(key=lambda f: f.sort_key)
-    return findings
+    return overrides.apply(findings)
+
+
+def _syntax_finding(text: str, mode: Mode, e: URNSyntaxError) -> Finding:
+    """The syntax finding; a draft-era bare ``?query`` is named, with its RFC 8141 spelling."""
+    at = draft_query_position(text) if mode == "rfc8141" else None
+    if at is not None:
+        fixed = text[: at + 1] + "=" + text[at + 1 :]
+        return _finding(
+            "syntax",
+            f"{e.reason}: {text[at:]!r} is a draft-era query (draft-ietf-urnbis-rfc2141bis, "
+            f"RFC 6241); RFC 8141 writes a q-component as '?=': {fixed!r} "
+            "(urnld.upgrade_draft_query converts it)",
+            at,
+            at + 1,
+        )
+    return _finding("syntax", e.reason, e.position, min(e.position + 1, len(text)))
 
 
 def validate(
@@ -254,10 +313,12 @@ def validate(
     *,
     strict: bool = False,
     profiles: Collection[str] = (),
+    severity: SeverityLike = None,
 ) -> URN:
     """Parse *text* and require it to pass every level of :func:`check`.
 
-    Raises :class:`URNValidationError` (with the error findings) when any level fails.
+    Raises :class:`URNValidationError` (with the error findings) when any level fails;
+    *strict*, *profiles* and *severity* are those of :func:`check`.
 
     >>> validate("URN:ISBN:0-395-36341-1").nid
     'ISBN'
@@ -265,8 +326,10 @@ def validate(
     Traceback (most recent call last):
     ...
     urnld.URNValidationError: 'urn:isbn:0-395-36341-2' is not a valid URN: ... [nss-check-digit]
+    >>> validate("urn:x-ogc:def:crs:EPSG:6.11:2192", severity={"nid-experimental": "warning"}).nid
+    'x-ogc'
     """
-    findings = check(text, mode, strict=strict, profiles=profiles)
+    findings = check(text, mode, strict=strict, profiles=profiles, severity=severity)
     errors = [f for f in findings if f.severity is Severity.ERROR]
     if errors:
         raise URNValidationError(text, errors)

@@ -29,19 +29,30 @@ _SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 #: Every finding code, with its usual severity and the rule it comes from.
 CODES: dict[str, tuple[Severity, str]] = {
-    "syntax": (Severity.ERROR, "RFC 8141 §2 syntax (or RFC 2141 in legacy mode)"),
+    "syntax": (
+        Severity.ERROR,
+        "RFC 8141 §2 syntax (or RFC 2141 in legacy mode); a draft-era bare '?query' is named "
+        "with its RFC 8141 spelling '?='",
+    ),
     "nid-experimental": (
         Severity.ERROR,
         "RFC 8141 App. C: 'X-' experimental NIDs were removed; such strings are not URNs",
     ),
+    # RFC 8141 §5.1 says what IANA may register as a formal NID; it calls only 'X-' NIDs "not
+    # valid URNs" (App. C). So these are warnings, errors under strict.
     "nid-informal-malformed": (
-        Severity.ERROR,
-        "RFC 8141 §5.2: informal NIDs are 'urn-' + a number without leading zero",
+        Severity.WARNING,
+        "RFC 8141 §5.2: informal NIDs are 'urn-' + a number without leading zero "
+        "(an error under strict)",
     ),
     "nid-reserved": (
-        Severity.ERROR,
+        Severity.WARNING,
         "RFC 8141 §5.1: formal NIDs have more than two characters and do not start with "
-        "two letters and '-'",
+        "two letters and '-' (an error under strict; RFC 2141's reserved 'urn' is always one)",
+    ),
+    "nid-doubled-scheme": (
+        Severity.WARNING,
+        "'URN:urn:…': the scheme written twice, so 'urn' reads as the NID",
     ),
     "nid-unregistered": (Severity.WARNING, "NID not in the IANA URN namespace registry"),
     "pct-lowercase": (Severity.WARNING, "RFC 3986 §2.1: percent-encodings should use upper case"),
@@ -98,6 +109,14 @@ class Finding:
         """
         start, end = self.span
         return dataclasses.replace(self, span=(start + offset, end + offset))
+
+    def with_severity(self, severity: Severity) -> Finding:
+        """Return this finding at another level (a severity override).
+
+        >>> Finding("pct-nul", Severity.WARNING, "NUL", (5, 8)).with_severity(Severity.ERROR).severity
+        <Severity.ERROR: 'error'>
+        """
+        return dataclasses.replace(self, severity=severity)
 
     def to_dict(self) -> dict[str, object]:
         """A JSON-ready dict (the ``urnld parse --json`` format).

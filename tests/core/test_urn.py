@@ -148,6 +148,10 @@ def test_nid_examples_validity(nid_examples: list[dict[str, Any]]) -> None:
         errors = [f.code for f in check(row["urn"]) if f.severity == "error"]
         if (not errors) != row["valid"]:
             wrong.append((row["urn"], row["valid"], errors))
+        if "valid_strict" in row:
+            strict = [f.code for f in check(row["urn"], strict=True) if f.severity == "error"]
+            if (not strict) != row["valid_strict"]:
+                wrong.append((row["urn"], "strict", row["valid_strict"], strict))
     assert wrong == []
 
 

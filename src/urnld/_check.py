@@ -36,6 +36,7 @@ def _finding(
     message: str,
     start: int,
     end: int,
+    *,
     rule: str | None = None,
     severity: Severity | None = None,
 ) -> Finding:
@@ -239,7 +240,8 @@ def check(
     ['pct-lowercase', 'r-component', 'not-canonical']
     >>> check("urn:example:a b")[0].message
     'space is not allowed in a URN; percent-encode it as %20 (in the namespace-specific string)'
-    >>> [(f.code, str(f.severity)) for f in check("urn:x-foo:bar", severity={"nid-experimental": "warning"})]
+    >>> found = check("urn:x-foo:bar", severity={"nid-experimental": "warning"})
+    >>> [(f.code, str(f.severity)) for f in found]
     [('nid-experimental', 'warning')]
     """
     text = _check_text(text)

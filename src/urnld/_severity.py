@@ -18,7 +18,7 @@ True
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from .errors import URNError
 from .findings import CODES, Finding, Severity
@@ -64,6 +64,10 @@ def _level(code: str, level: object) -> Severity | None:
     return None if name == "ignore" else Severity(name)
 
 
+#: What the ``severity=`` arguments accept: a map, a mapping of code to level name, or None.
+SeverityLike: TypeAlias = "SeverityMap | Mapping[str, str | Severity] | None"
+
+
 class SeverityMap(Mapping[str, "Severity | None"]):
     """An immutable, hashable map from finding code to level (``None`` = ignore).
 
@@ -92,11 +96,14 @@ class SeverityMap(Mapping[str, "Severity | None"]):
         """
         if isinstance(value, SeverityMap):
             return value
-        if value is not None and not isinstance(value, Mapping):
-            raise SeverityConfigError(
-                f"severity overrides are a mapping of code to level, not {type(value).__name__}"
-            )
-        return cls(value)
+        if value is None:
+            return NO_OVERRIDES
+        if isinstance(value, Mapping):
+            # mypy keeps SeverityMap in the union after the isinstance test above.
+            return cls(cast("Mapping[str, str | Severity]", value))
+        raise SeverityConfigError(
+            f"severity overrides are a mapping of code to level, not {type(value).__name__}"
+        )
 
     @classmethod
     def parse(cls, items: Iterable[str]) -> SeverityMap:
@@ -137,13 +144,12 @@ class SeverityMap(Mapping[str, "Severity | None"]):
             return list(findings)
         out = []
         for f in findings:
-            if f.code in self._map:
-                level = self._map[f.code]
-                if level is None:
-                    continue
-                if level is not f.severity:
-                    f = f.with_severity(level)
-            out.append(f)
+            if f.code not in self._map:
+                out.append(f)
+                continue
+            level = self._map[f.code]
+            if level is not None:
+                out.append(f if level is f.severity else f.with_severity(level))
         out.sort(key=lambda f: f.sort_key)
         return out
 
@@ -175,9 +181,6 @@ class SeverityMap(Mapping[str, "Severity | None"]):
     def __repr__(self) -> str:
         return f"SeverityMap({self.to_dict()!r})"
 
-
-#: What the ``severity=`` arguments accept: a map, a mapping of code to level name, or None.
-SeverityLike: TypeAlias = SeverityMap | Mapping[str, str | Severity] | None
 
 #: The empty map: every finding keeps its usual level.
 NO_OVERRIDES = SeverityMap()

@@ -113,7 +113,8 @@ class Finding:
     def with_severity(self, severity: Severity) -> Finding:
         """Return this finding at another level (a severity override).
 
-        >>> Finding("pct-nul", Severity.WARNING, "NUL", (5, 8)).with_severity(Severity.ERROR).severity
+        >>> f = Finding("pct-nul", Severity.WARNING, "NUL", (5, 8))
+        >>> f.with_severity(Severity.ERROR).severity
         <Severity.ERROR: 'error'>
         """
         return dataclasses.replace(self, severity=severity)

@@ -250,7 +250,7 @@ def check(
     try:
         urn = URN(text, mode)
     except URNSyntaxError as e:
-        return [_syntax_finding(text, mode, e)]
+        return overrides.apply([_syntax_finding(text, mode, e)])
     findings = list(_nid_findings(urn.nid, mode, strict))
     for part, offset, what in _parts_with_offsets(urn):
         findings.extend(_pct_findings(part, offset, what))
@@ -320,7 +320,9 @@ def validate(
     """Parse *text* and require it to pass every level of :func:`check`.
 
     Raises :class:`URNValidationError` (with the error findings) when any level fails;
-    *strict*, *profiles* and *severity* are those of :func:`check`.
+    *strict*, *profiles* and *severity* are those of :func:`check`. A string that does not
+    parse raises :class:`~urnld.URNSyntaxError` even when ``syntax`` is overridden: it has no
+    parts to return.
 
     >>> validate("URN:ISBN:0-395-36341-1").nid
     'ISBN'

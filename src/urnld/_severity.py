@@ -12,7 +12,10 @@ unless the map names its code.
 >>> SeverityMap.parse(["nid-reserved=error"]) == SeverityMap({"nid-reserved": "error"})
 True
 
-``syntax`` findings cannot be moved: a string that does not parse has no parts to work on.
+Moving ``syntax`` changes reports and exit statuses only: a string that does not parse is
+never a URN (it has no canonical form, and :func:`urnld.validate` still raises
+:class:`~urnld.URNSyntaxError` for it). That is the way through for identifiers such as PEPPOL's
+``urn:cen.eu:en16931:2017#compliant#…``, whose NID holds a ``.``.
 """
 
 from __future__ import annotations
@@ -26,7 +29,6 @@ from .findings import CODES, Finding, Severity
 __all__ = [
     "LEVELS",
     "NO_OVERRIDES",
-    "UNOVERRIDABLE",
     "SeverityConfigError",
     "SeverityLike",
     "SeverityMap",
@@ -34,9 +36,6 @@ __all__ = [
 
 #: The level names a map accepts; ``ignore`` drops the finding.
 LEVELS = ("error", "warning", "info", "ignore")
-
-#: Codes whose level is fixed: the text is no URN, so nothing downstream could use it.
-UNOVERRIDABLE = frozenset({"syntax"})
 
 
 class SeverityConfigError(URNError):
@@ -49,10 +48,6 @@ def _level(code: str, level: object) -> Severity | None:
     if code not in CODES:
         raise SeverityConfigError(
             f"unknown finding code {code!r}; known codes: {', '.join(sorted(CODES))}"
-        )
-    if code in UNOVERRIDABLE:
-        raise SeverityConfigError(
-            f"the level of {code!r} cannot be changed: a string that does not parse is no URN"
         )
     if isinstance(level, Severity):
         return level

@@ -102,9 +102,12 @@ BAD = [
     ("urn:isan:0000_0000-2CEA-0000-1", "expected '-'", "isan"),
     ("urn:epc:id", "no ':'", "epc"),
     ("urn:epc:id:", "empty", "epc"),
-    ("urn:epc:id:sgtin:1.2", "2 part(s)", "epc"),
-    ("urn:epc:id:sgtin:1.2.x", "'x' in SGTIN component", "epc"),
-    ("urn:epc:id:sgtin:1.2.", "serial is empty", "epc"),
+    # GS1 Tag Data Standard grammars (the default reading; RFC 5134's under strict is tested in
+    # tests/namespaces/test_real_world.py)
+    ("urn:epc:id:sgtin:1.2", "2 of 3 fields", "epc"),
+    ("urn:epc:id:sgtin:1.2.x", "GS1 Company Prefix '1' has 1 digit, not 6 to 12", "epc"),
+    ("urn:epc:id:sgtin:4012345.033333.", "serial '' is empty", "epc"),
+    ("urn:epc:id:sgtin:4012345.03333.1", "must have 13 digits, not 12", "epc"),
     ("urn:epc:a_b:c", "sub-namespace name 'a_b'", "epc"),
     ("urn:uci:I7_00-1", "prefix 'I7_00'", "uci"),
     ("urn:uci:I700-", "instance ''", "uci"),

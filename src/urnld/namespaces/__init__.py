@@ -36,6 +36,7 @@ __all__ = [
     "NamespaceRule",
     "get_rule",
     "known_nids",
+    "known_profiles",
     "lower_except_pct",
     "register",
     "upper_except_pct",
@@ -176,3 +177,16 @@ def known_nids() -> list[str]:
     True
     """
     return sorted(set(BUILTIN) | set(_registered) | set(_plugin_entry_points()))
+
+
+def known_profiles() -> dict[str, str]:
+    """Every opt-in profile name a built-in or registered rule understands, with its NID.
+
+    >>> known_profiles()["nbn-de"], known_profiles()["iso-current"]
+    ('nbn', 'iso')
+    """
+    found: dict[str, str] = {}
+    for nid in sorted(set(BUILTIN) | set(_registered)):
+        for name in get_rule(nid).profiles:
+            found.setdefault(name, nid)
+    return found

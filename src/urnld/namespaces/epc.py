@@ -5,14 +5,20 @@ Grammar (RFC 5134 §2, §3)::
     "urn:epc:" sub-ns-name ":" sub-ns          "urn:epcglobal:" subnsname ":" subns
     sub-ns-name = let-num [ 1*let-num-hyp ]    sub-ns = 1*<URN chars>
 
-The normative syntax of each sub-namespace is GS1's Tag Data Standard (not checked here). RFC
-5134 gives one non-normative grammar, for SGTIN, which is checked::
+The normative syntax of each sub-namespace is GS1's Tag Data Standard (TDS), which GS1
+maintains: by default the pure-identity bodies of ``urn:epc:id:`` sgtin, sscc, sgln, grai,
+giai, gsrn, gsrnp, gdti, cpi, sgcn, ginc, gsin, itip, upui, pgln, gid and the class URI
+``urn:epc:class:lgtin`` are checked field by field against TDS (:mod:`urnld.namespaces._tds`):
+an SGTIN serial is 1-20 GS3A3 characters, so GS1's own EPCIS 2.0 example
+``urn:epc:id:sgtin:4012345.033333.AGHFG`` is valid. Other TDS schemes (tag, pattern, USDOD, ADI,
+…) get the RFC 5134 checks only.
+
+Under ``strict=True`` an SGTIN is read by RFC 5134's own, illustrative, grammar instead::
 
     "urn:epc:id:sgtin:" 2*( PaddedNumericComponent "." ) NumericComponent
 
 ``PaddedNumericComponent = *Digit`` (leading zeros significant); ``NumericComponent`` is ``0`` or
-a number without leading zero. **Choice:** an SGTIN serial that is not a NumericComponent is an
-error, as in RFC 5134 (the Tag Data Standard's alphanumeric SGTIN-198 serials are not covered).
+a number without leading zero, so alphanumeric (SGTIN-198) serials are errors there.
 
 Equivalence: RFC 5134 says "the entire URN is case-sensitive"; RFC 8141 still folds ``urn``, the
 NID and ``%XX`` hex (**choice**: RFC 8141 wins for those three; NAMESPACES.md §6). The canonical
@@ -23,7 +29,9 @@ NSS is the NSS itself. There is no ``gs1`` NID: GS1 keys appear in URNs through 
 True
 >>> equivalent("urn:epc:id:sgtin:900100.0003456.1234567", "urn:epc:id:SGTIN:900100.0003456.1234567")
 False
->>> check("urn:epc:id:sgtin:900100.0003456.01234567")[0].message
+>>> check("urn:epc:id:sgtin:4012345.033333.AGHFG")
+[]
+>>> check("urn:epc:id:sgtin:900100.0003456.01234567", strict=True)[0].message
 "SGTIN serial '01234567' has a leading zero (RFC 5134 §2 NumericComponent)"
 """
 
@@ -34,6 +42,7 @@ from collections.abc import Iterator
 
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
+from ._tds import check_body
 from ._util import quote_char
 
 __all__ = ["EPCGLOBAL_RULE", "RULE", "EPCRule", "EPCglobalRule"]
@@ -85,8 +94,21 @@ class EPCRule(NamespaceRule):
                 colon + 2,
             )
             return
-        if self.nid == "epc" and nss.startswith(_SGTIN_PREFIX):
+        if self.nid == "epc":
+            yield from self._scheme(nss, options)
+
+    def _scheme(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
+        """The scheme's body: RFC 5134's numeric SGTIN under strict, otherwise GS1 TDS."""
+        if options.strict and nss.startswith(_SGTIN_PREFIX):
             yield from self._sgtin(nss)
+            return
+        colon = nss.find(":", nss.find(":") + 1)
+        if colon < 0:
+            return
+        problem = check_body(nss[:colon], nss[colon + 1 :])
+        if problem is not None:
+            message, start, end = problem
+            yield self.finding("nss-invalid", message, colon + 1 + start, colon + 1 + end)
 
     def _sgtin(self, nss: str) -> Iterator[Finding]:
         body_start = len(_SGTIN_PREFIX)

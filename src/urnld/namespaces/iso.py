@@ -10,13 +10,23 @@ Grammar (RFC 5141 §2.4.1, condensed)::
     partnumber    = "-" 1*( ALPHA / DIGIT / "-" )
     status        = "draft" / "cancelled" / "stage-" 2DIGIT "." 2DIGIT [".v" 1*DIGIT]
     edition       = "ed-" 1*DIGIT
-    docversion    = "v" 1*DIGIT *( "." 1*DIGIT )
+    docversion    = "v" 1*DIGIT *( "." 1*DIGIT ) *( "-" ( "amd" / "cor" / "add" ) 1*DIGIT
+                    [ ".v" 1*DIGIT *( "." 1*DIGIT ) ] )
     language      = 2ALPHA *( "," 2ALPHA )
     supplement    = ":" ( "amd" / "cor" / "add" ) ":" 1*DIGIT [":v" 1*DIGIT] [":" language]
     docelement    = ":" ( "clause" / "figure" / "table" / "term" ) ":" list
     addition      = ":tech" *( ":" 1*pchar-without-colon )
 
-The tail (language lists, docelement lists, ``tech`` additions) is checked leniently.
+The tail (language lists, docelement lists, ``tech`` additions) is checked leniently. A
+document version may name the supplement it belongs to, as the RFC's own §2.4.2 example
+``urn:iso:std:iso:9999:-1:ed-1:v1-amd1.v1:en,fr:amd:2:v2:en`` does (version 1 of amendment 1
+of version 1).
+
+Opt-in profile ``"iso-current"`` (``check(..., profiles={"iso-current"})``): forms that ISO and
+HL7 FHIR use today and RFC 5141 (2008) does not have: a part number written without its ``-``
+(``urn:iso:std:iso:11073:10101``, FHIR's code system for ISO/IEEE 11073 MDC codes) and a
+year of publication after the number (``urn:iso:std:iso:6710:2017``). Without the profile
+both are ``nss-invalid``, as RFC 5141 says.
 
 **Choice** on the RFC's own erratum: the §2.4.2 example ``urn:iso:std:iso:9999:1:ed-2:en,fr:…``
 has no ``-`` before the part number and so fails §2.4.1's ABNF; it is **invalid** here (the
@@ -31,6 +41,10 @@ canonical NSS is lower case (``%XX`` kept upper-case), for every ``iso`` NSS.
 'urn:iso:std:iso:9999:-1:ed-1:en'
 >>> check("urn:iso:std:iso:9999:1:ed-2:en,fr:amd:2:en")[0].message[:54]
 "'1' at NSS position 13: a part number starts with '-' "
+>>> check("urn:iso:std:iso:9999:-1:ed-1:v1-amd1.v1:en,fr:amd:2:v2:en")
+[]
+>>> check("urn:iso:std:iso:11073:10101", profiles={"iso-current"})
+[]
 """
 
 from __future__ import annotations
@@ -42,7 +56,10 @@ from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule, lower_except_pct
 from ._util import PCHAR_NC_RE, segments, visible_span
 
-__all__ = ["RULE", "ISORule"]
+__all__ = ["PROFILE_CURRENT", "RULE", "ISORule"]
+
+#: The profile name that accepts today's ISO/FHIR forms RFC 5141 does not have.
+PROFILE_CURRENT = "iso-current"
 
 _ORIGINATORS = ("iso", "iso-iec", "iso-cie", "iso-astm", "iso-ieee", "iec")
 _TYPES = ("data", "guide", "isp", "iwa", "pas", "r", "tr", "ts", "tta")
@@ -50,7 +67,10 @@ _DOCNUMBER = re.compile(r"[0-9]+")
 _PARTNUMBER = re.compile(r"-[a-z0-9-]+")
 _STATUS = re.compile(r"draft|cancelled|stage-[0-9]{2}\.[0-9]{2}(?:\.v[0-9]+)?")
 _EDITION = re.compile(r"ed-[0-9]+")
-_DOCVERSION = re.compile(r"v[0-9]+(?:\.[0-9]+)*")
+_DOCVERSION = re.compile(
+    r"v[0-9]+(?:\.[0-9]+)*(?:-(?:amd|cor|add)[0-9]+(?:\.v[0-9]+(?:\.[0-9]+)*)?)*"
+)
+_YEAR = re.compile(r"[0-9]{4}")
 _LANGUAGE = re.compile(r"[a-z]{2}(?:,[a-z]{2})*")
 _SUPPLEMENTS = ("amd", "cor", "add")
 _ELEMENTS = ("clause", "figure", "table", "term")
@@ -64,12 +84,13 @@ class ISORule(NamespaceRule):
     nid = "iso"
     title = "International Organization for Standardization"
     reference = "RFC 5141 §2"
+    profiles = (PROFILE_CURRENT,)
 
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
-        problem = _Walker(nss).run()
+        problem = _Walker(nss, current=PROFILE_CURRENT in options.profiles).run()
         if problem is not None:
             message, start, end = problem
             yield self.finding(
@@ -80,10 +101,11 @@ class ISORule(NamespaceRule):
 class _Walker:
     """A recursive-descent pass over the ``:``-separated tokens of an ISO NSS (lower-cased)."""
 
-    def __init__(self, nss: str) -> None:
+    def __init__(self, nss: str, *, current: bool = False) -> None:
         self.text = nss.lower()
         self.spans = segments(self.text)
         self.i = 0
+        self.current = current
 
     def tok(self) -> str | None:
         if self.i >= len(self.spans):
@@ -118,10 +140,20 @@ class _Walker:
             return self.fail("expected the document number (digits)")
         # [":" partnumber] [[":" status] ":" edition] [":" docversion] [":" language]
         t = self.tok()
+        if self.current and t is not None and _DOCNUMBER.fullmatch(t):
+            # profile iso-current: a part number without '-' (11073:10101), then perhaps a
+            # year (6710:2017; a lone four-digit token reads as either, and both are accepted)
+            self.i += 1
+            self.fullmatch(_YEAR)
+            t = self.tok()
         if t is not None and _DOCNUMBER.fullmatch(t):
             return self.fail(
                 "a part number starts with '-' (the RFC's §2.4.2 example "
-                "'…:9999:1:…' omits it, an erratum)"
+                "'…:9999:1:…' omits it, an erratum; profile 'iso-current' accepts today's "
+                "'11073:10101' and '6710:2017' forms)"
+                if not self.current
+                else "after the number, profile 'iso-current' accepts one part number "
+                "and one year"
             )
         self.fullmatch(_PARTNUMBER)
         if self.fullmatch(_STATUS) and not self.fullmatch(_EDITION):

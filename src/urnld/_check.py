@@ -284,13 +284,24 @@ def check(
         findings.append(
             _finding(
                 "not-canonical",
-                f"canonical form is {urn.canonical_str!r}",
+                f"canonical form is {urn.canonical_str!r}" + _rfc8141_spelling(urn),
                 0,
                 len(text),
             )
         )
     findings.sort(key=lambda f: f.sort_key)
     return overrides.apply(findings)
+
+
+def _rfc8141_spelling(urn: URN) -> str:
+    """For a legacy URN whose canonical NSS RFC 8141 would read differently: its RFC 8141 form."""
+    if urn.mode != "rfc2141" or not any(c in urn.nss for c in "?#/"):
+        return ""
+    try:
+        written = URN(urn.canonical_str, "rfc2141").to_rfc8141()
+    except URNError:
+        return ""
+    return f", written for RFC 8141 {written!r}" if written != urn.canonical_str else ""
 
 
 def _syntax_finding(text: str, mode: Mode, e: URNSyntaxError) -> Finding:

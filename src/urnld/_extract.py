@@ -1,18 +1,30 @@
 """find_urns(): URNs in running text.
 
-The rule (draft-ietf-urnbis-rfc2141bis-urn-03 §2.5.3, with urnld's choices where it leaves one):
+The rule (draft-ietf-urnbis-rfc2141bis-urn-03 §2.5.3; RFC 3986 App. C, which is Appendix E of
+draft-fielding-uri-rfc2396bis-01; the 1993 URL draft's wrappers; with urnld's choices where
+they leave one):
 
 * a URN starts at ``urn:`` (any case) that does not continue a word or another URI (not preceded
   by a letter, digit, ``+ - . / : % _``);
 * it ends at the first character that cannot appear in a URN: space, controls, ``" < > \\ ^ `
   { | }``, and anything non-ASCII;
+* when ``urn:`` follows a quote (``'`` or ``"``), it ends at the next such quote at the latest
+  (``node='urn:xmpp:mix:nodes:messages'/>``);
+* a list written with commas is split: a URN ends before ``,urn:``, ``,http://`` and
+  ``,https://`` (MPEG-DASH ``@profiles``, ``urn:…:2011,http://…,urn:…``);
 * trailing sentence punctuation is not part of it: ``. , ; : ! ?`` and ``'`` at the end are
   dropped, and so is a final ``)`` without a matching ``(`` inside the URN, unless what remains
   would not be a URN (``urn:ab:!`` keeps its ``!``, its whole NSS);
 * wrappers from the 1993 URL draft are accepted: ``<urn:…>``, and ``<URN:urn:…>`` or
-  ``<URL:urn:…>`` where ``URN:``/``URL:`` is a label before the URN;
+  ``<URL:urn:…>`` where ``URN:``/``URL:`` is a label before the URN. Inside ``<…>``, whitespace
+  is dropped when it holds a line break (RFC 3986 App. C: a URI broken across lines); such a
+  match's offsets span the text with its whitespace, its URN has none;
+* a placeholder (an NSS of dots only, ``urn:uuid:...``) is no URN;
 * what remains is cut to its longest prefix that is a URN; candidates with no valid prefix are
-  skipped. Nothing raises.
+  skipped. When the text goes on with URI characters after that prefix (``…:url:1.0?scheme=…``,
+  which RFC 8141 does not allow), the match is *shortened*: :attr:`URNMatch.shortened` is true
+  and :attr:`URNMatch.rest` holds what was left behind, so callers can tell that the URN found
+  is not what the text wrote. Nothing raises.
 """
 
 from __future__ import annotations
@@ -23,13 +35,62 @@ from collections.abc import Iterator
 from ._parser import RFC8141_RE
 from ._urn import URN
 
-__all__ = ["find_urns"]
+__all__ = ["URNMatch", "find_urns"]
 
 _START = re.compile(r"(?<![A-Za-z0-9+\-./:%_])urn:", re.IGNORECASE)
 _LABEL = re.compile(r"<(?:URN|URL):(?=urn:)", re.IGNORECASE)
 _TRAILING = ".,;:!?'"
 # The namestring without the final anchor: the longest prefix that is a URN.
 _PREFIX = re.compile(RFC8141_RE.pattern)
+_LIST_SPLIT = re.compile(r",(?:urn:|https?://)", re.IGNORECASE)
+_PLACEHOLDER = re.compile(r"urn:[A-Za-z0-9-]+:\.{2,}(?![.A-Za-z0-9%~_\-])", re.IGNORECASE)
+# Characters that may continue a URI (RFC 3986 unreserved, reserved and '%'): a match that
+# stops before one of them is shortened.
+_URI_CHARS = frozenset(
+    "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?#[]%"
+)
+_SPACE = re.compile(r"[ \t\r\n]+")
+# How far a '<' wrapper is searched for its '>' when the URN inside is broken across lines.
+_MAX_WRAPPED = 4096
+_MAX_REST = 64
+
+
+class URNMatch(tuple[int, int, URN]):
+    """One URN found in text: unpacks as ``(start, end, urn)``.
+
+    Attributes:
+        start, end: offsets of the URN in the text (whitespace included for a URN broken
+            across lines inside ``<…>``).
+        urn: the URN.
+        shortened: the text goes on with URI characters that the URN could not take (the
+            match is the longest prefix that is a URN, not what the text wrote).
+        rest: those characters (up to 64), ``""`` when not shortened.
+    """
+
+    shortened: bool
+    rest: str
+
+    def __new__(cls, start: int, end: int, urn: URN, rest: str = "") -> URNMatch:
+        self = super().__new__(cls, (start, end, urn))
+        self.shortened = bool(rest)
+        self.rest = rest
+        return self
+
+    @property
+    def start(self) -> int:
+        return self[0]
+
+    @property
+    def end(self) -> int:
+        return self[1]
+
+    @property
+    def urn(self) -> URN:
+        return self[2]
+
+    def __repr__(self) -> str:
+        tail = f", rest={self.rest!r}" if self.shortened else ""
+        return f"URNMatch({self[0]}, {self[1]}, {str(self[2])!r}{tail})"
 
 
 def _shortest_cut(value: str) -> int:
@@ -65,27 +126,86 @@ def _trim(value: str) -> str:
     return value
 
 
-def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
-    """Yield ``(start, end, urn)`` for each URN in *text*, left to right. Never raises.
+def _limit(scan: str, start: int) -> int:
+    """Where the URN starting at *start* must end at the latest: a closing quote, a list comma."""
+    limit = len(scan)
+    before = scan[start - 1] if start else ""
+    if before and before in "'\"":
+        quote = scan.find(before, start)
+        if quote >= 0:
+            limit = quote
+    split = _LIST_SPLIT.search(scan, start, limit)
+    if split is not None:
+        limit = split.start()
+    return limit
+
+
+def _rest(scan: str, end: int, limit: int) -> str:
+    """The URI characters after a match that the match could not take."""
+    stop = end
+    while stop < limit and stop - end < _MAX_REST and scan[stop] in _URI_CHARS:
+        stop += 1
+    # Sentence punctuation after a URN ("Is it urn:example:a?") is not a cut-off part of it.
+    rest = scan[end:stop]
+    return "" if not rest.rstrip(_TRAILING + ")") else rest
+
+
+def _wrapped(scan: str, start: int, wrapped: bool) -> tuple[int, str] | None:
+    """For a URN inside ``<…>`` broken by whitespace: (end offset, the URN without whitespace)."""
+    if not wrapped:
+        return None
+    close = scan.find(">", start, start + _MAX_WRAPPED)
+    if close < 0:
+        return None
+    region = scan[start:close].rstrip(" \t\r\n")
+    # Broken across lines: a space alone inside '<…>' more likely ends the URN than breaks it.
+    if "\n" not in region and "\r" not in region:
+        return None
+    joined = _SPACE.sub("", region)
+    # Only when the whole content is one URN: otherwise the '<' wrapped something else.
+    if RFC8141_RE.fullmatch(joined) is None or _trim(joined) != joined:
+        return None
+    return start + len(region), joined
+
+
+def find_urns(text: str) -> Iterator[URNMatch]:
+    """Yield a :class:`URNMatch` ``(start, end, urn)`` for each URN in *text*, left to right.
+
+    Never raises.
 
     >>> [(s, e, str(u)) for s, e, u in find_urns("See <URN:ISBN:0-395-36341-1>, or urn:x:y.")]
     [(5, 27, 'URN:ISBN:0-395-36341-1')]
     >>> [str(u) for _, _, u in find_urns("(urn:example:a(1)) and <URL:urn:ietf:rfc:2141>")]
     ['urn:example:a(1)', 'urn:ietf:rfc:2141']
+    >>> list(find_urns("capability urn:ietf:params:netconf:capability:url:1.0?scheme=http,ftp"))
+    [URNMatch(11, 53, 'urn:ietf:params:netconf:capability:url:1.0', rest='?scheme=http,ftp')]
     """
     if not isinstance(text, str):
         return
-    # Labels are blanked out (same length) so offsets into *text* stay right.
-    scan = _LABEL.sub(lambda m: "<" + " " * (len(m.group()) - 1), text)
+    # Labels are blanked out (same length) so offsets into *text* stay right; where they were,
+    # the URN is wrapped as much as after a plain '<'.
+    labels = {m.end() for m in _LABEL.finditer(text)}
+    scan = _LABEL.sub(lambda m: "<" + " " * (len(m.group()) - 1), text) if labels else text
     pos = 0
     while True:
         m = _START.search(scan, pos)
         if m is None:
             return
         start = m.start()
+        placeholder = _PLACEHOLDER.match(scan, start)
+        if placeholder is not None:
+            pos = placeholder.end()
+            continue
+        joined = _wrapped(scan, start, start in labels or scan[start - 1 : start] == "<")
+        if joined is not None:
+            end, value = joined
+            yield URNMatch(start, end, URN(value))
+            pos = end
+            continue
+        limit = _limit(scan, start)
         # Matching the grammar directly (not a run of URN characters first) keeps the scan
         # linear: each start costs no more than the URN it yields.
-        match = _PREFIX.match(scan, start)
+        match = _PREFIX.match(scan, start, limit)
         value = _trim(match.group()) if match is not None else ""
         if not value:
             pos = start + 4
@@ -96,5 +216,6 @@ def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
             pos = start + 4
             continue
         end = start + len(value)
-        yield start, end, urn
+        assert match is not None
+        yield URNMatch(start, end, urn, _rest(scan, match.end(), limit))
         pos = end

@@ -378,6 +378,33 @@ class URN:
                                      f"{diagnose(text, 'rfc2141').reason}")
         return text
 
+    def to_rfc8141(self) -> str:
+        """This name in RFC 8141 syntax, read the same way; :class:`~urnld.URNConversionError`
+        when impossible.
+
+        An RFC 2141 (legacy mode) NSS may hold ``?``, ``#`` and a leading ``/`` as data; RFC
+        8141 would read the first two as the start of components and refuses the third. They
+        are percent-encoded (``%3F``, ``%23``, ``%2F``), as RFC 2141 §2.3.2 already asked.
+        An NID that RFC 8141 does not allow (one character, or a final ``-``) has no such form.
+        An RFC 8141 URN comes back as written.
+
+        >>> URN("urn:foo:a?b#c", mode="rfc2141").to_rfc8141()
+        'urn:foo:a%3Fb%23c'
+        >>> URN("urn:foo:/a/b", mode="rfc2141").to_rfc8141()
+        'urn:foo:%2Fa/b'
+        """
+        if self._mode == "rfc8141":
+            return self._text
+        nid, nss = self.nid, self.nss
+        nss = nss.replace("?", "%3F").replace("#", "%23")
+        if nss.startswith("/"):
+            nss = "%2F" + nss[1:]
+        text = f"{self._text[:4]}{nid}:{nss}"
+        if _match_rfc8141(text) is None:
+            raise URNConversionError(f"{self._text!r} cannot be written in RFC 8141 syntax: "
+                                     f"{diagnose(text, 'rfc8141').reason}")
+        return text
+
     def display(self) -> str:
         """A human-readable form: UTF-8 escapes of printable non-ASCII characters decoded.
 

@@ -111,7 +111,8 @@ def test_never_raises_and_results_are_consistent(text: str) -> None:
     last_end = 0
     for s, e, u in find_urns(text):
         assert 0 <= last_end <= s < e <= len(text)
-        assert text[s:e] == str(u)
+        # equal but for whitespace (a URN broken across lines inside <…>)
+        assert re.sub(r"[ \t\r\n]", "", text[s:e]) == str(u)
         assert is_valid(str(u))
         # a URN never starts in the middle of a word or another URI
         assert s == 0 or not _START_BLOCKERS.fullmatch(text[s - 1])
@@ -158,10 +159,21 @@ _URN_CHARS = frozenset(
     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~!$&'()*+,;=:@/?#%"
 )
 _LABEL = re.compile(r"<(?:URN|URL):(?=urn:)", re.IGNORECASE)
+_ALNUM_ISH = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789%~_-")
+
+
+def _reference_trim(value: str) -> str:
+    # trailing punctuation and unmatched ")" go, one at a time, while a URN remains
+    while (
+        value[-1] in ".,;:!?'" or (value[-1] == ")" and value.count(")") > value.count("("))
+    ) and oracle_parts(value[:-1]):
+        value = value[:-1]
+    return value
 
 
 def reference_find(text: str) -> list[tuple[int, int, str]]:
     """The rule of urnld._extract's docstring, implemented the slow, obvious way."""
+    labels = {m.end() for m in _LABEL.finditer(text)}
     scan = _LABEL.sub(lambda m: "<" + " " * (len(m.group()) - 1), text)
     out: list[tuple[int, int, str]] = []
     i, n = 0, len(scan)
@@ -173,8 +185,33 @@ def reference_find(text: str) -> list[tuple[int, int, str]]:
             j += 1
         if j > n - 4:
             return out
+        # a placeholder: an NSS of two or more dots, and nothing URN-like after them
+        dots = re.match(r"urn:[A-Za-z0-9-]+:(\.{2,})", scan[j:], re.IGNORECASE)
+        if dots and (j + dots.end() == n or scan[j + dots.end()] not in _ALNUM_ISH):
+            i = j + dots.end()
+            continue
+        # inside <…>, a URN broken across lines: its whitespace is dropped
+        if j in labels or (j > 0 and scan[j - 1] == "<"):
+            close = scan.find(">", j)
+            if 0 <= close - j < 4096:
+                region = scan[j:close].rstrip(" \t\r\n")
+                joined = re.sub(r"[ \t\r\n]", "", region)
+                if (("\n" in region or "\r" in region) and oracle_parts(joined)
+                        and _reference_trim(joined) == joined):
+                    out.append((j, j + len(region), joined))
+                    i = j + len(region)
+                    continue
+        # a quote before: ends at the next same quote; a list: ends before ",urn:" / ",http(s)://"
+        limit = n
+        if j > 0 and scan[j - 1] in "'\"":
+            q = scan.find(scan[j - 1], j)
+            limit = q if q >= 0 else n
+        for sep in (",urn:", ",http://", ",https://"):
+            at = scan.lower().find(sep, j, limit)
+            if at >= 0:
+                limit = min(limit, at)
         k = j
-        while k < n and scan[k] in _URN_CHARS:
+        while k < limit and scan[k] in _URN_CHARS:
             k += 1
         run = scan[j:k]
         # the longest prefix of the run that is a URN
@@ -182,11 +219,7 @@ def reference_find(text: str) -> list[tuple[int, int, str]]:
         if value is None:
             i = j + 4
             continue
-        # trailing punctuation and unmatched ")" go, one at a time, while a URN remains
-        while (
-            value[-1] in ".,;:!?'" or (value[-1] == ")" and value.count(")") > value.count("("))
-        ) and oracle_parts(value[:-1]):
-            value = value[:-1]
+        value = _reference_trim(value)
         out.append((j, j + len(value), value))
         i = j + len(value)
 
@@ -194,7 +227,8 @@ def reference_find(text: str) -> list[tuple[int, int, str]]:
 _FRAGMENTS = st.one_of(
     valid_urns,
     st.sampled_from([" ", "(", ")", ".", ",", "<", ">", "<URL:", "<URN:", "urn:", "URN:", "?",
-                     "#", "!", "'", "x", "é", "\n", "%", "urn:ab:", "-"]),
+                     "#", "!", "'", "x", "é", "\n", "%", "urn:ab:", "-", ",urn:", ",http://",
+                     "...", "\"", "\r\n  ", ":"]),
 )
 
 
@@ -203,3 +237,63 @@ _FRAGMENTS = st.one_of(
 @example("<URL:urn:ex:a>(urn:ex:b))")
 def test_find_urns_matches_the_reference(text: str) -> None:
     assert found(text) == reference_find(text)
+
+
+# --- real-world text (each source named) -----------------------------------------------------
+
+
+def test_urn_broken_across_lines_inside_angle_brackets() -> None:
+    # RFC 3986 App. C (Appendix E of draft-fielding-uri-rfc2396bis-01): whitespace inside the
+    # delimiters is dropped; a NETCONF capability list wrapped by a mail client
+    text = "caps: <urn:ietf:params:netconf:\n   capability:writable-running:1.0> ok"
+    ((s, e, u),) = find_urns(text)
+    assert str(u) == "urn:ietf:params:netconf:capability:writable-running:1.0"
+    assert text[s:e] == "urn:ietf:params:netconf:\n   capability:writable-running:1.0"
+    # the label form of the 1993 URL draft too
+    ((_, _, u),) = find_urns("<URL:urn:ietf:\r\n rfc:2141>")
+    assert str(u) == "urn:ietf:rfc:2141"
+    # without the delimiters a line break still ends the URN
+    assert [str(u) for _, _, u in find_urns("urn:ietf:params:netconf:\ncapability:x")] == [
+        "urn:ietf:params:netconf"
+    ]
+
+
+def test_quote_ends_the_urn() -> None:
+    # XEP-0369 (MIX) stanza: <items node='urn:xmpp:mix:nodes:messages'/>
+    text = "<items node='urn:xmpp:mix:nodes:messages'/>"
+    assert [str(u) for _, _, u in find_urns(text)] == ["urn:xmpp:mix:nodes:messages"]
+    assert [str(u) for _, _, u in find_urns('x="urn:a1:b\'c"')] == ["urn:a1:b'c"]
+
+
+def test_dash_profiles_list_is_split() -> None:
+    # MPEG-DASH MPD @profiles (DASH-IF IOP examples)
+    text = ('profiles="urn:mpeg:dash:profile:isoff-live:2011,'
+            'http://dashif.org/guidelines/dash264,urn:hbbtv:dash:profile:isoff-live:2012"')
+    matches = list(find_urns(text))
+    assert [str(u) for _, _, u in matches] == [
+        "urn:mpeg:dash:profile:isoff-live:2011",
+        "urn:hbbtv:dash:profile:isoff-live:2012",
+    ]
+    assert not any(m.shortened for m in matches)
+    assert [str(u) for _, _, u in find_urns("urn:a1:x,URN:a1:y,https://e.org/")] == [
+        "urn:a1:x", "URN:a1:y"
+    ]
+
+
+def test_shortened_match_is_flagged() -> None:
+    # RFC 6241 §8.8.3: the :url capability with its (draft-era) query
+    text = "urn:ietf:params:netconf:capability:url:1.0?scheme=http,ftp,file"
+    (m,) = find_urns(text)
+    assert str(m.urn) == "urn:ietf:params:netconf:capability:url:1.0"
+    assert m.shortened and m.rest == "?scheme=http,ftp,file"
+    assert (m.start, m.end) == (0, 42)
+    # sentence punctuation is not a cut-off part
+    (m,) = find_urns("Is it urn:example:a?")
+    assert not m.shortened and m.rest == ""
+
+
+def test_placeholder_is_no_urn() -> None:
+    # documentation and schema comments write urn:uuid:... for "some UUID"
+    assert list(find_urns("an id such as urn:uuid:... goes here")) == []
+    assert list(find_urns("<urn:uuid:...>")) == []
+    assert [str(u) for _, _, u in find_urns("urn:ab:...x")] == ["urn:ab:...x"]

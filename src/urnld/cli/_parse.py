@@ -8,6 +8,8 @@ JSON output (stable): a list with one object per input::
     {"input": str, "valid": bool, "mode": "rfc8141"|"rfc2141",
      "parts": {"nid", "nss", "r_component", "q_component", "f_component"} | null,
      "assigned_name": str|null, "normalized": str|null, "canonical": str|null,
+     (in rfc2141 mode "normalized" and "canonical" are written in RFC 8141 syntax:
+     a '?', '#' or leading '/' of the NSS percent-encoded),
      "registered": bool|null, "rule": str|null,
      "error": {"position": int, "reason": str} | null,
      "findings": [{"code", "severity", "message", "span": [start, end], "rule"}]}
@@ -83,6 +85,10 @@ def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[st
         out["error"] = {"position": e.position, "reason": e.reason}
         return out
     rule = get_rule(urn.nid)
+    normalized, canonical = str(urn.normalized()), urn.canonical_str
+    if urn.mode == "rfc2141":
+        # Written out, a legacy NSS's '?', '#' would be read by RFC 8141 as components.
+        normalized, canonical = (_as_rfc8141(normalized), _as_rfc8141(canonical))
     out.update(
         parts={
             "nid": urn.nid,
@@ -92,12 +98,22 @@ def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[st
             "f_component": urn.f_component,
         },
         assigned_name=urn.assigned_name,
-        normalized=str(urn.normalized()),
-        canonical=urn.canonical_str,
+        normalized=normalized,
+        canonical=canonical,
         registered=is_registered(urn.nid),
         rule=None if rule is GENERIC else rule.rule_name,
     )
     return out
+
+
+def _as_rfc8141(legacy: str) -> str:
+    """A legacy-mode form as RFC 8141 reads it the same way (as written when impossible)."""
+    from .. import URN, URNConversionError
+
+    try:
+        return URN(legacy, "rfc2141").to_rfc8141()
+    except URNConversionError:
+        return legacy
 
 
 def _shown(text: object) -> str:

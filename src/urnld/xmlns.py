@@ -5,7 +5,11 @@ XML Namespaces compare namespace names as plain strings, so
 two unrelated namespaces to every XML tool, although RFC 8141 says they name the same thing.
 RDF/XML forms predicate IRIs by concatenating namespace name and local name, which glues a
 local name onto the NSS (``urn:x:ns`` + ``Foo`` → ``urn:x:nsFoo``). :func:`audit` reports
-both, plus namespace names that are not valid URNs.
+both, plus namespace names that are not valid URNs and ``xml:base`` attributes holding a URN
+(RFC 8141 §4.1: URNs are not hierarchical and not appropriate as a base URI). Concatenations
+are a hazard of RDF/XML only: they are looked for when the root element is ``rdf:RDF`` (or
+when the caller says the document is RDF/XML), never in other XML (SAML, UBL, ISO 20022, ODF,
+DASH, …), where no tool forms such IRIs.
 
 Documents are read in 64 KiB chunks with expat; only namespace declarations and element and
 attribute names are kept, so file size does not matter. Entity declarations (the vehicle of
@@ -17,6 +21,9 @@ XXE and "billion laughs") and external entity references are refused.
 >>> result = audit(io.BytesIO(xml))
 >>> [group for group in result.equivalent_spellings]
 [('URN:EXAMPLE:ns:', 'urn:example:ns:')]
+>>> result.is_rdfxml, result.concatenations
+(False, [])
+>>> result = audit(io.BytesIO(xml), rdfxml=True)
 >>> [(c.iri, c.reason) for c in result.concatenations]  # doctest: +NORMALIZE_WHITESPACE
 [('urn:example:cItem',
   "local name 'Item' is glued onto the NSS: 'urn:example:c' does not end in a separator")]
@@ -34,6 +41,7 @@ from . import URN
 from .errors import URNError, URNSyntaxError
 
 __all__ = [
+    "BaseUse",
     "Concatenation",
     "NamespaceUse",
     "XMLNamespaceAudit",
@@ -46,6 +54,8 @@ _CHUNK = 64 * 1024
 _SEP = " "  # expat's namespace separator: a space never occurs in a namespace URI that parses
 # A namespace ending in one of these is meant for concatenation ("urn:x:ns:" + "Foo").
 _SEPARATORS = frozenset(":/#?[]@-._")
+_RDF_NS = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+_XML_BASE = "http://www.w3.org/XML/1998/namespace" + _SEP + "base"
 
 
 class XMLNamespaceError(URNError):
@@ -75,14 +85,28 @@ class Concatenation:
     reason: str
 
 
+@dataclass(frozen=True)
+class BaseUse:
+    """An ``xml:base`` attribute whose value is a URN (RFC 8141 §4.1 advises against it)."""
+
+    uri: str
+    line: int
+    reason: str
+
+
 @dataclass
 class XMLNamespaceAudit:
-    """Result of :func:`audit`; :meth:`to_dict` is the ``urnld xmlns --json`` format."""
+    """Result of :func:`audit`; :meth:`to_dict` is the ``urnld xmlns --json`` format.
+
+    ``is_rdfxml`` says whether concatenations were looked for (root ``rdf:RDF``, or asked).
+    """
 
     source: str
     namespaces: list[NamespaceUse] = field(default_factory=list)
     equivalent_spellings: list[tuple[str, ...]] = field(default_factory=list)
     concatenations: list[Concatenation] = field(default_factory=list)
+    bases: list[BaseUse] = field(default_factory=list)
+    is_rdfxml: bool = False
 
     @property
     def urn_namespaces(self) -> list[NamespaceUse]:
@@ -94,12 +118,14 @@ class XMLNamespaceAudit:
 
     @property
     def ok(self) -> bool:
-        return not (self.invalid or self.equivalent_spellings or self.concatenations)
+        return not (self.invalid or self.equivalent_spellings or self.concatenations
+                    or self.bases)
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "source": self.source,
             "ok": self.ok,
+            "rdfxml": self.is_rdfxml,
             "urn_namespaces": [
                 {"uri": n.uri, "prefixes": list(n.prefixes), "line": n.line, "valid": n.valid,
                  "canonical": n.canonical, "reason": n.reason}
@@ -111,6 +137,9 @@ class XMLNamespaceAudit:
                 {"namespace": c.namespace, "local_name": c.local_name, "iri": c.iri,
                  "line": c.line, "reason": c.reason}
                 for c in self.concatenations
+            ],
+            "xml_base": [
+                {"uri": b.uri, "line": b.line, "reason": b.reason} for b in self.bases
             ],
         }
 
@@ -127,7 +156,9 @@ def iter_namespaces(
     """Stream ``(kind, a, b, line)`` events from an XML document.
 
     ``("ns", prefix, uri, line)`` for each namespace declaration (prefix ``""`` is the default
-    namespace); ``("name", uri, local_name, line)`` for each namespaced element or attribute name.
+    namespace); ``("name", uri, local_name, line)`` for each namespaced element or attribute name;
+    ``("root", uri, local_name, line)`` for the root element (before its names);
+    ``("base", value, "", line)`` for each ``xml:base`` attribute.
 
     Raises :class:`XMLNamespaceError` on malformed XML and on any entity declaration.
     """
@@ -144,12 +175,21 @@ def iter_namespaces(
     def on_ns(prefix: str | None, uri: str | None) -> None:
         events.append(("ns", prefix or "", uri or "", parser.CurrentLineNumber))
 
+    root_seen = False
+
     def on_start(tag: str, attrs: list[str]) -> None:
+        nonlocal root_seen
         line = parser.CurrentLineNumber
         uri, sep, local = tag.rpartition(_SEP)
+        if not root_seen:
+            root_seen = True
+            events.append(("root", uri, local if sep else tag, line))
         if sep:
             events.append(("name", uri, local, line))
-        for attr in attrs[::2]:
+        for k in range(0, len(attrs), 2):
+            attr = attrs[k]
+            if attr == _XML_BASE:
+                events.append(("base", attrs[k + 1], "", line))
             uri, sep, local = attr.rpartition(_SEP)
             if sep:
                 events.append(("name", uri, local, line))
@@ -212,13 +252,16 @@ def _concatenation_problem(namespace: str, local: str) -> tuple[str, str] | None
     return None
 
 
-def audit(source: str | os.PathLike[str] | IO[bytes]) -> XMLNamespaceAudit:
+def audit(
+    source: str | os.PathLike[str] | IO[bytes], *, rdfxml: bool | None = None
+) -> XMLNamespaceAudit:
     """Audit the namespace names of one XML document (a path or a binary stream).
 
     Reports every URN namespace name with its validity and canonical form, the groups of
-    URN-equivalent spellings that XML treats as different namespaces, and the
-    namespace + local name concatenations (as RDF/XML would form IRIs) that are not valid URNs
-    or glue the local name onto the namespace's NSS.
+    URN-equivalent spellings that XML treats as different namespaces, ``xml:base`` attributes
+    holding a URN, and, for RDF/XML, the namespace + local name concatenations (as RDF/XML
+    forms IRIs) that are not valid URNs or glue the local name onto the namespace's NSS.
+    *rdfxml* None (default) decides by the root element (``rdf:RDF``); True or False says so.
 
     Raises :class:`XMLNamespaceError` for malformed XML or entity declarations, ``OSError`` when
     the file cannot be read.
@@ -230,7 +273,15 @@ def audit(source: str | os.PathLike[str] | IO[bytes]) -> XMLNamespaceAudit:
     first_line: dict[str, int] = {}
     seen_pairs: set[tuple[str, str]] = set()
     for kind, a, b, line in iter_namespaces(source):
-        if kind == "ns":
+        if kind == "root":
+            result.is_rdfxml = (a == _RDF_NS and b == "RDF") if rdfxml is None else rdfxml
+        elif kind == "base":
+            if a[:4].lower() == "urn:":
+                result.bases.append(BaseUse(a, line, (
+                    f"xml:base {a!r} is a URN: URNs are not hierarchical and not appropriate "
+                    "as a base URI (RFC 8141 §4.1); relative references against it resolve "
+                    "to surprising names")))
+        elif kind == "ns":
             uri = b
             bucket = prefixes.setdefault(uri, [])
             if a not in bucket:
@@ -238,7 +289,8 @@ def audit(source: str | os.PathLike[str] | IO[bytes]) -> XMLNamespaceAudit:
             first_line.setdefault(uri, line)
         else:
             uri, local = a, b
-            if uri[:4].lower() != "urn:" or (uri, local) in seen_pairs:
+            if (not result.is_rdfxml or uri[:4].lower() != "urn:"
+                    or (uri, local) in seen_pairs):
                 continue
             seen_pairs.add((uri, local))
             problem = _concatenation_problem(uri, local)

@@ -102,7 +102,11 @@ def test_user_errors_are_one_line_exit_2(capsys, argv, message):
 
 def test_xmlns_human_output(capsys):
     code, out, _ = run(capsys, "xmlns", SAML)
-    assert code == 1
+    assert code == 1  # two spellings of one namespace
+    # SAML is not RDF/XML: no concatenation hazards
+    assert out.splitlines()[0] == (f"{SAML}: 3 URN namespaces, 0 invalid, 1 spelled more than "
+                                   "one way")
+    code, out, _ = run(capsys, "xmlns", "--rdfxml", SAML)
     assert out.splitlines()[0] == (f"{SAML}: 3 URN namespaces, 0 invalid, 1 spelled more than "
                                    "one way, 10 problem concatenations")
     assert ("  same namespace, different spellings (XML sees 2 namespaces): "
@@ -137,3 +141,47 @@ def test_vc_demo_example_runs():
     assert "plain pyld: Dereferencing a URL did not result in a valid JSON-LD object." in out.stdout
     assert ("flattened nodes: ['uuid:3f2504e0-4f89-11d3-9a0c-0305e82c3301', "
             "'uuid:9c5b94b1-35ad-49bb-b118-8e8fc24abf80']") in out.stdout
+
+
+UBL = ('<Invoice xmlns="urn:oasis:names:specification:ubl:schema:xsd:Invoice-2" '
+       'xmlns:cbc="urn:oasis:names:specification:ubl:schema:xsd:CommonBasicComponents-2">'
+       '<cbc:ID>1</cbc:ID></Invoice>')  # OASIS UBL 2.1 invoice namespaces
+
+
+def test_xmlns_non_rdf_xml_passes_the_gate(capsys, tmp_path):
+    invoice = tmp_path / "invoice.xml"
+    invoice.write_text(UBL)
+    code, out, _ = run(capsys, "xmlns", invoice)
+    assert code == 0, out
+    # a UN/CEFACT CII invoice: two-letter NID 'un' is a warning, not an invalid namespace
+    cii = tmp_path / "cii.xml"
+    cii.write_text('<rsm:CrossIndustryInvoice xmlns:rsm="urn:un:unece:uncefact:data:standard:'
+                   'CrossIndustryInvoice:100"/>')
+    code, out, _ = run(capsys, "xmlns", cii)
+    assert code == 0 and "0 invalid" in out
+
+
+def test_xmlns_unreadable_file_does_not_lose_the_others(capsys, tmp_path):
+    good = tmp_path / "good.xml"
+    good.write_text(UBL)
+    broken = tmp_path / "broken.xml"
+    broken.write_text("<r><unclosed></r>")
+    code, out, _ = run(capsys, "xmlns", "--json", good, broken, tmp_path / "missing.xml")
+    data = json.loads(out)
+    assert code == 1
+    assert [f["source"] for f in data["files"]] == [str(good)]
+    assert [u["source"] for u in data["unreadable"]] == [str(broken), str(tmp_path / "missing.xml")]
+    assert "not well-formed" in data["unreadable"][0]["error"]
+    code, out, err = run(capsys, "xmlns", good, broken)
+    assert code == 1 and out.startswith(f"{good}: ") and "not well-formed XML" in err
+    # nothing readable at all: 2
+    code, out, _ = run(capsys, "xmlns", "--json", broken)
+    assert code == 2 and json.loads(out)["files"] == []
+
+
+def test_xmlns_reports_xml_base_urn(capsys, tmp_path):
+    doc = tmp_path / "base.xml"
+    doc.write_text('<r xmlns="urn:example:ns:" xml:base="urn:example:base:"/>')
+    code, out, _ = run(capsys, "xmlns", doc)
+    assert code == 1
+    assert "1 xml:base URN" in out.splitlines()[0] and "RFC 8141 §4.1" in out

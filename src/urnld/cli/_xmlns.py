@@ -1,17 +1,21 @@
 """``urnld xmlns FILE… [--json]``: audit the URN namespace names used in XML documents.
 
 For each file: the URN namespace names declared, the invalid ones, groups of URN-equivalent
-spellings that XML treats as different namespaces, and namespace + local name concatenations
-that give invalid or surprising IRIs when the XML is read as RDF/XML. With several files, the
-spellings are also compared across files.
+spellings that XML treats as different namespaces, ``xml:base`` attributes holding a URN, and,
+for RDF/XML documents only (root ``rdf:RDF``, or ``--rdfxml``), namespace + local name
+concatenations that give invalid or surprising IRIs. With several files, the spellings are also
+compared across files.
 
 ``--json`` prints one object (stable)::
 
     {"files": [<urnld.xmlns.XMLNamespaceAudit.to_dict()>, …],
+     "unreadable": [{"source": str, "error": str}, …],
      "equivalent_spellings_across_files": [[spelling, …], …]}
 
-Exit 0 when nothing was found, 1 when any finding was reported, 2 on errors (malformed XML,
-entity declarations, unreadable files).
+A file that cannot be read (missing, malformed XML, entity declarations) is listed as
+unreadable and the others are still audited. Exit 0 when every file was read and nothing was
+found; 1 when anything was found or some file could not be read (each is listed); 2 when no
+file could be read at all.
 """
 
 from __future__ import annotations
@@ -25,17 +29,39 @@ HELP = "audit URN namespace names in XML documents"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="XML documents ('-' = stdin)")
     parser.add_argument("--json", action="store_true", help="print JSON (documented, stable)")
+    parser.add_argument(
+        "--rdfxml", action="store_true",
+        help="treat every file as RDF/XML (concatenation hazards are otherwise looked for only "
+        "when the root element is rdf:RDF)",
+    )
+    parser.epilog = (
+        "Exit status: 0 every file read, nothing found; 1 findings, or some file unreadable "
+        "(listed; the others are still audited); 2 no file could be read."
+    )
 
 
 def run(args: argparse.Namespace) -> int:
+    import sys
+
     from .. import URN
+    from ..errors import URNError
     from ..xmlns import audit
     from ._common import open_input
 
     audits = []
+    unreadable: list[dict[str, str]] = []
     for name in args.files:
-        with open_input(name) as stream:
-            result = audit(stream)
+        try:
+            with open_input(name) as stream:
+                result = audit(stream, rdfxml=True if args.rdfxml else None)
+        except (OSError, URNError) as e:
+            message = (e.strerror if isinstance(e, OSError) and e.strerror else str(e))
+            message = message.splitlines()[0] if message else type(e).__name__
+            unreadable.append({"source": name, "error": message})
+            if not args.json:
+                where = "" if message.startswith(name) else f"{name}: "
+                print(f"urnld xmlns: error: {where}{message}", file=sys.stderr)
+            continue
         result.source = name
         audits.append(result)
     # key -> spelling -> files using it; a group is "across files" when no single file
@@ -52,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
     )
     if args.json:
         print(json.dumps({"files": [a.to_dict() for a in audits],
+                          "unreadable": unreadable,
                           "equivalent_spellings_across_files": across},
                          indent=2, ensure_ascii=False))
     else:
@@ -61,7 +88,9 @@ def run(args: argparse.Namespace) -> int:
             for group in across:
                 print("across files, one namespace spelled differently: "
                       + ", ".join(repr(s) for s in group))
-    clean = all(a.ok for a in audits) and not across
+    if not audits:
+        return 2
+    clean = all(a.ok for a in audits) and not across and not unreadable
     return 0 if clean else 1
 
 
@@ -70,14 +99,22 @@ def _print_audit(result: object) -> None:
 
     assert isinstance(result, XMLNamespaceAudit)
     urns = result.urn_namespaces
+    concatenations = (
+        f", {len(result.concatenations)} problem concatenation"
+        f"{'s' if len(result.concatenations) != 1 else ''}"
+        if result.is_rdfxml else ""
+    )
+    bases = f", {len(result.bases)} xml:base URN{'s' if len(result.bases) != 1 else ''}" if (
+        result.bases) else ""
     print(f"{result.source}: {len(urns)} URN namespace{'s' if len(urns) != 1 else ''}, "
           f"{len(result.invalid)} invalid, {len(result.equivalent_spellings)} spelled more than "
-          f"one way, {len(result.concatenations)} problem concatenation"
-          f"{'s' if len(result.concatenations) != 1 else ''}")
+          f"one way{concatenations}{bases}")
     for ns in urns:
         status = "ok" if ns.valid else f"INVALID: {ns.reason}"
         prefixes = ", ".join(p or "(default)" for p in ns.prefixes)
         print(f"  {ns.uri}  [{prefixes}] line {ns.line}: {status}")
+    for base in result.bases:
+        print(f"  line {base.line}: {base.reason}")
     for group in result.equivalent_spellings:
         print("  same namespace, different spellings (XML sees "
               f"{len(group)} namespaces): " + ", ".join(repr(s) for s in group))

@@ -15,6 +15,7 @@ integrations live in :mod:`urnld.rdf`, :mod:`urnld.jsonld`, :mod:`urnld.shacl` a
 from __future__ import annotations
 
 from ._check import URNValidationError, check, validate
+from ._config import ConfigError, Policy, find_policy
 from ._extract import find_urns
 from ._legacy import upgrade_draft_query
 from ._parser import Mode
@@ -29,8 +30,10 @@ __all__ = [
     "CODES",
     "URN",
     "CheckOptions",
+    "ConfigError",
     "Finding",
     "Mode",
+    "Policy",
     "Severity",
     "SeverityConfigError",
     "SeverityMap",
@@ -42,6 +45,7 @@ __all__ = [
     "canonical",
     "check",
     "equivalent",
+    "find_policy",
     "find_urns",
     "is_valid",
     "parse",
@@ -53,7 +57,7 @@ __all__ = [
 for _name in ("URN", "URNError", "URNSyntaxError", "URNConversionError", "URNValidationError",
               "Finding", "Severity", "CheckOptions", "canonical", "check", "equivalent",
               "find_urns", "is_valid", "parse", "validate", "SeverityMap", "SeverityConfigError",
-              "upgrade_draft_query"):
+              "upgrade_draft_query", "Policy", "ConfigError", "find_policy"):
     globals()[_name].__module__ = "urnld"
 del _name
 

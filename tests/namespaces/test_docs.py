@@ -26,3 +26,26 @@ def test_table_has_one_row_per_builtin_nid_with_its_reference() -> None:
     assert set(rows) == set(BUILTIN)
     for nid, reference in rows.items():
         assert get_rule(nid).reference.split(";")[0].split(" (")[0] in reference, nid
+
+
+def test_real_world_table_states_the_verdicts() -> None:
+    """Each row of "Known real-world exceptions" says what check() does, default and strict."""
+    from urnld import check
+    from urnld.findings import Severity
+
+    text = DOC.read_text().split("## Known real-world exceptions", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| `([^`]+)` \| [^|]+ \| ([^|]+) \| ([^|]+) \|", text, re.MULTILINE)
+    assert len(rows) >= 14
+
+    def verdict(urn: str, strict: bool) -> str:
+        found = [f for f in check(urn, strict=strict) if f.severity is not Severity.INFO]
+        errors = [f.code for f in found if f.severity is Severity.ERROR]
+        if errors:
+            return f"error `{errors[0]}`"
+        warnings = [f.code for f in found]
+        return f"valid (warning `{warnings[0]}`)" if warnings else "valid"
+
+    for urn, default, strict in rows:
+        urn = urn.replace("…", "x")
+        assert default.strip().startswith(verdict(urn, False)), (urn, default)
+        assert strict.strip().startswith(verdict(urn, True)), (urn, strict)

@@ -26,16 +26,26 @@ and profiles are errors that name the file (:class:`ConfigError`), never silentl
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import dataclasses
 import tomllib
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from ._severity import NO_OVERRIDES, SeverityConfigError, SeverityMap
 from .errors import URNError
 
-__all__ = ["ConfigError", "Policy", "find_policy", "find_project_file", "load_policy"]
+__all__ = [
+    "ConfigError",
+    "Policy",
+    "active_policy",
+    "find_policy",
+    "find_project_file",
+    "load_policy",
+    "policy_scope",
+]
 
 _KEYS = frozenset({"strict", "profiles", "severity"})
 
@@ -183,3 +193,34 @@ def find_policy(
     """
     path = find_project_file(start)
     return Policy() if path is None else load_policy(path, known_profiles)
+
+
+_DEFAULT = Policy()
+_ACTIVE: contextvars.ContextVar[Policy] = contextvars.ContextVar("urnld_policy", default=_DEFAULT)
+
+
+def active_policy() -> Policy:
+    """The policy in force for code that cannot take it as an argument (SPARQL functions,
+    SHACL components): the default unless inside :func:`policy_scope`.
+
+    >>> active_policy() == Policy()
+    True
+    """
+    return _ACTIVE.get()
+
+
+@contextlib.contextmanager
+def policy_scope(policy: Policy) -> Iterator[Policy]:
+    """Make *policy* the :func:`active_policy` inside the ``with`` block (this thread/task).
+
+    >>> with policy_scope(Policy(strict=True)):
+    ...     active_policy().strict
+    True
+    >>> active_policy().strict
+    False
+    """
+    token = _ACTIVE.set(policy)
+    try:
+        yield policy
+    finally:
+        _ACTIVE.reset(token)

@@ -340,12 +340,15 @@ def test_hazard_invalid_urn(iri, reason):
 
 
 def test_hazard_invalid_urns_are_grouped_by_reason():
-    doc = [{"@id": f"urn:ex:s{i}", "https://schema.org/p": i} for i in range(5)]
+    doc = [{"@id": f"urn:x-ex:s{i}", "https://schema.org/p": i} for i in range(5)]
     with pytest.raises(URNContextError) as e:
         expand(doc)
     assert str(e.value) == (
-        "'urn:ex:s0' (and 4 more IRIs like it) is not a valid URN: NID 'ex' is too short: "
-        "formal NIDs have more than two characters (RFC 8141 §5.1)")
+        "'urn:x-ex:s0' (and 4 more IRIs like it) is not a valid URN: 'X-' experimental NIDs "
+        "such as 'x-ex' were removed by RFC 8141 (App. C); this is not a valid URN")
+    # a two-letter NID (UN/CEFACT's urn:un:…) is reserved for registration: a warning only
+    cii = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
+    assert expand([{"@id": cii, "https://schema.org/p": 1}])[0]["@id"] == cii
 
 
 def test_hazard_arguments_are_checked():

@@ -251,11 +251,11 @@ def test_wrong_arity_is_an_error_not_a_crash() -> None:
 
 
 def test_results_are_cached_per_lexical_form() -> None:
-    _functions._info.cache_clear()
+    _functions._info_under.cache_clear()
     for _ in range(5):
         _call('urnfn:isValid("urn:example:cached")')
         _call("urnfn:nid(<urn:example:cached>)")
-    info = _functions._info.cache_info()
+    info = _functions._info_under.cache_info()
     assert info.misses == 1
     assert info.hits == 9
 

@@ -232,8 +232,6 @@ def test_repr_evaluates_back() -> None:
         "",
         "isbn:0395363411",
         "urn:x-foo:bar",  # RFC 8141 App. C: X- NIDs are not URNs
-        "urn:ab:x",  # RFC 8141 §5.1: reserved (formal NIDs have more than two characters)
-        "urn:urn-07:x",  # RFC 8141 §5.2: informal NID with a leading zero
     ],
 )
 def test_refuses_non_urns_with_clear_error(text: str) -> None:
@@ -278,3 +276,17 @@ def test_property_equal_and_hash_like_canonical_uriref(text: str) -> None:
 def test_property_equality_is_canonical_string_equality(a: str, b: str) -> None:
     assert (URNRef(a) == URNRef(b)) == (urnld.canonical(a) == urnld.canonical(b))
     assert (URNRef(a) < URNRef(b)) == (urnld.canonical(a) < urnld.canonical(b))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        # RFC 8141 §5.1 reserves two-letter NIDs for registration; UN/CEFACT's CII namespace
+        # (every ZUGFeRD / Factur-X invoice) uses one: a warning in check(), a usable URN here
+        "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100",
+        "urn:ab:x",
+        "urn:urn-07:x",  # RFC 8141 §5.2: informal NID with a leading zero, also a warning
+    ],
+)
+def test_reserved_and_malformed_informal_nids_are_usable(text: str) -> None:
+    assert str(URNRef(text)) == text

@@ -19,6 +19,8 @@ import sys
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from ._policy_options import add_policy_options, policy_from_args
+
 if TYPE_CHECKING:
     from urnld.shacl import Report
 
@@ -39,6 +41,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=["python", "sparql"], default="python",
                         help="how urnsh: components run: in Python (default, fast) or as their "
                              "SPARQL definitions (slow; same results)")
+    add_policy_options(parser)
 
 
 def _summary(report: Report) -> dict[str, int]:
@@ -80,7 +83,9 @@ def _print_text(report: Report) -> None:
 def run(args: argparse.Namespace) -> int:
     from urnld.shacl import validate  # heavy (pyshacl): only when the command runs
 
-    report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
+    policy = policy_from_args(args, "urnld validate")
+    report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
+                      policy=policy)
     if args.format == "json":
         out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)

@@ -46,6 +46,7 @@ from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 import urnld
+from urnld._config import Policy, active_policy
 from urnld.errors import URNError
 from urnld.findings import Severity
 
@@ -69,9 +70,14 @@ class _Info(NamedTuple):
     valid: bool
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
 def _info(text: str) -> _Info:
-    findings = urnld.check(text)
+    # The policy in force (strict, profiles, severity overrides): urnld.shacl.validate sets it.
+    return _info_under(text, active_policy())
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _info_under(text: str, policy: Policy) -> _Info:
+    findings = urnld.check(text, **policy.check_kwargs())
     # dict.fromkeys: unique codes, first-appearance order (check's order is deterministic).
     codes = " ".join(dict.fromkeys(f.code for f in findings))
     valid = not any(f.severity == Severity.ERROR for f in findings)

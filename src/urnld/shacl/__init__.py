@@ -29,6 +29,8 @@ from typing import Literal as _Literal
 
 from pyshacl.errors import ReportableRuntimeError
 
+from urnld._config import Policy, active_policy, policy_scope
+
 from ._load import DataError, GraphSource, ShapesError, load_data, load_shapes, shipped_path
 from ._pattern import URN_PATTERN
 from ._report import Report, ValidationResult
@@ -71,6 +73,7 @@ def validate(
     *,
     inference: Inference = "none",
     engine: _Literal["python", "sparql", "pyshacl"] = "python",
+    policy: Policy | None = None,
 ) -> Report:
     """Validate *data* against SHACL *shapes* with pyshacl.
 
@@ -85,6 +88,10 @@ def validate(
             would (slow: one query per value node). Both give the same report. ``"pyshacl"``
             leaves everything to pyshacl, including its habit of repeating earlier results'
             messages on later results of the same SPARQL component (docs/shacl.md).
+        policy: the validation policy (:class:`urnld.Policy`: ``strict``, profiles, severity
+            overrides) the ``urnsh:`` components and ``urnfn:`` functions judge URNs by;
+            default: the one in force (:func:`urnld.find_policy` gives a project's). A finding
+            code overridden to ``ignore`` is reported by no component.
 
     Returns:
         a :class:`Report` (``.conforms``, ``.results``, ``.graph``).
@@ -106,9 +113,10 @@ def validate(
     data_graph = load_data(data)
     shapes_graph = load_shapes(shapes)
     try:
-        _, graph, text, _ = _engine.run(
-            data_graph, shapes_graph, inference=inference, engine=engine
-        )
+        with policy_scope(policy if policy is not None else active_policy()):
+            _, graph, text, _ = _engine.run(
+                data_graph, shapes_graph, inference=inference, engine=engine
+            )
     except (ReportableRuntimeError, NotImplementedError) as e:
         # pyshacl's load/validation failures, and features it lacks (e.g. $shapesGraph).
         raise ShapesError(f"the shapes cannot be run: {_first_line(e)}") from e

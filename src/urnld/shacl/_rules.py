@@ -7,7 +7,10 @@ a value is *not* reported. The SPARQL text stays the normative definition; the t
 both on the same data and compares the reports.
 
 What the ``urnfn:`` functions compute is taken from the public core API, once per distinct lexical
-form (catalogs repeat URNs; SHACL asks about each value once per shape).
+form (catalogs repeat URNs; SHACL asks about each value once per shape). The finding codes
+follow the validation policy in force (:func:`urnld._config.active_policy`, set by
+:func:`urnld.shacl.validate`'s ``policy``): ``strict`` and profiles change what the checks find,
+and a code overridden to ``ignore`` is not reported by any component.
 
 >>> from rdflib import Literal, URIRef
 >>> rule = RULES[URNSH.CanonicalConstraintComponent]
@@ -30,6 +33,7 @@ from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 import urnld
+from urnld._config import Policy, active_policy
 from urnld.errors import URNError
 from urnld.findings import CheckOptions
 from urnld.namespaces import get_rule
@@ -88,18 +92,21 @@ def facts(text: str) -> Facts:
     return Facts(urn.nid, canonical, urn.assigned_key)
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
 def finding_codes(text: str) -> frozenset[str]:
     """``urnfn:findings`` as a set: the codes of :func:`urnld.check` (``{"syntax"}`` for a non-URN).
 
     >>> sorted(finding_codes("URN:ISBN:0-395-36341-2"))
     ['not-canonical', 'nss-check-digit']
     """
-    # check() itself reports "syntax" for a non-URN; a valid canonical URN has no findings.
-    return frozenset(f.code for f in urnld.check(text))
+    return _finding_codes(text, active_policy())
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
+def _finding_codes(text: str, policy: Policy) -> frozenset[str]:
+    # check() itself reports "syntax" for a non-URN; a valid canonical URN has no findings.
+    return frozenset(f.code for f in urnld.check(text, **policy.check_kwargs()))
+
+
 def namespace_codes(text: str) -> frozenset[str]:
     """The codes the namespace rule of *text*'s NID reports (a subset of :func:`finding_codes`).
 
@@ -112,14 +119,18 @@ def namespace_codes(text: str) -> frozenset[str]:
     >>> sorted(namespace_codes("urn:isbn:0395363412"))
     ['nss-check-digit']
     """
+    return _namespace_codes(text, active_policy())
+
+
+@functools.lru_cache(maxsize=_CACHE_SIZE)
+def _namespace_codes(text: str, policy: Policy) -> frozenset[str]:
     try:
         urn = urnld.URN(text)
     except URNError:
         return frozenset()
-    return frozenset(f.code for f in get_rule(urn.nid).check_nss(urn.nss, _DEFAULT_OPTIONS))
-
-
-_DEFAULT_OPTIONS = CheckOptions()
+    options = CheckOptions(strict=policy.strict, profiles=policy.profiles)
+    found = policy.severity.apply(get_rule(urn.nid).check_nss(urn.nss, options))
+    return frozenset(f.code for f in found)
 
 
 def _text(value: Node) -> str | None:

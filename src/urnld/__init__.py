@@ -15,7 +15,7 @@ integrations live in :mod:`urnld.rdf`, :mod:`urnld.jsonld`, :mod:`urnld.shacl` a
 from __future__ import annotations
 
 from ._check import URNValidationError, check, validate
-from ._config import ConfigError, Policy, find_policy
+from ._config import ConfigError, Policy, find_policy, policy_scope
 from ._extract import find_urns
 from ._legacy import upgrade_draft_query
 from ._parser import Mode
@@ -49,6 +49,7 @@ __all__ = [
     "find_urns",
     "is_valid",
     "parse",
+    "policy_scope",
     "upgrade_draft_query",
     "validate",
 ]
@@ -57,7 +58,7 @@ __all__ = [
 for _name in ("URN", "URNError", "URNSyntaxError", "URNConversionError", "URNValidationError",
               "Finding", "Severity", "CheckOptions", "canonical", "check", "equivalent",
               "find_urns", "is_valid", "parse", "validate", "SeverityMap", "SeverityConfigError",
-              "upgrade_draft_query", "Policy", "ConfigError", "find_policy"):
+              "upgrade_draft_query", "Policy", "ConfigError", "find_policy", "policy_scope"):
     globals()[_name].__module__ = "urnld"
 del _name
 

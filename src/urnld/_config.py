@@ -213,6 +213,7 @@ def active_policy() -> Policy:
 def policy_scope(policy: Policy) -> Iterator[Policy]:
     """Make *policy* the :func:`active_policy` inside the ``with`` block (this thread/task).
 
+    >>> from urnld._config import Policy, active_policy
     >>> with policy_scope(Policy(strict=True)):
     ...     active_policy().strict
     True

@@ -126,18 +126,21 @@ def _trim(value: str) -> str:
     return value
 
 
-def _limit(scan: str, start: int) -> int:
-    """Where the URN starting at *start* must end at the latest: a closing quote, a list comma."""
-    limit = len(scan)
+def _cut(scan: str, start: int, end: int) -> int | None:
+    """Where, before *end*, the URN starting at *start* must end: a closing quote, a list comma.
+
+    Only ``scan[start:end]`` (the grammar's match) is searched, which keeps the scan linear.
+    """
+    limit = end
     before = scan[start - 1] if start else ""
     if before and before in "'\"":
-        quote = scan.find(before, start)
+        quote = scan.find(before, start, end)
         if quote >= 0:
             limit = quote
     split = _LIST_SPLIT.search(scan, start, limit)
     if split is not None:
         limit = split.start()
-    return limit
+    return limit if limit < end else None
 
 
 def _rest(scan: str, end: int, limit: int) -> str:
@@ -202,10 +205,15 @@ def find_urns(text: str) -> Iterator[URNMatch]:
             yield URNMatch(start, end, URN(value))
             pos = end
             continue
-        limit = _limit(scan, start)
         # Matching the grammar directly (not a run of URN characters first) keeps the scan
         # linear: each start costs no more than the URN it yields.
-        match = _PREFIX.match(scan, start, limit)
+        match = _PREFIX.match(scan, start)
+        limit = len(scan)
+        if match is not None:
+            cut = _cut(scan, start, match.end())
+            if cut is not None:
+                limit = cut
+                match = _PREFIX.match(scan, start, cut)
         value = _trim(match.group()) if match is not None else ""
         if not value:
             pos = start + 4

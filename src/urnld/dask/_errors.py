@@ -24,10 +24,14 @@ class DaskNotInstalled(URNLDEnvironmentError):
     """``dask.distributed`` cannot be imported; the message says how to install it."""
 
     def __init__(self, detail: str = "") -> None:
+        self.detail = detail
         message = f"the Dask engine needs the optional dependency dask[distributed]: {INSTALL_HINT}"
         if detail:
             message += f" ({detail})"
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[type[DaskNotInstalled], tuple[str]]:
+        return (type(self), (self.detail,))
 
 
 def positive_int(value: object, what: str) -> int:

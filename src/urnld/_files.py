@@ -127,12 +127,14 @@ def _atomic(p: str, text: bool, fsync: bool, compress: bool) -> Iterator[IO[Any]
         st: os.stat_result | None = os.stat(p)
     except OSError:
         st = None
-    if st is not None and not stat.S_ISREG(st.st_mode):
+    if st is not None and _write_in_place(p, st):
         # A FIFO, a device, /dev/stdout: write to it, never rename a file over it.
         with open(p, "wb") as raw:
             yield from _encoded(raw, compress, text)
         return
-    directory = os.path.dirname(os.path.abspath(p))
+    # A symlink to a regular file: replace the file it points to, keep the link.
+    p = os.path.realpath(p)
+    directory = os.path.dirname(p)
     fd, tmp = tempfile.mkstemp(prefix=".urnld-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb", buffering=_WRITE_BUFFER) as raw:
@@ -147,6 +149,23 @@ def _atomic(p: str, text: bool, fsync: bool, compress: bool) -> Iterator[IO[Any]
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
+
+
+def _write_in_place(p: str, st: os.stat_result) -> bool:
+    """True for a target that must be written to, not replaced: anything but a regular file,
+    and any name that is or leads through ``/dev`` or ``/proc`` (``/dev/stdout`` is a link to
+    ``/proc/self/fd/1``, which may well be a regular file: renaming over the name would replace
+    the link)."""
+    if not stat.S_ISREG(st.st_mode):
+        return True
+    hop = os.path.abspath(p)
+    for _ in range(40):  # the kernel's own limit on links followed
+        if hop.startswith(("/dev/", "/proc/")):
+            return True
+        if not os.path.islink(hop):
+            return False
+        hop = os.path.join(os.path.dirname(hop), os.readlink(hop))
+    return True
 
 
 def _encoded(raw: IO[bytes], compress: bool, text: bool) -> Iterator[IO[Any]]:

@@ -131,7 +131,8 @@ def canonicalize_file(
     >>> with open(os.path.join(d, "in.nt"), "wb") as f:
     ...     _ = f.write(b"<URN:EXAMPLE:a> <http://e/p> <urn:example:a> .\\n")
     >>> r = canonicalize_file(os.path.join(d, "in.nt"), os.path.join(d, "out.nt"))
-    >>> open(os.path.join(d, "out.nt"), "rb").read()
+    >>> with open(os.path.join(d, "out.nt"), "rb") as f:
+    ...     f.read()
     b'<urn:example:a> <http://e/p> <urn:example:a> .\\n'
     """
     if report is None:

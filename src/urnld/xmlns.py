@@ -38,6 +38,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from . import URN
+from ._normalizers import is_urn_like
 from .errors import URNError, URNSyntaxError
 
 __all__ = [
@@ -110,7 +111,7 @@ class XMLNamespaceAudit:
 
     @property
     def urn_namespaces(self) -> list[NamespaceUse]:
-        return [n for n in self.namespaces if n.uri[:4].lower() == "urn:"]
+        return [n for n in self.namespaces if is_urn_like(n.uri)]
 
     @property
     def invalid(self) -> list[NamespaceUse]:
@@ -289,8 +290,7 @@ def audit(
             first_line.setdefault(uri, line)
         else:
             uri, local = a, b
-            if (not result.is_rdfxml or uri[:4].lower() != "urn:"
-                    or (uri, local) in seen_pairs):
+            if not result.is_rdfxml or not is_urn_like(uri) or (uri, local) in seen_pairs:
                 continue
             seen_pairs.add((uri, local))
             problem = _concatenation_problem(uri, local)
@@ -299,7 +299,7 @@ def audit(
                     Concatenation(uri, local, problem[0], line, problem[1]))
     by_key: dict[str, list[str]] = {}
     for uri, bound in prefixes.items():
-        if uri[:4].lower() == "urn:":
+        if is_urn_like(uri):
             valid, canonical, reason = _validity(uri)
             if canonical is not None:
                 by_key.setdefault(URN(uri).assigned_key, []).append(uri)

@@ -15,7 +15,7 @@ from pathlib import Path
 from .._config import ConfigError, Policy, find_project_file, load_policy
 from .._severity import LEVELS, SeverityConfigError
 
-__all__ = ["add_policy_options", "policy_from_args"]
+__all__ = ["add_policy_options", "policy_from_args", "require_default_policy"]
 
 
 def add_policy_options(parser: argparse.ArgumentParser) -> None:
@@ -73,3 +73,13 @@ def policy_from_args(args: argparse.Namespace, prog: str) -> Policy:
         return policy.merged(strict=args.strict, profiles=args.profile, severity=args.severity)
     except SeverityConfigError as e:
         raise ConfigError(f"--severity: {e}") from None
+
+
+def require_default_policy(policy: Policy, where: str) -> None:
+    """Refuse a non-default policy where it cannot be applied (rather than ignore it)."""
+    if policy.check_kwargs() != Policy().check_kwargs():
+        origin = f" (from {policy.source})" if policy.source is not None else ""
+        raise ConfigError(
+            f"{where} judges URNs by the default policy; --strict, --profile and --severity"
+            f"{origin} need the local engine"
+        )

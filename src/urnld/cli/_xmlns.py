@@ -44,15 +44,15 @@ def run(args: argparse.Namespace) -> int:
     import sys
 
     from .. import URN
+    from .._files import open_input
     from ..errors import URNError
     from ..xmlns import audit
-    from ._common import open_input
 
     audits = []
     unreadable: list[dict[str, str]] = []
     for name in args.files:
         try:
-            with open_input(name) as stream:
+            with open_input(name) as (stream, _size):
                 result = audit(stream, rdfxml=True if args.rdfxml else None)
         except (OSError, URNError) as e:
             message = (e.strerror if isinstance(e, OSError) and e.strerror else str(e))

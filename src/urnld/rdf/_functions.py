@@ -47,6 +47,7 @@ from rdflib.term import Node
 
 import urnld
 from urnld._config import Policy, active_policy
+from urnld._terms import check_term
 from urnld.errors import URNError
 from urnld.findings import Severity
 
@@ -77,14 +78,16 @@ def _info(text: str) -> _Info:
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _info_under(text: str, policy: Policy) -> _Info:
-    findings = urnld.check(text, **policy.check_kwargs())
+    # The check side of the term rule (what ``urnld check`` reports): findings, and the
+    # canonical form of anything that parses, valid or not.
+    checked = check_term(text, policy)
+    findings = checked.findings
     # dict.fromkeys: unique codes, first-appearance order (check's order is deterministic).
     codes = " ".join(dict.fromkeys(f.code for f in findings))
     valid = not any(f.severity == Severity.ERROR for f in findings)
-    try:
-        canon = urnld.URN.parse(urnld.canonical(text))
-    except URNError:
+    if checked.canonical is None:
         return _Info(None, None, None, codes or "syntax", valid=False)
+    canon = urnld.URN.parse(checked.canonical)
     return _Info(canon.canonical_str, canon.nid, canon.nss, codes, valid)
 
 

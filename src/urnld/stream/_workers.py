@@ -1,6 +1,6 @@
 """The streaming canonicalization on several processes, output in input order.
 
-The per-line work of :mod:`urnld.stream` is Python code, so one process uses one core. Here the
+The per-line work of the streaming passes is Python code, so one process uses one core. Here the
 input's chunks (whole lines, ~1 MiB) go to worker processes, each with its own term caches and
 its own report; the output chunks are written back in input order, and the reports are merged
 at the end (report merging is exact and order-independent, so the result equals the one-process
@@ -26,29 +26,21 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Generator, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .errors import URNError
-from .report import CanonicalizeReport
+from .._config import Policy
+from ..errors import WorkerError
+from ..report import CanonicalizeReport
+from ._chunks import line_count
+from ._grammar import NTriplesSyntaxError
+from ._passes import DEFAULT_POLICY, CanonPass, OnError
 
-if TYPE_CHECKING:
-    from .stream import OnError
+__all__ = ["MIN_PARALLEL_BYTES", "canonicalize_chunks", "default_jobs"]
 
-__all__ = ["canonicalize_chunks", "default_jobs", "line_count"]
-
-# Below this many input bytes a second process costs more than it saves.
-_MIN_PARALLEL_BYTES = 8 << 20
+#: Below this many input bytes a second process costs more than it saves.
+MIN_PARALLEL_BYTES = 8 << 20
 # How long the parent waits for a result before checking that the workers are alive.
 _POLL_SECONDS = 1.0
-
-
-def line_count(chunk: bytes) -> int:
-    """Lines in *chunk*: its newlines, plus a last line without one.
-
-    >>> line_count(b"a\\nb\\n"), line_count(b"a\\nb"), line_count(b"")
-    (2, 2, 1)
-    """
-    return chunk.count(b"\n") + (not chunk.endswith(b"\n"))
 
 
 def default_jobs(size: int | None) -> int:
@@ -57,7 +49,7 @@ def default_jobs(size: int | None) -> int:
     >>> default_jobs(1000)
     1
     """
-    if size is not None and size < _MIN_PARALLEL_BYTES:
+    if size is not None and size < MIN_PARALLEL_BYTES:
         return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(cpus or 1, 8))
@@ -76,17 +68,18 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int]) -> None:
-    from .stream import NTriplesSyntaxError, _CanonPass
+_Options = tuple[str, OnError, bool, bool, int, Policy]
 
+
+def _worker(conn: Any, options: _Options) -> None:
     # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
     # traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    source, on_error, literals, ignore_components, max_examples = options
+    source, on_error, literals, ignore_components, max_examples, policy = options
     report = CanonicalizeReport(
         ignore_components=ignore_components, literals=literals, max_examples=max_examples
     )
-    state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+    state = CanonPass(report, literals=literals, ignore_components=ignore_components, policy=policy)
     while True:
         task = conn.recv()
         if task is None:
@@ -106,7 +99,7 @@ def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int]) -> None:
     conn.send(("report", report))
 
 
-def _start(jobs: int, options: tuple[str, OnError, bool, bool, int]) -> tuple[list[Any], list[Any]]:
+def _start(jobs: int, options: _Options) -> tuple[list[Any], list[Any]]:
     """Start *jobs* workers: their processes and the parent's ends of their pipes.
 
     Both lists are empty when no process can be started: a daemonic process (a
@@ -146,6 +139,7 @@ def canonicalize_chunks(
     literals: bool = False,
     ignore_components: bool = False,
     on_progress: Callable[[int], None] | None = None,
+    policy: Policy = DEFAULT_POLICY,
 ) -> Generator[bytes, None, None]:
     """Yield the output of each chunk (whole lines) in order, computed by *jobs* processes
     (or in this process when none can be started).
@@ -155,13 +149,13 @@ def canonicalize_chunks(
     order and *report* holds the error but not the counts (the output is discarded anyway).
     ``on_progress(statements)`` is called as chunks complete.
     """
-    options = (source, on_error, literals, ignore_components, report.max_examples)
+    options = (source, on_error, literals, ignore_components, report.max_examples, policy)
     procs, conns = _start(jobs, options)
     if not procs:
         # No worker processes to be had: the same work in this process.
-        from .stream import _CanonPass
-
-        state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+        state = CanonPass(
+            report, literals=literals, ignore_components=ignore_components, policy=policy
+        )
         for out in state.run(chunks, source, 1, on_error):
             if on_progress is not None:
                 on_progress(report.statements_in)
@@ -172,13 +166,13 @@ def canonicalize_chunks(
             """Worker *i*'s next message; a dead worker is an error, not a hang."""
             while not conns[i].poll(_POLL_SECONDS):
                 if not procs[i].is_alive():
-                    raise URNError("a canonicalization worker process died")
+                    raise WorkerError("a canonicalization worker process died")
             try:
                 kind, payload = conns[i].recv()
             except EOFError:
-                raise URNError("a canonicalization worker process died") from None
+                raise WorkerError("a canonicalization worker process died") from None
             if kind == "crash":
-                raise RuntimeError(f"canonicalization worker failed:\n{payload}")
+                raise WorkerError(f"a canonicalization worker failed:\n{payload}")
             return kind, payload
 
         statements = 0

@@ -369,3 +369,15 @@ def test_pyld_crashes_become_urnld_errors():
         to_rdf(doc, base="https://w3c.github.io/json-ld-api/tests/toRdf/e122-in.jsonld")
     assert str(e.value).startswith("pyld failed on this input (TypeError: ")
     assert isinstance(e.value.__cause__, TypeError)
+
+
+def test_epcis_sgtin_with_alphanumeric_serial_expands():
+    # GS1 EPCIS 2.0's own example EPC: an SGTIN serial of letters (GS1 Tag Data Standard);
+    # RFC 5134's numeric grammar alone refused the whole document
+    doc = {"@context": {"epcList": {"@id": "https://ref.gs1.org/epcis/epcList", "@type": "@id",
+                                    "@container": "@list"}},
+           "@id": "urn:uuid:6d8a1c3e-0c38-4d8a-9f4e-0e2b6f1a7c55",
+           "epcList": ["urn:epc:id:sgtin:4012345.033333.AGHFG"]}
+    (node,) = expand(doc)
+    assert node["https://ref.gs1.org/epcis/epcList"] == [
+        {"@list": [{"@id": "urn:epc:id:sgtin:4012345.033333.AGHFG"}]}]

@@ -42,6 +42,8 @@ def test_check_policy_options(capsys: pytest.CaptureFixture[str], data: Path) ->
     assert code == 1 and set(d["invalid"]["urns"]) == {OGC}
     code, d = _check(capsys, str(data), "--severity", "nid-experimental=warning")
     assert code == 0 and d["invalid"]["urns"] == {}
+    assert d["policy"] == {"strict": False, "profiles": [], "source": None,
+                           "severity": {"nid-experimental": "warning"}}
     code, d = _check(capsys, str(data), "--strict")
     assert code == 1
     assert set(d["invalid"]["urns"]) == {OGC, CII.replace("urn:un", "URN:UN"), SGTIN}

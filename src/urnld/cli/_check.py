@@ -3,8 +3,9 @@
 Exit status: 0 when no URN has an error-level finding, 1 when some do, 2 when an input could not
 be read completely (missing file, RDF syntax error, malformed N-Triples line).
 
-``--json`` prints the merged :meth:`urnld.report.CheckReport.to_dict` plus two keys:
-``"inputs"`` (the files, as given) and ``"unreadable"`` (``[{"source", "error"}]``).
+``--json`` prints the merged :meth:`urnld.report.CheckReport.to_dict` plus three keys:
+``"inputs"`` (the files, as given), ``"unreadable"`` (``[{"source", "error"}]``) and
+``"policy"`` (:meth:`urnld.Policy.to_dict`: ``strict``, ``profiles``, ``severity``, ``source``).
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         out = report.to_dict()
         out["inputs"] = list(args.files)
         out["unreadable"] = unreadable
+        out["policy"] = policy.to_dict()
         json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
         sys.stdout.write("\n")
     elif report.statements_in or not unreadable:

@@ -52,6 +52,8 @@ def _samples() -> dict[str, BaseException]:
         urnld.URNSyntaxError("urn:a b", 5, "space"),
         urnld.URNConversionError("no RFC 2141 form"),
         URNValidationError("urn:isbn:1", urnld.check("urn:isbn:1")),
+        urnld.SeverityConfigError("unknown finding code 'x'"),
+        urnld.ConfigError("urnld.toml: unknown key(s) 'x'"),
         NotAURNError("http://x", "a URN starts with 'urn:'"),
         NTriplesSyntaxError("a.nt", 3, "not a statement", b"<a> ."),
         ISBNError("not an ISBN"),

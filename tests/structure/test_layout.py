@@ -23,8 +23,9 @@ PKG = SRC / "urnld"
 _LAYERS = {
     "errors": 0, "findings": 0, "_normalizers": 0, "_abnf": 0, "_parser": 0, "_display": 0,
     "registry": 0, "_files": 0, "report": 0,
+    "_severity": 0, "_config": 0,  # the validation policy: severity overrides, project file
     "namespaces": 1,
-    "": 2, "_urn": 2, "_check": 2, "_extract": 2,
+    "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_legacy": 2,
     "_terms": 3,
     "stream": 4, "rdf": 4, "jsonld": 4, "xmlns": 4,
     "shacl": 5,  # reads RDF through urnld.rdf

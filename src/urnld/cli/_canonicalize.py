@@ -41,10 +41,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "or --engine dask",
     )
     parser.add_argument(
-        "--format", metavar="F",
-        help="output format (rdflib name: turtle, nt, nquads, trig, xml, json-ld…); "
-        "default: the input's format",
+        "--output-format", metavar="F",
+        help="output RDF syntax (turtle, nt, nquads, trig, xml, json-ld…); default: from "
+        "-o's extension (x.nt, x.ttl.gz…), else the input's format",
     )
+    # The old spelling, kept working for scripts that use it.
+    parser.add_argument("--format", dest="output_format", help=argparse.SUPPRESS)
     parser.add_argument(
         "--input-format", metavar="F",
         help="input format; default: guessed from the file extension (stdin: nt)",
@@ -81,6 +83,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="progress line on stderr (default: when stderr is a terminal)",
     )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="no summary line and no progress on stderr (errors are still printed)",
+    )
 
 
 def _format_of(path: str, given: str | None, default: str) -> str:
@@ -96,6 +102,33 @@ def _format_of(path: str, given: str | None, default: str) -> str:
         raise URNError(
             f"cannot tell the RDF format of {path!r} from its extension; use --input-format"
         )
+    return fmt
+
+
+def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
+    """The output syntax: --rdfc, else --output-format, else -o's extension, else the input's."""
+    if args.rdfc:
+        return "nquads"
+    fmt: str | None = args.output_format
+    if fmt is None and out != "-" and not os.path.isdir(out):
+        from rdflib.util import guess_format
+
+        fmt = guess_format(out[:-3] if out.endswith(".gz") else out)
+    fmt = fmt or in_fmt
+    if fmt not in _STREAMABLE:
+        from rdflib.plugin import PluginException, get, plugins
+        from rdflib.serializer import Serializer
+
+        try:
+            get(fmt, Serializer)
+        except PluginException:
+            known = sorted(
+                p.name for p in plugins(kind=Serializer)
+                if "/" not in p.name and not p.name.startswith("ox-")  # MIME and oxrdflib twins
+            )
+            raise URNError(
+                f"unknown output format {fmt!r}; use one of: {', '.join(known)}"
+            ) from None
     return fmt
 
 
@@ -119,14 +152,26 @@ def _write_report(path: str | None, report: Any) -> None:
 
 
 def _summary(report: Any) -> str:
+    """What was merged and what is left, in words a newcomer reads (exact counts; a capped
+    example list makes a distinct count a lower bound, said as "at least")."""
     d = report.to_dict()
-    return (
+    at_least = "at least " if d["clusters_truncated"] else ""
+    spellings = sum(len(v) for v in d["clusters"].values())
+    invalid = d["invalid"]
+    n_invalid = f"{'at least ' if invalid['truncated'] else ''}{len(invalid['urns']):,}"
+    text = (
         f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
         f"({d['statements']['duplicates_merged']:,} duplicates merged); "
-        f"{d['urns']['rewritten']:,} URN occurrences rewritten into "
-        f"{len(d['clusters']):,} canonical forms; "
-        f"{d['urns']['invalid']:,} invalid URN occurrences left as they were"
+        f"merged {at_least}{spellings:,} spellings into {at_least}{len(d['clusters']):,} "
+        f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
     )
+    if d["urns"]["invalid"]:
+        text += (
+            f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "
+            "occurrences): they break RFC 8141 or their namespace's rules, so no canonical "
+            "form exists (urnld check lists them)"
+        )
+    return text
 
 
 def _one(
@@ -144,7 +189,8 @@ def _one(
     if streams and not args.rdfc:
         from ..stream import canonicalize_file
 
-        return canonicalize_file(src, out, progress=args.progress, jobs=args.jobs, **opts)
+        progress = False if args.quiet else args.progress
+        return canonicalize_file(src, out, progress=progress, jobs=args.jobs, **opts)
 
     if stream_in and args.rdfc:
         # N-Triples/N-Quads: URN pass streamed into memory, then RDFC-1.0 on the text.
@@ -196,7 +242,7 @@ def _one(
             if any(len(g) for g in named):
                 raise URNError(
                     f"{_source(src)} has named graphs, which {out_fmt} cannot hold; "
-                    "use --format nquads or trig"
+                    "use --output-format nquads or trig"
                 )
             target = target.default_graph
         with atomic_write(out, "wb") as fo:
@@ -222,8 +268,9 @@ def _source(path: str) -> str:
 
 
 def _first_line(e: BaseException) -> str:
-    text = str(e).strip() or type(e).__name__
-    return text.splitlines()[0]
+    from ..errors import parser_reason
+
+    return parser_reason(e)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -234,8 +281,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
-    if args.rdfc and args.format and args.format not in ("nquads", "nq"):
-        raise URNError("--rdfc writes N-Quads; drop --format or use --format nquads")
+    if args.rdfc and args.output_format and args.output_format not in ("nquads", "nq"):
+        raise URNError("--rdfc writes N-Quads; drop --output-format or use nquads")
     if args.max_work is not None and args.max_work < 1:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
     if args.jobs is not None and args.jobs < 1:
@@ -244,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
         in_fmt = _format_of(src, args.input_format, "nt")
-        out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
+        out_fmt = _output_format(args, in_fmt, args.output)
         report = _one(args, src, args.output, in_fmt, out_fmt)
     else:
         outdir = args.output
@@ -257,11 +304,11 @@ def run(args: argparse.Namespace) -> int:
             raise URNError("several inputs need distinct file names (and no '-')")
         for src, name in zip(inputs, names, strict=True):
             in_fmt = _format_of(src, args.input_format, "nt")
-            out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
+            out_fmt = _output_format(args, in_fmt, "-")
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
     _write_report(args.report, report)
-    if sys.stderr.isatty():
+    if not args.quiet:
         print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
     return 0
 
@@ -299,6 +346,6 @@ def _run_dask(args: argparse.Namespace) -> int:
             _write_report(args.report, e.report)
         raise
     _write_report(args.report, report)
-    if sys.stderr.isatty():
+    if not args.quiet:
         print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
     return 0

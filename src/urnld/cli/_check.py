@@ -126,55 +126,92 @@ def _run_dask(args: argparse.Namespace) -> Any:
     return udask.check_files(args.files, workers=args.workers, scheduler=args.scheduler)
 
 
+def _distinct(n: int, truncated: bool) -> str:
+    """A number of distinct keys: exact, or a lower bound when the example list was capped."""
+    if not truncated:
+        return f"{n:,}"
+    return f"at least {n:,}" if n else "an unknown number of"
+
+
+def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
+    """The verdict and the counts of a ``check`` report dict, in words (exact counts).
+
+    An *occurrence* is one URN in one statement (a statement that uses the same spelling twice
+    counts once); distinct counts are of spellings or canonical forms.
+    """
+    urns = d["urns"]
+    invalid, nonc, clusters = d["invalid"], d["non_canonical"], d["clusters"]
+    status = "OK" if d["ok"] else "ERRORS"
+    if partial:
+        status += " (incomplete: some input could not be read)"
+    n_invalid = _distinct(len(invalid["urns"]), invalid["truncated"])
+    n_nonc = _distinct(len(nonc["spellings"]), nonc["truncated"])
+    n_clusters = _distinct(len(clusters["groups"]), clusters["truncated"])
+    return [
+        f"{status}: {n_invalid} invalid URNs ({invalid['occurrences']:,} occurrences); "
+        f"{n_nonc} valid URN spellings not in canonical form ({nonc['occurrences']:,} "
+        f"occurrences, which canonicalize rewrites); {n_clusters} URNs spelled several ways",
+        f"scanned {d['statements']:,} statements: {urns['iris'] + urns['literals']:,} URN "
+        f"occurrences ({urns['iris']:,} IRIs, {urns['literals']:,} literals); an occurrence "
+        "is one URN in one statement",
+    ]
+
+
 def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None:
     from ._common import print_table
 
     d = report.to_dict()
-    urns = d["urns"]
-    status = "OK" if d["ok"] else "ERRORS"
-    if partial:
-        status += " (incomplete: some input could not be read)"
-    non_canonical = sum(v["count"] for v in d["non_canonical"]["spellings"].values())
-    print(
-        f"{status}: {d['statements']:,} statements with {urns['iris']:,} URN IRIs and "
-        f"{urns['literals']:,} URN literals; {urns['with_errors']:,} of them invalid, "
-        f"{non_canonical:,} non-canonical; "
-        f"{len(d['clusters']['groups']):,} URNs spelled several ways",
-        file=out,
-    )
+    for line in summary_lines(d, partial=partial):
+        print(line, file=out)
 
-    def section(title: str, rows: list[tuple[Any, ...]], headers: list[str], total: int) -> None:
+    def section(
+        title: str, rows: list[tuple[Any, ...]], headers: list[str], *, truncated: bool,
+        what: str,
+    ) -> None:
         if not rows:
             return
+        shown = rows[:limit]
         print(f"\n{title}", file=out)
-        print_table(rows[:limit], headers, file=out)
-        if total > min(limit, len(rows)):
-            print(f"… {total - min(limit, len(rows)):,} more (see --json)", file=out)
+        print_table(shown, headers, file=out)
+        if truncated:
+            print(
+                f"(the report keeps the first {len(rows):,} {what} in code-point order, "
+                f"with exact counts; these are the most frequent among them; see --json)",
+                file=out,
+            )
+        elif len(rows) > len(shown):
+            print(f"… {len(rows) - len(shown):,} more (see --json)", file=out)
 
     invalid = sorted(d["invalid"]["urns"].items(), key=lambda kv: (-kv[1]["count"], kv[0]))
     section(
         "Invalid URNs",
         [(s, v["count"], v["finding"]) for s, v in invalid],
-        ["urn", "statements", "first error"],
-        len(invalid),
+        ["urn", "occurrences", "first error"],
+        truncated=d["invalid"]["truncated"], what="invalid URNs",
     )
-    groups = sorted(d["clusters"]["groups"].items())
+    groups = sorted(
+        d["clusters"]["groups"].items(), key=lambda kv: (-len(kv[1]), -sum(kv[1].values()), kv[0])
+    )
     section(
         "Equivalent spellings that are separate nodes",
         [(c, len(sp), ", ".join(sorted(sp))) for c, sp in groups],
         ["canonical", "spellings", "as written"],
-        len(groups),
+        truncated=d["clusters"]["truncated"], what="canonical forms",
     )
     nonc = sorted(
         d["non_canonical"]["spellings"].items(), key=lambda kv: (-kv[1]["count"], kv[0])
     )
     section(
-        "Non-canonical spellings",
+        "Non-canonical spellings of valid URNs",
         [(s, v["canonical"], v["count"]) for s, v in nonc],
-        ["as written", "canonical", "statements"],
-        len(nonc),
+        ["as written", "canonical", "occurrences"],
+        truncated=d["non_canonical"]["truncated"], what="spellings",
     )
     nids = sorted(d["nids"].items(), key=lambda kv: (-kv[1], kv[0]))
-    section("Valid URNs per NID", nids, ["nid", "statements"], len(nids))
+    section("Valid URN occurrences per NID", nids, ["nid", "occurrences"],
+            truncated=d["nids_truncated"], what="NIDs")
     findings = sorted(d["findings"].items(), key=lambda kv: (-kv[1], kv[0]))
-    section("Findings", findings, ["code", "statements"], len(findings))
+    section(
+        "Findings (occurrences of valid and invalid URNs; one URN can have several findings)",
+        findings, ["code", "occurrences"], truncated=False, what="codes",
+    )

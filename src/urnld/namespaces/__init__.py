@@ -36,6 +36,7 @@ __all__ = [
     "NamespaceRule",
     "get_rule",
     "known_nids",
+    "known_profiles",
     "lower_except_pct",
     "register",
     "upper_except_pct",
@@ -176,3 +177,23 @@ def known_nids() -> list[str]:
     True
     """
     return sorted(set(BUILTIN) | set(_registered) | set(_plugin_entry_points()))
+
+
+def known_profiles() -> dict[str, str]:
+    """Every opt-in profile a namespace rule declares: profile name → the NID whose rule has it.
+
+    Loads every rule (built-in, registered, plugin); a plugin that fails to load is skipped here
+    (``get_rule`` reports it where it is used).
+
+    >>> known_profiles()["nbn-de"]
+    'nbn'
+    """
+    out: dict[str, str] = {}
+    for nid in known_nids():
+        try:
+            rule = get_rule(nid)
+        except NamespacePluginError:
+            continue
+        for name in getattr(rule, "profiles", ()):
+            out.setdefault(str(name), nid)
+    return dict(sorted(out.items()))

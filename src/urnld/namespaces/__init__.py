@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from importlib import metadata
+from typing import TYPE_CHECKING
 
 from ..errors import URNError
 from ._base import (
@@ -27,6 +27,10 @@ from ._base import (
     upper_pct,
 )
 from ._builtin import BUILTIN
+
+if TYPE_CHECKING:
+    # importlib.metadata costs ~16 ms to import: only loaded when a plugin is looked up.
+    from importlib import metadata
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -80,6 +84,8 @@ def _load_target(target: str) -> NamespaceRule:
 def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
     global _plugins  # noqa: PLW0603  # loaded once per process, on first unknown NID
     if _plugins is None:
+        from importlib import metadata
+
         found: dict[str, metadata.EntryPoint] = {}
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             found.setdefault(ep.name.lower(), ep)

@@ -39,8 +39,8 @@ def test_python_blocks_of_the_page(doc: Path, monkeypatch, tmp_path) -> None:
     for i, code in enumerate(BLOCK.findall(doc.read_text(encoding="utf-8"))):
         if ">>> " in code:
             continue  # run by test_doctests_of_the_page
-        code = textwrap.dedent(code)  # blocks inside list items are indented
-        exec(compile(code, f"{doc.name}[block {i}]", "exec"), namespace)
+        source = textwrap.dedent(code)  # blocks inside list items are indented
+        exec(compile(source, f"{doc.name}[block {i}]", "exec"), namespace)
 
 
 # What a user must not meet in the docs: development notes, local paths, tracker numbers, links

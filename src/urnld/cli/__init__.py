@@ -140,6 +140,7 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         parser = _build(command)
         args = parser.parse_args(args_list)
+        args.argv = args_list  # for reports that say which command made them
         if args.command is None:
             parser.print_help()
             return 2

@@ -53,6 +53,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--report", metavar="R.json", help="write the JSON report here")
     parser.add_argument(
+        "--html", metavar="FILE",
+        help="write the report as one self-contained HTML page (what was merged, what is left)",
+    )
+    parser.add_argument(
         "--ignore-components", action="store_true",
         help="merge by RFC 8141 equivalence alone: drop r-, q- and f-components (reported)",
     )
@@ -149,6 +153,19 @@ def _write_report(path: str | None, report: Any) -> None:
     with atomic_write(path) as f:
         json.dump(report.to_dict(), f, indent=2, sort_keys=True, ensure_ascii=False)
         f.write("\n")
+
+
+def _write_html(args: argparse.Namespace, report: Any) -> None:
+    if not args.html:
+        return
+    from ._html_report import canonicalize_document, find_positions, write_html
+
+    d = report.to_dict()
+    spellings = [s for sp in d["clusters"].values() for s in sp] + list(d["invalid"]["urns"])
+    positions = find_positions(args.inputs, spellings)
+    write_html(args.html, canonicalize_document(
+        d, argv=args.argv, summary=_summary(report), positions=positions
+    ))
 
 
 def _summary(report: Any) -> str:
@@ -308,6 +325,7 @@ def run(args: argparse.Namespace) -> int:
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
     _write_report(args.report, report)
+    _write_html(args, report)
     if not args.quiet:
         print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
     return 0
@@ -346,6 +364,7 @@ def _run_dask(args: argparse.Namespace) -> int:
             _write_report(args.report, e.report)
         raise
     _write_report(args.report, report)
+    _write_html(args, report)
     if not args.quiet:
         print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
     return 0

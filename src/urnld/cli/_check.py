@@ -31,6 +31,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="RDF file ('-' = stdin)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
+        "--html", metavar="FILE",
+        help="also write the report as one self-contained HTML page (charts, sortable tables)",
+    )
+    parser.add_argument(
         "--input-format", metavar="F",
         help="input format for all files; default: guessed from the extension (stdin: nt)",
     )
@@ -76,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     from ..report import CheckReport
 
     unreadable: list[dict[str, str]] = []
+    files: list[dict[str, Any]] = []  # per input, for the HTML report
     if args.engine == "dask":
         report = _run_dask(args)
     else:
@@ -84,16 +89,24 @@ def run(args: argparse.Namespace) -> int:
         report = CheckReport()
         for path in args.files:
             part = CheckReport()
+            source = "<stdin>" if path == "-" else path
             try:
                 _check_one(path, args.input_format, part)
             except (OSError, URNError) as e:
-                source = "<stdin>" if path == "-" else path
                 message = (
                     f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
                 ).splitlines()[0]
                 unreadable.append({"source": source, "error": message})
+                files.append({"source": source, "error": message})
                 if not args.json:
                     print(f"urnld check: error: {source}: {message}", file=sys.stderr)
+            else:
+                files.append({
+                    "source": source, "statements": part.statements_in,
+                    "urns": part.iri_occurrences + part.literal_occurrences,
+                    "invalid": part.error_occurrences,
+                    "non_canonical": part.non_canonical_occurrences,
+                })
             report = report.merge(part)
     for err in report.errors:
         if not args.json:
@@ -106,9 +119,27 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("\n")
     elif report.statements_in or not unreadable:
         _print_text(report, sys.stdout, args.limit, partial=bool(unreadable or report.errors))
+    if args.html:
+        _write_html(args, report, files, partial=bool(unreadable or report.errors))
     if unreadable or report.error_count:
         return 2
     return 0 if report.ok else 1
+
+
+def _write_html(
+    args: argparse.Namespace, report: Any, files: list[dict[str, Any]], *, partial: bool
+) -> None:
+    from ._html_report import check_document, find_positions, write_html
+
+    d = report.to_dict()
+    if not files:  # the Dask engine reports the inputs together
+        files = [{"source": p, "statements": 0} for p in args.files]
+    spellings = [*d["invalid"]["urns"], *d["non_canonical"]["spellings"]]
+    positions = find_positions(args.files, spellings)
+    write_html(args.html, check_document(
+        d, argv=args.argv, files=files, summary=summary_lines(d, partial=partial),
+        positions=positions,
+    ))
 
 
 def _run_dask(args: argparse.Namespace) -> Any:

@@ -32,8 +32,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-s", "--shapes", action="append", default=None, metavar="SHAPES",
                         help="SHACL shapes file, repeatable (default: urnld's catalog shapes); "
                              "urnld's urn.ttl is always added")
+    parser.add_argument("--json", action="store_const", const="json", dest="format",
+                        help="print the results as JSON (documented, stable)")
+    parser.add_argument("--output-format", choices=["turtle", "nt", "xml", "json-ld"],
+                        metavar="F", help="print the standard SHACL report graph in this RDF "
+                        "syntax (turtle, nt, xml, json-ld) instead of the table")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the results as one self-contained HTML page")
+    # The old spelling (--format text|json|turtle), kept working for scripts.
     parser.add_argument("--format", choices=["text", "json", "turtle"], default="text",
-                        help="output: a table (default), JSON, or the SHACL report graph")
+                        help=argparse.SUPPRESS)
     parser.add_argument("--inference", choices=["none", "rdfs", "owlrl", "both"], default="none",
                         help="pyshacl pre-validation inference (default: none)")
     parser.add_argument("--engine", choices=["python", "sparql"], default="python",
@@ -81,12 +89,17 @@ def run(args: argparse.Namespace) -> int:
     from urnld.shacl import validate  # heavy (pyshacl): only when the command runs
 
     report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
-    if args.format == "json":
-        out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
+    out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
+    if args.html:
+        from ._html_report import validate_document, write_html
+
+        write_html(args.html, validate_document(out, argv=args.argv))
+    graph_format = args.output_format or ("turtle" if args.format == "turtle" else None)
+    if graph_format:
+        sys.stdout.write(report.serialize(graph_format))
+    elif args.format == "json":
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         print()
-    elif args.format == "turtle":
-        sys.stdout.write(report.serialize("turtle"))
     else:
         _print_text(report)
     return 0 if report.conforms else 1

@@ -25,6 +25,8 @@ HELP = "audit URN namespace names in XML documents"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="XML documents ('-' = stdin)")
     parser.add_argument("--json", action="store_true", help="print JSON (documented, stable)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the audit as one self-contained HTML page")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -50,10 +52,13 @@ def run(args: argparse.Namespace) -> int:
         sorted(spellings) for spellings in by_key.values()
         if len(spellings) > 1 and not set.intersection(*spellings.values())
     )
+    out = {"files": [a.to_dict() for a in audits], "equivalent_spellings_across_files": across}
+    if args.html:
+        from ._html_report import write_html, xmlns_document
+
+        write_html(args.html, xmlns_document(out, argv=args.argv))
     if args.json:
-        print(json.dumps({"files": [a.to_dict() for a in audits],
-                          "equivalent_spellings_across_files": across},
-                         indent=2, ensure_ascii=False))
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         for result in audits:
             _print_audit(result)

@@ -164,3 +164,28 @@ def test_import_urnld_does_not_load_importlib_metadata() -> None:
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           check=True, timeout=60)
     assert done.stdout.strip() == "False"
+
+
+def _readme_block_after(marker: str) -> str:
+    text = (REPO / "README.md").read_text(encoding="utf-8")
+    start = text.index("```", text.index(marker)) + 3
+    start = text.index("\n", start) + 1
+    return text[start:text.index("```", start)].strip()
+
+
+def test_the_readme_main_job_ends_with_what_it_documents(capsys, tmp_path, monkeypatch) -> None:
+    # The first command once ended with "ERRORS:" and exit 1 and printed nothing about what was
+    # merged off a terminal. Run it as documented and compare with the README's lines.
+    monkeypatch.chdir(REPO)
+    command = _readme_block_after("## Two commands for a fresh machine")
+    argv = command.split(".venv/bin/urnld ", 1)[1].split()
+    out = tmp_path / "catalog.canonical.ttl"
+    argv = [str(out) if a == "catalog.canonical.ttl" else
+            str(tmp_path / a) if a == "catalog.report.html" else a for a in argv]
+    code, stdout, err = run(capsys, *argv)
+    assert (code, stdout) == (0, "")
+    assert err.strip() == _readme_block_after("It ends with one line")
+    assert (tmp_path / "catalog.report.html").exists()
+    code, stdout, _ = run(capsys, "check", str(out))
+    assert code == 1
+    assert stdout.splitlines()[0] == _readme_block_after("What no canonical form can fix")

@@ -42,6 +42,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--limit", type=int, default=20, metavar="N",
         help="rows shown per table in the text output (default 20; JSON is not limited)",
     )
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only the verdict line (and unreadable inputs on stderr)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show every row of every table (no --limit)")
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
         help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
@@ -109,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
                 })
             report = report.merge(part)
     for err in report.errors:
-        if not args.json:
+        if not (args.json or args.quiet):
             print(f"urnld check: error: {err}", file=sys.stderr)
     if args.json:
         out = report.to_dict()
@@ -117,8 +121,12 @@ def run(args: argparse.Namespace) -> int:
         out["unreadable"] = unreadable
         json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
         sys.stdout.write("\n")
+    elif args.quiet:
+        d = report.to_dict()
+        print(summary_lines(d, partial=bool(unreadable or report.errors))[0])
     elif report.statements_in or not unreadable:
-        _print_text(report, sys.stdout, args.limit, partial=bool(unreadable or report.errors))
+        limit = sys.maxsize if args.verbose else args.limit
+        _print_text(report, sys.stdout, limit, partial=bool(unreadable or report.errors))
     if args.html:
         _write_html(args, report, files, partial=bool(unreadable or report.errors))
     if unreadable or report.error_count:

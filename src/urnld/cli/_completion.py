@@ -59,7 +59,8 @@ def _commands() -> list[_Command]:
     for name, (_, help_text) in COMMANDS.items():
         parser = argparse.ArgumentParser(prog=f"urnld {name}", add_help=True)
         _load(name).configure(parser)
-        options, positional = [], []
+        options: list[_Option] = []
+        positional: list[str] = []
         for action in parser._actions:  # argparse has no public iterator over its actions
             if action.help == argparse.SUPPRESS:
                 continue  # deprecated spellings are not offered

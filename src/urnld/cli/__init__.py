@@ -52,13 +52,20 @@ def _load(name: str) -> ModuleType:
 
 
 def _build(command: str | None) -> argparse.ArgumentParser:
-    parser = _Parser(prog="urnld", description="URNs (RFC 8141) for linked data.")
+    parser = _Parser(
+        prog="urnld", description="URNs (RFC 8141) for linked data.",
+        epilog="exit status: 0 success, 1 the data has problems (each command's --help says "
+        "which), 2 bad input or usage; 141 output cut off by a closed pipe. "
+        "Run 'urnld COMMAND --help' for a command's options.",
+    )
     parser.add_argument("--version", action="version", version=f"urnld {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
         if name == command:
-            _load(name).configure(sp)
+            module = _load(name)
+            module.configure(sp)
+            sp.epilog = module.EXIT_CODES
     return parser
 
 

@@ -21,6 +21,7 @@ from typing import IO, Any
 from ..errors import URNError
 
 HELP = "merge URN-equivalent nodes in RDF files"
+EXIT_CODES = "exit status: 0 written, 2 an input could not be read, bad option or usage error"
 
 # rdflib format names urnld streams itself (line-based, one statement per line).
 _STREAMABLE = {"nt": "nt", "ntriples": "nt", "nt11": "nt", "nquads": "nq", "nq": "nq"}

@@ -17,6 +17,10 @@ from typing import IO, Any
 from ..errors import URNError
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
+EXIT_CODES = (
+    "exit status: 0 no invalid URNs, 1 invalid URNs found, "
+    "2 an input could not be read completely or usage error"
+)
 
 _STREAMABLE = {"nt", "ntriples", "nt11", "nquads", "nq"}
 _QUAD_FORMATS = {"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"}
@@ -197,10 +201,14 @@ def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
 
 
 def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None:
-    from ._common import print_table
+    from ._common import colour, print_table
 
     d = report.to_dict()
-    for line in summary_lines(d, partial=partial):
+    verdict, *rest = summary_lines(d, partial=partial)
+    status, _, tail = verdict.partition(":")
+    print(colour(status, "green" if d["ok"] and not partial else "red", out) + ":" + tail,
+          file=out)
+    for line in rest:
         print(line, file=out)
 
     def section(

@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal, overload
 
-__all__ = ["atomic_write", "is_terminal", "open_input", "print_table"]
+__all__ = ["atomic_write", "colour", "is_terminal", "open_input", "print_table"]
 
 
 _CM = contextlib.AbstractContextManager
@@ -101,22 +101,75 @@ def is_terminal(stream: IO[Any] | None = None) -> bool:
         return False
 
 
+_ANSI = {"red": "1;31", "green": "1;32", "yellow": "33", "bold": "1", "dim": "2"}
+
+
+def colour(text: str, name: str, stream: IO[str] | None = None) -> str:
+    """*text* in colour *name* when *stream* (default stdout) is a terminal that wants colour.
+
+    No colour when ``NO_COLOR`` is set to anything non-empty (https://no-color.org),
+    ``TERM=dumb``, or the stream is not a terminal (a file, a pipe, a test).
+
+    >>> colour("ERRORS", "red", io.StringIO())
+    'ERRORS'
+    """
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb" or not is_terminal(stream):
+        return text
+    return f"\x1b[{_ANSI[name]}m{text}\x1b[0m"
+
+
+def terminal_width(stream: IO[str] | None = None) -> int | None:
+    """The width of the terminal *stream* writes to, or None when it is not a terminal."""
+    stream = sys.stdout if stream is None else stream
+    if not is_terminal(stream):
+        return None
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
 def print_table(
     rows: Sequence[Sequence[object]],
     headers: Sequence[str],
     file: IO[str] | None = None,
+    *,
+    width: int | None = None,
 ) -> None:
     """Print *rows* as an aligned plain-text table.
+
+    *width* (default: the terminal's width when *file* is a terminal, else unlimited) is the
+    widest a line may be: the widest column is cut, with "…", until the table fits (no column
+    below 12 characters).
 
     >>> print_table([("isbn", 3), ("uuid", 12)], ["nid", "count"])
     nid   count
     ----  -----
     isbn  3
     uuid  12
+    >>> print_table([("urn:isbn:9780141439519", "ISBN check digit '9' is wrong")],
+    ...             ["urn", "error"], width=40)
+    urn                     error
+    ----------------------  ----------------
+    urn:isbn:9780141439519  ISBN check digi…
     """
     out = sys.stdout if file is None else file
+    if width is None:
+        width = terminal_width(out)
     cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    if width is not None:
+        while sum(widths) + 2 * (len(widths) - 1) > width:
+            widest = max(range(len(widths)), key=widths.__getitem__)
+            excess = sum(widths) + 2 * (len(widths) - 1) - width
+            new = max(widths[widest] - excess, 12)
+            if new >= widths[widest]:
+                break  # cannot shrink any further: let the terminal wrap
+            widths[widest] = new
+        cells = [
+            [c if len(c) <= w else c[: w - 1] + "…" for c, w in zip(row, widths, strict=True)]
+            for row in cells
+        ]
     lines = [cells[0], ["-" * w for w in widths], *cells[1:]]
     for row in lines:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip(), file=out)

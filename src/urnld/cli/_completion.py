@@ -27,6 +27,7 @@ import sys
 from dataclasses import dataclass, field
 
 HELP = "print a shell completion script (bash, zsh or fish)"
+EXIT_CODES = "exit status: 0 printed, 2 usage error"
 
 SHELLS = ("bash", "zsh", "fish")
 

@@ -33,6 +33,10 @@ import json
 import sys
 
 HELP = "list the IANA URN namespaces and which have urnld rules"
+EXIT_CODES = (
+    "exit status: 0 listed, 1 a NID given is neither registered nor has a rule, "
+    "2 usage error"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterator
 
 HELP = "parse and check URNs, show their parts and canonical form"
+EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from urnld.shacl import Report
 
 HELP = "validate URN identifiers in RDF data with SHACL shapes"
+EXIT_CODES = (
+    "exit status: 0 the data conforms, 1 validation results, 2 unreadable input, "
+    "shapes that cannot run, usage error"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +66,7 @@ def _short(iri: str) -> str:
 
 
 def _print_text(report: Report) -> None:
-    from urnld.cli._common import is_terminal, print_table
+    from urnld.cli._common import colour, is_terminal, print_table
 
     nsm = report.graph.namespace_manager
     rows = []
@@ -77,6 +81,7 @@ def _print_text(report: Report) -> None:
         counts = ", ".join(f"{n} {sev.lower()}{'s' if n != 1 else ''}"
                            for sev, n in _summary(report).items())
         verdict = "yes" if report.conforms else "no"
+        verdict = colour(verdict, "green" if report.conforms else "red")
         print(f"conforms: {verdict}" + (f" ({counts})" if counts else ""))
     else:
         print("\t".join(headers))

@@ -20,6 +20,10 @@ import argparse
 import json
 
 HELP = "audit URN namespace names in XML documents"
+EXIT_CODES = (
+    "exit status: 0 nothing found, 1 problems found, 2 unreadable or malformed XML, "
+    "usage error"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -1,0 +1,87 @@
+"""One vocabulary across commands: exit codes in every --help, report switches, old spellings
+kept working, -q/-v, colours only on a terminal and never with NO_COLOR, tables that fit."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from urnld.cli import COMMANDS, main
+from urnld.cli._common import colour, print_table
+
+REPO = Path(__file__).resolve().parents[2]
+CATALOG = REPO / "examples/catalog/catalog.ttl"
+
+
+@pytest.mark.parametrize("command", [*COMMANDS, None])
+def test_every_help_states_the_exit_codes(command, capsys) -> None:
+    argv = [command, "--help"] if command else ["--help"]
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 0
+    out = capsys.readouterr().out
+    assert "exit status: 0 " in " ".join(out.split())
+
+
+@pytest.mark.parametrize("command", ["check", "canonicalize", "validate", "xmlns"])
+def test_report_switches(command, capsys) -> None:
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    out = capsys.readouterr().out
+    assert "--html FILE" in out
+    if command != "canonicalize":
+        assert "--json" in out
+    assert "--format" not in out.replace("--output-format", "")  # the old spelling is hidden
+
+
+def test_validate_json_switch_and_old_spelling_agree(capsys) -> None:
+    example = str(REPO / "examples/shacl/catalog.ttl")
+    assert main(["validate", example, "--json"]) == 1
+    new = json.loads(capsys.readouterr().out)
+    assert main(["validate", example, "--format", "json"]) == 1
+    old = json.loads(capsys.readouterr().out)
+    # (blank-node labels differ between two runs; the rest is the same)
+    assert (new["summary"], len(new["results"])) == (old["summary"], len(old["results"]))
+    assert new["conforms"] is False
+    assert main(["validate", example, "--output-format", "turtle"]) == 1
+    assert "sh:ValidationReport" in capsys.readouterr().out
+
+
+def test_check_quiet_and_verbose(capsys, tmp_path) -> None:
+    assert main(["check", "-q", str(CATALOG)]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("ERRORS: 4 invalid URNs") and out.count("\n") == 1
+    assert main(["check", "--limit", "2", str(CATALOG)]) == 1
+    assert "more (see --json)" in capsys.readouterr().out
+    assert main(["check", "--limit", "2", "-v", str(CATALOG)]) == 1
+    assert "more (see --json)" not in capsys.readouterr().out
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_colour_only_on_a_terminal_and_never_with_no_color(monkeypatch) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TERM", "xterm")
+    assert colour("ERRORS", "red", _Tty()) == "\x1b[1;31mERRORS\x1b[0m"
+    assert colour("ERRORS", "red", io.StringIO()) == "ERRORS"
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert colour("ERRORS", "red", _Tty()) == "ERRORS"
+
+
+def test_tables_fit_the_terminal(monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "60")
+    out = _Tty()
+    rows = [("urn:isbn:9780141439519", 2, "nss-check-digit: ISBN check digit '9' is wrong " * 3)]
+    print_table(rows, ["urn", "occurrences", "first error"], file=out)
+    lines = out.getvalue().splitlines()
+    assert max(len(line) for line in lines) <= 60
+    assert lines[2].endswith("…")
+    plain = io.StringIO()  # not a terminal: nothing is cut (scripts read the whole text)
+    print_table(rows, ["urn", "occurrences", "first error"], file=plain)
+    assert "wrong" in plain.getvalue().splitlines()[2][-10:]

@@ -85,3 +85,33 @@ def test_tables_fit_the_terminal(monkeypatch) -> None:
     plain = io.StringIO()  # not a terminal: nothing is cut (scripts read the whole text)
     print_table(rows, ["urn", "occurrences", "first error"], file=plain)
     assert "wrong" in plain.getvalue().splitlines()[2][-10:]
+
+
+def test_progress_shows_an_eta_on_a_terminal_only() -> None:
+    from urnld.cli._progress import CountingReader, Progress
+
+    tty = _Tty()
+    bar = Progress("urnld check big.ttl", 1000, stream=tty)
+    bar.start -= 2.0  # as if reading had begun two seconds ago
+    reader = CountingReader(io.BytesIO(b"x" * 1000), bar)
+    reader.read(400)
+    bar.close()
+    shown = tty.getvalue()
+    assert "urnld check big.ttl: 40.0% of 1.0 kB" in shown and "ETA 3 s" in shown
+    assert shown.endswith("\r")  # the line is erased at the end
+    piped = io.StringIO()
+    quiet = Progress("urnld check big.ttl", 1000, stream=piped)
+    CountingReader(io.BytesIO(b"x" * 1000), quiet).read()
+    quiet.close()
+    assert piped.getvalue() == ""
+
+
+def test_progress_ticks_where_the_work_is_unknown() -> None:
+    import time
+
+    from urnld.cli._progress import Progress
+
+    tty = _Tty()
+    with Progress("urnld validate", stream=tty).ticking("running the shapes"):
+        time.sleep(0.6)
+    assert "urnld validate: running the shapes, 0 s" in tty.getvalue()

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..errors import URNError
 
@@ -58,7 +59,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
 
 
-def _check_one(path: str, fmt: str | None, report: Any) -> None:
+def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) -> None:
     from ._canonicalize import _first_line, _format_of, _rdflib_source
 
     fmt = _format_of(path, fmt, "nt")
@@ -74,14 +75,22 @@ def _check_one(path: str, fmt: str | None, report: Any) -> None:
     graph: Graph = (
         Dataset() if fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
     )
+    from ._progress import CountingReader, Progress
+
+    source = "<stdin>" if path == "-" else path
+    total = None if path == "-" or path.endswith(".gz") else os.path.getsize(path)
+    bar = Progress(f"urnld check {source}", total, enabled=False if quiet else None)
     try:
         with _rdflib_source(path) as f:
-            graph.parse(f, format=fmt)
+            graph.parse(cast(IO[bytes], CountingReader(f, bar)), format=fmt)
     except OSError:
         raise
     except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
         raise URNError(f"cannot parse as {fmt}: {_first_line(e)}") from e
-    check_graph(graph, report)
+    finally:
+        bar.close()
+    with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
+        check_graph(graph, report)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -99,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
             part = CheckReport()
             source = "<stdin>" if path == "-" else path
             try:
-                _check_one(path, args.input_format, part)
+                _check_one(path, args.input_format, part, quiet=args.quiet)
             except (OSError, URNError) as e:
                 message = (
                     f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)

@@ -43,6 +43,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "syntax (turtle, nt, xml, json-ld) instead of the table")
     parser.add_argument("--html", metavar="FILE",
                         help="also write the results as one self-contained HTML page")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only the verdict line (no table, no progress)")
     # The old spelling (--format text|json|turtle), kept working for scripts.
     parser.add_argument("--format", choices=["text", "json", "turtle"], default="text",
                         help=argparse.SUPPRESS)
@@ -93,7 +95,11 @@ def _print_text(report: Report) -> None:
 def run(args: argparse.Namespace) -> int:
     from urnld.shacl import validate  # heavy (pyshacl): only when the command runs
 
-    report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
+    from ._progress import Progress
+
+    bar = Progress("urnld validate", enabled=False if args.quiet else None)
+    with bar.ticking("reading the data and running the shapes (pyshacl reports no progress)"):
+        report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
     out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
     if args.html:
         from ._html_report import validate_document, write_html
@@ -105,6 +111,11 @@ def run(args: argparse.Namespace) -> int:
     elif args.format == "json":
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         print()
+    elif args.quiet:
+        counts = ", ".join(f"{n} {sev.lower()}{'s' if n != 1 else ''}"
+                           for sev, n in _summary(report).items())
+        print(f"conforms: {'yes' if report.conforms else 'no'}"
+              + (f" ({counts})" if counts else ""))
     else:
         _print_text(report)
     return 0 if report.conforms else 1

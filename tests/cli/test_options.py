@@ -115,3 +115,27 @@ def test_progress_ticks_where_the_work_is_unknown() -> None:
     with Progress("urnld validate", stream=tty).ticking("running the shapes"):
         time.sleep(0.6)
     assert "urnld validate: running the shapes, 0 s" in tty.getvalue()
+
+
+@pytest.mark.parametrize(("argv", "code", "start"), [
+    (["check", str(CATALOG)], 1, "ERRORS: 4 invalid URNs"),
+    (["check", "--json", str(CATALOG)], 1, "{"),
+    (["validate", str(REPO / "examples/shacl/catalog.ttl")], 1, "severity\tfocus node"),
+    (["xmlns", str(REPO / "examples/xml/saml-assertion.xml")], 1, "/"),
+])
+def test_dash_o_writes_what_would_be_printed(argv, code, start, capsys, tmp_path) -> None:
+    out = tmp_path / "report.txt"
+    assert main([*argv, "-o", str(out)]) == code
+    assert capsys.readouterr().out == ""
+    assert out.read_text(encoding="utf-8").startswith(start)
+
+
+def test_canonicalize_verbose_lists_what_is_left(capsys, tmp_path) -> None:
+    assert main(["canonicalize", "-v", str(CATALOG), "-o", str(tmp_path / "c.nt")]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[1:] == [
+        "  left as written: urn:X-LOCAL:shelf-42 (1x): nid-experimental: 'X-' experimental "
+        "NIDs such as 'X-LOCAL' were removed by RFC 8141 (App. C); this is not a valid URN",
+        "  left as written: urn:ex:whatever (1x): nid-reserved: NID 'ex' is too short: formal "
+        "NIDs have more than two characters (RFC 8141 §5.1)",
+    ]

@@ -92,6 +92,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "-q", "--quiet", action="store_true",
         help="no summary line and no progress on stderr (errors are still printed)",
     )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="after the summary, list each invalid URN left as written, with the reason",
+    )
 
 
 def _format_of(path: str, given: str | None, default: str) -> str:
@@ -167,6 +171,15 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
     write_html(args.html, canonicalize_document(
         d, argv=args.argv, summary=_summary(report), positions=positions
     ))
+
+
+def _print_summary(args: argparse.Namespace, report: Any) -> None:
+    if args.quiet:
+        return
+    print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    if args.verbose:
+        for spelling, (count, reason) in report.invalid.items():
+            print(f"  left as written: {spelling} ({count:,}x): {reason}", file=sys.stderr)
 
 
 def _summary(report: Any) -> str:
@@ -327,8 +340,7 @@ def run(args: argparse.Namespace) -> int:
             report = r if report is None else report.merge(r)
     _write_report(args.report, report)
     _write_html(args, report)
-    if not args.quiet:
-        print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    _print_summary(args, report)
     return 0
 
 
@@ -366,6 +378,5 @@ def _run_dask(args: argparse.Namespace) -> int:
         raise
     _write_report(args.report, report)
     _write_html(args, report)
-    if not args.quiet:
-        print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    _print_summary(args, report)
     return 0

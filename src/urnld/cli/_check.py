@@ -34,6 +34,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "nodes. Exit 0: no errors; 1: invalid URNs; 2: unreadable input."
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="RDF file ('-' = stdin)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write what is printed (text or --json) to FILE instead of stdout")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
         "--html", metavar="FILE",
@@ -94,6 +96,13 @@ def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) 
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._common import stdout_to
+
+    with stdout_to(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from ..report import CheckReport
 
     unreadable: list[dict[str, str]] = []

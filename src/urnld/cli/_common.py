@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any, Literal, overload
 
-__all__ = ["atomic_write", "colour", "is_terminal", "open_input", "print_table"]
+__all__ = ["atomic_write", "colour", "is_terminal", "open_input", "print_table", "stdout_to"]
 
 
 _CM = contextlib.AbstractContextManager
@@ -76,6 +76,25 @@ def _atomic_write(path: str, mode: str) -> Iterator[IO[Any]]:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+
+
+@contextlib.contextmanager
+def stdout_to(path: str | None) -> Iterator[None]:
+    """While the body runs, what is printed goes to *path* (``None``/``-``: stdout), written to
+    a temporary file that replaces *path* only when the body finishes (``-o/--output``).
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "report.txt"
+    >>> with stdout_to(str(out)):
+    ...     print("ERRORS: 1 invalid URN")
+    >>> out.read_text()
+    'ERRORS: 1 invalid URN\n'
+    """
+    if path is None or path == "-":
+        yield
+        return
+    with atomic_write(path) as f, contextlib.redirect_stdout(f):
+        yield
 
 
 def open_input(path: str | Path) -> IO[bytes]:

@@ -36,6 +36,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-s", "--shapes", action="append", default=None, metavar="SHAPES",
                         help="SHACL shapes file, repeatable (default: urnld's catalog shapes); "
                              "urnld's urn.ttl is always added")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write what is printed (text or --json) to FILE instead of stdout")
     parser.add_argument("--json", action="store_const", const="json", dest="format",
                         help="print the results as JSON (documented, stable)")
     parser.add_argument("--output-format", choices=["turtle", "nt", "xml", "json-ld"],
@@ -93,6 +95,13 @@ def _print_text(report: Report) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._common import stdout_to
+
+    with stdout_to(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from urnld.shacl import validate  # heavy (pyshacl): only when the command runs
 
     from ._progress import Progress

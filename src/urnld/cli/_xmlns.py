@@ -28,12 +28,23 @@ EXIT_CODES = (
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="XML documents ('-' = stdin)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write what is printed (text or --json) to FILE instead of stdout")
     parser.add_argument("--json", action="store_true", help="print JSON (documented, stable)")
     parser.add_argument("--html", metavar="FILE",
                         help="also write the audit as one self-contained HTML page")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="one line per document (counts), no details")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._common import stdout_to
+
+    with stdout_to(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from .. import URN
     from ..xmlns import audit
     from ._common import open_input
@@ -65,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         for result in audits:
-            _print_audit(result)
+            _print_audit(result, quiet=args.quiet)
         if len(audits) > 1:
             for group in across:
                 print("across files, one namespace spelled differently: "
@@ -74,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if clean else 1
 
 
-def _print_audit(result: object) -> None:
+def _print_audit(result: object, *, quiet: bool = False) -> None:
     from ..xmlns import XMLNamespaceAudit
 
     assert isinstance(result, XMLNamespaceAudit)
@@ -83,6 +94,8 @@ def _print_audit(result: object) -> None:
           f"{len(result.invalid)} invalid, {len(result.equivalent_spellings)} spelled more than "
           f"one way, {len(result.concatenations)} problem concatenation"
           f"{'s' if len(result.concatenations) != 1 else ''}")
+    if quiet:
+        return
     for ns in urns:
         status = "ok" if ns.valid else f"INVALID: {ns.reason}"
         prefixes = ", ".join(p or "(default)" for p in ns.prefixes)

@@ -80,7 +80,7 @@ def _atomic_write(path: str, mode: str) -> Iterator[IO[Any]]:
 
 @contextlib.contextmanager
 def stdout_to(path: str | None) -> Iterator[None]:
-    """While the body runs, what is printed goes to *path* (``None``/``-``: stdout), written to
+    r"""While the body runs, what is printed goes to *path* (``None``/``-``: stdout), written to
     a temporary file that replaces *path* only when the body finishes (``-o/--output``).
 
     >>> import tempfile, pathlib

@@ -14,10 +14,9 @@ static script is instant and needs no runtime hook.
 >>> import contextlib, io
 >>> buf = io.StringIO()
 >>> with contextlib.redirect_stdout(buf):
-...     main_for_doctest(["bash"])
-0
->>> "complete -o default -F _urnld urnld" in buf.getvalue()
-True
+...     code = main_for_doctest(["bash"])
+>>> code, "complete -o default -F _urnld urnld" in buf.getvalue()
+(0, True)
 """
 
 from __future__ import annotations

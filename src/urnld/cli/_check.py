@@ -143,10 +143,10 @@ def _run(args: argparse.Namespace) -> int:
         out["unreadable"] = unreadable
         json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
         sys.stdout.write("\n")
-    elif args.quiet:
+    elif args.quiet and (report.statements_in or not unreadable):
         d = report.to_dict()
         print(summary_lines(d, partial=bool(unreadable or report.errors))[0])
-    elif report.statements_in or not unreadable:
+    elif not args.quiet and (report.statements_in or not unreadable):
         limit = sys.maxsize if args.verbose else args.limit
         _print_text(report, sys.stdout, limit, partial=bool(unreadable or report.errors))
     if args.html:

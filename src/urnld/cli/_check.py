@@ -16,6 +16,14 @@ import sys
 from typing import IO, Any, cast
 
 from ..errors import URNError
+from ._formats import (
+    QUAD_FORMATS,
+    STREAMABLE,
+    first_line,
+    format_of,
+    rdflib_source,
+    source_name,
+)
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
 EXIT_CODES = (
@@ -23,8 +31,6 @@ EXIT_CODES = (
     "2 an input could not be read completely or usage error"
 )
 
-_STREAMABLE = {"nt", "ntriples", "nt11", "nquads", "nq"}
-_QUAD_FORMATS = {"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -62,33 +68,36 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) -> None:
-    from ._canonicalize import _first_line, _format_of, _rdflib_source
+    from ._progress import Progress
 
-    fmt = _format_of(path, fmt, "nt")
-    if fmt in _STREAMABLE:
+    fmt = format_of(path, fmt, "nt")
+    source = source_name(path)
+    if fmt in STREAMABLE:
         from ..stream import check_file
 
-        check_file(path, report=report)
+        with Progress(f"urnld check {source}", enabled=False if quiet else None).ticking(
+            "checking N-Triples/N-Quads"
+        ):
+            check_file(path, report=report)
         return
     from rdflib import Dataset, Graph
 
-    from ..rdf._canonicalize import check_graph
+    from ..rdf import check_graph
 
     graph: Graph = (
-        Dataset() if fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
+        Dataset() if fmt in QUAD_FORMATS else Graph(bind_namespaces="core")
     )
-    from ._progress import CountingReader, Progress
+    from ._progress import CountingReader
 
-    source = "<stdin>" if path == "-" else path
     total = None if path == "-" or path.endswith(".gz") else os.path.getsize(path)
     bar = Progress(f"urnld check {source}", total, enabled=False if quiet else None)
     try:
-        with _rdflib_source(path) as f:
+        with rdflib_source(path) as f:
             graph.parse(cast(IO[bytes], CountingReader(f, bar)), format=fmt)
     except OSError:
         raise
     except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
-        raise URNError(f"cannot parse as {fmt}: {_first_line(e)}") from e
+        raise URNError(f"cannot parse as {fmt}: {first_line(e)}") from e
     finally:
         bar.close()
     with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
@@ -173,10 +182,8 @@ def _write_html(
 
 
 def _run_dask(args: argparse.Namespace) -> Any:
-    from ._canonicalize import _format_of
-
     for path in args.files:
-        if path == "-" or _format_of(path, args.input_format, "nt") not in _STREAMABLE:
+        if path == "-" or format_of(path, args.input_format, "nt") not in STREAMABLE:
             raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {path!r}")
     try:
         import urnld.dask as udask

@@ -13,7 +13,6 @@ noted as ``file:line`` (text inputs; stdin cannot be read twice).
 from __future__ import annotations
 
 import datetime
-import gzip
 import re
 import shlex
 from collections import Counter
@@ -62,10 +61,10 @@ def _meta(argv: Sequence[str]) -> dict[str, Any]:
 
 def write_html(path: str, doc: Mapping[str, Any]) -> None:
     """Render *doc* and write it to *path* (temporary file + rename)."""
+    from .._files import atomic_output
     from ..html import render
-    from ._common import atomic_write
 
-    with atomic_write(path) as f:
+    with atomic_output(path, text=True) as f:
         f.write(render(doc))
 
 
@@ -80,6 +79,8 @@ def find_positions(
     >>> find_positions([str(f)], ["urn:isbn:12345"])["urn:isbn:12345"] == [f"{f}:1", f"{f}:2"]
     True
     """
+    from .._files import open_input
+
     wanted = {s.encode("utf-8"): s for s in spellings}
     out: dict[str, list[str]] = {}
     if not wanted:
@@ -89,8 +90,7 @@ def find_positions(
         if path == "-":
             continue
         try:
-            opener = gzip.open if path.endswith(".gz") else open
-            with opener(path, "rb") as f:
+            with open_input(path) as (f, _size):
                 for number, line in enumerate(f, 1):
                     if b":" not in line:
                         continue

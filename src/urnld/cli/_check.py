@@ -171,8 +171,6 @@ def _write_html(
     from ._html_report import check_document, find_positions, write_html
 
     d = report.to_dict()
-    if not files:  # the Dask engine reports the inputs together
-        files = [{"source": p, "statements": 0} for p in args.files]
     spellings = [*d["invalid"]["urns"], *d["non_canonical"]["spellings"]]
     positions = find_positions(args.files, spellings)
     write_html(args.html, check_document(

@@ -256,6 +256,7 @@ def check_document(
             "rows": [[f["source"], f.get("statements", 0), f.get("urns", 0), f.get("invalid", 0),
                       f.get("non_canonical", 0), f.get("error") or ""] for f in files],
             "sort": [3, "desc"],
+            "note": "" if files else "The Dask engine reports all inputs together.",
         },
     ]
     if d["errors"]["count"]:

@@ -139,3 +139,26 @@ def test_canonicalize_verbose_lists_what_is_left(capsys, tmp_path) -> None:
         "  left as written: urn:ex:whatever (1x): nid-reserved: NID 'ex' is too short: formal "
         "NIDs have more than two characters (RFC 8141 §5.1)",
     ]
+
+
+def test_streaming_check_reports_progress(tmp_path) -> None:
+    from urnld.stream import Progress, check_file
+
+    src = tmp_path / "x.nt"
+    src.write_text("".join(f'<urn:isbn:0395363411> <http://e/p> "{i}" .\n' for i in range(50)))
+    seen: list[Progress] = []
+    report = check_file(src, progress=seen.append)
+    assert report.statements_in == 50
+    assert seen and all(p.total == src.stat().st_size for p in seen)
+    assert seen[-1].done == src.stat().st_size
+
+
+def test_the_progress_line_has_an_eta() -> None:
+    from urnld.cli._common import ProgressLine
+    from urnld.stream import Progress
+
+    out = io.StringIO()
+    line = ProgressLine("urnld check x.nt", out, interval=0)
+    line.start -= 2.0
+    line(Progress(25, 100, 1000))
+    assert "25.0% 1,000 statements" in out.getvalue() and "ETA 6 s" in out.getvalue()

@@ -74,11 +74,14 @@ def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) 
     source = source_name(path)
     if fmt in STREAMABLE:
         from ..stream import check_file
+        from ._common import ProgressLine
 
-        with Progress(f"urnld check {source}", enabled=False if quiet else None).ticking(
-            "checking N-Triples/N-Quads"
-        ):
-            check_file(path, report=report)
+        line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
+        try:
+            check_file(path, report=report, progress=line)
+        finally:
+            if line is not None:
+                line.close()
         return
     from rdflib import Dataset, Graph
 

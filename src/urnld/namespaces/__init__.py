@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from importlib import metadata
+from typing import TYPE_CHECKING
 
 from ..errors import URNLDEnvironmentError
 from ._base import (
@@ -27,6 +27,10 @@ from ._base import (
     upper_pct,
 )
 from ._builtin import BUILTIN
+
+if TYPE_CHECKING:
+    # importlib.metadata costs ~16 ms to import: only loaded when a plugin is looked up.
+    from importlib import metadata
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -80,6 +84,8 @@ def _load_target(target: str) -> NamespaceRule:
 def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
     global _plugins  # noqa: PLW0603  # loaded once per process, on first unknown NID
     if _plugins is None:
+        from importlib import metadata
+
         found: dict[str, metadata.EntryPoint] = {}
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             found.setdefault(ep.name.lower(), ep)
@@ -180,13 +186,20 @@ def known_nids() -> list[str]:
 
 
 def known_profiles() -> dict[str, str]:
-    """Every opt-in profile name a built-in or registered rule understands, with its NID.
+    """Every opt-in profile a namespace rule declares: profile name → the NID whose rule has it.
 
-    >>> known_profiles()["nbn-de"], known_profiles()["iso-current"]
-    ('nbn', 'iso')
+    Loads every rule (built-in, registered, plugin); a plugin that fails to load is skipped here
+    (``get_rule`` reports it where it is used).
+
+    >>> known_profiles()["nbn-de"]
+    'nbn'
     """
-    found: dict[str, str] = {}
-    for nid in sorted(set(BUILTIN) | set(_registered)):
-        for name in get_rule(nid).profiles:
-            found.setdefault(name, nid)
-    return found
+    out: dict[str, str] = {}
+    for nid in known_nids():
+        try:
+            rule = get_rule(nid)
+        except NamespacePluginError:
+            continue
+        for name in getattr(rule, "profiles", ()):
+            out.setdefault(str(name), nid)
+    return dict(sorted(out.items()))

@@ -84,7 +84,7 @@ class ISORule(NamespaceRule):
     nid = "iso"
     title = "International Organization for Standardization"
     reference = "RFC 5141 §2"
-    profiles = (PROFILE_CURRENT,)
+    profiles = frozenset({PROFILE_CURRENT})
 
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)

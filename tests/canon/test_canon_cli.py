@@ -59,8 +59,8 @@ def test_check_exit_1_on_invalid_urns_and_json_shape(capsys):
     assert d["inputs"] == [str(CATALOG)]
     assert d["unreadable"] == []
     assert set(d["invalid"]["urns"]) == {
-        "urn:isbn:9780141439519", "urn:X-LOCAL:shelf-42", "urn:isbn:12345"}
-    # urn:ex:whatever: a two-letter NID is reserved for registration, a warning (RFC 8141 §5.1)
+        "urn:isbn:9780141439519", "urn:X-LOCAL:shelf-42", "urn:isbn:12345",
+        "urn:x-inspire:specification:gmlas:BaseTypes:3.2"}
     assert d["invalid"]["urns"]["urn:isbn:9780141439519"]["finding"].startswith(
         "nss-check-digit")
     groups = d["clusters"]["groups"]

@@ -15,7 +15,7 @@ def test_walkthrough_runs_and_its_claims_hold():
                           check=False)
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "invalid URNs: 3" in out  # urn:ex:whatever's reserved NID is only a warning
+    assert "invalid URNs: 4" in out
     assert "papers citing <urn:isbn:9780141439518>: []" in out  # before: missed
     assert "papers citing it: ['https://catalog.example.org/paper-1']" in out  # after: found
     before = int(re.search(r"Before: properties of <[^>]+>: (\d+) rows", out).group(1))

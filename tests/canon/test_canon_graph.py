@@ -148,8 +148,7 @@ def test_no_statement_lost_and_counts_reconcile(literals):
     assert cluster_total + invalid_total == report.urn_occurrences
     assert sum(report.nids.values()) == cluster_total
     # Invalid URNs are listed and left as they were.
-    # urn:ex:whatever: a reserved two-letter NID is a warning, the URN is usable
-    assert set(report.invalid) == {"urn:X-LOCAL:shelf-42"}
+    assert set(report.invalid) == {"urn:X-LOCAL:shelf-42", "urn:x-inspire:specification:gmlas:BaseTypes:3.2"}
     assert (URIRef("https://catalog.example.org/paper-3"), None,
             URIRef("urn:X-LOCAL:shelf-42")) in out
     # Bad check digits do not stop canonicalization (the class is still well defined).

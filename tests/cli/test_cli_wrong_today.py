@@ -76,7 +76,7 @@ def test_namespaces_lists_the_known_nids_and_names_the_unknown_one(capsys) -> No
 def test_parse_refuses_an_unknown_profile(capsys) -> None:
     code, out, err = run(capsys, "parse", "--profile", "nbn-dee", "urn:nbn:de:gbv:089-3321752946")
     assert (code, out) == (2, "")
-    assert err == "urnld parse: error: unknown profile 'nbn-dee'; known profiles: nbn-de\n"
+    assert err == "urnld parse: error: unknown profile 'nbn-dee'; known profiles: iso-current, nbn-de\n"
     # the known profile still works: a wrong DNB check digit is reported
     assert run(capsys, "parse", "--profile", "nbn-de", "urn:nbn:de:gbv:089-3321752946")[0] == 1
 

@@ -136,8 +136,9 @@ def test_canonicalize_verbose_lists_what_is_left(capsys, tmp_path) -> None:
     assert err[1:] == [
         "  left as written: urn:X-LOCAL:shelf-42 (1x): nid-experimental: 'X-' experimental "
         "NIDs such as 'X-LOCAL' were removed by RFC 8141 (App. C); this is not a valid URN",
-        "  left as written: urn:ex:whatever (1x): nid-reserved: NID 'ex' is too short: formal "
-        "NIDs have more than two characters (RFC 8141 §5.1)",
+        "  left as written: urn:x-inspire:specification:gmlas:BaseTypes:3.2 (1x): "
+        "nid-experimental: 'X-' experimental NIDs such as 'x-inspire' were removed by RFC 8141 "
+        "(App. C); this is not a valid URN",
     ]
 
 

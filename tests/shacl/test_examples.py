@@ -198,6 +198,6 @@ def test_the_default_shapes_fail_the_bundled_catalog_example(repo_root: Path) ->
     assert ("urn:isbn:9780141439519", "NamespaceValidConstraintComponent") in flagged
     assert ("urn:isbn:12345", "NamespaceValidConstraintComponent") in flagged
     assert ("urn:X-LOCAL:shelf-42", "RegisteredConstraintComponent") in flagged
-    assert ("urn:ex:whatever", "RegisteredConstraintComponent") in flagged
+    assert ("urn:x-inspire:specification:gmlas:BaseTypes:3.2", "RegisteredConstraintComponent") in flagged
     # http IRIs and literals that are not URNs are not judged by the any-URN shapes
     assert not any(str(r.value).startswith("http") for r in report.results)

@@ -20,6 +20,8 @@ import json
 import sys
 from collections.abc import Iterator
 
+from .._json import json_default
+
 HELP = "parse and check URNs, show their parts and canonical form"
 
 
@@ -139,7 +141,7 @@ def _print_text(d: dict[str, object]) -> None:
 def run(args: argparse.Namespace) -> int:
     results = [describe(t, args.mode, args.strict, args.profile) for t in _inputs(args.urns)]
     if args.json:
-        json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(results, sys.stdout, indent=2, ensure_ascii=False, default=json_default)
         print()
     else:
         for d in results:

@@ -99,6 +99,14 @@ class NamespaceRule:
         """Yield findings about *nss* (as written), with spans relative to the NSS."""
         return ()
 
+    def typed_nss(self, nss: str) -> object | None:
+        """A typed, immutable view of *nss*, or None when the namespace defines none.
+
+        Called by :attr:`urnld.URN.typed_nss` with the canonical NSS of a URN that passed
+        :meth:`check_nss` without errors. The view's ``str()`` must give that NSS back.
+        """
+        return None
+
     @property
     def rule_name(self) -> str:
         """How findings name this rule, e.g. ``"isbn: RFC 3187 §5"``."""

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from ..errors import URNError
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
+from .views import ISBN
 
 __all__ = ["RULE", "ISBNError", "ISBNRule", "same_isbn"]
 
@@ -80,6 +81,9 @@ class ISBNRule(NamespaceRule):
         if _ISBN.fullmatch(nss):
             return nss.replace("-", "").upper()
         return nss
+
+    def typed_nss(self, nss: str) -> ISBN:
+        return ISBN.parse(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if _ISBN.fullmatch(nss):

@@ -32,6 +32,7 @@ from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
 from ._urn import URN
+from .errors import URNError
 
 __all__ = ["RFC8141_PATTERN", "CanonicalURNStr", "URNStr", "urn_schema"]
 
@@ -52,7 +53,8 @@ def _parse(value: Any) -> URN:
     if isinstance(value, URN):
         return value
     if not isinstance(value, str):
-        raise TypeError(f"a URN is given as str, not {type(value).__name__}")
+        # A ValueError, so that pydantic reports it as a validation error of the field.
+        raise URNError(f"a URN is given as str, not {type(value).__name__}")
     return URN(value)  # URNSyntaxError is a ValueError: pydantic reports it as value_error
 
 

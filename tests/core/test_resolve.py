@@ -183,3 +183,16 @@ def test_cli_resolve_json_and_errors(capsys: pytest.CaptureFixture[str], tmp_pat
     assert err.startswith("urnld resolve: error:") and err.count("\n") == 1
     assert main(["resolve", "--resolvers", str(tmp_path / "missing.toml"), "urn:example:a"]) == 2
     assert "missing.toml" in capsys.readouterr().err
+
+
+def test_cli_examples_of_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
+    """The console block of docs/core.md "Resolution", run."""
+    assert main(["resolve", "urn:ietf:rfc:2141", "urn:doi:10.1000/182"]) == 0
+    assert capsys.readouterr().out == (
+        "urn:ietf:rfc:2141\thttps://www.rfc-editor.org/rfc/rfc2141\n"
+        "urn:doi:10.1000/182\thttps://doi.org/10.1000/182\n"
+    )
+    assert main(["resolve", "--template", "https://r.example/{nid}/{nss}", "urn:example:a"]) == 0
+    assert capsys.readouterr().out == "https://r.example/example/a\n"
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "core.md").read_text(encoding="utf-8")
+    assert "urn:doi:10.1000/182\thttps://doi.org/10.1000/182" in doc

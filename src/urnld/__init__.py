@@ -18,6 +18,7 @@ from ._check import URNValidationError, check, validate
 from ._encode import URNEncodingError, decode_nss, encode_nss
 from ._extract import find_urns
 from ._json import json_default
+from ._native import functionally_equivalent
 from ._params import Params
 from ._parser import Mode
 from ._urn import URN, canonical, equivalent, is_valid, parse
@@ -46,6 +47,7 @@ __all__ = [
     "encode_nss",
     "equivalent",
     "find_urns",
+    "functionally_equivalent",
     "is_valid",
     "json_default",
     "parse",
@@ -55,7 +57,8 @@ __all__ = [
 # Public names report the package as their home (tracebacks, repr of classes, docs).
 for _name in ("URN", "URNError", "URNSyntaxError", "URNConversionError", "URNValidationError",
               "URNEncodingError", "Params", "Finding", "Severity", "CheckOptions", "canonical",
-              "check", "decode_nss", "encode_nss", "equivalent", "find_urns", "is_valid",
+              "check", "decode_nss", "encode_nss", "equivalent", "find_urns",
+              "functionally_equivalent", "is_valid",
               "json_default", "parse", "validate"):
     globals()[_name].__module__ = "urnld"
 del _name

@@ -11,16 +11,27 @@ The functions behind :meth:`urnld.URN.build`, :meth:`~urnld.URN.from_uuid`,
 from __future__ import annotations
 
 import re
-import uuid as _uuid
 from collections.abc import Iterable
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from ._encode import encode_component
 from ._urn import URN
 from .errors import URNError
 from .namespaces import NamespaceRule, get_rule
 
-__all__ = ["build", "from_isbn", "from_issn", "from_oid", "from_uuid", "typed_nss"]
+if TYPE_CHECKING:
+    import uuid as _uuid
+
+__all__ = [
+    "build",
+    "from_isbn",
+    "from_issn",
+    "from_oid",
+    "from_uuid",
+    "functional_equivalents",
+    "functionally_equivalent",
+    "typed_nss",
+]
 
 _NSS_CODES: Final = frozenset({"nss-invalid", "nss-check-digit"})
 _OID_ARC: Final = re.compile(r"0|[1-9][0-9]*")
@@ -77,12 +88,50 @@ def typed_nss(urn: URN) -> object | None:
     return rule.typed_nss(URN(urn.assigned_key).nss)
 
 
+def functional_equivalents(urn: URN) -> tuple[URN, ...]:
+    """Other canonical URNs for the resource *urn* names, by its namespace's rule.
+
+    Empty when the rule defines none or the NSS breaks the rule (a wrong check digit names no
+    book). See :meth:`urnld.URN.functional_equivalents`.
+    """
+    rule = get_rule(urn.nid)
+    if type(rule).functional_equivalents is NamespaceRule.functional_equivalents:
+        return ()
+    from ._check import URNValidationError
+
+    try:
+        require_valid_nss(urn)
+    except URNValidationError:
+        return ()
+    return tuple(URN(text) for text in rule.functional_equivalents(URN(urn.assigned_key).nss))
+
+
+def functionally_equivalent(a: URN | str, b: URN | str) -> bool:
+    """URN-equivalent, or functionally equivalent by a namespace rule (components ignored).
+
+    >>> functionally_equivalent("urn:isbn:0-395-36341-1", "URN:ISBN:978-0-395-36341-6")
+    True
+    >>> functionally_equivalent("urn:isbn:9788898392315", "urn:doi:10.978.8898392/315")
+    True
+    >>> functionally_equivalent("urn:isbn:0395363411", "urn:isbn:080442957X")
+    False
+    """
+    ua = a if isinstance(a, URN) else URN(a)
+    ub = b if isinstance(b, URN) else URN(b)
+    key = ub.assigned_key
+    return ua.assigned_key == key or any(
+        other.assigned_key == key for other in functional_equivalents(ua)
+    )
+
+
 def from_uuid(value: _uuid.UUID | str) -> URN:
     """``urn:uuid:`` for a :class:`uuid.UUID` or any string :class:`uuid.UUID` accepts.
 
     >>> str(from_uuid("{F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6}"))
     'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
     """
+    import uuid as _uuid  # here: importing uuid costs `import urnld` the time of `platform`
+
     if not isinstance(value, _uuid.UUID):
         if not isinstance(value, str):
             raise TypeError(f"from_uuid() takes uuid.UUID or str, not {type(value).__name__}")

@@ -519,6 +519,20 @@ class URN:
 
         return typed_nss(self)
 
+    def functional_equivalents(self) -> tuple[URN, ...]:
+        """Other canonical URNs naming the same resource, by the namespace's rule.
+
+        Beyond URN-equivalence (draft-ietf-urnbis-rfc2141bis-urn-03 §6): an ISBN-10 and its
+        ISBN-13, an ISBN and its ISBN-A DOI. Empty without such a rule or for an NSS that
+        breaks its rule. See :func:`urnld.functionally_equivalent`.
+
+        >>> [str(u) for u in URN("urn:isbn:0-395-36341-1").functional_equivalents()]
+        ['urn:isbn:9780395363416', 'urn:doi:10.978.0395/363416']
+        """
+        from ._native import functional_equivalents
+
+        return functional_equivalents(self)
+
     def resolve(self, template: str | None = None) -> str:
         """A locator for this URN from an RFC 6570 *template* (RFC 8141 §1.2.1, §2.3.2-2.3.3).
 

@@ -189,7 +189,13 @@ def test_typed_nss_details() -> None:
         URN("urn:oid:1.03").typed_nss
 
 
-def test_plugins_add_their_own_views() -> None:
+def test_plugins_add_their_own_views(monkeypatch: pytest.MonkeyPatch) -> None:
+    import urnld.namespaces as ns
+
+    # The registry is process-wide: give this test its own copy, restored afterwards.
+    for name in ("_registered", "_cache", "_prefixes"):
+        monkeypatch.setattr(ns, name, dict(getattr(ns, name)))
+
     class Point(NamespaceRule):
         nid = "test-point"
 
@@ -290,3 +296,34 @@ def test_core_stays_stdlib_only() -> None:
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert proc.stdout.strip() == ""
+
+
+# -- 7. functional equivalence (the relation; the canonicalization modes are not built) -------
+
+
+@settings(max_examples=200)
+@given(valid_urns("isbn"))
+def test_functional_equivalence_of_isbns_is_symmetric(text: str) -> None:
+    u = URN(text)
+    others = u.functional_equivalents()
+    assert all(o.is_canonical and not o.equivalent(u) for o in others)
+    nids = [o.nid for o in others]
+    assert nids.count("isbn") == (1 if (len(u.nss) == 10 or u.nss.startswith("978")) else 0)
+    for o in others:
+        assert urnld.functionally_equivalent(o, u)
+        back = {x.assigned_key for x in o.functional_equivalents()} | {o.assigned_key}
+        assert {x.assigned_key for x in others} | {u.assigned_key} == back
+
+
+def test_functional_equivalence_examples() -> None:
+    # RFC 3187 §5's ISBN and its ISBN-13; the ISBN-A example "10.978.8898392/315" of the
+    # International ISBN Agency's ISBN-A documentation (ISBN 978-88-98392-31-5).
+    assert urnld.functionally_equivalent("URN:ISBN:0-395-36341-1", "urn:isbn:978-0-395-36341-6")
+    assert not urnld.equivalent("URN:ISBN:0-395-36341-1", "urn:isbn:978-0-395-36341-6")
+    assert urnld.functionally_equivalent("urn:doi:10.978.8898392/315", "urn:isbn:9788898392315")
+    # Not ISBN-A: wrong split, wrong check digit, not 978/979.
+    for doi in ("urn:doi:10.978.88/98392315", "urn:doi:10.978.8898392/316", "urn:doi:10.1000/182"):
+        assert URN(doi).functional_equivalents() == ()
+    assert URN("urn:isbn:0395363412").functional_equivalents() == ()  # wrong check digit
+    assert URN("urn:example:a").functional_equivalents() == ()
+    assert urnld.functionally_equivalent("urn:example:a", "URN:EXAMPLE:a#f")

@@ -41,7 +41,7 @@ Part = Literal["nss", "r_component", "q_component", "f_component"]
 _SUB_DELIMS: Final = "!$&'()*+,;="
 _SAFE: Final[dict[Part, str]] = {
     "nss": _SUB_DELIMS + ":@/",
-    "r_component": _SUB_DELIMS + ":@/",
+    "r_component": _SUB_DELIMS + ":@/",  # no "?": "?=" would end the r-component
     "q_component": _SUB_DELIMS + ":@/?",
     "f_component": _SUB_DELIMS + ":@/?",
 }
@@ -87,11 +87,8 @@ def encode_component(text: str, part: Part = "nss") -> str:
         if not isinstance(text, str):
             raise TypeError(f"expected str, not {type(text).__name__}")
         text = str.__str__(text)
-    safe = _SAFE[part]
-    if part == "r_component":
-        safe = safe.replace("?", "")
     try:
-        out = quote(text, safe=safe, encoding="utf-8", errors="strict")
+        out = quote(text, safe=_SAFE[part], encoding="utf-8", errors="strict")
     except UnicodeEncodeError as e:
         raise URNEncodingError(
             text,

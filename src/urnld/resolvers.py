@@ -278,7 +278,17 @@ def _builtin_table() -> tuple[Resolver, ...]:
     return _builtin
 
 
-def _plugin_tables() -> Iterable[Resolver]:
+_plugins: tuple[Resolver, ...] | None = None
+
+
+def _plugin_tables() -> tuple[Resolver, ...]:
+    global _plugins  # noqa: PLW0603  # entry points are scanned once per process
+    if _plugins is None:
+        _plugins = tuple(_load_plugins())
+    return _plugins
+
+
+def _load_plugins() -> Iterable[Resolver]:
     for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
         try:
             obj = ep.load()

@@ -152,6 +152,7 @@ def test_entry_point_tables(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> 
     monkeypatch.setitem(sys.modules, "urnld_test_ep", plugin)
     ep = metadata.EntryPoint("demo", "urnld_test_ep:TABLE", mod.ENTRY_POINT_GROUP)
     monkeypatch.setattr(mod.metadata, "entry_points", lambda group: [ep] if group == mod.ENTRY_POINT_GROUP else [])
+    monkeypatch.setattr(mod, "_plugins", None)  # scanned once per process: scan again
     assert URN("urn:example:a").resolve() == "https://ex.example/a"
 
 
@@ -196,3 +197,18 @@ def test_cli_examples_of_the_docs(capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "https://r.example/example/a\n"
     doc = (Path(__file__).resolve().parents[2] / "docs" / "core.md").read_text(encoding="utf-8")
     assert "urn:doi:10.1000/182\thttps://doi.org/10.1000/182" in doc
+
+
+def test_broken_entry_point_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
+    from importlib import metadata
+
+    import urnld.resolvers as mod
+
+    plugin = types.ModuleType("urnld_test_bad_ep")
+    plugin.TABLE = [("isbn", "not a Resolver")]  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "urnld_test_bad_ep", plugin)
+    ep = metadata.EntryPoint("bad", "urnld_test_bad_ep:TABLE", mod.ENTRY_POINT_GROUP)
+    monkeypatch.setattr(mod.metadata, "entry_points", lambda group: [ep])
+    monkeypatch.setattr(mod, "_plugins", None)
+    with pytest.raises(ResolverError, match="resolver plugin 'bad'"):
+        URN("urn:isbn:0395363411").resolve()

@@ -17,8 +17,8 @@ from __future__ import annotations
 from ._check import URNValidationError, check, validate
 from ._encode import URNEncodingError, decode_nss, encode_nss
 from ._extract import find_urns
+from ._functional import functionally_equivalent
 from ._json import json_default
-from ._native import functionally_equivalent
 from ._params import Params
 from ._parser import Mode
 from ._urn import URN, canonical, equivalent, is_valid, parse

@@ -408,7 +408,7 @@ class URN:
         """
         from ._native import build
 
-        return build(nid, nss_raw, r=r, q=q, f=f)
+        return build(cls, nid, nss_raw, r=r, q=q, f=f)
 
     @classmethod
     def from_uuid(cls, value: uuid.UUID | str) -> URN:
@@ -420,7 +420,7 @@ class URN:
         """
         from ._native import from_uuid
 
-        return from_uuid(value)
+        return from_uuid(cls, value)
 
     @classmethod
     def from_oid(cls, value: str | Iterable[int]) -> URN:
@@ -431,7 +431,7 @@ class URN:
         """
         from ._native import from_oid
 
-        return from_oid(value)
+        return from_oid(cls, value)
 
     @classmethod
     def from_isbn(cls, value: str) -> URN:
@@ -442,7 +442,7 @@ class URN:
         """
         from ._native import from_isbn
 
-        return from_isbn(value)
+        return from_isbn(cls, value)
 
     @classmethod
     def from_issn(cls, value: str) -> URN:
@@ -453,7 +453,7 @@ class URN:
         """
         from ._native import from_issn
 
-        return from_issn(value)
+        return from_issn(cls, value)
 
     @property
     def nss_decoded(self) -> str:
@@ -553,16 +553,16 @@ class URN:
             raise resolvers.ResolverError(f"no resolver is known for {self._text!r}")
         return found[0][1]
 
-    # pydantic v2 finds these on a field typed URN; urnld.pydantic (and pydantic) load only then.
+    # pydantic v2 finds these on a field typed URN; the schema module (and pydantic) load then.
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        from .pydantic import urn_schema
+        from ._schema import urn_schema
 
-        return urn_schema()
+        return urn_schema(cls)
 
     @classmethod
     def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> Any:
-        from .pydantic import json_schema
+        from ._schema import json_schema
 
         return json_schema()
 

@@ -31,47 +31,10 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
+from ._schema import RFC8141_PATTERN, json_schema, urn_schema
 from ._urn import URN
-from .errors import URNError
 
-__all__ = ["RFC8141_PATTERN", "CanonicalURNStr", "URNStr", "urn_schema"]
-
-#: The RFC 8141 grammar as an ECMA-262-compatible pattern for JSON Schema (``pattern``).
-RFC8141_PATTERN = (
-    r"^[Uu][Rr][Nn]:[A-Za-z0-9][A-Za-z0-9-]{0,30}[A-Za-z0-9]:"
-    r"(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"
-    r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2})*"
-    r"(?:\?\+(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"
-    r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/-]|%[0-9A-Fa-f]{2}|\?(?!=))*)?"
-    r"(?:\?=(?:[A-Za-z0-9._~!$&'()*+,;=:@-]|%[0-9A-Fa-f]{2})"
-    r"(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?"
-    r"(?:#(?:[A-Za-z0-9._~!$&'()*+,;=:@/?-]|%[0-9A-Fa-f]{2})*)?$"
-)
-
-
-def _parse(value: Any) -> URN:
-    if isinstance(value, URN):
-        return value
-    if not isinstance(value, str):
-        # A ValueError, so that pydantic reports it as a validation error of the field.
-        raise URNError(f"a URN is given as str, not {type(value).__name__}")
-    return URN(value)  # URNSyntaxError is a ValueError: pydantic reports it as value_error
-
-
-def _canonical(value: Any) -> URN:
-    return _parse(value).canonical()
-
-
-def urn_schema(*, canonical: bool = False) -> core_schema.CoreSchema:
-    """The pydantic core schema of a URN field: str in, :class:`~urnld.URN` out, str in JSON.
-
-    With *canonical*, the value is replaced by its canonical form.
-    """
-    validate = _canonical if canonical else _parse
-    return core_schema.no_info_plain_validator_function(
-        validate,
-        serialization=core_schema.plain_serializer_function_ser_schema(str, when_used="always"),
-    )
+__all__ = ["RFC8141_PATTERN", "CanonicalURNStr", "URNStr", "json_schema", "urn_schema"]
 
 
 class _URNAnnotation:
@@ -81,26 +44,13 @@ class _URNAnnotation:
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
-        return urn_schema(canonical=self.canonical)
+        schema: core_schema.CoreSchema = urn_schema(URN, canonical=self.canonical)
+        return schema
 
     def __get_pydantic_json_schema__(
         self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
     ) -> JsonSchemaValue:
         return json_schema()
-
-
-def json_schema() -> dict[str, Any]:
-    """The JSON Schema of a URN field.
-
-    >>> json_schema()["format"]
-    'urn'
-    """
-    return {
-        "type": "string",
-        "format": "urn",
-        "pattern": RFC8141_PATTERN,
-        "description": "A Uniform Resource Name (RFC 8141)",
-    }
 
 
 #: A URN field: validated against RFC 8141, kept as written.

@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 from urllib.parse import quote
 
-from .errors import URNError
+from .errors import URNError, URNLDEnvironmentError
 
 if TYPE_CHECKING:
     from ._urn import URN
@@ -52,6 +52,7 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "Resolver",
     "ResolverError",
+    "ResolverPluginError",
     "expand",
     "load_resolvers",
     "locators",
@@ -71,6 +72,10 @@ _PCT_TRIPLET: Final = re.compile(r"%[0-9A-Fa-f]{2}")
 
 class ResolverError(URNError):
     """A template or resolver table is malformed, or no resolver knows a URN."""
+
+
+class ResolverPluginError(URNLDEnvironmentError):
+    """A resolver table installed through the ``urnld.resolvers`` entry point cannot be loaded."""
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -118,7 +123,8 @@ class Resolver:
 
 
 def _as_urn(urn: URN | str) -> URN:
-    from ._urn import URN
+    # The public name, at call time: the URN type's own resolve() imports this module.
+    from . import URN
 
     return urn if isinstance(urn, URN) else URN(urn)
 
@@ -293,13 +299,15 @@ def _load_plugins() -> Iterable[Resolver]:
         try:
             obj = ep.load()
             found = load_resolvers(obj) if isinstance(obj, str | PathLike) else tuple(obj)
-        except ResolverError:
-            raise
         except Exception as e:  # a broken plugin must be named, not crash the caller
-            raise ResolverError(f"resolver plugin {ep.name!r} ({ep.value}) failed: {e}") from e
+            raise ResolverPluginError(
+                f"resolver plugin {ep.name!r} ({ep.value}) failed: {e}"
+            ) from e
         for r in found:
             if not isinstance(r, Resolver):
-                raise ResolverError(f"resolver plugin {ep.name!r} gave {r!r}, not a Resolver")
+                raise ResolverPluginError(
+                    f"resolver plugin {ep.name!r} gave {r!r}, not a Resolver"
+                )
             yield r
 
 

@@ -193,7 +193,7 @@ def test_plugins_add_their_own_views(monkeypatch: pytest.MonkeyPatch) -> None:
     import urnld.namespaces as ns
 
     # The registry is process-wide: give this test its own copy, restored afterwards.
-    for name in ("_registered", "_cache", "_prefixes"):
+    for name in ("_registered", "_cache"):
         monkeypatch.setattr(ns, name, dict(getattr(ns, name)))
 
     class Point(NamespaceRule):

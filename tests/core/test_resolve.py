@@ -210,5 +210,7 @@ def test_broken_entry_point_is_named(monkeypatch: pytest.MonkeyPatch) -> None:
     ep = metadata.EntryPoint("bad", "urnld_test_bad_ep:TABLE", mod.ENTRY_POINT_GROUP)
     monkeypatch.setattr(mod.metadata, "entry_points", lambda group: [ep])
     monkeypatch.setattr(mod, "_plugins", None)
-    with pytest.raises(ResolverError, match="resolver plugin 'bad'"):
+    from urnld.errors import URNLDEnvironmentError
+
+    with pytest.raises(URNLDEnvironmentError, match="resolver plugin 'bad'"):
         URN("urn:isbn:0395363411").resolve()

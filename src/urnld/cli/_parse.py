@@ -20,7 +20,7 @@ import json
 import sys
 from collections.abc import Iterator
 
-from .._json import json_default
+from .. import json_default
 
 HELP = "parse and check URNs, show their parts and canonical form"
 

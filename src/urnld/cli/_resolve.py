@@ -17,9 +17,7 @@ import argparse
 import json
 import sys
 
-from .._json import json_default
-from .._urn import URN
-from ..errors import URNSyntaxError
+from .. import URN, URNSyntaxError, json_default
 from ..resolvers import expand, locators
 
 HELP = "print resolver locators (URLs) for URNs; nothing is fetched"

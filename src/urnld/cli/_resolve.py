@@ -21,8 +21,12 @@ from .. import URN, URNSyntaxError, json_default
 from ..resolvers import expand, locators
 
 HELP = "print resolver locators (URLs) for URNs; nothing is fetched"
+EXIT_CODES = (
+    "exit status: 0 every URN got a locator, 1 some had none, 2 an input is not a URN, "
+    "bad template or resolver table, usage error"
+)
 
-__all__ = ["HELP", "configure", "run"]
+__all__ = ["EXIT_CODES", "HELP", "configure", "run"]
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -16,8 +16,12 @@ from __future__ import annotations
 
 from ._check import URNValidationError, check, validate
 from ._config import ConfigError, Policy, find_policy, policy_scope
+from ._encode import URNEncodingError, decode_nss, encode_nss
 from ._extract import find_urns
+from ._functional import functionally_equivalent
+from ._json import json_default
 from ._legacy import upgrade_draft_query
+from ._params import Params
 from ._parser import Mode
 from ._severity import SeverityConfigError, SeverityMap
 from ._urn import URN, canonical, equivalent, is_valid, parse
@@ -33,21 +37,27 @@ __all__ = [
     "ConfigError",
     "Finding",
     "Mode",
+    "Params",
     "Policy",
     "Severity",
     "SeverityConfigError",
     "SeverityMap",
     "URNConversionError",
+    "URNEncodingError",
     "URNError",
     "URNSyntaxError",
     "URNValidationError",
     "__version__",
     "canonical",
     "check",
+    "decode_nss",
+    "encode_nss",
     "equivalent",
     "find_policy",
     "find_urns",
+    "functionally_equivalent",
     "is_valid",
+    "json_default",
     "parse",
     "policy_scope",
     "upgrade_draft_query",
@@ -56,8 +66,10 @@ __all__ = [
 
 # Public names report the package as their home (tracebacks, repr of classes, docs).
 for _name in ("URN", "URNError", "URNSyntaxError", "URNConversionError", "URNValidationError",
-              "Finding", "Severity", "CheckOptions", "canonical", "check", "equivalent",
-              "find_urns", "is_valid", "parse", "validate", "SeverityMap", "SeverityConfigError",
+              "URNEncodingError", "Params", "Finding", "Severity", "CheckOptions", "canonical",
+              "check", "decode_nss", "encode_nss", "equivalent", "find_urns",
+              "functionally_equivalent", "is_valid",
+              "json_default", "parse", "validate", "SeverityMap", "SeverityConfigError",
               "upgrade_draft_query", "Policy", "ConfigError", "find_policy", "policy_scope"):
     globals()[_name].__module__ = "urnld"
 del _name

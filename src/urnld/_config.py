@@ -29,7 +29,6 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
-import tomllib
 from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -111,6 +110,8 @@ class Policy:
 
 def _table(path: Path) -> dict[str, Any] | None:
     """The urnld table of *path*, None when a pyproject.toml has none."""
+    import tomllib  # only when a project file is read: `import urnld` stays lean
+
     try:
         with path.open("rb") as f:
             data = tomllib.load(f)

@@ -34,7 +34,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "N-Triples/N-Quads (.nt, .nq, optionally .gz) are streamed; other formats are loaded "
         "with rdflib."
     )
-    parser.add_argument("inputs", nargs="+", metavar="IN", help="input file ('-' = stdin)")
+    parser.add_argument("inputs", nargs="*", metavar="IN", help="input file ('-' = stdin)")
     parser.add_argument(
         "-o", "--output", default="-", metavar="OUT",
         help="output file ('-' = stdout, the default); a directory with several inputs "
@@ -81,6 +81,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="progress line on stderr (default: when stderr is a terminal)",
     )
+    from ._endpoint import add_options
+
+    add_options(parser, write=True)
 
 
 def _format_of(path: str, given: str | None, default: str) -> str:
@@ -227,7 +230,13 @@ def _first_line(e: BaseException) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.endpoint is not None:
+        from ._endpoint import run_canonicalize
+
+        return run_canonicalize(args)
     inputs: list[str] = args.inputs
+    if not inputs:
+        raise URNError("give input files to canonicalize, or --endpoint URL")
     if args.engine == "dask":
         if args.jobs is not None:
             raise URNError("--jobs is for the local engine; --engine dask takes --workers")

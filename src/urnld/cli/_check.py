@@ -28,7 +28,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "invalid ones, non-canonical spellings, and equivalent spellings that are separate "
         "nodes. Exit 0: no errors; 1: invalid URNs; 2: unreadable input."
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="RDF file ('-' = stdin)")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="RDF file ('-' = stdin)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     parser.add_argument(
         "--input-format", metavar="F",
@@ -44,6 +44,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
+    from ._endpoint import add_options
+
+    add_options(parser, write=False)
 
 
 def _check_one(path: str, fmt: str | None, report: Any) -> None:
@@ -75,6 +78,12 @@ def _check_one(path: str, fmt: str | None, report: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..report import CheckReport
 
+    if args.endpoint is not None:
+        from ._endpoint import run_check
+
+        return run_check(args)
+    if not args.files:
+        raise URNError("give RDF files to check, or --endpoint URL")
     unreadable: list[dict[str, str]] = []
     if args.engine == "dask":
         report = _run_dask(args)

@@ -20,20 +20,34 @@ from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
+    from ._client import EndpointError
+    from ._endpoint import (
+        BatchProgress,
+        EndpointBatchError,
+        canonicalize_endpoint,
+        check_endpoint,
+    )
+    from ._query import canonical_query
     from ._rdfc import CanonicalizationTooComplex, RDFCInputError, canonical_nquads, digest
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
 
 __all__ = [
     "URNFN",
+    "BatchProgress",
     "CanonicalizationTooComplex",
     "CanonicalizeResult",
+    "EndpointBatchError",
+    "EndpointError",
     "NotAURNError",
     "RDFCInputError",
     "URNRef",
     "URNStore",
     "canonical_nquads",
+    "canonical_query",
     "canonicalize",
+    "canonicalize_endpoint",
+    "check_endpoint",
     "check_graph",
     "digest",
     "register_functions",
@@ -51,6 +65,12 @@ _LAZY = {
     "RDFCInputError": "._rdfc",
     "canonical_nquads": "._rdfc",
     "digest": "._rdfc",
+    "EndpointError": "._client",
+    "BatchProgress": "._endpoint",
+    "EndpointBatchError": "._endpoint",
+    "canonicalize_endpoint": "._endpoint",
+    "check_endpoint": "._endpoint",
+    "canonical_query": "._query",
 }
 
 

@@ -199,12 +199,14 @@ def _terms(
         n = 0
         for row in endpoint.select(page):
             n += 1
-            dt = row.get("dt", "")
-            term = _Term("literal", row["x"], dt) if dt else _Term("iri", row["x"])
             try:
+                dt = row.get("dt", "")
+                term = _Term("literal", row["x"], dt) if dt else _Term("iri", row["x"])
                 count = int(row["n"])
             except (KeyError, ValueError) as e:
-                raise EndpointError(f"{endpoint.url}: unexpected count in {row!r}") from e
+                raise EndpointError(
+                    f"{endpoint.url}: unexpected results (columns {', '.join(row)})"
+                ) from e
             yield term, count
         if page_size is None or n < page_size:
             return

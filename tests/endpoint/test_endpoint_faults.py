@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
 from rdflib import Graph
@@ -36,7 +36,7 @@ def one_error_line(capsys: pytest.CaptureFixture[str], code: int, command: str) 
 
 # -- a loopback server that answers badly ----------------------------------------------------------
 class _Handler(http.server.BaseHTTPRequestHandler):
-    behaviour: dict[str, Any] = {}
+    behaviour: ClassVar[dict[str, Any]] = {}
 
     def do_POST(self) -> None:
         self.rfile.read(int(self.headers.get("Content-Length", 0)))
@@ -61,7 +61,7 @@ class _Handler(http.server.BaseHTTPRequestHandler):
 
 @pytest.fixture
 def bad_server() -> Iterator[tuple[str, dict[str, Any]]]:
-    behaviour: dict[str, Any] = {}
+    behaviour: ClassVar[dict[str, Any]] = {}
     handler = type("H", (_Handler,), {"behaviour": behaviour})
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     httpd.daemon_threads = True

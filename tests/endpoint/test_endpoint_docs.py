@@ -32,7 +32,7 @@ def blocks(path: Path, kind: str) -> list[str]:
     return re.findall(rf"```{kind}\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
 
 
-SHELL = [b for b in blocks(DOC, "sh")] + [b for b in blocks(README, "sh") if "--endpoint" in b]
+SHELL = blocks(DOC, "sh") + [b for b in blocks(README, "sh") if "--endpoint" in b]
 PYTHON = blocks(DOC, "python")
 
 
@@ -47,8 +47,8 @@ def run_shell(block: str, tmp_path: Path) -> list[tuple[str, int, str]]:
     lines = [line for line in block.splitlines() if line.strip()]
     script = ["trap 'kill $(jobs -p) 2>/dev/null; wait' EXIT"]
     for i, line in enumerate(lines):
-        line = line.replace(PORT, f"127.0.0.1:{sock_port}")
-        script += [f"echo '@@start {i}'", line, f"echo '@@exit {i} '$?"]
+        command = line.replace(PORT, f"127.0.0.1:{sock_port}")
+        script += [f"echo '@@start {i}'", command, f"echo '@@exit {i} '$?"]
     if not shutil.which("curl"):
         pytest.fail("the examples use curl")
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}"}

@@ -10,7 +10,6 @@ import httpx
 import pytest
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
-from rdflib.namespace import XSD
 
 from urnld.rdf import (
     BatchProgress,
@@ -258,6 +257,8 @@ def test_read_only_endpoint_fails_on_first_batch(store: Store) -> None:
 
 
 def test_literal_datatypes_kept(store: Store) -> None:
+    from rdflib.namespace import XSD  # not at module level: pytest probes module names
+
     g = Graph().parse(data=QUADS.replace(" <urn:example:g1> .", " .").replace(
         " <URN:EXAMPLE:G1> .", " .").replace(" <urn:example:g2> .", " ."), format="nt")
     store.load(g)

@@ -233,3 +233,89 @@ def test_api_error_is_an_oserror(bad_server: tuple[str, dict[str, Any]]) -> None
     with pytest.raises(EndpointError, match="HTTP 502") as info:
         check_endpoint(url)
     assert isinstance(info.value, OSError)
+
+
+# -- credentials: from the environment or netrc, never the command line ----------------------------
+class _Recorder(_Handler):
+    seen: ClassVar[list[str | None]] = []
+
+    def do_POST(self) -> None:
+        self.seen.append(self.headers.get("Authorization"))
+        super().do_POST()
+
+
+@pytest.fixture
+def recording_server() -> Iterator[tuple[str, list[str | None]]]:
+    seen: list[str | None] = []
+    handler = type("R", (_Recorder,), {"seen": seen, "behaviour": {
+        "type": "text/csv", "body": "x,n,dt\r\n"}})
+    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/sparql", seen
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join(timeout=10)
+
+
+def _no_credentials(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    for name in ("URNLD_ENDPOINT_TOKEN", "URNLD_ENDPOINT_USER", "URNLD_ENDPOINT_PASSWORD"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NETRC", str(tmp_path / "no-netrc"))
+
+
+def test_bearer_from_environment(recording_server: tuple[str, list[str | None]],
+                                 monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    url, seen = recording_server
+    _no_credentials(monkeypatch, tmp_path)
+    monkeypatch.setenv("URNLD_ENDPOINT_TOKEN", "s3cret")
+    with pytest.raises(EndpointError):  # the fake server's count answer is empty
+        check_endpoint(url)
+    assert seen and set(seen) == {"Bearer s3cret"}
+
+
+def test_basic_from_environment(recording_server: tuple[str, list[str | None]],
+                                monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import base64
+
+    url, seen = recording_server
+    _no_credentials(monkeypatch, tmp_path)
+    monkeypatch.setenv("URNLD_ENDPOINT_USER", "alice")
+    monkeypatch.setenv("URNLD_ENDPOINT_PASSWORD", "pw")
+    with pytest.raises(EndpointError):
+        check_endpoint(url)
+    assert set(seen) == {"Basic " + base64.b64encode(b"alice:pw").decode()}
+
+
+def test_basic_from_netrc(recording_server: tuple[str, list[str | None]],
+                          monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import base64
+
+    url, seen = recording_server
+    _no_credentials(monkeypatch, tmp_path)
+    netrc_file = tmp_path / "netrc"
+    netrc_file.write_text("machine 127.0.0.1 login bob password hunter2\n")
+    netrc_file.chmod(0o600)
+    monkeypatch.setenv("NETRC", str(netrc_file))
+    with pytest.raises(EndpointError):
+        check_endpoint(url)
+    assert set(seen) == {"Basic " + base64.b64encode(b"bob:hunter2").decode()}
+
+
+def test_no_credentials(recording_server: tuple[str, list[str | None]],
+                        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    url, seen = recording_server
+    _no_credentials(monkeypatch, tmp_path)
+    with pytest.raises(EndpointError):
+        check_endpoint(url)
+    assert set(seen) == {None}
+
+
+def test_no_credential_options(capsys: pytest.CaptureFixture[str]) -> None:
+    for flag in ("--user", "--password", "--token"):
+        with pytest.raises(SystemExit) as info:
+            main(["check", "--endpoint", "http://127.0.0.1:1/q", flag, "x"])
+        assert info.value.code == 2
+        assert "unrecognized arguments" in capsys.readouterr().err

@@ -128,11 +128,11 @@ class Store:
     def dataset(self) -> Dataset:
         ds = Dataset()
         for s, p, o in self.select("SELECT ?s ?p ?o WHERE { ?s ?p ?o }"):  # type: ignore[misc]
-            ds.add((s, p, o))
+            ds.default_graph.add((s, p, o))
         for s, p, o, g in self.select(  # type: ignore[misc]
             "SELECT ?s ?p ?o ?g WHERE { GRAPH ?g { ?s ?p ?o } }"
         ):
-            ds.add((s, p, o, g))
+            ds.graph(g).add((s, p, o))
         return ds
 
     def count(self) -> int:

@@ -26,16 +26,18 @@ if TYPE_CHECKING:
 CATALOG = Path(__file__).resolve().parents[2] / "examples" / "catalog" / "catalog.ttl"
 
 # A dataset with URN graph names, a URN predicate, a statement holding the same URN twice and
-# spellings that merge into statements already present.
-QUADS = """
-<URN:ISBN:0-395-36341-1> <http://purl.org/dc/terms/title> "The Hobbit" <URN:EXAMPLE:G1> .
-<urn:isbn:0395363411> <http://purl.org/dc/terms/title> "The Hobbit" <urn:example:g1> .
-<urn:ISBN:0-395-36341-1> <URN:EXAMPLE:Rel> <URN:ISBN:0-395-36341-1> <urn:example:g2> .
-<urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6> <http://e/p> "URN:ISSN:0028-0836" <urn:example:g2> .
-<URN:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6> <http://e/p> <urn:x-foo:Bar> .
-<http://e/s> <http://e/p> "URN:ISSN:0028-0836"^^<http://www.w3.org/2001/XMLSchema#anyURI> .
-<http://e/s> <http://e/p> "URN:ISSN:0028-0836"@en .
-"""
+# spellings that merge into statements already present: (N-Triples statement, graph or None).
+QUADS = [
+    ('<URN:ISBN:0-395-36341-1> <http://purl.org/dc/terms/title> "The Hobbit" .', "URN:EXAMPLE:G1"),
+    ('<urn:isbn:0395363411> <http://purl.org/dc/terms/title> "The Hobbit" .', "urn:example:g1"),
+    ("<urn:ISBN:0-395-36341-1> <URN:EXAMPLE:Rel> <URN:ISBN:0-395-36341-1> .", "urn:example:g2"),
+    ('<urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6> <http://e/p> "URN:ISSN:0028-0836" .',
+     "urn:example:g2"),
+    ("<URN:UUID:f81d4fae-7dec-11d0-a765-00a0c91e6bf6> <http://e/p> <urn:x-foo:Bar> .", None),
+    ('<http://e/s> <http://e/p> "URN:ISSN:0028-0836"^^<http://www.w3.org/2001/XMLSchema#anyURI> .',
+     None),
+    ('<http://e/s> <http://e/p> "URN:ISSN:0028-0836"@en .', None),
+]
 
 
 def same_dataset(a: Dataset, b: Dataset) -> bool:
@@ -59,7 +61,11 @@ def catalog() -> Graph:
 
 
 def quads() -> Dataset:
-    return Dataset().parse(data=QUADS, format="nquads")
+    ds = Dataset()
+    for statement, graph in QUADS:
+        target = ds.default_graph if graph is None else ds.graph(URIRef(graph))
+        target.parse(data=statement, format="nt")
+    return ds
 
 
 def test_check_matches_check_graph(store: Store) -> None:
@@ -259,8 +265,7 @@ def test_read_only_endpoint_fails_on_first_batch(store: Store) -> None:
 def test_literal_datatypes_kept(store: Store) -> None:
     from rdflib.namespace import XSD  # not at module level: pytest probes module names
 
-    g = Graph().parse(data=QUADS.replace(" <urn:example:g1> .", " .").replace(
-        " <URN:EXAMPLE:G1> .", " .").replace(" <urn:example:g2> .", " ."), format="nt")
+    g = Graph().parse(data="\n".join(statement for statement, _ in QUADS), format="nt")
     store.load(g)
     canonicalize_endpoint(store.query_url, update_url=store.update_url, literals=True)
     after = store.default_graph()

@@ -163,6 +163,8 @@ def test_bad_options(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
         (["check", "x.nt", "--endpoint", store.query_url], "not both"),
         (["canonicalize", "--endpoint", store.query_url, "--batch", "0"], "--batch"),
         (["canonicalize", "--endpoint", store.query_url, "-o", "x.nt"], "-o is for files"),
+        (["canonicalize", "--endpoint", store.query_url, "--dry-run", "--undo", "u.ru"],
+         "nothing to undo"),
         (["check", "--endpoint", store.query_url, "--timeout", "-1"], "--timeout"),
         (["check", "--endpoint", store.query_url, "--graph", "a b"], "not a usable graph"),
         (["check"], "give RDF files"),

@@ -379,6 +379,8 @@ def canonicalize_endpoint(
     scope = _validate_graph(graph, all_graphs)
     if batch < 1:
         raise URNError(f"batch size must be a positive integer, got {batch}")
+    if dry_run and undo is not None:
+        raise URNError("a dry run changes nothing, so it has nothing to undo: drop the undo file")
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)

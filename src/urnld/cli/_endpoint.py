@@ -45,7 +45,7 @@ def add_options(parser: argparse.ArgumentParser, *, write: bool) -> None:
         )
     group.add_argument(
         "--timeout", type=float, default=None, metavar="S",
-        help="seconds to wait for the server on each request (default 120)",
+        help="seconds to wait for each answer from the server (default 600)",
     )
     group.add_argument(
         "--page-size", type=int, default=None, metavar="N",

@@ -54,7 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--timeout", type=float, default=None, metavar="S",
-        help="seconds to wait for the server (default 120)",
+        help="seconds to wait for each answer from the server (default 600)",
     )
 
 

@@ -34,8 +34,10 @@ import httpx
 
 __all__ = ["Endpoint", "EndpointError"]
 
-#: Seconds to wait for a connection and for each read from the server.
-DEFAULT_TIMEOUT = 120.0
+#: Seconds to wait for each answer from the server (an aggregate over a large store may take
+#: minutes before its first byte); connecting waits at most :data:`CONNECT_TIMEOUT`.
+DEFAULT_TIMEOUT = 600.0
+CONNECT_TIMEOUT = 30.0
 
 _CSV = "text/csv"
 
@@ -101,7 +103,9 @@ class Endpoint:
         # trust_env=False: proxies from the environment would take loopback traffic elsewhere;
         # credentials are read by _auth, per endpoint.
         self._client = httpx.Client(
-            timeout=httpx.Timeout(timeout), trust_env=False, follow_redirects=True
+            timeout=httpx.Timeout(timeout, connect=min(timeout, CONNECT_TIMEOUT)),
+            trust_env=False,
+            follow_redirects=True,
         )
         self._auth = {u: _auth(u) for u in {self.url, self.update_url}}
 

@@ -229,12 +229,15 @@ def test_server_stopped_mid_run(
     assert isomorphic(got, canonicalize(data, literals=True).graph)
 
 
-def test_api_error_is_an_oserror(bad_server: tuple[str, dict[str, Any]]) -> None:
+def test_api_error_is_an_environment_failure(bad_server: tuple[str, dict[str, Any]]) -> None:
+    from urnld.errors import URNLDEnvironmentError
+
     url, b = bad_server
     b.update(status=502, body="bad gateway")
     with pytest.raises(EndpointError, match="HTTP 502") as info:
         check_endpoint(url)
-    assert isinstance(info.value, OSError)
+    assert isinstance(info.value, URNLDEnvironmentError)
+    assert not isinstance(info.value, ValueError)
 
 
 # -- credentials: from the environment or netrc, never the command line ----------------------------

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ..errors import URNError
@@ -84,10 +85,14 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def run_check(args: argparse.Namespace) -> int:
-    """``urnld check --endpoint URL``: exit 0 (no invalid URN) or 1; errors exit 2."""
+def run_check(
+    args: argparse.Namespace, print_text: Callable[..., None]
+) -> int:
+    """``urnld check --endpoint URL``: exit 0 (no invalid URN) or 1; errors exit 2.
+
+    ``print_text(report, out, limit, partial=…)`` is the text report of ``urnld check``.
+    """
     from ..rdf import check_endpoint
-    from ._check import _print_text
 
     if args.files:
         raise URNError("give files or --endpoint, not both")
@@ -101,7 +106,7 @@ def run_check(args: argparse.Namespace) -> int:
         json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
-        _print_text(report, sys.stdout, args.limit, partial=False)
+        print_text(report, sys.stdout, args.limit, partial=False)
     return 0 if report.ok else 1
 
 
@@ -133,10 +138,12 @@ class _Bar:
             sys.stderr.flush()
 
 
-def run_canonicalize(args: argparse.Namespace) -> int:
-    """``urnld canonicalize --endpoint URL``: rewrite in place; a failed batch exits 2."""
+def run_canonicalize(args: argparse.Namespace, summary: Callable[[Any], str]) -> int:
+    """``urnld canonicalize --endpoint URL``: rewrite in place; a failed batch exits 2.
+
+    ``summary(report)`` is the one-line summary of ``urnld canonicalize``.
+    """
     from ..rdf import EndpointBatchError, canonicalize_endpoint
-    from ._canonicalize import _summary
 
     if args.inputs:
         raise URNError("give input files or --endpoint, not both")
@@ -174,17 +181,17 @@ def run_canonicalize(args: argparse.Namespace) -> int:
     _write(args.report, report, run)
     if sys.stderr.isatty() or args.dry_run:
         verb = "would rewrite" if args.dry_run else "rewrote"
-        print(f"urnld canonicalize: {verb}: {_summary(report)}", file=sys.stderr)
+        print(f"urnld canonicalize: {verb}: {summary(report)}", file=sys.stderr)
     return 0
 
 
 def _write(path: str | None, report: Any, run: dict[str, Any]) -> None:
     if not path:
         return
-    from ._common import atomic_write
+    from .._files import atomic_output
 
     out = report.to_dict()
     out["run"] = run
-    with atomic_write(path) as f:
+    with atomic_output(path, text=True, fsync=True) as f:
         json.dump(out, f, indent=2, sort_keys=True, ensure_ascii=False)
         f.write("\n")

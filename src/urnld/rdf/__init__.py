@@ -28,11 +28,18 @@ if TYPE_CHECKING:
         check_endpoint,
     )
     from ._query import canonical_query
-    from ._rdfc import CanonicalizationTooComplex, RDFCInputError, canonical_nquads, digest
+    from ._rdfc import (
+        DEFAULT_MAX_WORK,
+        CanonicalizationTooComplex,
+        RDFCInputError,
+        canonical_nquads,
+        digest,
+    )
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
 
 __all__ = [
+    "DEFAULT_MAX_WORK",
     "URNFN",
     "BatchProgress",
     "CanonicalizationTooComplex",
@@ -64,6 +71,7 @@ _LAZY = {
     "CanonicalizationTooComplex": "._rdfc",
     "RDFCInputError": "._rdfc",
     "canonical_nquads": "._rdfc",
+    "DEFAULT_MAX_WORK": "._rdfc",
     "digest": "._rdfc",
     "EndpointError": "._client",
     "BatchProgress": "._endpoint",

@@ -32,6 +32,8 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from ..errors import URNLDEnvironmentError
+
 __all__ = ["Endpoint", "EndpointError"]
 
 #: Seconds to wait for each answer from the server (an aggregate over a large store may take
@@ -42,11 +44,11 @@ CONNECT_TIMEOUT = 30.0
 _CSV = "text/csv"
 
 
-class EndpointError(OSError):
+class EndpointError(URNLDEnvironmentError):
     """The SPARQL endpoint could not be used: unreachable, refused, failed, or not SPARQL.
 
-    An ``OSError`` (an environment failure, not bad input): the ``urnld`` command prints its
-    message as one line and exits 2.
+    A failure of the environment, not of the input: the ``urnld`` command prints its message as
+    one line and exits 2.
     """
 
 

@@ -27,9 +27,9 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from typing import IO, NamedTuple
+from typing import IO, Any, NamedTuple
 
-from .._ntriples import TermCanonicalizer
+from .._terms import TermCache, TermRule, TermVerdict, check_term, is_rdflib_internal
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError
@@ -74,6 +74,17 @@ class EndpointBatchError(EndpointError):
         self.batches_done = batches_done
         self.batches_total = batches_total
         self.report = report
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # keyword-only constructor: pickle (worker processes, Dask) rebuilds it through _rebuild
+        return (_rebuild_batch_error, (str(self), self.batch, self.batches_done,
+                                       self.batches_total, self.report))
+
+
+def _rebuild_batch_error(message: str, batch: int, done: int, total: int,
+                         report: CanonicalizeReport) -> EndpointBatchError:
+    return EndpointBatchError(message, batch=batch, batches_done=done, batches_total=total,
+                              report=report)
 
 
 class _Term(NamedTuple):
@@ -248,12 +259,9 @@ def check_endpoint(
     list in pages of that many terms (``ORDER BY``/``LIMIT``/``OFFSET``) for endpoints that cap
     result sizes; by default it is one streamed result.
 
-    Raises :class:`EndpointError` (an ``OSError``) when the endpoint fails, ``URNError`` on
+    Raises :class:`EndpointError` (an environment failure) when the endpoint fails, ``URNError`` on
     bad arguments or a named graph that holds no statement.
     """
-    from .. import check
-    from .._urn import URN
-
     scope = _validate_graph(graph, all_graphs)
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
@@ -262,16 +270,11 @@ def check_endpoint(
     with Endpoint(url, timeout=timeout) as endpoint:
         report.statements_in += _check_scope(endpoint, scope)
         for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size):
-            text = term.value
-            canonical = nid = None
-            try:
-                urn = URN.parse(text)
-                canonical, nid = urn.canonical_str, urn.nid.lower()
-            except URNError:
-                pass
-            report.record_urn(
-                text, check(text), canonical=canonical, nid=nid,
-                literal=term.kind == "literal", count=count,
+            if is_rdflib_internal(term.value):
+                continue  # rdflib's own names are not data (as in the file paths)
+            # Each distinct term comes once: the uncached rule, the one report-filling call.
+            report.record_check(
+                term.value, check_term(term.value), literal=term.kind == "literal", count=count
             )
     return report
 
@@ -384,24 +387,24 @@ def canonicalize_endpoint(
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
-    rule = TermCanonicalizer(ignore_components=ignore_components)
+    rule = TermCache(TermRule(ignore_components=ignore_components))
     spool = _Spool()
     try:
         with Endpoint(url, update_url=update_url, timeout=timeout) as endpoint:
             report.statements_in = _check_scope(endpoint, scope)
-            valid: list[tuple[str, str, str, int, str | None]] = []
+            verdicts: list[tuple[str, TermVerdict, int]] = []
             for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size):
-                out, info = rule.compute(term.value)
-                if info[0] != "ok":
-                    report.record_invalid(term.value, str(info[1]), count)
-                    continue
-                valid.append((term.value, str(info[1]), str(info[2]), count, info[3]))
-                if len(valid) >= 4096:
-                    report.record_urns(valid)
-                    valid.clear()
-                if out != term.value:
-                    spool.add(_Change(term, term._replace(value=out), count))
-            report.record_urns(valid)
+                if is_rdflib_internal(term.value):
+                    continue  # rdflib's own names are not data (as in the file paths)
+                # Each distinct term comes once: the uncached rule.
+                verdict = rule.verdict(term.value)
+                verdicts.append((term.value, verdict, count))
+                if len(verdicts) >= 4096:
+                    report.record_verdicts(verdicts)
+                    verdicts.clear()
+                if verdict.ok and verdict.output != term.value:
+                    spool.add(_Change(term, term._replace(value=verdict.output), count))
+            report.record_verdicts(verdicts)
             if dry_run:
                 report.statements_out = report.statements_in
                 return report
@@ -591,7 +594,7 @@ class _UndoLog:
         self.file.write(ops.encode("utf-8"))
 
     def write(self) -> None:
-        from ..stream import atomic_output
+        from .._files import atomic_output
 
         self.file.seek(0, os.SEEK_END)
         ends = [*self.offsets[1:], self.file.tell()]

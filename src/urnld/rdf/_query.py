@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from .._ntriples import TermCanonicalizer
+from .._terms import TermCache, TermRule, is_urn_like
 from ..errors import URNError
 
 __all__ = ["canonical_query"]
@@ -76,17 +76,17 @@ def canonical_query(
     """
     if not isinstance(sparql, str):
         raise TypeError(f"canonical_query() needs a str, not {type(sparql).__name__}")
-    rule = TermCanonicalizer(ignore_components=ignore_components)
+    rule = TermCache(TermRule(ignore_components=ignore_components))
     prefixes: dict[str, str] = {}
     out: list[str] = []
     pos = 0
     n = len(sparql)
 
     def canonical(text: str) -> str | None:
-        if text[:4].lower() != "urn:":
+        if not is_urn_like(text):
             return None
-        new, info = rule.canonical(text)
-        return new if info[0] == "ok" and new != text else None
+        verdict = rule.get(text)
+        return verdict.output if verdict.ok and verdict.output != text else None
 
     while pos < n:
         c = sparql[pos]

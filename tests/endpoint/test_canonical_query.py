@@ -139,9 +139,9 @@ def test_cli_query(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     q = "PREFIX isbn: <URN:ISBN:> SELECT ?t WHERE { isbn:0-395-36341-1 <http://e/title> ?t }"
     assert main(["query", "--endpoint", store.query_url, q]) == 0
     assert capsys.readouterr().out == "t\n----------\nThe Hobbit\n(1 row)\n"
-    assert main(["query", "--endpoint", store.query_url, "--format", "csv", q]) == 0
+    assert main(["query", "--endpoint", store.query_url, "--csv", q]) == 0
     assert capsys.readouterr().out == "t\nThe Hobbit\n"
-    assert main(["query", "--endpoint", store.query_url, "--format", "json", q]) == 0
+    assert main(["query", "--endpoint", store.query_url, "--json", q]) == 0
     import json
 
     result = json.loads(capsys.readouterr().out)

@@ -39,7 +39,8 @@ def test_canonicalize_report_and_dry_run(
             "--report", str(report)]
     assert main([*base, "--dry-run"]) == 0
     err = capsys.readouterr().err
-    assert err.startswith("urnld canonicalize: would rewrite: 74 statements in")
+    assert err.startswith("urnld canonicalize: dry run, the store was not changed; a real run: "
+                          "74 statements in")
     assert isomorphic(store.default_graph(), data)
     dry = json.loads(report.read_text())
     assert dry["run"] == {"endpoint": store.query_url, "dry_run": True, "complete": True,
@@ -62,4 +63,7 @@ def test_progress_bar(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     assert frames[0].startswith("urnld canonicalize: [") and "batch 0/3," in frames[0]
     assert "batch 3/3, 27/27 statements (" in frames[-1] and "/s)" in frames[-1]
     assert main(["canonicalize", "--endpoint", store.query_url, "--no-progress"]) == 0
+    err = capsys.readouterr().err
+    assert "\r" not in err and err.startswith("urnld canonicalize: 72 statements in, 72 out")
+    assert main(["canonicalize", "--endpoint", store.query_url, "-q"]) == 0
     assert capsys.readouterr().err == ""

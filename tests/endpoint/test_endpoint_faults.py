@@ -177,7 +177,8 @@ def test_no_urns(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     store.load(Graph().parse(data="<http://e/a> <http://e/p> 'x' .", format="turtle"))
     assert main(["check", "--endpoint", store.query_url]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("OK: 1 statements with 0 URN IRIs")
+    assert out.startswith("OK: 0 invalid URNs (0 occurrences)")
+    assert "scanned 1 statements: 0 URN occurrences" in out
     assert main(["canonicalize", "--endpoint", store.query_url]) == 0  # nothing to update
 
 

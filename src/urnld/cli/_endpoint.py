@@ -15,7 +15,7 @@ from typing import Any
 
 from ..errors import URNError
 
-__all__ = ["add_options", "run_canonicalize", "run_check"]
+__all__ = ["add_options", "check_report", "run_canonicalize"]
 
 _CREDENTIALS = (
     "credentials come from URNLD_ENDPOINT_TOKEN (bearer), URNLD_ENDPOINT_USER and "
@@ -85,29 +85,16 @@ def _common(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def run_check(
-    args: argparse.Namespace, print_text: Callable[..., None]
-) -> int:
-    """``urnld check --endpoint URL``: exit 0 (no invalid URN) or 1; errors exit 2.
-
-    ``print_text(report, out, limit, partial=…)`` is the text report of ``urnld check``.
-    """
+def check_report(args: argparse.Namespace) -> Any:
+    """The :class:`~urnld.report.CheckReport` of ``urnld check --endpoint URL``; ``urnld check``
+    prints it (text, ``--json``, ``--html``) as it prints the report of files."""
     from ..rdf import check_endpoint
 
     if args.files:
         raise URNError("give files or --endpoint, not both")
     if args.engine != "local" or args.workers is not None or args.scheduler is not None:
         raise URNError("--endpoint works with the local engine only")
-    report = check_endpoint(args.endpoint, **_common(args))
-    if args.json:
-        out = report.to_dict()
-        out["inputs"] = [args.endpoint]
-        out["unreadable"] = []
-        json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
-        sys.stdout.write("\n")
-    else:
-        print_text(report, sys.stdout, args.limit, partial=False)
-    return 0 if report.ok else 1
+    return check_endpoint(args.endpoint, **_common(args))
 
 
 class _Bar:
@@ -138,17 +125,22 @@ class _Bar:
             sys.stderr.flush()
 
 
-def run_canonicalize(args: argparse.Namespace, summary: Callable[[Any], str]) -> int:
+def run_canonicalize(
+    args: argparse.Namespace,
+    summary: Callable[[Any], str],
+    finish: Callable[[argparse.Namespace, Any], None],
+) -> int:
     """``urnld canonicalize --endpoint URL``: rewrite in place; a failed batch exits 2.
 
-    ``summary(report)`` is the one-line summary of ``urnld canonicalize``.
+    ``summary(report)`` is the one-line summary of ``urnld canonicalize``, ``finish(args,
+    report)`` writes its HTML report and prints its summary, as for files.
     """
     from ..rdf import EndpointBatchError, canonicalize_endpoint
 
     if args.inputs:
         raise URNError("give input files or --endpoint, not both")
     for flag, given in (
-        ("-o", args.output != "-"), ("--format", args.format),
+        ("-o", args.output != "-"), ("--output-format", args.output_format),
         ("--input-format", args.input_format), ("--rdfc", args.rdfc),
         ("--engine dask", args.engine != "local"), ("--jobs", args.jobs is not None),
     ):
@@ -156,7 +148,8 @@ def run_canonicalize(args: argparse.Namespace, summary: Callable[[Any], str]) ->
             raise URNError(f"{flag} is for files; --endpoint rewrites the store in place")
     if args.batch is not None and args.batch < 1:
         raise URNError(f"--batch must be a positive integer, got {args.batch}")
-    bar = _Bar(sys.stderr.isatty() if args.progress is None else args.progress)
+    shown = sys.stderr.isatty() if args.progress is None else args.progress
+    bar = _Bar(shown and not args.quiet)
     options = _common(args)
     run: dict[str, Any] = {"endpoint": args.endpoint, "dry_run": args.dry_run}
     try:
@@ -179,9 +172,12 @@ def run_canonicalize(args: argparse.Namespace, summary: Callable[[Any], str]) ->
     done = bar.last.batches_done if bar.last is not None else 0
     run.update(complete=True, batches={"done": done, "total": done})
     _write(args.report, report, run)
-    if sys.stderr.isatty() or args.dry_run:
-        verb = "would rewrite" if args.dry_run else "rewrote"
-        print(f"urnld canonicalize: {verb}: {summary(report)}", file=sys.stderr)
+    if args.dry_run:
+        if not args.quiet:
+            print(f"urnld canonicalize: dry run, the store was not changed; a real run: "
+                  f"{summary(report)}", file=sys.stderr)
+    else:
+        finish(args, report)
     return 0
 
 

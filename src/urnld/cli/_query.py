@@ -2,8 +2,8 @@
 
 The query's URN constants are rewritten by :func:`urnld.rdf.canonical_query` first, so a query
 written with any spelling finds the data in a canonicalized store. SELECT results print as a
-table (default), CSV or SPARQL JSON; ASK prints ``true``/``false``; CONSTRUCT and DESCRIBE print
-N-Triples. Exit 0 on success, 2 on errors.
+table (default), CSV (``--csv``) or SPARQL JSON (``--json``); ASK prints ``true``/``false``;
+CONSTRUCT and DESCRIBE print N-Triples. Exit 0 on success, 2 on errors.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import sys
 from ..errors import URNError
 
 HELP = "run a SPARQL query on an endpoint, its URNs rewritten to canonical form"
+EXIT_CODES = "exit status: 0 answered, 2 endpoint failure, bad query or usage error"
 
 # The query form is the first keyword after the prologue (PREFIX/BASE declarations, comments).
 _PROLOGUE = re.compile(
@@ -33,10 +34,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("query", metavar="QUERY", help="the SPARQL query, or '-' for stdin")
     parser.add_argument("--endpoint", required=True, metavar="URL", help="SPARQL query endpoint")
-    parser.add_argument(
-        "--format", choices=("table", "json", "csv"), default="table",
-        help="SELECT/ASK output (default: table)",
-    )
+    style = parser.add_mutually_exclusive_group()
+    style.add_argument("--json", action="store_true", help="SPARQL JSON results")
+    style.add_argument("--csv", action="store_true", help="SPARQL CSV results (SELECT)")
     parser.add_argument(
         "--literals", action="store_true",
         help="also rewrite string literals that are a whole URN (for stores canonicalized "
@@ -79,17 +79,17 @@ def run(args: argparse.Namespace) -> int:
     with Endpoint(args.endpoint, timeout=args.timeout or DEFAULT_TIMEOUT) as endpoint:
         if form == "ASK":
             value = endpoint.ask(text)
-            if args.format == "json":
+            if args.json:
                 print(json.dumps({"head": {}, "boolean": value}))
             else:
                 print("true" if value else "false")
         elif form in ("CONSTRUCT", "DESCRIBE"):
             for chunk in endpoint.raw(text, "application/n-triples"):
                 sys.stdout.buffer.write(chunk)
-        elif args.format == "json":
+        elif args.json:
             for chunk in endpoint.raw(text, "application/sparql-results+json"):
                 sys.stdout.buffer.write(chunk)
-        elif args.format == "csv":
+        elif args.csv:
             writer = csv.writer(sys.stdout, lineterminator="\n")
             header: list[str] | None = None
             for row in endpoint.select(text):

@@ -67,3 +67,19 @@ def test_progress_bar(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     assert "\r" not in err and err.startswith("urnld canonicalize: 72 statements in, 72 out")
     assert main(["canonicalize", "--endpoint", store.query_url, "-q"]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_html_reports_and_quiet(
+    store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    store.load(Graph().parse(CATALOG))
+    page = tmp_path / "check.html"
+    assert main(["check", "--endpoint", store.query_url, "--html", str(page), "-q"]) == 1
+    out = capsys.readouterr().out
+    assert out.startswith("ERRORS: 4 invalid URNs") and out.count("\n") == 1
+    html = page.read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and store.query_url in html
+    page = tmp_path / "canon.html"
+    assert main(["canonicalize", "--endpoint", store.query_url, "--update-endpoint",
+                 store.update_url, "--html", str(page)]) == 0
+    assert "urn:isbn:0140449132" in page.read_text(encoding="utf-8")

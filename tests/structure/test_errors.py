@@ -53,6 +53,7 @@ def _samples() -> dict[str, BaseException]:
     from urnld.shacl._load import DataError, ShapesError
     from urnld.stream import NTriplesSyntaxError
     from urnld.xmlns import XMLNamespaceError
+    from urnld.resolvers import ResolverError, ResolverPluginError
 
     samples: list[BaseException] = [
         URNError("bad"),
@@ -80,6 +81,9 @@ def _samples() -> dict[str, BaseException]:
         EndpointBatchError("batch 2 of 3 failed", batch=2, batches_done=1, batches_total=3,
                            report=CanonicalizeReport()),
         DaskNotInstalled("no distributed"),
+        urnld.URNEncodingError("ab%C3", 2, "not UTF-8"),
+        ResolverError("bad template"),
+        ResolverPluginError("broken resolver plugin"),
     ]
     return {type(e).__qualname__: e for e in samples}
 

@@ -81,5 +81,5 @@ def require_default_policy(policy: Policy, where: str) -> None:
         origin = f" (from {policy.source})" if policy.source is not None else ""
         raise ConfigError(
             f"{where} judges URNs by the default policy; --strict, --profile and --severity"
-            f"{origin} need the local engine"
+            f"{origin} need local files and the local engine"
         )

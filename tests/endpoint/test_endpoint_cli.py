@@ -26,6 +26,8 @@ def test_check_json(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     out = json.loads(capsys.readouterr().out)
     assert out.pop("inputs") == [store.query_url]
     assert out.pop("unreadable") == []
+    # the endpoint is judged by the default validation policy
+    assert out.pop("policy") == {"strict": False, "profiles": [], "severity": {}, "source": None}
     assert out == check_graph(data).to_dict()
 
 

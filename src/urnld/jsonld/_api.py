@@ -11,7 +11,8 @@ How it hooks into pyld (no monkeypatching, nothing global):
   shared cache is global, keyed by the URL as written, and pyld 3.3 mutates a cached context
   when another context ``@import``\\ s it (see docs/jsonld.md).
 
-With ``canonicalize=False`` the functions call pyld's module-level functions unchanged.
+With ``canonicalize=False`` (and no *hazards*) the functions call pyld's module-level functions
+unchanged; with *hazards* too, urnld checks and loads offline but keeps IRIs as written.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ from ..errors import URNError
 from ._canon import Canonicalizer, is_urn_like
 from ._errors import Hazard, JsonLdProcessingError, _unwrap_urn_error
 from ._hazards import BASE_SENTINEL, HazardMode, base_hazards, context_hazards, report
-from ._loader import DocumentLoader, URNDocumentLoader
+from ._loader import DocumentLoader, URNDocumentLoader, _copy_json
 
 __all__ = ["compact", "expand", "flatten", "to_rdf"]
 
@@ -42,10 +43,12 @@ class _Resolver(ContextResolver):  # type: ignore[misc]
     """Canonicalizes each context before pyld processes it; remembers what it saw."""
 
     def __init__(
-        self, loader: DocumentLoader, canon: Canonicalizer, base_sentinels: dict[str, str] | None
+        self, loader: DocumentLoader, canon: Canonicalizer, base_sentinels: dict[str, str] | None,
+        *, rewrite: bool = True,
     ) -> None:
         super().__init__({}, loader)
         self.canon = canon
+        self.rewrite = rewrite
         self.contexts: list[dict[str, Any]] = []
         self.urn_bases: list[str] = []
         self._base_sentinels = base_sentinels
@@ -55,11 +58,12 @@ class _Resolver(ContextResolver):  # type: ignore[misc]
 
     def resolve(self, active_ctx: Any, context: Any, base: Any, cycles: Any = None) -> Any:
         if isinstance(context, str):
-            context = self.canon.url(context)
+            if self.rewrite:
+                context = self.canon.url(context)
         elif context is not None and not isinstance(context, bool):
             hit = self._memo.get(id(context))
             if hit is None:
-                canonical = self.canon.context(context)
+                canonical = self.canon.context(context) if self.rewrite else context
                 self._remember(canonical)
                 hit = (context, canonical)
                 self._memo[id(context)] = hit
@@ -95,7 +99,10 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
 
     def expand(self, input_: Any, options: dict[str, Any]) -> Any:
         expanded = super().expand(input_, options)
-        self._run.canon.expanded(expanded)
+        if self._run.rewrite:
+            self._run.canon.expanded(expanded)
+        else:  # the hazard checks need every IRI seen; the output keeps the spellings
+            self._run.canon.expanded(_copy_json(expanded))
         self._run.after_expansion(self, input_, options)
         return expanded
 
@@ -104,12 +111,14 @@ class _Run:
     """State of one urnld operation."""
 
     def __init__(
-        self, loader: DocumentLoader, hazards: HazardMode, compaction_context: Any
+        self, loader: DocumentLoader, hazards: HazardMode, compaction_context: Any,
+        *, rewrite: bool = True,
     ) -> None:
         self.loader = loader
         self.hazards = hazards
+        self.rewrite = rewrite
         self.canon = Canonicalizer()
-        self.resolver = _Resolver(loader, self.canon, None)
+        self.resolver = _Resolver(loader, self.canon, None, rewrite=rewrite)
         self.compaction_context = compaction_context
         self.checked = False
 
@@ -170,7 +179,7 @@ class _Run:
         except Exception:  # the real run reports pyld's errors; this pass only looks
             return [], set()
         canon.expanded(expanded)
-        return base_hazards(list(sentinels), set(canon.cache.values()))
+        return base_hazards(list(sentinels), set(canon.cache.values()), input_, self.hazards)
 
 
 def _hazard_mode(hazards: HazardMode | None, canonicalize: bool) -> HazardMode:
@@ -178,8 +187,6 @@ def _hazard_mode(hazards: HazardMode | None, canonicalize: bool) -> HazardMode:
         return "error" if canonicalize else "ignore"
     if hazards not in ("error", "warn", "ignore"):
         raise URNError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
-    if not canonicalize and hazards != "ignore":
-        raise URNError("hazard checks need canonicalize=True (canonicalize=False is plain pyld)")
     return hazards
 
 
@@ -239,7 +246,8 @@ def expand(
             catalog, i.e. nothing is fetched (with ``canonicalize=False``: pyld's default).
         base: the base IRI (pyld's ``base`` option).
         options: further pyld options (``expandContext``, ``processingMode``, …).
-        canonicalize: ``False`` calls pyld unchanged.
+        canonicalize: ``False`` keeps IRIs as written: pyld unchanged, or, when *hazards* is
+            given too, urnld's offline loading and hazard checks without the rewriting.
         hazards: ``"error"`` (default) raises :class:`URNContextError`, ``"warn"`` emits
             :class:`URNContextWarning`, ``"ignore"`` skips the checks.
 
@@ -252,10 +260,10 @@ def expand(
     'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
     """
     mode = _hazard_mode(hazards, canonicalize)
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("expand", doc, opts)  # type: ignore[no-any-return]
-    run = _Run(_default_loader(loader), mode, None)
+    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
     return _call(run, "expand", doc, run.options(options, base))  # type: ignore[no-any-return]
 
 
@@ -280,11 +288,12 @@ def compact(
     ('isbn:0395363411', 'Book')
     """
     mode = _hazard_mode(hazards, canonicalize)
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("compact", doc, context, opts)
-    run = _Run(_default_loader(loader), mode, context)
-    return _call(run, "compact", doc, run.canon.context(context), run.options(options, base))
+    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize)
+    ctx = run.canon.context(context) if canonicalize else context
+    return _call(run, "compact", doc, ctx, run.options(options, base))
 
 
 def flatten(
@@ -306,11 +315,11 @@ def flatten(
     [('urn:example:a', ['@id', 'https://schema.org/age', 'https://schema.org/name'])]
     """
     mode = _hazard_mode(hazards, canonicalize)
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("flatten", doc, context, opts)
-    run = _Run(_default_loader(loader), mode, context)
-    ctx = run.canon.context(context) if context is not None else None
+    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize)
+    ctx = run.canon.context(context) if context is not None and canonicalize else context
     return _call(run, "flatten", doc, ctx, run.options(options, base))
 
 
@@ -340,11 +349,11 @@ def to_rdf(
     opts.pop("format", None)
     if format == "nquads":
         opts["format"] = "application/n-quads"
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(opts, base, loader)
         result = _plain("to_rdf", doc, opts)
     else:
-        run = _Run(_default_loader(loader), mode, None)
+        run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
         result = _call(run, "to_rdf", doc, run.options(opts, base))
     if format == "dataset":
         return dataset_from_pyld(result)

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pyld import jsonld as _pyld
 from pyld.context_resolver import ContextResolver
-from rdflib import BNode, Dataset, URIRef
+from rdflib import BNode, Dataset, Graph, URIRef
 from rdflib import Literal as RDFLiteral
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
@@ -360,13 +360,21 @@ def to_rdf(
     return result
 
 
-def _term(node: Mapping[str, Any]) -> URIRef | BNode | RDFLiteral:
+def _term(
+    node: Mapping[str, Any], bnodes: dict[str, BNode] | None = None
+) -> URIRef | BNode | RDFLiteral:
     kind = node["type"]
     value = node["value"]
     if kind == "IRI":
         return URIRef(value)
     if kind == "blank node":
-        return BNode(value[2:] if value.startswith("_:") else value)
+        label = value[2:] if value.startswith("_:") else value
+        if bnodes is None:
+            return BNode(label)
+        fresh = bnodes.get(label)
+        if fresh is None:
+            fresh = bnodes[label] = BNode()
+        return fresh
     datatype = node.get("datatype")
     if node.get("language") is not None and datatype in (None, _RDF_LANGSTRING):
         return RDFLiteral(value, lang=node["language"])
@@ -375,16 +383,39 @@ def _term(node: Mapping[str, Any]) -> URIRef | BNode | RDFLiteral:
     return RDFLiteral(value, datatype=URIRef(datatype))
 
 
-def dataset_from_pyld(data: Mapping[str, Any]) -> Dataset:
-    """An rdflib ``Dataset`` from pyld's ``to_rdf`` dict (graph name → list of triples)."""
-    ds = Dataset()
+def dataset_from_pyld(data: Mapping[str, Any], graph: Graph | None = None) -> Any:
+    """An rdflib ``Dataset`` from pyld's ``to_rdf`` dict (graph name → list of triples).
+
+    With *graph*, the statements are added to it instead and it is returned: named graphs go
+    into their graphs when it is a ``Dataset``, into the one graph otherwise; blank nodes get
+    fresh labels, so they never meet the blank nodes of another document in *graph*.
+
+    >>> from rdflib import Graph
+    >>> g = Graph()
+    >>> _ = dataset_from_pyld({"@default": [{"subject": {"type": "blank node", "value": "_:b0"},
+    ...     "predicate": {"type": "IRI", "value": "urn:example:p"},
+    ...     "object": {"type": "literal", "value": "x"}}]}, g)
+    >>> len(g), str(next(iter(g))[0]) != "b0"
+    (1, True)
+    """
+    bnodes: dict[str, BNode] | None = None
+    if graph is None:
+        target: Graph = Dataset()
+    else:
+        target, bnodes = graph, {}
+    is_dataset = isinstance(target, Dataset)
     for graph_name, triples in data.items():
-        if graph_name == "@default":
-            graph = ds.graph(DATASET_DEFAULT_GRAPH_ID)
+        if not is_dataset:
+            into = target
+        elif graph_name == "@default":
+            into = target.graph(DATASET_DEFAULT_GRAPH_ID)  # type: ignore[attr-defined]
         else:
-            name = BNode(graph_name[2:]) if graph_name.startswith("_:") else URIRef(graph_name)
-            graph = ds.graph(name)
-        for triple in triples:
-            graph.add((_term(triple["subject"]), _term(triple["predicate"]),
-                       _term(triple["object"])))
-    return ds
+            name = _term({"type": "blank node" if graph_name.startswith("_:") else "IRI",
+                          "value": graph_name}, bnodes)
+            into = target.graph(name)  # type: ignore[attr-defined]
+        into.addN(
+            (_term(t["subject"], bnodes), _term(t["predicate"], bnodes),
+             _term(t["object"], bnodes), into)
+            for t in triples
+        )
+    return target

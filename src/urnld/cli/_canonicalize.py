@@ -9,14 +9,11 @@ never modified. ``--rdfc`` writes RDFC-1.0 canonical N-Quads instead.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from ..errors import URNError
 
@@ -28,6 +25,8 @@ _QUAD_FORMATS = {"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from ._input_options import add_input_options
+
     parser.description = (
         "Rewrite every URN term of RDF data to its canonical form, so that equivalent "
         "spellings (URN:ISBN:0-395-36341-1, urn:isbn:0395363411) become one node. "
@@ -45,10 +44,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="output format (rdflib name: turtle, nt, nquads, trig, xml, json-ld…); "
         "default: the input's format",
     )
-    parser.add_argument(
-        "--input-format", metavar="F",
-        help="input format; default: guessed from the file extension (stdin: nt)",
-    )
+    add_input_options(parser, stdin="nt")
     parser.add_argument("--report", metavar="R.json", help="write the JSON report here")
     parser.add_argument(
         "--ignore-components", action="store_true",
@@ -166,22 +162,10 @@ def _one(
 
     from ..rdf import canonicalize
     from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
+    from ._input_options import read_graph, warnings_to_stderr
 
-    graph: Graph = (
-        Dataset() if in_fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
-    )
-    try:
-        with _rdflib_source(src) as f:
-            base = None if src == "-" else Path(src).resolve().as_uri()
-            graph.parse(f, format=in_fmt, publicID=base)
-    except (SyntaxError, ValueError) as e:
-        if isinstance(e, URNError):
-            raise
-        raise URNError(f"{_source(src)}: cannot parse as {in_fmt}: {_first_line(e)}") from e
-    except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
-        if isinstance(e, OSError):
-            raise
-        raise URNError(f"{_source(src)}: cannot parse as {in_fmt}: {_first_line(e)}") from e
+    with warnings_to_stderr("urnld canonicalize"):
+        graph = read_graph(src, in_fmt, args)
     result_graph = canonicalize(graph, **opts)
     if args.rdfc:
         nquads = canonical_nquads(
@@ -204,19 +188,6 @@ def _one(
     return result_graph.report
 
 
-@contextlib.contextmanager
-def _rdflib_source(path: str) -> Iterator[IO[bytes]]:
-    """An input for rdflib's parser. stdin is read into memory first: rdflib would otherwise
-    take its name, ``<stdin>``, as a base IRI and warn about it."""
-    from ._common import open_input
-
-    if path == "-":
-        yield io.BytesIO(sys.stdin.buffer.read())
-        return
-    with open_input(path) as f:
-        yield f
-
-
 def _source(path: str) -> str:
     return "<stdin>" if path == "-" else path
 
@@ -227,6 +198,8 @@ def _first_line(e: BaseException) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..read import format_for_path
+
     inputs: list[str] = args.inputs
     if args.engine == "dask":
         if args.jobs is not None:
@@ -243,7 +216,7 @@ def run(args: argparse.Namespace) -> int:
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
-        in_fmt = _format_of(src, args.input_format, "nt")
+        in_fmt = format_for_path(src, args.input_format, stdin="nt")
         out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
         report = _one(args, src, args.output, in_fmt, out_fmt)
     else:
@@ -256,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
         if "-" in inputs or len(set(names)) != len(names):
             raise URNError("several inputs need distinct file names (and no '-')")
         for src, name in zip(inputs, names, strict=True):
-            in_fmt = _format_of(src, args.input_format, "nt")
+            in_fmt = format_for_path(src, args.input_format, stdin="nt")
             out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)

@@ -19,10 +19,11 @@ from ..errors import URNError
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
 
 _STREAMABLE = {"nt", "ntriples", "nt11", "nquads", "nq"}
-_QUAD_FORMATS = {"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from ._input_options import add_input_options
+
     parser.description = (
         "Scan RDF files for URNs (IRIs and literals whose whole value is a URN) and report "
         "invalid ones, non-canonical spellings, and equivalent spellings that are separate "
@@ -30,10 +31,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="RDF file ('-' = stdin)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
-    parser.add_argument(
-        "--input-format", metavar="F",
-        help="input format for all files; default: guessed from the extension (stdin: nt)",
-    )
+    add_input_options(parser, stdin="nt")
     parser.add_argument(
         "--limit", type=int, default=20, metavar="N",
         help="rows shown per table in the text output (default 20; JSON is not limited)",
@@ -46,34 +44,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
 
 
-def _check_one(path: str, fmt: str | None, report: Any) -> None:
-    from ._canonicalize import _first_line, _format_of, _rdflib_source
+def _check_one(path: str, args: argparse.Namespace, report: Any) -> None:
+    from ..read import LINE_FORMATS, format_for_path
+    from ._input_options import read_graph
 
-    fmt = _format_of(path, fmt, "nt")
-    if fmt in _STREAMABLE:
+    fmt = format_for_path(path, args.input_format, stdin="nt")
+    if fmt in LINE_FORMATS:
+        # One statement a line: streamed in bounded memory, never built into a graph.
         from ..stream import check_file
 
         check_file(path, report=report)
         return
-    from rdflib import Dataset, Graph
-
     from ..rdf._canonicalize import check_graph
 
-    graph: Graph = (
-        Dataset() if fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
-    )
-    try:
-        with _rdflib_source(path) as f:
-            graph.parse(f, format=fmt)
-    except OSError:
-        raise
-    except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
-        raise URNError(f"cannot parse as {fmt}: {_first_line(e)}") from e
-    check_graph(graph, report)
+    check_graph(read_graph(path, fmt, args), report)
 
 
 def run(args: argparse.Namespace) -> int:
     from ..report import CheckReport
+    from ._input_options import warnings_to_stderr
 
     unreadable: list[dict[str, str]] = []
     if args.engine == "dask":
@@ -85,15 +74,18 @@ def run(args: argparse.Namespace) -> int:
         for path in args.files:
             part = CheckReport()
             try:
-                _check_one(path, args.input_format, part)
+                with warnings_to_stderr("urnld check"):
+                    _check_one(path, args, part)
             except (OSError, URNError) as e:
                 source = "<stdin>" if path == "-" else path
                 message = (
                     f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
                 ).splitlines()[0]
-                unreadable.append({"source": source, "error": message})
+                unreadable.append({"source": source, "error": message.removeprefix(f"{source}: ")})
                 if not args.json:
-                    print(f"urnld check: error: {source}: {message}", file=sys.stderr)
+                    # The reader's messages name the input themselves (with line and column).
+                    where = "" if message.startswith(source) else f"{source}: "
+                    print(f"urnld check: error: {where}{message}", file=sys.stderr)
             report = report.merge(part)
     for err in report.errors:
         if not args.json:

@@ -66,7 +66,7 @@ def _context_arg(value: str) -> Any:
     return value
 
 
-def _generate_context(path: str) -> dict[str, Any]:
+def _generate_context(path: str, catalog: str | None) -> dict[str, Any]:
     from ..jsonld import context_from_graph, context_from_xml
     from ._common import open_input
 
@@ -74,18 +74,11 @@ def _generate_context(path: str) -> dict[str, Any]:
         with open_input(path) as stream:
             return context_from_xml(stream)
     from rdflib import Graph
-    from rdflib.util import guess_format
 
-    from ..errors import URNError
+    from ..read import read
 
-    fmt = guess_format(path)
-    if fmt is None:
-        raise URNError(f"{path}: cannot tell the format (use an XML or RDF file extension)")
-    graph = Graph(bind_namespaces="none")
-    try:
-        graph.parse(path, format=fmt)
-    except (SyntaxError, ValueError) as e:
-        raise URNError(f"{path}: cannot parse as {fmt}: {str(e).splitlines()[0]}") from None
+    # Only the document's own prefixes: rdflib's "core" bindings are not the document's.
+    graph = read(path, graph=Graph(bind_namespaces="none"), catalog=catalog)
     return context_from_graph(graph)
 
 
@@ -103,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", URNContextWarning)
         if args.action == "context":
-            result: Any = _generate_context(args.file)
+            result: Any = _generate_context(args.file, args.catalog)
         else:
             loader = URNDocumentLoader(args.catalog if args.catalog else {})
             doc = _read_json(args.file)

@@ -26,6 +26,8 @@ HELP = "validate URN identifiers in RDF data with SHACL shapes"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from ._input_options import add_input_options
+
     parser.add_argument("data", nargs="+", metavar="DATA",
                         help="RDF files (format from the extension; .gz is decompressed; "
                              "'-' reads Turtle from stdin)")
@@ -36,6 +38,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="output: a table (default), JSON, or the SHACL report graph")
     parser.add_argument("--inference", choices=["none", "rdfs", "owlrl", "both"], default="none",
                         help="pyshacl pre-validation inference (default: none)")
+    add_input_options(parser, stdin="turtle")
     parser.add_argument("--engine", choices=["python", "sparql"], default="python",
                         help="how urnsh: components run: in Python (default, fast) or as their "
                              "SPARQL definitions (slow; same results)")
@@ -78,9 +81,14 @@ def _print_text(report: Report) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from urnld.shacl import validate  # heavy (pyshacl): only when the command runs
+    from urnld.shacl import ReadOptions, validate  # heavy (pyshacl): only when the command runs
 
-    report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
+    from ._input_options import read_options, warnings_to_stderr
+
+    options = ReadOptions(format=args.input_format, **read_options(args))
+    with warnings_to_stderr("urnld validate"):
+        report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
+                          read_options=options)
     if args.format == "json":
         out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)

@@ -1,6 +1,7 @@
-"""``urnld jsonld expand|compact|flatten|context FILE [--catalog DIR] [--context CTX]``.
+"""``urnld jsonld expand|compact|flatten|frame|context FILE [--catalog DIR] [--context CTX]``.
 
-``expand``, ``compact`` and ``flatten`` run urnld's JSON-LD wrappers over FILE (``-`` = stdin):
+``expand``, ``compact``, ``flatten`` and ``frame`` (with ``--frame FRAME``) run urnld's JSON-LD
+wrappers over FILE (``-`` = stdin):
 URN IRIs come out canonical, contexts named by URNs are loaded from ``--catalog`` (a directory
 with a ``catalog.json``), nothing is fetched from the network, and URN hazards stop the run
 (``--hazards warn`` reports them on stderr and continues). ``compact`` needs ``--context``; CTX
@@ -29,7 +30,7 @@ _XML_SUFFIXES = {".xml", ".xsd", ".xlf", ".xliff", ".fodt", ".fods", ".fodp", ".
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["expand", "compact", "flatten", "context"],
+    parser.add_argument("action", choices=["expand", "compact", "flatten", "frame", "context"],
                         help="what to do with FILE")
     parser.add_argument("file", metavar="FILE", help="JSON-LD input ('-' = stdin); for "
                         "'context', an XML or RDF document")
@@ -38,6 +39,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--context", metavar="CTX",
                         help="context to compact/flatten with: a JSON file, or a URN/URL in "
                         "the catalog")
+    parser.add_argument("--frame", metavar="FRAME",
+                        help="frame for 'frame': a JSON file, or a URN/URL in the catalog")
     parser.add_argument("--hazards", choices=["error", "warn", "ignore"], default="error",
                         help="what to do about URN hazards (default: error)")
     parser.add_argument("--no-canonicalize", action="store_true",
@@ -90,7 +93,7 @@ def _looks_like_xml(path: str) -> bool:
 
 def run(args: argparse.Namespace) -> int:
     from ..errors import URNError
-    from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten
+    from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten, frame
     from ._common import atomic_write
 
     with warnings.catch_warnings(record=True) as caught:
@@ -110,6 +113,10 @@ def run(args: argparse.Namespace) -> int:
                 if context is None:
                     raise URNError("compact needs --context CTX")
                 result = compact(doc, context, **common)
+            elif args.action == "frame":
+                if not args.frame:
+                    raise URNError("frame needs --frame FRAME")
+                result = frame(doc, _context_arg(args.frame), **common)
             else:
                 result = flatten(doc, context, **common)
     for warning in caught:

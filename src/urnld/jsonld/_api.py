@@ -21,6 +21,7 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from pyld import iri_resolver
 from pyld import jsonld as _pyld
 from pyld.context_resolver import ContextResolver
 from rdflib import BNode, Dataset, Graph, URIRef
@@ -33,7 +34,7 @@ from ._errors import Hazard, JsonLdProcessingError, _unwrap_urn_error
 from ._hazards import BASE_SENTINEL, HazardMode, base_hazards, context_hazards, report
 from ._loader import DocumentLoader, URNDocumentLoader, _copy_json
 
-__all__ = ["compact", "expand", "flatten", "to_rdf"]
+__all__ = ["compact", "expand", "flatten", "frame", "from_rdf", "to_rdf"]
 
 _RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -96,6 +97,22 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
     def __init__(self, run: _Run) -> None:
         super().__init__()
         self._run = run
+
+    def _compact_iri(  # noqa: PLR0917  # pyld's signature
+        self, active_ctx: Any, iri: Any, value: Any = None, vocab: bool = False,
+        base: Any = None, reverse: bool = False,
+    ) -> Any:
+        out = super()._compact_iri(active_ctx, iri, value, vocab, base, reverse)
+        if vocab or not isinstance(out, str) or out == iri:
+            return out
+        # Against a URN base a relative reference has no agreed meaning (urnld's own expand
+        # refuses it): write the IRI out in full instead of pyld's relative form.
+        effective = active_ctx.get("@base", base) if "@base" in active_ctx else base
+        if isinstance(effective, str) and is_urn_like(effective):
+            relative = iri_resolver.unresolve(iri, iri_resolver.resolve(effective, base))
+            if out == relative:
+                return iri
+        return out
 
     def expand(self, input_: Any, options: dict[str, Any]) -> Any:
         expanded = super().expand(input_, options)
@@ -321,6 +338,104 @@ def flatten(
     run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize)
     ctx = run.canon.context(context) if context is not None and canonicalize else context
     return _call(run, "flatten", doc, ctx, run.options(options, base))
+
+
+def frame(
+    doc: Any,
+    frame: Any,
+    *,
+    loader: DocumentLoader | None = None,
+    base: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+    hazards: HazardMode | None = None,
+) -> Any:
+    """Frame a document with *frame* (JSON-LD 1.1 Framing); URN ids match in every spelling.
+
+    *frame* is a frame object or a URL/URN the loader serves (a catalog entry). Both the
+    document and the frame are expanded with canonical URNs, so a frame asking for
+    ``URN:ISBN:0-395-36341-1`` finds the node written ``urn:isbn:0395363411``. Other arguments
+    as for :func:`expand`.
+
+    >>> doc = [{"@id": "URN:ISBN:0-395-36341-1", "@type": "https://schema.org/Book",
+    ...         "https://schema.org/name": "Lord of the Rings"}]
+    >>> out = frame(doc, {"@context": {"@vocab": "https://schema.org/"},
+    ...                   "@id": "urn:isbn:0395363411"})
+    >>> out["@id"], out["name"]
+    ('urn:isbn:0395363411', 'Lord of the Rings')
+    """
+    mode = _hazard_mode(hazards, canonicalize)
+    if not canonicalize and mode == "ignore":
+        opts = _plain_options(options, base, loader)
+        return _plain("frame", doc, frame, opts)
+    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
+    framed = frame
+    if canonicalize and not isinstance(frame, str):
+        framed = run.canon.context(frame) if isinstance(frame, list) else frame
+    return _call(run, "frame", doc, framed, run.options(options, base))
+
+
+def from_rdf(
+    data: Any,
+    *,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+) -> list[Any]:
+    """Convert RDF to expanded JSON-LD: N-Quads text, an rdflib ``Graph``/``Dataset``, or pyld's
+    dataset dict. URN IRIs come out canonical, and nodes whose ids are equivalent spellings
+    of one URN become one node.
+
+    >>> nquads = ('<URN:EXAMPLE:a> <https://schema.org/name> "A" . '
+    ...           '<urn:example:a> <https://schema.org/age> "3" .')
+    >>> [(n["@id"], sorted(n)) for n in from_rdf(nquads.replace(" . ", " .\\n"))]
+    [('urn:example:a', ['@id', 'https://schema.org/age', 'https://schema.org/name'])]
+    """
+    from rdflib import Graph as _Graph
+
+    opts = dict(options or {})
+    if isinstance(data, _Graph):
+        data = data.serialize(format="nquads")
+        opts["format"] = "application/n-quads"
+    if not isinstance(data, (str, dict)):
+        raise URNError(
+            f"from_rdf takes N-Quads text, an rdflib Graph or a pyld dataset, not "
+            f"{type(data).__name__}"
+        )
+    proc = _pyld.JsonLdProcessor()
+    try:
+        result: list[Any] = proc.from_rdf(data, opts)
+    except _pyld.JsonLdError as e:
+        raise JsonLdProcessingError(e) from e
+    except Exception as e:  # pyld crashes on some inputs; bad input ends in a urnld error
+        crash = _pyld.JsonLdError(f"pyld failed on this input ({type(e).__name__}: {e})",
+                                  "jsonld.InternalError")
+        raise JsonLdProcessingError(crash) from e
+    if not canonicalize:
+        return result
+    canon = Canonicalizer()
+    canon.expanded(result)
+    if _has_equivalent_ids(result):
+        # Spellings of one URN were separate subjects: merge them as flattening does.
+        merged = _call(_Run(URNDocumentLoader({}), "ignore", None), "flatten", result, None,
+                       {"documentLoader": URNDocumentLoader({})})
+        return sorted(merged, key=lambda node: str(node.get("@id", "")))
+    return result
+
+
+def _has_equivalent_ids(nodes: list[Any]) -> bool:
+    seen: set[str] = set()
+    for node in nodes:
+        if not isinstance(node, dict):
+            continue
+        node_id = node.get("@id")
+        if isinstance(node_id, str):
+            if node_id in seen:
+                return True
+            seen.add(node_id)
+        graph = node.get("@graph")
+        if isinstance(graph, list) and _has_equivalent_ids(graph):
+            return True
+    return False
 
 
 def to_rdf(

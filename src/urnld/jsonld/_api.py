@@ -394,7 +394,7 @@ def from_rdf(
 
     opts = dict(options or {})
     if isinstance(data, _Graph):
-        data = data.serialize(format="nquads")
+        data = data.serialize(format="nquads" if data.context_aware else "nt")
         opts["format"] = "application/n-quads"
     if not isinstance(data, (str, dict)):
         raise URNError(

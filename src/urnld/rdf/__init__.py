@@ -20,6 +20,7 @@ from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
+    from ._graph import URNGraph
     from ._rdfc import CanonicalizationTooComplex, RDFCInputError, canonical_nquads, digest
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
@@ -30,6 +31,7 @@ __all__ = [
     "CanonicalizeResult",
     "NotAURNError",
     "RDFCInputError",
+    "URNGraph",
     "URNRef",
     "URNStore",
     "canonical_nquads",
@@ -44,6 +46,7 @@ _LAZY = {
     "URNRef": "._term",
     "NotAURNError": "._term",
     "URNStore": "._store",
+    "URNGraph": "._graph",
     "canonicalize": "._canonicalize",
     "CanonicalizeResult": "._canonicalize",
     "check_graph": "._canonicalize",

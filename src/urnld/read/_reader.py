@@ -185,9 +185,9 @@ def _parse(
                 raise ReadError(f"{name}: not UTF-8 (byte {e.start})") from None
             text, found = rewrite_turtle(text, base, source=name, syntax=fmt, mode=hazards)
             report(found, hazards, stacklevel=5)
-            graph.parse(data=text, format=fmt, publicID=base)
+            Graph.parse(graph, data=text, format=fmt, publicID=base)
         else:
-            graph.parse(data=raw, format=fmt, publicID=base)
+            Graph.parse(graph, data=raw, format=fmt, publicID=base)
         return
     if fmt == "xml":
         source = create_input_source(source=io.BytesIO(raw), publicID=base)
@@ -200,7 +200,7 @@ def _parse(
         return
     if fmt == "trix":
         _refuse_entities(raw, name)
-    graph.parse(data=raw, format=fmt, publicID=base)
+    Graph.parse(graph, data=raw, format=fmt, publicID=base)
 
 
 def _refuse_entities(raw: bytes, name: str) -> None:

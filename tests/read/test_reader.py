@@ -69,8 +69,9 @@ def test_warn_goes_on_with_the_rfc3986_resolution(fmt):
         warnings.simplefilter("always")
         g = read(data=DOCS[fmt].format(ref="../d"), format=fmt, hazards="warn")
     assert subjects(g) == ["urn:d"]
-    assert [w.category for w in caught] == [URNContextWarning]
-    assert str(caught[0].message).endswith("; continuing with <urn:d> [urn-base]")
+    ours = [w for w in caught if w.category is not DeprecationWarning]  # rdflib's own notices
+    assert [w.category for w in ours] == [URNContextWarning]
+    assert str(ours[0].message).endswith("; continuing with <urn:d> [urn-base]")
 
 
 def test_warn_in_json_ld_goes_on_with_pyld():

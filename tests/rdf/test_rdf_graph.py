@@ -63,3 +63,31 @@ def test_parse_is_offline_and_guards_urn_bases(tmp_path):
         assert len(URNGraph().parse(file=f, format="turtle")) == 1
     with pytest.raises(ValueError, match="does not fetch URLs"):
         URNGraph().parse("https://example.org/data.ttl")
+
+
+@pytest.mark.parametrize(("ref", "ok"), [("#f", "urn:example:a:b#f"), ("", "urn:example:a:b"),
+                                         ("?=q", "urn:example:a:b?=q")])
+def test_sparql_base_well_defined_references(ref, ok):
+    g = Graph(store="URN")
+    g.add((URIRef(ok), P, Literal(1)))
+    rows = g.query(f"BASE <urn:example:a:b> SELECT ?o WHERE {{ <{ref}> ?p ?o }}")
+    assert [int(r[0]) for r in rows] == [1]
+
+
+@pytest.mark.parametrize(("ref", "rfc"), [("c", "urn:c"), ("../d", "urn:d"), ("/c", "urn:/c"),
+                                          ("//h/c", "urn://h/c")])
+def test_sparql_base_hazards_are_the_same_finding(ref, rfc):
+    g = Graph(store="URN")
+    with pytest.raises(URNBaseError) as e:
+        g.query(f"BASE <URN:EXAMPLE:a:b> SELECT ?o WHERE {{ <{ref}> ?p ?o }}")
+    assert str(e.value).startswith("SPARQL query:1:")
+    assert f"relative reference <{ref}> against the URN base" in str(e.value)
+    assert f"Oxigraph: <{rfc}>" in str(e.value) and e.value.hazards[0].code == "urn-base"
+    with pytest.raises(URNBaseError, match="SPARQL update:1:15: relative reference"):
+        g.update(f"INSERT DATA {{ <{ref}> <urn:example:p> 1 }}", base="urn:example:x")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        g.update(f"INSERT DATA {{ <{ref}> <urn:example:p> 1 }}", base="urn:example:x",
+                 hazards="warn")
+    assert any("continuing with" in str(w.message) for w in caught)
+    assert URIRef(rfc) in set(g.subjects())

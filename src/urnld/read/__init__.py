@@ -23,7 +23,7 @@ from ._formats import (
     format_for_path,
     normalize_format,
 )
-from ._guard import HazardMode
+from ._guard import HazardMode, guard_text
 from ._rdfxml import UnsafeXMLError
 from ._reader import Catalog, loader_for, new_graph, read, read_into
 
@@ -36,6 +36,7 @@ __all__ = [
     "ReadError",
     "UnsafeXMLError",
     "format_for_path",
+    "guard_text",
     "loader_for",
     "new_graph",
     "normalize_format",
@@ -43,7 +44,7 @@ __all__ = [
     "read_into",
 ]
 
-for _obj in (ReadError, UnsafeXMLError, format_for_path, loader_for, new_graph, normalize_format,
-             read, read_into):
+for _obj in (ReadError, UnsafeXMLError, format_for_path, guard_text, loader_for, new_graph,
+             normalize_format, read, read_into):
     _obj.__module__ = "urnld.read"
 del _obj

@@ -19,7 +19,14 @@ from typing import Literal
 from .._bases import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
 from ..jsonld import Hazard, URNBaseError, URNContextWarning
 
-__all__ = ["HazardMode", "Position", "report", "rewrite_turtle", "turtle_may_have_urn_base"]
+__all__ = [
+    "HazardMode",
+    "Position",
+    "guard_text",
+    "report",
+    "rewrite_turtle",
+    "turtle_may_have_urn_base",
+]
 
 HazardMode = Literal["error", "warn", "ignore"]
 
@@ -46,6 +53,7 @@ RDFLIB_OUTCOME = {
     "trig": "refuses the document",
     "n3": "refuses the document",
     "xml": "leaves the reference relative",
+    "sparql": "leaves the reference relative",
 }
 
 
@@ -155,3 +163,26 @@ def report(found: Iterable[Hazard], mode: HazardMode, *, stacklevel: int = 3) ->
     if len(hazards) > 1:
         message += f" (and {len(hazards) - 1} more hazard{'s' if len(hazards) > 2 else ''})"
     raise URNBaseError(message, hazards)
+
+
+def guard_text(
+    text: str, base: str | None, *, source: str, syntax: str, hazards: HazardMode = "error"
+) -> str:
+    """The base guard for Turtle-like text (Turtle, TriG, N3, a SPARQL query or update).
+
+    Returns *text* with every relative reference made under a URN base (a ``BASE``/``@base``
+    directive, or *base*) resolved; reports the hazards as :func:`urnld.read.read` does.
+
+    >>> guard_text("BASE <urn:example:doc> SELECT * { <#s> ?p ?o }", None,
+    ...            source="query", syntax="sparql")
+    'BASE <urn:example:doc> SELECT * { <urn:example:doc#s> ?p ?o }'
+    """
+    if hazards not in ("error", "warn", "ignore"):
+        from ._formats import ReadError
+
+        raise ReadError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
+    if not ((base is not None and is_urn(base)) or turtle_may_have_urn_base(text)):
+        return text
+    out, found = rewrite_turtle(text, base, source=source, syntax=syntax, mode=hazards)
+    report(found, hazards, stacklevel=4)
+    return out

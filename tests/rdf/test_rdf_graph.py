@@ -82,7 +82,7 @@ def test_sparql_base_hazards_are_the_same_finding(ref, rfc):
         g.query(f"BASE <URN:EXAMPLE:a:b> SELECT ?o WHERE {{ <{ref}> ?p ?o }}")
     assert str(e.value).startswith("SPARQL query:1:")
     assert f"relative reference <{ref}> against the URN base" in str(e.value)
-    assert f"Oxigraph: <{rfc}>" in str(e.value).lower() and e.value.hazards[0].code == "urn-base"
+    assert f"oxigraph: <{rfc}>" in str(e.value).lower() and e.value.hazards[0].code == "urn-base"
     with pytest.raises(URNBaseError, match="SPARQL update:1:15: relative reference"):
         g.update(f"INSERT DATA {{ <{ref}> <urn:example:p> 1 }}", base="urn:example:x")
     with warnings.catch_warnings(record=True) as caught:

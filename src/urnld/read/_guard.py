@@ -129,7 +129,12 @@ def rewrite_turtle(
                 expect_base = False
             continue
         kind = reference_kind(ref)
-        new = ref if kind == "absolute" else resolve(ref, current)
+        if kind == "absolute":
+            new = ref
+        elif kind == "fragment":  # the common case (<#item1>): RFC 3986 §5.2.2, made short
+            new = current.partition("#")[0] + ref
+        else:
+            new = resolve(ref, current)
         if kind in HAZARD_KINDS:
             line, col = _line_col(text, m.start())
             found.append(Hazard(BASE_CODE, base_message(

@@ -15,10 +15,9 @@ import sys
 from typing import IO, Any
 
 from ..errors import URNError
+from ._formats import STREAMABLE, format_of
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
-
-_STREAMABLE = {"nt", "ntriples", "nt11", "nquads", "nq"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -55,7 +54,7 @@ def _check_one(path: str, args: argparse.Namespace, report: Any) -> None:
 
         check_file(path, report=report)
         return
-    from ..rdf._canonicalize import check_graph
+    from ..rdf import check_graph
 
     check_graph(read_graph(path, fmt, args), report)
 
@@ -104,10 +103,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_dask(args: argparse.Namespace) -> Any:
-    from ._canonicalize import _format_of
-
     for path in args.files:
-        if path == "-" or _format_of(path, args.input_format, "nt") not in _STREAMABLE:
+        if path == "-" or format_of(path, args.input_format, "nt") not in STREAMABLE:
             raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {path!r}")
     try:
         import urnld.dask as udask

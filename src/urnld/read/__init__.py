@@ -15,16 +15,9 @@ that meets a URN base (``@base <urn:…>``, ``xml:base="urn:…"``, a JSON-LD ``
 
 from __future__ import annotations
 
-from ._formats import (
-    FORMATS,
-    LINE_FORMATS,
-    QUAD_FORMATS,
-    ReadError,
-    format_for_path,
-    normalize_format,
-)
+from ._errors import ReadError, UnsafeXMLError
+from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
 from ._guard import HazardMode, guard_text
-from ._rdfxml import UnsafeXMLError
 from ._reader import Catalog, loader_for, new_graph, read, read_into
 
 __all__ = [

@@ -5,20 +5,15 @@ from __future__ import annotations
 from pathlib import PurePath
 from typing import Final
 
-from ..errors import URNError
+from ._errors import ReadError
 
 __all__ = [
     "FORMATS",
     "LINE_FORMATS",
     "QUAD_FORMATS",
-    "ReadError",
     "format_for_path",
     "normalize_format",
 ]
-
-
-class ReadError(URNError):
-    """An RDF input cannot be read: unknown syntax, unreadable file, a parser's complaint."""
 
 
 #: Every syntax the reader reads, by its rdflib plugin name.

@@ -183,7 +183,7 @@ def guard_text(
     'BASE <urn:example:doc> SELECT * { <urn:example:doc#s> ?p ?o }'
     """
     if hazards not in ("error", "warn", "ignore"):
-        from ._formats import ReadError
+        from ._errors import ReadError
 
         raise ReadError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
     if not ((base is not None and is_urn(base)) or turtle_may_have_urn_base(text)):

@@ -24,16 +24,12 @@ from rdflib.plugins.parsers.rdfxml import BASE, RDFXMLHandler
 
 from .._bases import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
 from ..jsonld import Hazard
-from ._formats import ReadError
+from ._errors import UnsafeXMLError
 from ._guard import RDFLIB_OUTCOME, HazardMode, Position
 
-__all__ = ["UnsafeXMLError", "parse_rdfxml"]
+__all__ = ["parse_rdfxml"]
 
 _TEXT_BUFFER = 1 << 20
-
-
-class UnsafeXMLError(ReadError):
-    """RDF/XML that declares entities or refers to external ones: refused, never expanded."""
 
 
 class _SafeExpat(ExpatParser):

@@ -18,9 +18,10 @@ from rdflib.parser import create_input_source
 from .._bases import is_urn
 from ..jsonld import JsonLdProcessingError, URNContextError, URNDocumentLoader, dataset_from_pyld
 from ..jsonld import to_rdf as jsonld_to_rdf
-from ._formats import QUAD_FORMATS, ReadError, format_for_path, normalize_format
+from ._errors import ReadError, UnsafeXMLError
+from ._formats import QUAD_FORMATS, format_for_path, normalize_format
 from ._guard import HazardMode, report, rewrite_turtle, turtle_may_have_urn_base
-from ._rdfxml import UnsafeXMLError, parse_rdfxml
+from ._rdfxml import parse_rdfxml
 
 __all__ = ["Catalog", "loader_for", "new_graph", "read", "read_into"]
 

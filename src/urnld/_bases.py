@@ -189,6 +189,10 @@ rdflib: refuses the document); write the full IRI or declare a prefix [urn-base]
         f"hierarchy, so the reference has no agreed meaning (RFC 3986 §5.2, Jena, Oxigraph: "
         f"<{rfc}>" + (f"; {told}" if told else "") + "); write the full IRI or declare a prefix"
     )
+    if base.endswith(":") and reference_kind(ref) == "relative-path":
+        # "@base <urn:uuid:>": the author meant a prefix; say how to get what was meant.
+        text += (f"; the base ends in ':' like a prefix: for <{base}{ref}> write it in full "
+                 "(urnld fix-base does it)")
     if continuing is not None:
         text += f"; continuing with <{continuing}>"
     return f"{text} [{BASE_CODE}]"

@@ -16,6 +16,7 @@ that meets a URN base (``@base <urn:…>``, ``xml:base="urn:…"``, a JSON-LD ``
 from __future__ import annotations
 
 from ._errors import ReadError, UnsafeXMLError
+from ._fixbase import Rewrite, fix_base
 from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
 from ._guard import HazardMode, guard_text
 from ._reader import Catalog, loader_for, new_graph, read, read_into
@@ -27,7 +28,9 @@ __all__ = [
     "Catalog",
     "HazardMode",
     "ReadError",
+    "Rewrite",
     "UnsafeXMLError",
+    "fix_base",
     "format_for_path",
     "guard_text",
     "loader_for",
@@ -37,7 +40,7 @@ __all__ = [
     "read_into",
 ]
 
-for _obj in (ReadError, UnsafeXMLError, format_for_path, guard_text, loader_for, new_graph,
-             normalize_format, read, read_into):
+for _obj in (ReadError, Rewrite, UnsafeXMLError, fix_base, format_for_path, guard_text,
+             loader_for, new_graph, normalize_format, read, read_into):
     _obj.__module__ = "urnld.read"
 del _obj

@@ -23,6 +23,7 @@ __all__ = [
     "HazardMode",
     "Position",
     "guard_text",
+    "prefix_like_rewrites",
     "report",
     "rewrite_turtle",
     "turtle_may_have_urn_base",
@@ -191,3 +192,39 @@ def guard_text(
     out, found = rewrite_turtle(text, base, source=source, syntax=syntax, mode=hazards)
     report(found, hazards, stacklevel=4)
     return out
+
+
+def prefix_like_rewrites(text: str, *, source: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """Turtle-like *text* with each relative-path reference made under a URN base that ends in
+    ``:`` written as base + reference (what "@base <urn:uuid:>" authors mean); and the list of
+    ``(where, reference, iri)`` rewrites. Other references are left as they are."""
+    current: str | None = None
+    expect_base = False
+    pieces: list[str] = []
+    last = 0
+    done: list[tuple[str, str, str]] = []
+    for m in _TOKEN.finditer(text):
+        if m.group("base") is not None:
+            expect_base = True
+            continue
+        raw = m.group("iri")
+        if raw is None:
+            continue
+        ref = _unescape(raw)
+        if expect_base:
+            current = ref if current is None or reference_kind(ref) == "absolute" \
+                else resolve(ref, current)
+            expect_base = False
+            continue
+        if (current is not None and is_urn(current) and current.endswith(":")
+                and reference_kind(ref) == "relative-path"):
+            new = current + ref
+            line, col = _line_col(text, m.start())
+            done.append((str(Position(source, line, col)), ref, new))
+            pieces.append(text[last:m.start("iri")])
+            pieces.append(new)
+            last = m.end("iri")
+    if not pieces:
+        return text, done
+    pieces.append(text[last:])
+    return "".join(pieces), done

@@ -23,7 +23,7 @@ HELP = "merge URN-equivalent nodes in RDF files"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    from ._input_options import add_input_options
+    from ._input_options import add_input_options, add_iris_option
 
     parser.description = (
         "Rewrite every URN term of RDF data to its canonical form, so that equivalent "
@@ -43,6 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "default: the input's format",
     )
     add_input_options(parser, stdin="nt")
+    add_iris_option(parser)
     parser.add_argument("--report", metavar="R.json", help="write the JSON report here")
     parser.add_argument(
         "--ignore-components", action="store_true",
@@ -122,6 +123,9 @@ def _one(
     stream_in = STREAMABLE.get(in_fmt)
     stream_out = STREAMABLE.get(out_fmt)
     streams = stream_in and stream_out and not (stream_in == "nq" and stream_out == "nt")
+    if args.iris != "as-is":
+        # The streaming passes rewrite URNs only: the opt-in normalization runs in memory.
+        stream_in = streams = None
     if streams and not args.rdfc:
         from ..stream import canonicalize_file
 
@@ -156,7 +160,7 @@ def _one(
 
     with warnings_to_stderr("urnld canonicalize"):
         graph = read_graph(src, in_fmt, args)
-    result_graph = canonicalize(graph, **opts)
+    result_graph = canonicalize(graph, iris=args.iris, **opts)
     if args.rdfc:
         nquads = canonical_nquads(
             result_graph.graph, max_work=args.max_work or DEFAULT_MAX_WORK

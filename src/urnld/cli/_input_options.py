@@ -17,7 +17,13 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rdflib import Graph
 
-__all__ = ["add_input_options", "read_graph", "read_options", "warnings_to_stderr"]
+__all__ = [
+    "add_input_options",
+    "add_iris_option",
+    "read_graph",
+    "read_options",
+    "warnings_to_stderr",
+]
 
 
 def add_input_options(
@@ -43,6 +49,15 @@ def add_input_options(
         "--hazards", choices=("error", "warn", "ignore"), default="error",
         help="relative references against a URN base: stop (default, exit 2), warn and "
         "resolve them as RFC 3986 does, or resolve them silently",
+    )
+
+
+def add_iris_option(parser: argparse.ArgumentParser) -> None:
+    """``--iris as-is|rfc3986``: RFC 3986 §6 normalization of the IRIs that are not URNs."""
+    parser.add_argument(
+        "--iris", choices=("as-is", "rfc3986"), default="as-is",
+        help="IRIs that are not URNs: keep as written (default) or normalize them by RFC 3986 "
+        "§6 (case, %%-escapes, dot segments, default ports); loads N-Triples into memory",
     )
 
 

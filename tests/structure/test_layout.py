@@ -31,6 +31,7 @@ _LAYERS = {
     "rdf": 6,  # URNGraph.parse and SPARQL read through urnld.read
     "shacl": 7,  # reads RDF through urnld.read and urnld.rdf
     "dask": 7,  # runs the stream passes
+    "html": 7,  # renders report documents (plain dicts) for the command line; stdlib only
     "cli": 8,
     "__main__": 8,  # `python -m urnld` runs the command line
 }

@@ -16,6 +16,7 @@ from rdflib import Dataset, Graph
 from rdflib.parser import create_input_source
 
 from .._bases import is_urn
+from ..errors import parser_reason
 from ..jsonld import JsonLdProcessingError, URNContextError, URNDocumentLoader, dataset_from_pyld
 from ..jsonld import to_rdf as jsonld_to_rdf
 from ._errors import ReadError, UnsafeXMLError
@@ -64,17 +65,6 @@ def _read_bytes(source: str | os.PathLike[str]) -> bytes:
             return f.read()
     except (EOFError, gzip.BadGzipFile) as e:
         raise ReadError(f"{name}: cannot read: {e}") from e
-
-
-def _reason(e: BaseException) -> str:
-    # rdflib's Turtle errors read "at line 2 of <>:\nBad syntax (…) at ^ in:…": keep the line
-    # number and the complaint, drop the quoted input.
-    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
-    if not lines:
-        return type(e).__name__
-    if len(lines) > 1 and lines[0].startswith("at line"):
-        return f"{lines[0].removesuffix(' of <>:').removesuffix(':')}: {lines[1].split(' at ^')[0]}"
-    return lines[0]
 
 
 def read(
@@ -171,7 +161,7 @@ def read_into(
     except Exception as e:
         # rdflib's parsers raise many unrelated types (BadSyntax, SAXParseException,
         # ValueError, AssertionError…); at this input boundary they all mean "not parseable".
-        raise ReadError(f"{name}: cannot parse as {fmt}: {_reason(e)}") from e
+        raise ReadError(f"{name}: cannot parse as {fmt}: {parser_reason(e)}") from e
 
 
 def _parse(

@@ -16,6 +16,7 @@ import os
 import sys
 
 HELP = "write out references made under a URN base used as a prefix (@base <urn:uuid:>)"
+EXIT_CODES = "exit status: 0 written (also when nothing needed rewriting), 2 error or usage error"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -44,6 +44,7 @@ def _samples() -> dict[str, BaseException]:
     from urnld.namespaces.publicid import PublicIdError
     from urnld.rdf import CanonicalizationTooComplex, NotAURNError, RDFCInputError
     from urnld.read import ReadError, UnsafeXMLError
+    from urnld.resolvers import ResolverError, ResolverPluginError
     from urnld.shacl._load import DataError, ShapesError
     from urnld.stream import NTriplesSyntaxError
     from urnld.xmlns import XMLNamespaceError
@@ -73,6 +74,9 @@ def _samples() -> dict[str, BaseException]:
         urnld.errors.WorkerError("a worker process died"),
         NamespacePluginError("broken plugin"),
         DaskNotInstalled("no distributed"),
+        urnld.URNEncodingError("ab%C3", 2, "not UTF-8"),
+        ResolverError("bad template"),
+        ResolverPluginError("broken resolver plugin"),
     ]
     return {type(e).__qualname__: e for e in samples}
 

@@ -40,6 +40,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "fix-base": ("_fix_base", "write out references made under a URN base used as a prefix"),
     "resolve": ("_resolve", "print resolver locators (URLs) for URNs; nothing is fetched"),
     "completion": ("_completion", "print a shell completion script (bash, zsh or fish)"),
+    "query": ("_query", "run a SPARQL query on an endpoint, its URNs in canonical form"),
 }
 
 

@@ -23,6 +23,7 @@ import collections
 import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
+from typing import Literal as _Choice
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import ConjunctiveGraph
@@ -37,7 +38,9 @@ from .._terms import (
     is_rdflib_internal,
     is_urn_like,
 )
+from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
+from ._iris import normalize_iri
 
 _DEFAULT_POLICY = Policy()
 
@@ -72,15 +75,21 @@ class _TermMap:
     Literals (only looked at with ``literals=True``) are memoized under the term itself.
     """
 
-    __slots__ = ("_terms", "cache", "literals", "spelling")
+    __slots__ = ("_terms", "cache", "iris", "literals", "spelling")
 
     def __init__(
-        self, *, ignore_components: bool, literals: bool, policy: Policy = _DEFAULT_POLICY
+        self,
+        *,
+        ignore_components: bool,
+        literals: bool,
+        iris: bool = False,
+        policy: Policy = _DEFAULT_POLICY,
     ) -> None:
         # Unbounded: the graph itself is in memory, and the memo needs every verdict it counts.
         rule = TermRule(ignore_components=ignore_components, policy=policy)
         self._terms = TermCache(rule, max_size=1 << 62)
         self.literals = literals
+        self.iris = iris  # RFC 3986 §6 normalization of the IRIs that are not URNs
         # key -> (output term, URN info or None)
         self.cache: dict[Any, tuple[Node, TermVerdict | None]] = {}
         # key -> spelling used in the report (URN terms only)
@@ -102,7 +111,12 @@ class _TermMap:
             # A URNRef (urnld.rdf's term type) keeps its original spelling; report that one.
             text = str(getattr(term, "original", term))
             plain = term if type(term) is URIRef else URIRef(str(term))
-            if not is_urn_like(text) or is_rdflib_internal(text):
+            if is_rdflib_internal(text):
+                return plain, None
+            if not is_urn_like(text):
+                if self.iris:
+                    normal = normalize_iri(text)
+                    return (plain if normal == text else URIRef(normal)), None
                 return plain, None
             info = self._terms.get(text)
             self.spelling[key] = text
@@ -201,6 +215,7 @@ def canonicalize(
     *,
     ignore_components: bool = False,
     literals: bool = False,
+    iris: _Choice["as-is", "rfc3986"] = "as-is",
     policy: Policy = _DEFAULT_POLICY,
 ) -> CanonicalizeResult[G]:
     """Return a copy of ``graph_or_dataset`` with every URN term in canonical form.
@@ -210,7 +225,10 @@ def canonicalize(
     With ``literals=True``, plain / ``xsd:string`` / ``xsd:anyURI`` literals whose whole lexical
     form is a URN are canonicalized too (keeping their datatype). With
     ``ignore_components=True``, URNs are merged by RFC 8141 equivalence alone: r-, q- and
-    f-components are dropped, and the report lists what was dropped. ``policy``
+    f-components are dropped, and the report lists what was dropped. With ``iris="rfc3986"``,
+    IRIs that are not URNs are normalized by RFC 3986 §6 (case, percent-escapes, dot
+    segments, default ports and empty paths: ``HTTP://Example.ORG:80/a/./b/../c%7e`` and
+    ``http://example.org/a/c~`` become one node); URNs are never touched by it. ``policy``
     (:class:`urnld.Policy`) decides, with RFC 8141, which NIDs make a term no URN (``strict``
     makes reserved two-letter NIDs such; ``nid-experimental = "warning"`` makes ``urn:x-…``
     usable).
@@ -234,8 +252,11 @@ def canonicalize(
         raise TypeError(
             f"canonicalize() needs an rdflib Graph or Dataset, not {type(graph_or_dataset)!r}"
         )
+    if iris not in ("as-is", "rfc3986"):
+        raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
-    tmap = _TermMap(ignore_components=ignore_components, literals=literals, policy=policy)
+    tmap = _TermMap(ignore_components=ignore_components, literals=literals,
+                    iris=iris == "rfc3986", policy=policy)
     occ: dict[Any, int] = {}
     source = graph_or_dataset
 

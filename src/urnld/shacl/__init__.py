@@ -31,7 +31,15 @@ from pyshacl.errors import ReportableRuntimeError
 
 from urnld._config import Policy, active_policy, policy_scope
 
-from ._load import DataError, GraphSource, ShapesError, load_data, load_shapes, shipped_path
+from ._load import (
+    DataError,
+    GraphSource,
+    ReadOptions,
+    ShapesError,
+    load_data,
+    load_shapes,
+    shipped_path,
+)
 from ._pattern import URN_PATTERN
 from ._report import Report, ValidationResult
 from ._rules import URNSH
@@ -41,6 +49,7 @@ __all__ = [
     "URN_PATTERN",
     "DataError",
     "GraphSource",
+    "ReadOptions",
     "Report",
     "ShapesError",
     "ValidationResult",
@@ -73,6 +82,7 @@ def validate(
     *,
     inference: Inference = "none",
     engine: _Literal["python", "sparql", "pyshacl"] = "python",
+    read_options: ReadOptions | None = None,
     policy: Policy | None = None,
 ) -> Report:
     """Validate *data* against SHACL *shapes* with pyshacl.
@@ -88,6 +98,9 @@ def validate(
             would (slow: one query per value node). Both give the same report. ``"pyshacl"``
             leaves everything to pyshacl, including its habit of repeating earlier results'
             messages on later results of the same SPARQL component (docs/shacl.md).
+        read_options: how files are read: the data syntax (default: from the extension), the
+            JSON-LD catalog, what to do about relative references against a URN base
+            (:class:`ReadOptions`; the syntax applies to data files only).
         policy: the validation policy (:class:`urnld.Policy`: ``strict``, profiles, severity
             overrides) the ``urnsh:`` components and ``urnfn:`` functions judge URNs by;
             default: the one in force (:func:`urnld.find_policy` gives a project's). A finding
@@ -110,8 +123,8 @@ def validate(
         raise ValueError(f"engine must be 'python', 'sparql' or 'pyshacl', not {engine!r}")
     from . import _engine  # pyshacl is heavy: import it only when validating
 
-    data_graph = load_data(data)
-    shapes_graph = load_shapes(shapes)
+    data_graph = load_data(data, read_options)
+    shapes_graph = load_shapes(shapes, read_options)
     try:
         with policy_scope(policy if policy is not None else active_policy()):
             _, graph, text, _ = _engine.run(

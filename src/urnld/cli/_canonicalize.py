@@ -64,7 +64,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-work", type=int, default=None, metavar="N",
-        help="with --rdfc: work budget for blank-node hashing (default 500000)",
+        help="with --rdfc: work budget for blank-node hashing "
+        "(default: 500000 plus 20 per statement with a blank node)",
     )
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
@@ -147,25 +148,28 @@ def _one(
         return canonicalize_file(src, out, progress=args.progress, jobs=args.jobs, **opts)
 
     if stream_in and args.rdfc:
-        # N-Triples/N-Quads: URN pass streamed into memory, then RDFC-1.0 on the text.
-        from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
+        # N-Triples/N-Quads: the URN pass streams straight into RDFC-1.0, which keeps only the
+        # statements with blank nodes in memory and sorts the rest in runs (spilled to disk
+        # beside the output when large).
+        from ..rdf._rdfc import write_canonical_nquads
         from ..report import CanonicalizeReport
         from ..stream import _open_in, canonicalize_lines
 
         report = CanonicalizeReport()
-        with _open_in(src) as (f, _size):
-            text = b"".join(
-                canonicalize_lines(f, source=_source(src), report=report, **opts)
+        tmp_dir = None if out == "-" else str(Path(out).resolve().parent)
+        with _open_in(src) as (f, _size), atomic_write(out, "wb") as fo:
+            write_canonical_nquads(
+                canonicalize_lines(f, source=_source(src), report=report, **opts),
+                fo.write,
+                max_work=args.max_work,
+                tmp_dir=tmp_dir,
             )
-        result = canonical_nquads(text, max_work=args.max_work or DEFAULT_MAX_WORK)
-        with atomic_write(out, "wb") as fo:
-            fo.write(result.encode("utf-8"))
         return report
 
     from rdflib import Dataset, Graph
 
     from ..rdf import canonicalize
-    from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
+    from ..rdf._rdfc import canonical_nquads
 
     graph: Graph = (
         Dataset() if in_fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
@@ -184,9 +188,7 @@ def _one(
         raise URNError(f"{_source(src)}: cannot parse as {in_fmt}: {_first_line(e)}") from e
     result_graph = canonicalize(graph, **opts)
     if args.rdfc:
-        nquads = canonical_nquads(
-            result_graph.graph, max_work=args.max_work or DEFAULT_MAX_WORK
-        )
+        nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
         with atomic_write(out, "wb") as fo:
             fo.write(nquads.encode("utf-8"))
     else:

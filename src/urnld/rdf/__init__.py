@@ -20,7 +20,13 @@ from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
-    from ._rdfc import CanonicalizationTooComplex, RDFCInputError, canonical_nquads, digest
+    from ._rdfc import (
+        CanonicalizationTooComplex,
+        RDFCInputError,
+        canonical_nquads,
+        digest,
+        write_canonical_nquads,
+    )
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
 
@@ -37,6 +43,7 @@ __all__ = [
     "check_graph",
     "digest",
     "register_functions",
+    "write_canonical_nquads",
 ]
 
 # name -> submodule; imported on first access so `import urnld.rdf` stays light.
@@ -51,6 +58,7 @@ _LAZY = {
     "RDFCInputError": "._rdfc",
     "canonical_nquads": "._rdfc",
     "digest": "._rdfc",
+    "write_canonical_nquads": "._rdfc",
 }
 
 

@@ -163,6 +163,7 @@ def _one(
                 fo.write,
                 max_work=args.max_work,
                 tmp_dir=tmp_dir,
+                source=_source(src),
             )
         return report
 

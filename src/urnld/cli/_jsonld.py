@@ -58,6 +58,8 @@ def _read_json(path: str) -> Any:
         raise URNError(f"{path}: not UTF-8 (byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise URNError(f"{path}: not JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise URNError(f"{path}: JSON nested too deeply to read") from None
 
 
 def _context_arg(value: str) -> Any:
@@ -86,6 +88,8 @@ def _generate_context(path: str) -> dict[str, Any]:
         graph.parse(path, format=fmt)
     except (SyntaxError, ValueError) as e:
         raise URNError(f"{path}: cannot parse as {fmt}: {str(e).splitlines()[0]}") from None
+    except RecursionError:
+        raise URNError(f"{path}: cannot parse as {fmt}: nested too deeply") from None
     return context_from_graph(graph)
 
 

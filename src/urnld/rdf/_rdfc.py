@@ -42,6 +42,7 @@ import hashlib
 import heapq
 import io
 import itertools
+import re
 import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import IO, Any, cast
@@ -194,16 +195,21 @@ def _quads_of(data: Any, ignore_components: bool, literals: bool) -> list[ox.Qua
     return list(_parse(b"".join(_text_of(data, ignore_components, literals))))
 
 
-def _parse(data: bytes) -> Iterator[ox.Quad]:
+def _parse(data: bytes, source: str = "<input>") -> Iterator[ox.Quad]:
     """pyoxigraph's N-Quads parser, its failures as urnld errors (one line each)."""
     try:
         yield from ox.parse(data, format=ox.RdfFormat.N_QUADS)
     except SyntaxError as e:
-        raise RDFCInputError(f"invalid N-Quads: {_first_line(e)}") from e
+        # Statements are parsed in batches: pyoxigraph's line numbers are not the file's.
+        reason = _POSITION.sub("", _first_line(e))
+        raise RDFCInputError(f"{source}: invalid N-Quads: {reason}") from e
     except MemoryError as e:  # how pyoxigraph refuses a line over its buffer limit
         raise RDFCInputError(
-            "invalid N-Quads: a line is longer than the parser's limit (16 MiB)"
+            f"{source}: invalid N-Quads: a line is longer than the parser's limit (16 MiB)"
         ) from e
+
+
+_POSITION = re.compile(r"^Parser error at line \d+ between columns \d+ and \d+: |\s*\(line \d+\)$")
 
 
 def _first_line(e: BaseException) -> str:
@@ -457,11 +463,11 @@ def _budget(max_work: int | None, bnode_quads: int) -> int:
 
 
 def _blank_node_lines(
-    data: bytes, hash_algorithm: str, max_work: int | None, engine: str
+    data: bytes, hash_algorithm: str, max_work: int | None, engine: str, source: str
 ) -> list[bytes]:
     """Canonical lines of the statements that may hold blank nodes (all in memory)."""
     # A dataset is a set: duplicates go before hashing (dict keeps the input order).
-    quads = list(dict.fromkeys(_parse(data)))
+    quads = list(dict.fromkeys(_parse(data, source)))
     state = _RDFC(quads, hash_algorithm, _budget(max_work, len(quads)))
     if not state.bnode_quads:  # "_:" was inside literals only
         return _lines_of(quads)
@@ -534,6 +540,7 @@ def write_canonical_nquads(
     max_work: int | None = None,
     run_bytes: int = RUN_BYTES,
     tmp_dir: str | None = None,
+    source: str = "<input>",
     _engine: str = "auto",
 ) -> None:
     r"""Write the RDFC-1.0 canonical N-Quads of ``lines`` through ``write``.
@@ -543,7 +550,8 @@ def write_canonical_nquads(
     re-serialized in batches and sorted in runs of ``run_bytes``, spilled to temporary files in
     ``tmp_dir`` and merged, so a dump larger than memory can be canonicalized and digested when
     its blank-node statements fit in memory; the statements that mention blank nodes are held in
-    memory for the blank-node labelling, which needs all of them at once.
+    memory for the blank-node labelling, which needs all of them at once. ``source`` names the
+    input in error messages.
 
     >>> import io
     >>> out = io.BytesIO()
@@ -571,15 +579,15 @@ def write_canonical_nquads(
             ground.append(line)
             ground_size += len(line)
             if ground_size >= _BATCH_BYTES:
-                runs.add(_lines_of(_parse(b"".join(ground))))
+                runs.add(_lines_of(_parse(b"".join(ground), source)))
                 ground = []
                 ground_size = 0
-    runs.add(_lines_of(_parse(b"".join(ground))))
+    runs.add(_lines_of(_parse(b"".join(ground), source)))
     del ground
     if blank:
         data = b"".join(blank)
         del blank
-        runs.add(_blank_node_lines(data, hash_algorithm, max_work, _engine))
+        runs.add(_blank_node_lines(data, hash_algorithm, max_work, _engine, source))
     runs.write(write)
 
 

@@ -234,6 +234,7 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "dask":
         if args.jobs is not None:
             raise URNError("--jobs is for the local engine; --engine dask takes --workers")
+        _check_outputs(args)
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
@@ -243,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
     if args.jobs is not None and args.jobs < 1:
         raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
+    _check_outputs(args)
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
@@ -267,6 +269,21 @@ def run(args: argparse.Namespace) -> int:
     if sys.stderr.isatty():
         print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
     return 0
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output (data files, report) against every input and each other, before writing."""
+    from ._paths import check_paths
+
+    inputs: list[str] = args.inputs
+    out: str = args.output
+    if len(inputs) > 1 or args.engine == "dask" or (out != "-" and os.path.isdir(out)):
+        outputs = [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
+    else:
+        outputs = [out]
+    if args.report:
+        outputs.append(args.report)
+    check_paths(inputs, outputs)
 
 
 def _run_dask(args: argparse.Namespace) -> int:

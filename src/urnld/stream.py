@@ -55,6 +55,7 @@ from .errors import URNError
 from .report import CanonicalizeReport, CheckReport
 
 __all__ = [
+    "MAX_LINE_BYTES",
     "NTriplesSyntaxError",
     "canonicalize_file",
     "canonicalize_lines",
@@ -589,31 +590,88 @@ class _Progress:
             sys.stderr.flush()
 
 
+#: The longest line read (bytes): past it the input is refused (NTriplesSyntaxError), so one
+#: line without a newline cannot take all memory.
+MAX_LINE_BYTES = 64 << 20
+# A CR not followed by LF: a line end of its own (N-Triples: EOL ::= [#xD#xA]+).
+_ODD_CR = re.compile(rb"\r(?!\n)")
+_CR_RUN = re.compile(rb"\r+(\n?)")
+
+
+def _eol(m: re.Match[bytes]) -> bytes:
+    # "\r\r\n" is one line end, kept as "\r\n"; a bare "\r" (old Mac files) becomes "\n".
+    return b"\r\n" if m.group(1) else b"\n"
+
+
 def _read_chunks(
-    f: IO[bytes], counter: Callable[[int], None] | None = None, size: int | None = None
+    f: IO[bytes],
+    counter: Callable[[int], None] | None = None,
+    size: int | None = None,
+    *,
+    source: str = "<stdin>",
+    max_line: int = MAX_LINE_BYTES,
 ) -> Iterator[bytes]:
     """The input in chunks of whole lines, about *size* bytes each (a last line may lack
-    its newline). Cheaper than lines: the fast path splits a chunk in one regex call."""
+    its newline). Cheaper than lines: the fast path splits a chunk in one regex call.
+
+    Linear in the input whatever its line lengths (a long line is gathered in pieces, joined
+    once); a line over *max_line* bytes raises :class:`NTriplesSyntaxError`. Line ends made of
+    CRs alone (``\r``, ``\r\r\n``) are read as line ends.
+
+    >>> import io
+    >>> list(_read_chunks(io.BytesIO(b"a\\rb\\r\\r\\nc"), size=3))
+    [b'a\\n', b'b\\r\\n', b'c']
+    """
     raw: Any = getattr(f, "fileobj", None) or f  # compressed position for .gz
     size = size or _CHUNK_BYTES
     read = getattr(f, "read1", f.read)  # what is there, without waiting for a full block
-    carry = b""
+    pending: list[bytes] = []  # the start of a line not ended yet, in pieces
+    pending_len = 0
+    held_cr = False  # a block ended in "\r": whether it is "\r\n" shows in the next one
+    line = 1
     while True:
         block = read(size)
         if not block:
-            if carry:
-                yield carry
+            tail = b"".join(pending) + (b"\n" if held_cr else b"")
+            if tail:
+                yield tail
             return
         if counter is not None:
             with contextlib.suppress(OSError, ValueError, AttributeError):
                 counter(raw.tell())
-        data = carry + block if carry else block
-        cut = data.rfind(b"\n") + 1
-        if cut == 0:  # a line longer than a block: keep reading
-            carry = data
+        if held_cr:
+            block = b"\r" + block
+            held_cr = False
+        if b"\r" in block:
+            if block.endswith(b"\r"):
+                block = block[:-1]
+                held_cr = True
+            if _ODD_CR.search(block):
+                block = _CR_RUN.sub(_eol, block)
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:  # the line goes on past this block
+            pending.append(block)
+            pending_len += len(block)
+            if pending_len > max_line:
+                raise NTriplesSyntaxError(
+                    source, line, f"line longer than {max_line:,} bytes (the limit)", pending[0]
+                )
             continue
-        carry = data[cut:]
-        yield data[:cut] if carry else data
+        if pending:
+            if pending_len + block.find(b"\n") > max_line:
+                raise NTriplesSyntaxError(
+                    source, line, f"line longer than {max_line:,} bytes (the limit)", pending[0]
+                )
+            head = b"".join(pending) + block[:cut]
+            pending = []
+            pending_len = 0
+        else:
+            head = block[:cut] if cut < len(block) else block
+        if cut < len(block):
+            pending = [block[cut:]]
+            pending_len = len(block) - cut
+        line += head.count(b"\n")
+        yield head
 
 
 def canonicalize_file(
@@ -657,7 +715,7 @@ def canonicalize_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = _read_chunks(fin, counter)
+        chunks: Iterator[bytes] = _read_chunks(fin, counter, source=source)
         known = size
         if jobs is None and size is None:
             # A stream of unknown size (stdin): read ahead up to the size that pays for
@@ -716,6 +774,6 @@ def check_file(
         report = CheckReport()
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
     with _open_in(path) as (fin, _size):
-        lines = itertools.chain.from_iterable(map(io.BytesIO, _read_chunks(fin)))
+        lines = itertools.chain.from_iterable(map(io.BytesIO, _read_chunks(fin, source=source)))
         _CheckPass(report).run(lines, source, 1, on_error)
     return report

@@ -51,7 +51,7 @@ def test_memory_per_escape_is_bounded() -> None:
 
 
 def test_a_line_over_the_limit_is_refused_with_its_number() -> None:
-    from urnld.stream import _read_chunks
+    from urnld.stream._chunks import read_chunks as _read_chunks
 
     data = b"<urn:a:b> <http://e/p> <urn:a:c> .\n" + b"x" * (3 << 20) + b"\n"
     with pytest.raises(NTriplesSyntaxError, match="longer than 1,048,576 bytes") as info:
@@ -61,7 +61,7 @@ def test_a_line_over_the_limit_is_refused_with_its_number() -> None:
 
 
 def test_a_long_line_is_read_in_linear_time() -> None:
-    from urnld.stream import _read_chunks
+    from urnld.stream._chunks import read_chunks as _read_chunks
 
     # Gathering a 48 MiB line by re-joining everything read so far at each 64 KiB block copied
     # ~18 GB; pieces joined once copy it twice.

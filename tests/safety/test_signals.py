@@ -87,9 +87,10 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
     left = _wait_gone(workers, 5)
     for pid in left:  # do not leave them behind even when the test fails
         os.kill(pid, signal.SIGKILL)
-    assert not left, "worker processes outlived their parent"
-    assert proc.stdin is not None
+    assert proc.stdin is not None and proc.stderr is not None
     proc.stdin.close()
+    proc.stderr.close()  # (a surviving worker would hold it open: read nothing from it)
+    assert not left, "worker processes outlived their parent"
 
 
 @pytest.mark.slow
@@ -105,7 +106,7 @@ def test_sigterm_and_sighup_take_the_interrupt_path(tmp_path: Path, signame: str
 
 
 def test_jobs_are_capped_by_the_chunks_and_a_maximum(monkeypatch: pytest.MonkeyPatch) -> None:
-    import urnld._workers as workers
+    import urnld.stream._workers as workers
     from urnld.report import CanonicalizeReport
 
     started: list[int] = []

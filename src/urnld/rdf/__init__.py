@@ -21,6 +21,7 @@ from ._functions import URNFN, register_functions
 if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
     from ._rdfc import (
+        DEFAULT_MAX_WORK,
         CanonicalizationTooComplex,
         RDFCInputError,
         canonical_nquads,
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
     from ._term import NotAURNError, URNRef
 
 __all__ = [
+    "DEFAULT_MAX_WORK",
     "URNFN",
     "CanonicalizationTooComplex",
     "CanonicalizeResult",
@@ -57,6 +59,7 @@ _LAZY = {
     "CanonicalizationTooComplex": "._rdfc",
     "RDFCInputError": "._rdfc",
     "canonical_nquads": "._rdfc",
+    "DEFAULT_MAX_WORK": "._rdfc",
     "digest": "._rdfc",
     "write_canonical_nquads": "._rdfc",
 }

@@ -1,6 +1,6 @@
 """The streaming canonicalization on several processes, output in input order.
 
-The per-line work of :mod:`urnld.stream` is Python code, so one process uses one core. Here the
+The per-line work of the streaming passes is Python code, so one process uses one core. Here the
 input's chunks (whole lines, ~1 MiB) go to worker processes, each with its own term caches and
 its own report; the output chunks are written back in input order, and the reports are merged
 at the end (report merging is exact and order-independent, so the result equals the one-process
@@ -27,32 +27,23 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Generator, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from ..errors import WorkerError
+from ..report import CanonicalizeReport
+from ._chunks import line_count
+from ._grammar import NTriplesSyntaxError
 from ._lifeline import watch_parent
-from .errors import URNError
-from .report import CanonicalizeReport
+from ._passes import CanonPass, OnError
 
-if TYPE_CHECKING:
-    from .stream import OnError
+__all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "default_jobs"]
 
-__all__ = ["MAX_JOBS", "canonicalize_chunks", "default_jobs", "line_count"]
-
-# Below this many input bytes a second process costs more than it saves.
-_MIN_PARALLEL_BYTES = 8 << 20
+#: Below this many input bytes a second process costs more than it saves.
+MIN_PARALLEL_BYTES = 8 << 20
 #: The most worker processes one run starts, whatever ``jobs`` asks for.
 MAX_JOBS = 64
 # How long the parent waits for a result before checking that the workers are alive.
 _POLL_SECONDS = 1.0
-
-
-def line_count(chunk: bytes) -> int:
-    """Lines in *chunk*: its newlines, plus a last line without one.
-
-    >>> line_count(b"a\\nb\\n"), line_count(b"a\\nb"), line_count(b"")
-    (2, 2, 1)
-    """
-    return chunk.count(b"\n") + (not chunk.endswith(b"\n"))
 
 
 def default_jobs(size: int | None) -> int:
@@ -61,7 +52,7 @@ def default_jobs(size: int | None) -> int:
     >>> default_jobs(1000)
     1
     """
-    if size is not None and size < _MIN_PARALLEL_BYTES:
+    if size is not None and size < MIN_PARALLEL_BYTES:
         return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(cpus or 1, 8))
@@ -81,8 +72,6 @@ def _context() -> Any:
 
 
 def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int], parent: int) -> None:
-    from .stream import NTriplesSyntaxError, _CanonPass
-
     # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
     # traceback of its own. SIGTERM (how the parent stops a worker) and SIGHUP end it quietly,
     # whatever handlers a forked worker inherited. A worker whose parent is killed ends too.
@@ -95,7 +84,7 @@ def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int], parent: in
     report = CanonicalizeReport(
         ignore_components=ignore_components, literals=literals, max_examples=max_examples
     )
-    state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+    state = CanonPass(report, literals=literals, ignore_components=ignore_components)
     while True:
         try:
             task = conn.recv()
@@ -177,9 +166,7 @@ def canonicalize_chunks(
     procs, conns = _start(jobs, options)
     if not procs:
         # No worker processes to be had: the same work in this process.
-        from .stream import _CanonPass
-
-        state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+        state = CanonPass(report, literals=literals, ignore_components=ignore_components)
         for out in state.run(chunks, source, 1, on_error):
             if on_progress is not None:
                 on_progress(report.statements_in)
@@ -190,13 +177,13 @@ def canonicalize_chunks(
             """Worker *i*'s next message; a dead worker is an error, not a hang."""
             while not conns[i].poll(_POLL_SECONDS):
                 if not procs[i].is_alive():
-                    raise URNError("a canonicalization worker process died")
+                    raise WorkerError("a canonicalization worker process died")
             try:
                 kind, payload = conns[i].recv()
             except EOFError:
-                raise URNError("a canonicalization worker process died") from None
+                raise WorkerError("a canonicalization worker process died") from None
             if kind == "crash":
-                raise RuntimeError(f"canonicalization worker failed:\n{payload}")
+                raise WorkerError(f"a canonicalization worker failed:\n{payload}")
             return kind, payload
 
         statements = 0

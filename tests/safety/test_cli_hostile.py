@@ -113,3 +113,42 @@ def test_truncated_gzip_is_not_written_anywhere(tmp_path: Path) -> None:
     (tmp_path / "t.nt.gz").write_bytes(gzip.compress(GOOD * 200)[:60])
     assert main(["canonicalize", str(tmp_path / "t.nt.gz"), "-o", str(tmp_path / "o.nt")]) == 2
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.nt.gz"]
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["check", "--input-format", "nt", "/dev/zero"],
+        ["canonicalize", "--input-format", "nt", "/dev/zero", "-o", "{d}/out.nt"],
+        ["canonicalize", "--input-format", "nt", "/dev/zero", "--rdfc", "-o", "{d}/out.nq"],
+        ["jsonld", "expand", "/dev/zero", "-o", "{d}/out.json"],
+    ],
+    ids=["check", "canonicalize", "rdfc", "jsonld"],
+)
+@pytest.mark.skipif(not os.path.exists("/dev/zero"), reason="needs /dev/zero")
+def test_an_endless_device_is_refused_at_a_limit(tmp_path: Path, capsys, args: list[str]) -> None:
+    # One endless "line" of NUL bytes: refused at the line (or document) limit, not read until
+    # memory runs out.
+    code = main([a.format(d=tmp_path) for a in args])
+    err = capsys.readouterr().err
+    assert code == 2
+    _assert_one_clear_line(code, err, "/dev/zero")
+    assert "limit" in err
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs FIFOs")
+def test_a_fifo_input_is_read(tmp_path: Path, capsys) -> None:
+    # Process substitution (`urnld check <(zcat dump.nt.gz)`) hands urnld a FIFO.
+    import threading
+
+    fifo = tmp_path / "in.nt"
+    os.mkfifo(fifo)
+    writer = threading.Thread(target=lambda: fifo.write_bytes(GOOD))
+    writer.start()
+    try:
+        assert main(["canonicalize", str(fifo), "-o", str(tmp_path / "out.nt")]) == 0
+    finally:
+        writer.join(timeout=30)
+    assert (tmp_path / "out.nt").read_bytes() == GOOD.replace(b"URN:EXAMPLE", b"urn:example")
+    capsys.readouterr()

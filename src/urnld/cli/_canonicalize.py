@@ -148,13 +148,16 @@ def _one(
         # beside the output when large).
         from ..rdf import write_canonical_nquads
         from ..report import CanonicalizeReport
-        from ..stream import canonicalize_lines
+        from ..stream import canonicalize_lines, read_lines
 
         report = CanonicalizeReport()
         tmp_dir = None if out == "-" else str(Path(out).resolve().parent)
         with open_input(src) as (f, _size), atomic_output(out, fsync=True) as fo:
             write_canonical_nquads(
-                canonicalize_lines(f, source=source_name(src), report=report, **opts),
+                canonicalize_lines(
+                    read_lines(f, source=source_name(src)),
+                    source=source_name(src), report=report, **opts,
+                ),
                 fo.write,
                 max_work=args.max_work,
                 tmp_dir=tmp_dir,

@@ -46,12 +46,18 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write here (atomically) instead of stdout")
 
 
+#: The largest JSON document read (pyld holds several copies of it in memory).
+MAX_JSON_BYTES = 256 << 20
+
+
 def _read_json(path: str) -> Any:
     from .._files import open_input
     from ..errors import URNError
 
     with open_input(path) as (f, _size):
-        data = f.read()
+        data = f.read(MAX_JSON_BYTES + 1)
+    if len(data) > MAX_JSON_BYTES:
+        raise URNError(f"{path}: over {MAX_JSON_BYTES:,} bytes, the limit for a JSON document")
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:

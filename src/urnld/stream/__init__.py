@@ -31,7 +31,7 @@ by :mod:`urnld._files`.
 from __future__ import annotations
 
 from .._files import atomic_output as atomic_output
-from ._chunks import MAX_LINE_BYTES
+from ._chunks import MAX_LINE_BYTES, read_lines
 from ._grammar import NTriplesSyntaxError
 from ._passes import OnError as OnError
 from ._run import (
@@ -53,6 +53,7 @@ __all__ = [
     "canonicalize_lines",
     "check_file",
     "check_lines",
+    "read_lines",
 ]
 
 

@@ -558,11 +558,8 @@ def write_canonical_nquads(
 
     >>> import io
     >>> out = io.BytesIO()
-    >>> write_canonical_nquads([b'_:x <http://e/p> "b" .
-', b'<urn:a:b> <http://e/p> _:x .
-',
-    ...                         b'<urn:a:b> <http://e/p> _:x .
-'], out.write)
+    >>> write_canonical_nquads([b'_:x <http://e/p> "b" .\n', b'<urn:a:b> <http://e/p> _:x .\n',
+    ...                         b'<urn:a:b> <http://e/p> _:x .\n'], out.write)
     >>> print(out.getvalue().decode(), end="")
     <urn:a:b> <http://e/p> _:c14n0 .
     _:c14n0 <http://e/p> "b" .

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from importlib import metadata
+from typing import TYPE_CHECKING
 
 from ..errors import URNLDEnvironmentError
 from ._base import (
@@ -28,6 +28,10 @@ from ._base import (
 )
 from ._builtin import BUILTIN
 
+if TYPE_CHECKING:
+    # importlib.metadata costs ~16 ms to import: only loaded when a plugin is looked up.
+    from importlib import metadata
+
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GENERIC",
@@ -36,6 +40,7 @@ __all__ = [
     "NamespaceRule",
     "get_rule",
     "known_nids",
+    "known_profiles",
     "lower_except_pct",
     "register",
     "upper_except_pct",
@@ -79,6 +84,8 @@ def _load_target(target: str) -> NamespaceRule:
 def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
     global _plugins  # noqa: PLW0603  # loaded once per process, on first unknown NID
     if _plugins is None:
+        from importlib import metadata
+
         found: dict[str, metadata.EntryPoint] = {}
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             found.setdefault(ep.name.lower(), ep)
@@ -176,3 +183,23 @@ def known_nids() -> list[str]:
     True
     """
     return sorted(set(BUILTIN) | set(_registered) | set(_plugin_entry_points()))
+
+
+def known_profiles() -> dict[str, str]:
+    """Every opt-in profile a namespace rule declares: profile name → the NID whose rule has it.
+
+    Loads every rule (built-in, registered, plugin); a plugin that fails to load is skipped here
+    (``get_rule`` reports it where it is used).
+
+    >>> known_profiles()["nbn-de"]
+    'nbn'
+    """
+    out: dict[str, str] = {}
+    for nid in known_nids():
+        try:
+            rule = get_rule(nid)
+        except NamespacePluginError:
+            continue
+        for name in getattr(rule, "profiles", ()):
+            out.setdefault(str(name), nid)
+    return dict(sorted(out.items()))

@@ -197,8 +197,12 @@ def check_file(
     *,
     report: CheckReport | None = None,
     on_error: OnError = "report",
+    progress: ProgressCallback | None = None,
 ) -> CheckReport:
     """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
+
+    ``progress`` is called with a :class:`Progress` before each chunk of the input is checked
+    (the command line draws it on a terminal).
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -210,7 +214,22 @@ def check_file(
     if report is None:
         report = CheckReport()
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
-    with open_input(path) as (fin, _size):
-        lines = itertools.chain.from_iterable(map(io.BytesIO, read_chunks(fin, source=source)))
+    with open_input(path) as (fin, size):
+        pos = [0]
+
+        def counter(p: int) -> None:
+            pos[0] = p
+
+        chunks: Iterator[bytes] = read_chunks(fin, counter, source=source)
+        if progress is not None:
+            chunks = _told(chunks, lambda: progress(Progress(pos[0], size, report.statements_in)))
+        lines = itertools.chain.from_iterable(map(io.BytesIO, chunks))
         CheckPass(report).run(lines, source, 1, on_error)
     return report
+
+
+def _told(chunks: Iterator[bytes], tell: Callable[[], None]) -> Iterator[bytes]:
+    """*chunks*, calling *tell* before each one is handed on."""
+    for chunk in chunks:
+        tell()
+        yield chunk

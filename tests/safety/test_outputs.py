@@ -62,3 +62,11 @@ def test_a_fifo_output_is_written_to_not_replaced(tmp_path: Path) -> None:
         reader.join(timeout=30)
     assert got == [b'<urn:example:a> <http://e/p> "x" .\n']
     assert stat.S_ISFIFO(fifo.stat().st_mode)
+
+
+def test_triples_written_as_quads_go_to_the_default_graph(tmp_path: Path) -> None:
+    # rdflib raised "NQuads serialization only makes sense for context-aware stores!".
+    (tmp_path / "in.ttl").write_text('<URN:EXAMPLE:a> <http://e/p> "x" .\n')
+    assert main(["canonicalize", str(tmp_path / "in.ttl"), "-o", str(tmp_path / "out.nq")]) == 0
+    assert (tmp_path / "out.nq").read_text().split() == ["<urn:example:a>", "<http://e/p>",
+                                                         '"x"', "."]

@@ -275,6 +275,15 @@ def _one(
                     "use --output-format nquads or trig"
                 )
             target = target.default_graph
+        elif not isinstance(target, Dataset) and out_fmt in QUAD_FORMATS:
+            # A triples input written as quads: its statements go to the default graph
+            # (rdflib refuses to write N-Quads/TriG from a plain Graph).
+            dataset = Dataset()
+            for triple in target:
+                dataset.add(triple)
+            for prefix, namespace in target.namespaces():
+                dataset.bind(prefix, namespace, override=False)
+            target = dataset
         with atomic_output(out, fsync=True) as fo:
             target.serialize(destination=fo, format=out_fmt, encoding="utf-8")
     return result_graph.report

@@ -21,6 +21,8 @@ import sys
 import textwrap
 from collections.abc import Iterator
 
+from .. import json_default
+
 HELP = "parse and check URNs, show their parts and canonical form"
 EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
 
@@ -165,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
         valid = valid and bool(d["valid"])
         if args.json:
             # The same bytes as json.dump(list, indent=2), one item at a time.
-            item = json.dumps(d, indent=2, ensure_ascii=False)
+            item = json.dumps(d, indent=2, ensure_ascii=False, default=json_default)
             sys.stdout.write(("," if opened else "[") + "\n" + textwrap.indent(item, "  "))
             opened = True
         else:

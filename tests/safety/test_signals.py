@@ -99,9 +99,12 @@ def test_sigterm_and_sighup_take_the_interrupt_path(tmp_path: Path, signame: str
     proc, workers = _start_stuck_run(tmp_path)
     proc.send_signal(getattr(signal, signame))
     _, err = proc.communicate(timeout=30)
+    left = _wait_gone(workers, 5)
+    for pid in left:  # do not leave them behind even when the test fails
+        os.kill(pid, signal.SIGKILL)
     assert proc.returncode == code
     assert err.decode().strip().splitlines() == [f"urnld canonicalize: stopped by {signame}"]
-    assert not _wait_gone(workers, 5)
+    assert not left
     assert list(tmp_path.iterdir()) == []  # the temporary output is removed
 
 

@@ -64,6 +64,9 @@ SAMPLES: dict[str, Any] = {
     "blank_nodes": 12,
     "source": "dump.nt",
     "line": 7,
+    "batch": 3,
+    "batches_done": 2,
+    "batches_total": 9,
 }
 
 
@@ -82,6 +85,10 @@ def _instance(cls: type[BaseException]) -> BaseException:
             from urnld.jsonld import Hazard
 
             kwargs[p.name] = (Hazard("invalid-urn", "'urn:bar' is not a valid URN"),)
+        elif "CanonicalizeReport" in str(p.annotation):
+            from urnld.report import CanonicalizeReport
+
+            kwargs[p.name] = CanonicalizeReport()
         elif "bytes" in str(p.annotation):
             kwargs[p.name] = b"<a> <b> ."
         else:
@@ -90,8 +97,13 @@ def _instance(cls: type[BaseException]) -> BaseException:
     return cls(**kwargs)
 
 
+def _value(v: Any) -> Any:
+    # Reports have no value repr: compare their JSON form.
+    return v.to_dict() if hasattr(v, "to_dict") else repr(v)
+
+
 def _state(e: BaseException) -> tuple[Any, ...]:
-    attrs = {k: repr(v) for k, v in vars(e).items()} if hasattr(e, "__dict__") else {}
+    attrs = {k: _value(v) for k, v in vars(e).items()} if hasattr(e, "__dict__") else {}
     return type(e), str(e), repr(e.args), attrs
 
 

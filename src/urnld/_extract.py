@@ -174,7 +174,8 @@ def _wrapped(scan: str, start: int, wrapped: bool) -> tuple[int, str] | None:
 def find_urns(text: str) -> Iterator[URNMatch]:
     """Yield a :class:`URNMatch` ``(start, end, urn)`` for each URN in *text*, left to right.
 
-    Never raises.
+    Never raises on a ``str``; anything else (``None``, ``bytes``) is a :class:`TypeError` at
+    the call, like every other function of urnld.
 
     >>> [(s, e, str(u)) for s, e, u in find_urns("See <URN:ISBN:0-395-36341-1>, or urn:x:y.")]
     [(5, 27, 'URN:ISBN:0-395-36341-1')]
@@ -184,7 +185,11 @@ def find_urns(text: str) -> Iterator[URNMatch]:
     [URNMatch(11, 53, 'urn:ietf:params:netconf:capability:url:1.0', rest='?scheme=http,ftp')]
     """
     if not isinstance(text, str):
-        return
+        raise TypeError(f"find_urns() takes a str, not {type(text).__name__}")
+    return _find(text)
+
+
+def _find(text: str) -> Iterator[URNMatch]:
     # Labels are blanked out (same length) so offsets into *text* stay right; where they were,
     # the URN is wrapped as much as after a plain '<'.
     labels = {m.end() for m in _LABEL.finditer(text)}

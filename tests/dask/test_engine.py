@@ -424,3 +424,18 @@ def test_lost_worker_is_retried_with_the_same_result(gen_dump, tmp_path):
     assert interrupted
     assert report == ref_report
     assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")
+
+
+def test_added_statements_equal_single_process(dump, dask_scheduler, tmp_path):
+    # link / keep_spellings / link_resolvers: per file, the same statements at the end of each
+    # output as the local run adds, for split files (an extra piece) and whole ones (.gz).
+    opts = {"link": True, "keep_spellings": True, "link_resolvers": True}
+    inputs = [dump[0], dump[-1]]  # a split plain file and a gzipped one
+    report = canonicalize_files(
+        inputs, tmp_path / "out", scheduler=dask_scheduler, partition_size=PART, **opts
+    )
+    ref_report = _single_process(inputs, tmp_path / "ref", **opts)
+    assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")
+    assert report == ref_report
+    assert report.spellings_added > 0 and report.see_also_added > 0
+    assert report.statements_out == report.statements_in + report.added

@@ -36,11 +36,11 @@ if TYPE_CHECKING:
     from .findings import Finding
 
 __all__ = [
+    "SpellingLimitError",
     "URNConversionError",
     "URNError",
     "URNLDEnvironmentError",
     "URNSyntaxError",
-    "SpellingLimitError",
     "URNValidationError",
     "WorkerError",
     "parser_reason",

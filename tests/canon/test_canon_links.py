@@ -18,8 +18,8 @@ from rdflib import Dataset, Literal, URIRef
 
 from urnld import URN
 from urnld._links import OWL_SAME_AS, RDFS_SEE_ALSO, SPELLING
-from urnld.errors import SpellingLimitError
 from urnld.cli import main
+from urnld.errors import SpellingLimitError
 from urnld.rdf import canonicalize
 from urnld.report import CanonicalizeReport
 from urnld.stream import _chunks, canonicalize_file, canonicalize_lines

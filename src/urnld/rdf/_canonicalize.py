@@ -28,7 +28,7 @@ from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import ConjunctiveGraph
 from rdflib.term import Node
 
-from .._links import Extra, LinkOptions, extra_statements, record_extras
+from .._links import SPELLING, Extra, LinkOptions, extra_statements, record_extras
 from .._terms import (
     URN_LITERAL_DATATYPES,
     TermCache,
@@ -302,6 +302,8 @@ def canonicalize(
         pairs = {(v.output, tmap.spelling[key]) for key, v in _met(tmap, occ)}
         extras = extra_statements(pairs, options)
         target = _default_graph(out) if isinstance(out, ConjunctiveGraph) else out
+        if keep_spellings:
+            out.bind("urnld", SPELLING.rpartition("#")[0] + "#", override=False)
         before = len(target)
         target.addN((*_extra_terms(e), target) for e in extras)
         record_extras(report, extras)

@@ -133,17 +133,20 @@ def extra_statements(pairs: Iterable[tuple[str, str]], options: LinkOptions) -> 
     return sorted(out, key=Extra.ntriples)
 
 
-def extras_of_report(report: CanonicalizeReport, options: LinkOptions) -> list[Extra]:
+def extras_of_report(
+    report: CanonicalizeReport, options: LinkOptions, source: str = "<stdin>"
+) -> list[Extra]:
     """:func:`extra_statements` for the spellings *report* kept, and their counts recorded in it.
 
-    Raises :class:`SpellingLimitError` when the report's clusters hit their cap
-    (``max_examples`` distinct spellings): rather than adding an incomplete set, nothing is added.
+    Raises :class:`SpellingLimitError` (naming *source*) when the report's clusters hit their
+    cap (``max_examples`` distinct spellings): rather than adding an incomplete set, nothing is
+    added.
     """
     if report.clusters_truncated:
         raise SpellingLimitError(
-            f"more than {report.max_examples:,} distinct URN spellings: the statements that "
-            "link, keep-spellings and link-resolvers add would be incomplete; raise "
-            "max_examples (CanonicalizeReport(max_examples=N)) or run without them"
+            f"{source}: more than {report.max_examples:,} distinct URN spellings, so the "
+            "statements link, keep-spellings and link-resolvers add would be incomplete; run "
+            "without them, or raise the report's max_examples (Python API)"
         )
     extras = extra_statements(report.spellings(), options)
     record_extras(report, extras)

@@ -439,3 +439,18 @@ def test_added_statements_equal_single_process(dump, dask_scheduler, tmp_path):
     assert report == ref_report
     assert report.spellings_added > 0 and report.see_also_added > 0
     assert report.statements_out == report.statements_in + report.added
+
+
+def test_added_statements_past_the_cap_fail_the_job_naming_the_file(dask_scheduler, tmp_path):
+    from urnld.errors import SpellingLimitError
+    from urnld.report import DEFAULT_MAX_EXAMPLES
+
+    src = tmp_path / "many.nt"
+    src.write_text("".join(
+        f"<URN:EXAMPLE:{i}> <http://e/p> <http://e/o> .\n" for i in range(DEFAULT_MAX_EXAMPLES + 1)
+    ))
+    out = tmp_path / "out"
+    with pytest.raises(SpellingLimitError, match=r"many\.nt: more than 10,000 distinct"):
+        canonicalize_files([src], out, scheduler=dask_scheduler, partition_size=PART,
+                           keep_spellings=True)
+    assert not out.exists() and _leftovers(tmp_path) == []

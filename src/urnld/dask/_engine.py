@@ -270,7 +270,7 @@ def canonicalize_files(
                 file_report: CanonicalizeReport = _reduce(
                     client, [f for f, p in zip(done, parts, strict=True) if p.file.index == i]
                 )
-                extras = extras_of_report(file_report, options)
+                extras = extras_of_report(file_report, options, files[i].source)
                 last = out.piece(i, len(targets))
                 with open(last, "wb") as fh:  # a split file is never compressed
                     fh.write(ntriples(extras))

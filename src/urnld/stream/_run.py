@@ -98,7 +98,7 @@ def canonicalize_lines(
         yield from io.BytesIO(chunk)
     options = LinkOptions(link, keep_spellings, link_resolvers)
     if options:
-        yield from io.BytesIO(ntriples(extras_of_report(report, options)))
+        yield from io.BytesIO(ntriples(extras_of_report(report, options, source)))
 
 
 def check_lines(
@@ -212,7 +212,7 @@ def canonicalize_file(
                 # The report is complete (workers merged) only now: the added statements last.
                 options = LinkOptions(link, keep_spellings, link_resolvers)
                 if options:
-                    fout.write(ntriples(extras_of_report(report, options)))
+                    fout.write(ntriples(extras_of_report(report, options, source)))
         finally:
             # On an error, stop the workers now rather than when the traceback is freed.
             outputs.close()

@@ -284,3 +284,13 @@ def test_modes_are_idempotent(rows):
     once = b"".join(canonicalize_lines(lines, **opts))
     twice = b"".join(canonicalize_lines([once], **opts))
     assert _triples(twice) == _triples(once)
+
+
+def test_html_report_shows_the_added_statements(tmp_path, capsys):
+    src = tmp_path / "in.nt"
+    src.write_text(f"<{HOBBIT10[0]}> <{P}> <{HOBBIT13[0]}> .\n")
+    page = tmp_path / "r.html"
+    assert main(["canonicalize", str(src), "-o", str(tmp_path / "o.nt"), "--link", "-q",
+                 "--html", str(page)]) == 0
+    html = page.read_text()
+    assert "owl:sameAs added" in html and "urnld:spelling added" not in html

@@ -42,7 +42,14 @@ def _samples() -> dict[str, BaseException]:
     from urnld.namespaces import NamespacePluginError
     from urnld.namespaces.isbn import ISBNError
     from urnld.namespaces.publicid import PublicIdError
-    from urnld.rdf import CanonicalizationTooComplex, NotAURNError, RDFCInputError
+    from urnld.rdf import (
+        CanonicalizationTooComplex,
+        EndpointBatchError,
+        EndpointError,
+        NotAURNError,
+        RDFCInputError,
+    )
+    from urnld.report import CanonicalizeReport
     from urnld.shacl._load import DataError, ShapesError
     from urnld.stream import NTriplesSyntaxError
     from urnld.xmlns import XMLNamespaceError
@@ -70,6 +77,9 @@ def _samples() -> dict[str, BaseException]:
         URNLDEnvironmentError("env"),
         urnld.errors.WorkerError("a worker process died"),
         NamespacePluginError("broken plugin"),
+        EndpointError("http://127.0.0.1:7878/query: cannot connect"),
+        EndpointBatchError("batch 2 of 3 failed", batch=2, batches_done=1, batches_total=3,
+                           report=CanonicalizeReport()),
         DaskNotInstalled("no distributed"),
         urnld.URNEncodingError("ab%C3", 2, "not UTF-8"),
         ResolverError("bad template"),

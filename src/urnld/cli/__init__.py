@@ -39,6 +39,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "validate": ("_validate", "validate URN identifiers in RDF data with SHACL shapes"),
     "resolve": ("_resolve", "print resolver locators (URLs) for URNs; nothing is fetched"),
     "completion": ("_completion", "print a shell completion script (bash, zsh or fish)"),
+    "query": ("_query", "run a SPARQL query on an endpoint, its URNs in canonical form"),
 }
 
 

@@ -37,7 +37,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "N-Triples/N-Quads (.nt, .nq, optionally .gz) are streamed; other formats are loaded "
         "with rdflib."
     )
-    parser.add_argument("inputs", nargs="+", metavar="IN", help="input file ('-' = stdin)")
+    parser.add_argument("inputs", nargs="*", metavar="IN", help="input file ('-' = stdin)")
     parser.add_argument(
         "-o", "--output", default="-", metavar="OUT",
         help="output file ('-' = stdout, the default); a directory with several inputs "
@@ -111,6 +111,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "-v", "--verbose", action="store_true",
         help="after the summary, list each invalid URN left as written, with the reason",
     )
+    from ._endpoint import add_options
+
+    add_options(parser, write=True)
 
 
 
@@ -173,6 +176,11 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
     write_html(args.html, canonicalize_document(
         d, argv=args.argv, summary=_summary(report), positions=positions
     ))
+
+
+def _finish(args: argparse.Namespace, report: Any) -> None:
+    _write_html(args, report)
+    _print_summary(args, report)
 
 
 def _print_summary(args: argparse.Namespace, report: Any) -> None:
@@ -298,7 +306,13 @@ def _one(
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.endpoint is not None:
+        from ._endpoint import run_canonicalize
+
+        return run_canonicalize(args, _summary, _finish)
     inputs: list[str] = args.inputs
+    if not inputs:
+        raise URNError("give input files to canonicalize, or --endpoint URL")
     if args.engine == "dask":
         if args.jobs is not None:
             raise URNError("--jobs is for the local engine; --engine dask takes --workers")

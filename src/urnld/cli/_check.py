@@ -39,7 +39,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "invalid ones, non-canonical spellings, and equivalent spellings that are separate "
         "nodes. Exit 0: no errors; 1: invalid URNs; 2: unreadable input."
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="RDF file ('-' = stdin)")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="RDF file ('-' = stdin)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write what is printed (text or --json) to FILE instead of stdout")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -65,6 +65,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
+    from ._endpoint import add_options
+
+    add_options(parser, write=False)
 
 
 def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) -> None:
@@ -119,7 +122,21 @@ def _run(args: argparse.Namespace) -> int:
 
     unreadable: list[dict[str, str]] = []
     files: list[dict[str, Any]] = []  # per input, for the HTML report
-    if args.engine == "dask":
+    inputs = list(args.files)
+    if args.endpoint is not None:
+        from ._endpoint import check_report
+
+        report = check_report(args)
+        inputs = [args.endpoint]
+        files.append({
+            "source": args.endpoint, "statements": report.statements_in,
+            "urns": report.iri_occurrences + report.literal_occurrences,
+            "invalid": report.error_occurrences,
+            "non_canonical": report.non_canonical_occurrences,
+        })
+    elif not args.files:
+        raise URNError("give RDF files to check, or --endpoint URL")
+    elif args.engine == "dask":
         report = _run_dask(args)
     else:
         if args.workers is not None or args.scheduler is not None:
@@ -151,7 +168,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"urnld check: error: {err}", file=sys.stderr)
     if args.json:
         out = report.to_dict()
-        out["inputs"] = list(args.files)
+        out["inputs"] = inputs
         out["unreadable"] = unreadable
         json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
         sys.stdout.write("\n")

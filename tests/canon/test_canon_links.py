@@ -294,3 +294,12 @@ def test_html_report_shows_the_added_statements(tmp_path, capsys):
                  "--html", str(page)]) == 0
     html = page.read_text()
     assert "owl:sameAs added" in html and "urnld:spelling added" not in html
+
+
+@pytest.mark.parametrize("flag", ["--link", "--keep-spellings", "--link-resolvers"])
+def test_endpoint_refuses_the_modes_in_one_line(capsys, flag):
+    # Nothing is contacted: the refusal comes before any request.
+    code = main(["canonicalize", "--endpoint", "http://127.0.0.1:9/sparql", flag])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert err.count("\n") == 1 and f"{flag} is for files" in err

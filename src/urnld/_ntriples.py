@@ -24,9 +24,11 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from . import _accel
 from ._check import nid_policy_error
 from ._parser import RFC8141_RE, syntax_error
 from ._urn import _canonical_of
+from .namespaces import _prefixes
 
 _match_rfc8141 = RFC8141_RE.fullmatch
 
@@ -180,6 +182,12 @@ _URN_LITERAL_DATATYPES: Final = (b"", b"^^<" + _XSD.encode() + b"string>",
                                  b"^^<" + _XSD.encode() + b"anyURI>")
 
 
+# NIDs (as written) that RFC 8141's NID policy accepts: the accelerator's fast path takes only
+# these (the policy is a function of the NID alone, so entries never go stale).
+_POLICY_OK: dict[str, None] = {}
+_MAX_POLICY_OK = 1024
+
+
 class TermCanonicalizer:
     """Canonical form of URN terms, cached per distinct string (bounded).
 
@@ -199,12 +207,14 @@ class TermCanonicalizer:
     'invalid'
     """
 
-    __slots__ = ("_cache", "_ignore_components", "_max")
+    __slots__ = ("_c_canonical", "_cache", "_ignore_components", "_max")
 
     def __init__(self, *, ignore_components: bool = False, max_cache: int = 200_000) -> None:
         self._ignore_components = ignore_components
         self._cache: dict[str, tuple[str, tuple[str | None, ...]]] = {}
         self._max = max_cache
+        c = _accel.speedups
+        self._c_canonical = None if c is None else c.canonical
 
     def canonical(self, text: str) -> tuple[str, tuple[str | None, ...]]:
         """``compute(text)``, cached."""
@@ -222,16 +232,27 @@ class TermCanonicalizer:
         """Uncached :meth:`canonical` (for callers that cache by their own key)."""
         # The core's pieces without its front door: this runs once per distinct term of whole
         # dumps, where the argument checks and the second look at the NID would be paid again.
-        m = _match_rfc8141(text)
-        if m is None:
-            return text, ("invalid", f"syntax: {syntax_error(text, 'rfc8141').reason}")
-        reason = nid_policy_error(m[1])
-        if reason is not None:
-            return text, ("invalid", reason)
-        canonical = _canonical_of(text, m)
-        nid = canonical[4 : m.end(1)]
-        if not self._ignore_components or m.lastindex == 2:
-            return canonical, ("ok", canonical, nid, None)
+        fast = self._c_canonical
+        got = None if fast is None else fast(text, _prefixes, _POLICY_OK)
+        if got is not None:
+            # The accelerator's common case: an ASCII URN whose NID was seen before.
+            canonical = got if type(got) is str else got[0] + got[1].canonical_nss(got[2]) + got[3]
+            nid = canonical[4 : canonical.index(":", 4)]
+            if not self._ignore_components or ("?" not in canonical and "#" not in canonical):
+                return canonical, ("ok", canonical, nid, None)
+        else:
+            m = _match_rfc8141(text)
+            if m is None:
+                return text, ("invalid", f"syntax: {syntax_error(text, 'rfc8141').reason}")
+            reason = nid_policy_error(m[1])
+            if reason is not None:
+                return text, ("invalid", reason)
+            if len(_POLICY_OK) < _MAX_POLICY_OK:
+                _POLICY_OK[m[1]] = None
+            canonical = _canonical_of(text, m)
+            nid = canonical[4 : m.end(1)]
+            if not self._ignore_components or m.lastindex == 2:
+                return canonical, ("ok", canonical, nid, None)
         # '?' and '#' cannot occur in a canonical NSS: the first one starts the components.
         cut = len(canonical)
         for ch in "?#":

@@ -38,8 +38,10 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import IO, Any, Final, Literal
 
+from . import _accel
 from ._check import check
 from ._ntriples import (
+    _POLICY_OK,
     FAST_LINE,
     LINE,
     NOT_URN,
@@ -52,6 +54,7 @@ from ._ntriples import (
 from ._urn import URN
 from ._workers import _MIN_PARALLEL_BYTES, canonicalize_chunks, default_jobs, line_count
 from .errors import URNError
+from .namespaces import _prefixes
 from .report import CanonicalizeReport, CheckReport
 
 __all__ = [
@@ -147,6 +150,7 @@ class _Pass(abc.ABC):
 
     def __init__(self, *, literals: bool, ignore_components: bool = False) -> None:
         self.literals = literals
+        self.ignore_components = ignore_components
         self.terms = TermCanonicalizer(ignore_components=ignore_components, max_cache=_MAX_CACHE)
         # raw token -> output token (NOT_URN when the token is not a URN)
         self.tokens: dict[bytes, bytes] = {}
@@ -229,10 +233,21 @@ class _CanonPass(_Pass):
     ) -> None:
         super().__init__(literals=literals, ignore_components=ignore_components)
         self.report = report
+        self._c = _accel.speedups
 
     def flush(self) -> None:
         report = self.report
         info = self.info
+        if self._c is not None and self.occ:
+            # The same aggregation in one C call (record_invalid's order kept).
+            occurrences, rewritten, clusters, nids, dropped, invalid = self._c.canon_counts(
+                self.occ, info, report._clusters.limit
+            )
+            for spelling, reason, n in invalid:
+                report.record_invalid(spelling, reason, n)
+            report._add_urn_counts(occurrences, rewritten, clusters, nids, dropped)
+            self.occ.clear()
+            return
         valid: list[tuple[str, str, str, int, str | None]] = []
         for tok, n in self.occ.items():
             spelling, inf, _literal = info[tok]
@@ -266,6 +281,19 @@ class _CanonPass(_Pass):
         Raises :class:`NTriplesSyntaxError` (``on_error="raise"``) after counting the
         statements before the malformed line.
         """
+        if self._c is not None:
+            # The accelerator rewrites a chunk in the usual layout (None: any other chunk).
+            done = self._c.rewrite(
+                chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
+                self.info, _prefixes, _POLICY_OK, self.ignore_components,
+            )
+            if done is not None:
+                out: bytes = done[0]
+                n: int = done[1]
+                self.report.statements_in += n
+                self.report.statements_out += n
+                self.maybe_reset()
+                return out
         # Most chunks are all statements in the usual layout: one C call splits them.
         rows = _ROWS.findall(chunk)
         error = None

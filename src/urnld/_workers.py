@@ -29,12 +29,17 @@ from collections.abc import Callable, Generator, Iterable
 from typing import TYPE_CHECKING, Any
 
 from .errors import URNError
-from .report import CanonicalizeReport
+from .report import CanonicalizeReport, CheckReport
 
 if TYPE_CHECKING:
-    from .stream import OnError
+    from .stream import OnError, _Pass
 
-__all__ = ["canonicalize_chunks", "default_jobs", "line_count"]
+__all__ = ["canonicalize_chunks", "check_chunks", "default_jobs", "line_count"]
+
+# What a worker runs: (kind, source, on_error, literals, ignore_components, max_examples), kind
+# "canonicalize" or "check".
+_Options = tuple[str, "OnError", bool, bool, int]
+
 
 # Below this many input bytes a second process costs more than it saves.
 _MIN_PARALLEL_BYTES = 8 << 20
@@ -76,17 +81,35 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int]) -> None:
-    from .stream import NTriplesSyntaxError, _CanonPass
+def _new_pass(kind: str, report: CanonicalizeReport | CheckReport, literals: bool,
+              ignore_components: bool) -> _Pass:
+    from .stream import _CanonPass, _CheckPass
+
+    if kind == "check":
+        assert isinstance(report, CheckReport)
+        return _CheckPass(report)
+    assert isinstance(report, CanonicalizeReport)
+    return _CanonPass(report, literals=literals, ignore_components=ignore_components)
+
+
+def _new_report(kind: str, literals: bool, ignore_components: bool,
+                max_examples: int) -> CanonicalizeReport | CheckReport:
+    if kind == "check":
+        return CheckReport(max_examples=max_examples)
+    return CanonicalizeReport(
+        ignore_components=ignore_components, literals=literals, max_examples=max_examples
+    )
+
+
+def _worker(conn: Any, kind: str, options: _Options) -> None:
+    from .stream import NTriplesSyntaxError
 
     # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
     # traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     source, on_error, literals, ignore_components, max_examples = options
-    report = CanonicalizeReport(
-        ignore_components=ignore_components, literals=literals, max_examples=max_examples
-    )
-    state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+    report = _new_report(kind, literals, ignore_components, max_examples)
+    state = _new_pass(kind, report, literals, ignore_components)
     while True:
         task = conn.recv()
         if task is None:
@@ -106,7 +129,7 @@ def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int]) -> None:
     conn.send(("report", report))
 
 
-def _start(jobs: int, options: tuple[str, OnError, bool, bool, int]) -> tuple[list[Any], list[Any]]:
+def _start(jobs: int, kind: str, options: _Options) -> tuple[list[Any], list[Any]]:
     """Start *jobs* workers: their processes and the parent's ends of their pipes.
 
     Both lists are empty when no process can be started: a daemonic process (a
@@ -122,7 +145,7 @@ def _start(jobs: int, options: tuple[str, OnError, bool, bool, int]) -> tuple[li
         for _ in range(jobs):
             parent, child = ctx.Pipe()
             conns.append(parent)
-            proc = ctx.Process(target=_worker, args=(child, options), daemon=True)
+            proc = ctx.Process(target=_worker, args=(child, kind, options), daemon=True)
             proc.start()
             child.close()
             procs.append(proc)
@@ -155,13 +178,53 @@ def canonicalize_chunks(
     order and *report* holds the error but not the counts (the output is discarded anyway).
     ``on_progress(statements)`` is called as chunks complete.
     """
+    return _run_chunks(
+        "canonicalize", chunks, jobs=jobs, report=report, source=source, on_error=on_error,
+        literals=literals, ignore_components=ignore_components, on_progress=on_progress,
+    )
+
+
+def check_chunks(
+    chunks: Iterable[bytes],
+    *,
+    jobs: int,
+    report: CheckReport,
+    source: str = "<stdin>",
+    on_error: OnError = "report",
+    on_progress: Callable[[int], None] | None = None,
+) -> None:
+    """Check the URNs of each chunk (whole lines) on *jobs* processes (as
+    :func:`canonicalize_chunks`, without output); the counts go into *report*.
+
+    >>> from urnld.report import CheckReport
+    >>> r = CheckReport()
+    >>> check_chunks([b"<URN:ISBN:0-395-36341-1> <http://e/p> <urn:x-a:b> .\\n"], jobs=2,
+    ...              report=r)
+    >>> r.statements_in, sorted(r.invalid)
+    (1, ['urn:x-a:b'])
+    """
+    for _ in _run_chunks("check", chunks, jobs=jobs, report=report, source=source,
+                         on_error=on_error, on_progress=on_progress):
+        pass
+
+
+def _run_chunks(
+    kind: str,
+    chunks: Iterable[bytes],
+    *,
+    jobs: int,
+    report: CanonicalizeReport | CheckReport,
+    source: str,
+    on_error: OnError,
+    literals: bool = False,
+    ignore_components: bool = False,
+    on_progress: Callable[[int], None] | None,
+) -> Generator[bytes, None, None]:
     options = (source, on_error, literals, ignore_components, report.max_examples)
-    procs, conns = _start(jobs, options)
+    procs, conns = _start(jobs, kind, options)
     if not procs:
         # No worker processes to be had: the same work in this process.
-        from .stream import _CanonPass
-
-        state = _CanonPass(report, literals=literals, ignore_components=ignore_components)
+        state = _new_pass(kind, report, literals, ignore_components)
         for out in state.run(chunks, source, 1, on_error):
             if on_progress is not None:
                 on_progress(report.statements_in)

@@ -52,7 +52,13 @@ from ._ntriples import (
     unescape_literal,
 )
 from ._urn import URN
-from ._workers import _MIN_PARALLEL_BYTES, canonicalize_chunks, default_jobs, line_count
+from ._workers import (
+    _MIN_PARALLEL_BYTES,
+    canonicalize_chunks,
+    check_chunks,
+    default_jobs,
+    line_count,
+)
 from .errors import URNError
 from .namespaces import _prefixes
 from .report import CanonicalizeReport, CheckReport
@@ -145,8 +151,18 @@ def _statements(
                 raise NTriplesSyntaxError(source, i, reason, line)
 
 
+# Statements in the layout most dumps use (FAST_LINE), matched at line starts: findall gives
+# (s, p, o, g) tuples for a whole batch in one C call, g b"" for a triple. Every match is one
+# whole line (no token holds a newline), so a batch is clean when matches == lines.
+_ROWS: Final = re.compile(rb"(?m)^" + FAST_LINE.pattern)
+Row = tuple[bytes, bytes, bytes, bytes]
+
+
 class _Pass(abc.ABC):
-    """State shared by the canonicalize and check passes: term caches and occurrence counts."""
+    """One streaming pass over N-Triples / N-Quads chunks (canonicalize or check): the line
+    loop, the term caches and the occurrence counts; subclasses say what a flush records."""
+
+    report: CanonicalizeReport | CheckReport
 
     def __init__(self, *, literals: bool, ignore_components: bool = False) -> None:
         self.literals = literals
@@ -158,6 +174,7 @@ class _Pass(abc.ABC):
         self.info: dict[bytes, tuple[str, tuple[str | None, ...], bool]] = {}
         # raw URN token -> statements it occurs in (since the last flush)
         self.occ: dict[bytes, int] = {}
+        self._c = _accel.speedups
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
@@ -219,44 +236,9 @@ class _Pass(abc.ABC):
     def flush(self) -> None:
         """Move the counts gathered since the last flush into the report."""
 
-
-# Statements in the layout most dumps use (FAST_LINE), matched at line starts: findall gives
-# (s, p, o, g) tuples for a whole batch in one C call, g b"" for a triple. Every match is one
-# whole line (no token holds a newline), so a batch is clean when matches == lines.
-_ROWS: Final = re.compile(rb"(?m)^" + FAST_LINE.pattern)
-Row = tuple[bytes, bytes, bytes, bytes]
-
-
-class _CanonPass(_Pass):
-    def __init__(
-        self, report: CanonicalizeReport, *, literals: bool, ignore_components: bool
-    ) -> None:
-        super().__init__(literals=literals, ignore_components=ignore_components)
-        self.report = report
-        self._c = _accel.speedups
-
-    def flush(self) -> None:
-        report = self.report
-        info = self.info
-        if self._c is not None and self.occ:
-            # The same aggregation in one C call (record_invalid's order kept).
-            occurrences, rewritten, clusters, nids, dropped, invalid = self._c.canon_counts(
-                self.occ, info, report._clusters.limit
-            )
-            for spelling, reason, n in invalid:
-                report.record_invalid(spelling, reason, n)
-            report._add_urn_counts(occurrences, rewritten, clusters, nids, dropped)
-            self.occ.clear()
-            return
-        valid: list[tuple[str, str, str, int, str | None]] = []
-        for tok, n in self.occ.items():
-            spelling, inf, _literal = info[tok]
-            if inf[0] == "ok":
-                valid.append((spelling, str(inf[1]), str(inf[2]), n, inf[3]))
-            else:
-                report.record_invalid(spelling, str(inf[1]), n)
-        report.record_urns(valid)
-        self.occ.clear()
+    def _statements(self, n: int) -> None:
+        """Count *n* statements read (and written, for a rewriting pass)."""
+        self.report.statements_in += n
 
     def slow_rows(
         self, chunk: bytes, lineno: int, source: str, on_error: OnError
@@ -289,9 +271,7 @@ class _CanonPass(_Pass):
             )
             if done is not None:
                 out: bytes = done[0]
-                n: int = done[1]
-                self.report.statements_in += n
-                self.report.statements_out += n
+                self._statements(done[1])
                 self.maybe_reset()
                 return out
         # Most chunks are all statements in the usual layout: one C call splits them.
@@ -368,8 +348,7 @@ class _CanonPass(_Pass):
                     g = v
             append(b"%s %s %s %s .\n" % (s, p, o, g))
         _count_elements(self.occ, urns)
-        self.report.statements_in += len(rows)
-        self.report.statements_out += len(rows)
+        self._statements(len(rows))
         return b"".join(out)
 
     def run(
@@ -387,6 +366,43 @@ class _CanonPass(_Pass):
                 lineno += line_count(chunk)
         finally:
             self.flush()
+
+
+class _CanonPass(_Pass):
+    report: CanonicalizeReport
+
+    def __init__(
+        self, report: CanonicalizeReport, *, literals: bool, ignore_components: bool
+    ) -> None:
+        super().__init__(literals=literals, ignore_components=ignore_components)
+        self.report = report
+
+    def _statements(self, n: int) -> None:
+        self.report.statements_in += n
+        self.report.statements_out += n
+
+    def flush(self) -> None:
+        report = self.report
+        info = self.info
+        if self._c is not None and self.occ:
+            # The same aggregation in one C call (record_invalid's order kept).
+            occurrences, rewritten, clusters, nids, dropped, invalid = self._c.canon_counts(
+                self.occ, info, report._clusters.limit
+            )
+            for spelling, reason, n in invalid:
+                report.record_invalid(spelling, reason, n)
+            report._add_urn_counts(occurrences, rewritten, clusters, nids, dropped)
+            self.occ.clear()
+            return
+        valid: list[tuple[str, str, str, int, str | None]] = []
+        for tok, n in self.occ.items():
+            spelling, inf, _literal = info[tok]
+            if inf[0] == "ok":
+                valid.append((spelling, str(inf[1]), str(inf[2]), n, inf[3]))
+            else:
+                report.record_invalid(spelling, str(inf[1]), n)
+        report.record_urns(valid)
+        self.occ.clear()
 
 
 def _line_chunks(lines: Iterable[bytes]) -> Iterator[bytes]:
@@ -442,23 +458,34 @@ def canonicalize_lines(
 
 
 class _CheckPass(_Pass):
+    """The check pass: the canonicalize pass's line loop over URN IRIs and literals (its output
+    is not kept), each distinct spelling checked once per cache generation."""
+
+    report: CheckReport
+
     def __init__(self, report: CheckReport) -> None:
         super().__init__(literals=True)
         self.report = report
         self._findings: dict[str, tuple[list[Any], str | None, str | None]] = {}
 
-    def _analyse(self, spelling: str) -> tuple[list[Any], str | None, str | None]:
+    def _analyse(
+        self, spelling: str, inf: tuple[str | None, ...]
+    ) -> tuple[list[Any], str | None, str | None]:
         hit = self._findings.get(spelling)
         if hit is not None:
             return hit
         findings = check(spelling)
         canonical = nid = None
-        try:
-            urn = URN.parse(spelling)
-        except URNError:
-            pass
+        if inf[0] == "ok":
+            # The term rule's canonical form and NID are the parsed URN's (no second parse).
+            canonical, nid = inf[1], inf[2]
         else:
-            canonical, nid = urn.canonical_str, urn.nid.lower()
+            try:
+                urn = URN.parse(spelling)
+            except URNError:
+                pass
+            else:
+                canonical, nid = urn.canonical_str, urn.nid.lower()
         res = (findings, canonical, nid)
         if len(self._findings) >= _MAX_CACHE:
             self._findings.clear()
@@ -468,43 +495,12 @@ class _CheckPass(_Pass):
     def flush(self) -> None:
         report = self.report
         for tok, n in self.occ.items():
-            spelling, _inf, is_literal = self.info[tok]
-            findings, canonical, nid = self._analyse(spelling)
+            spelling, inf, is_literal = self.info[tok]
+            findings, canonical, nid = self._analyse(spelling, inf)
             report.record_urn(
                 spelling, findings, canonical=canonical, nid=nid, literal=is_literal, count=n
             )
         self.occ.clear()
-
-    def run(self, lines: Iterable[bytes], source: str, first_line: int, on_error: OnError) -> None:
-        report = self.report
-        get = self.tokens.get
-        occ = self.occ
-        iri = self.iri
-        literal = self.literal
-        try:
-            for toks in _statements(lines, first_line, source, on_error, report):
-                report.statements_in += 1
-                seen: set[bytes] = set()
-                for tok in toks:
-                    if tok is None:
-                        continue
-                    c = tok[0]
-                    if c == 60:
-                        v = get(tok)
-                        if v is None:
-                            v = iri(tok)
-                    elif c == 34 and (tok[1:5].lower() == b"urn:" or tok[1:2] == b"\\"):
-                        v = get(tok)
-                        if v is None:
-                            v = literal(tok)
-                    else:
-                        continue
-                    if v and tok not in seen:
-                        seen.add(tok)
-                        occ[tok] = occ.get(tok, 0) + 1
-                self.maybe_reset()
-        finally:
-            self.flush()
 
 
 def check_lines(
@@ -527,7 +523,8 @@ def check_lines(
     >>> sorted(r.invalid)
     ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
     """
-    _CheckPass(report).run(lines, source, first_line, on_error)
+    for _ in _CheckPass(report).run(_line_chunks(lines), source, first_line, on_error):
+        pass
 
 
 # -- files --------------------------------------------------------------------------------
@@ -644,6 +641,27 @@ def _read_chunks(
         yield data[:cut] if carry else data
 
 
+def _jobs_for(
+    chunks: Iterator[bytes], size: int | None, jobs: int | None
+) -> tuple[Iterator[bytes], int]:
+    """The chunks (unchanged) and the number of processes for an input of *size* bytes."""
+    if jobs is not None:
+        return chunks, jobs
+    if size is None:
+        # A stream of unknown size (stdin): read ahead up to the size that pays for worker
+        # processes, then decide.
+        head: list[bytes] = []
+        got = 0
+        for chunk in chunks:
+            head.append(chunk)
+            got += len(chunk)
+            if got >= _MIN_PARALLEL_BYTES:
+                break
+        size = got if got < _MIN_PARALLEL_BYTES else None
+        chunks = itertools.chain(head, chunks)
+    return chunks, default_jobs(size)
+
+
 def canonicalize_file(
     in_path: str | os.PathLike[str],
     out_path: str | os.PathLike[str],
@@ -685,21 +703,7 @@ def canonicalize_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = _read_chunks(fin, counter)
-        known = size
-        if jobs is None and size is None:
-            # A stream of unknown size (stdin): read ahead up to the size that pays for
-            # worker processes, then decide.
-            head: list[bytes] = []
-            got = 0
-            for chunk in chunks:
-                head.append(chunk)
-                got += len(chunk)
-                if got >= _MIN_PARALLEL_BYTES:
-                    break
-            known = got if got < _MIN_PARALLEL_BYTES else None
-            chunks = itertools.chain(head, chunks)
-        n_jobs = default_jobs(known) if jobs is None else jobs
+        chunks, n_jobs = _jobs_for(_read_chunks(fin, counter), size, jobs)
         outputs: Generator[bytes, None, None]
         if n_jobs > 1:
             # The workers' counts reach the report only at the end: progress comes from them
@@ -730,8 +734,12 @@ def check_file(
     *,
     report: CheckReport | None = None,
     on_error: OnError = "report",
+    jobs: int | None = None,
 ) -> CheckReport:
     """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
+
+    ``jobs`` worker processes share the work, as in :func:`canonicalize_file` (``None``: one
+    per CPU for inputs over 8 MiB, else 1); the report is the same for any ``jobs``.
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -742,8 +750,14 @@ def check_file(
     """
     if report is None:
         report = CheckReport()
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
-    with _open_in(path) as (fin, _size):
-        lines = itertools.chain.from_iterable(map(io.BytesIO, _read_chunks(fin)))
-        _CheckPass(report).run(lines, source, 1, on_error)
+    with _open_in(path) as (fin, size):
+        chunks, n_jobs = _jobs_for(_read_chunks(fin), size, jobs)
+        if n_jobs > 1:
+            check_chunks(chunks, jobs=n_jobs, report=report, source=source, on_error=on_error)
+        else:
+            for _ in _CheckPass(report).run(chunks, source, 1, on_error):
+                pass
     return report

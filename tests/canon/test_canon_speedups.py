@@ -146,10 +146,12 @@ def test_bench_dumps_identical(tmp_path: Path, jobs: int):
         def run(src=src, name=name):
             dst = tmp_path / f"{name}-{_accel.speedups is None}.nt"
             report = canonicalize_file(src, dst, jobs=jobs, progress=False)
-            check = json.dumps(check_file(src).to_dict(), sort_keys=True)
+            check = json.dumps(check_file(src, jobs=jobs).to_dict(), sort_keys=True)
             return dst.read_bytes(), json.dumps(report.to_dict(), sort_keys=True), check
 
         pure, fast = both(run)
+        if jobs == 2:  # the same report as one process
+            assert fast[2] == json.dumps(check_file(src, jobs=1).to_dict(), sort_keys=True)
         assert fast[0] == pure[0]
         assert fast[1] == pure[1]
         assert fast[2] == pure[2]

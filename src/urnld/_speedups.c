@@ -4,6 +4,7 @@
  * Every function here handles the common case only and answers None for anything unusual, so
  * the caller falls back to the pure-Python code, which stays the reference:
  *
+ *   is_urn(text)                          RFC 8141 syntax of an ASCII string;
  *   canonical(text, prefixes, policy_ok)  RFC 8141 canonical form of an ASCII URN string;
  *   rewrite(chunk, tokens, occ, iri, literal, literals)
  *                                         the rewrite of a chunk of N-Triples/N-Quads lines in
@@ -300,6 +301,25 @@ sp_canonical(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     return canon_core(args[0], args[1], args[2]);
+}
+
+/* is_urn(text) -> True | False | None: whether an ASCII str is an RFC 8141 namestring; None
+ * for anything else (not a str, not ASCII), which the caller's regex decides. */
+static PyObject *
+sp_is_urn(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    if (!PyUnicode_IS_ASCII(text))
+        Py_RETURN_NONE;
+    Py_ssize_t nid_end, nss_end;
+    if (scan_urn(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), &nid_end, &nss_end))
+        Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
 }
 
 /* ---- N-Triples lines in the usual layout -------------------------------------------------- */
@@ -1068,6 +1088,7 @@ done:
 /* ---- module ----------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
+    {"is_urn", (PyCFunction)sp_is_urn, METH_O, "is_urn(text) -> bool | None"},
     {"canonical", (PyCFunction)(void (*)(void))sp_canonical, METH_FASTCALL,
      "canonical(text, prefixes, policy_ok) -> str | tuple | None"},
     {"rewrite", (PyCFunction)(void (*)(void))sp_rewrite, METH_FASTCALL,

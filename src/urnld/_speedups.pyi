@@ -1,6 +1,7 @@
 from collections.abc import Callable
 from typing import Any
 
+def is_urn(text: str) -> bool | None: ...
 def canonical(
     text: str, prefixes: dict[str, tuple[str, Any]], policy_ok: Any
 ) -> str | tuple[str, Any, str, str] | None: ...

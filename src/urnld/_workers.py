@@ -19,7 +19,6 @@ report). Memory stays bounded: each worker holds at most one chunk.
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import signal
 import sys
@@ -69,6 +68,8 @@ def default_jobs(size: int | None) -> int:
 
 
 def _context() -> Any:
+    import multiprocessing  # here: one process (small inputs) never needs it
+
     # fork starts a worker in milliseconds with urnld already imported; it is unsafe with other
     # threads running (and unavailable off POSIX), where spawn is the safe choice.
     if (
@@ -136,6 +137,8 @@ def _start(jobs: int, kind: str, options: _Options) -> tuple[list[Any], list[Any
     ``multiprocessing.Pool`` worker) may not have children, and process limits or a sandbox may
     refuse them.
     """
+    import multiprocessing
+
     procs: list[Any] = []
     conns: list[Any] = []
     if multiprocessing.current_process().daemon:

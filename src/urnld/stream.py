@@ -27,13 +27,11 @@ from __future__ import annotations
 import abc
 import collections
 import contextlib
-import gzip
 import io
 import itertools
 import os
 import re
 import sys
-import tempfile
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import IO, Any, Final, Literal
@@ -548,6 +546,8 @@ def _open_in(path: str | os.PathLike[str]) -> Iterator[tuple[IO[bytes], int | No
     try:
         size = os.fstat(raw.fileno()).st_size
         if _is_gzip(p):
+            import gzip  # here: plain inputs, the common case, do not pay for it
+
             with gzip.GzipFile(fileobj=raw, mode="rb") as gz:
                 yield gz, size  # type: ignore[misc]  # GzipFile is a binary IO
         else:
@@ -569,10 +569,14 @@ def atomic_output(path: str | os.PathLike[str]) -> Iterator[IO[bytes]]:
         sys.stdout.buffer.flush()
         return
     directory = os.path.dirname(os.path.abspath(p))
+    import tempfile  # here, as gzip: not on the import path of urnld.stream
+
     fd, tmp = tempfile.mkstemp(prefix=".urnld-", suffix=".tmp", dir=directory)
     try:
         with os.fdopen(fd, "wb") as raw:
             if _is_gzip(p):
+                import gzip
+
                 with gzip.GzipFile(fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
                     yield gz  # type: ignore[misc]  # GzipFile is a binary IO
             else:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 import threading
-from importlib import metadata
+from typing import TYPE_CHECKING
 
 from ..errors import URNError
 from ._base import (
@@ -27,6 +27,9 @@ from ._base import (
     upper_pct,
 )
 from ._builtin import BUILTIN
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -79,6 +82,10 @@ def _load_target(target: str) -> NamespaceRule:
 def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
     global _plugins  # noqa: PLW0603  # loaded once per process, on first unknown NID
     if _plugins is None:
+        # Imported here: importlib.metadata costs a third of `import urnld`, and only an NID
+        # without a built-in rule needs the installed plugins.
+        from importlib import metadata
+
         found: dict[str, metadata.EntryPoint] = {}
         for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
             found.setdefault(ep.name.lower(), ep)

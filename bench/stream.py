@@ -19,11 +19,17 @@ worker processes):
 
 Ratios are printed against the floor measured in the same run. The accelerator is skipped
 (and said so) when it is not built.
+
+``--baseline-src DIR`` also compares the pure-Python ``canonicalize -j 1`` with another urnld
+source tree (``DIR/src``, e.g. ``git archive main | tar -x -C DIR``): both run in child
+processes, interleaved, each timing its own call (CPU seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
@@ -50,6 +56,33 @@ def _with(accel: bool, fn: Callable[[], object]) -> Callable[[], None]:
             _accel.speedups = _COMPILED
 
     return run
+
+
+_CHILD = """
+import sys, time
+from urnld.stream import canonicalize_file
+t = time.process_time()
+canonicalize_file(sys.argv[1], sys.argv[2], jobs=1, progress=False)
+print(time.process_time() - t)
+"""
+
+
+def _child_cpu(src_dir: str, src: Path, dst: Path) -> float:
+    env = dict(os.environ, PYTHONPATH=src_dir, URNLD_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(src), str(dst)], env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def bench_baseline(src: Path, d: Path, baseline: Path, repeat: int) -> None:
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    best = {"this tree": float("inf"), "baseline": float("inf")}
+    for _ in range(repeat):
+        best["this tree"] = min(best["this tree"], _child_cpu(here, src, d / "a.nt"))
+        best["baseline"] = min(best["baseline"], _child_cpu(str(baseline / "src"), src,
+                                                            d / "b.nt"))
+    print(f"  pure Python canonicalize -j 1, CPU: this tree {best['this tree']:.3f} s, "
+          f"baseline {best['baseline']:.3f} s: ratio {best['this tree'] / best['baseline']:.2f}")
 
 
 def bench_dump(name: str, src: Path, d: Path, repeat: int, do_check: bool) -> None:
@@ -92,6 +125,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--no-check", action="store_true", help="skip the check runs")
     ap.add_argument("--dir", help="work directory (default: a temporary one)")
+    ap.add_argument("--baseline-src", type=Path, help="another urnld tree to compare with")
     args = ap.parse_args()
     print("accelerator:", "compiled" if _COMPILED is not None else "not built (pure Python only)")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
@@ -101,12 +135,16 @@ def main() -> None:
             generate_catalog(src, args.catalog)
             bench_dump("catalog dump (bench/canonicalize.py)", src, d, args.repeat,
                        not args.no_check)
+            if args.baseline_src:
+                bench_baseline(src, d, args.baseline_src, args.repeat)
             src.unlink()
         if args.dense:
             src = d / "dense.nt"
             generate_dense(src, args.dense)
             bench_dump("URN-dense dump (bench/gen_dense.py)", src, d, args.repeat,
                        not args.no_check)
+            if args.baseline_src:
+                bench_baseline(src, d, args.baseline_src, args.repeat)
 
 
 if __name__ == "__main__":

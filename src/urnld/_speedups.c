@@ -29,6 +29,7 @@ static PyObject *empty_bytes;      /* b"": "not a URN" */
 static PyObject *one;
 static PyObject *str_ok;             /* "ok" */
 static PyObject *str_canonical_nss;  /* "canonical_nss" */
+static PyObject *nid_of_prefix;      /* "urn:nid:" -> "nid", shared by the verdicts */
 
 static void
 init_tables(void)
@@ -212,7 +213,7 @@ upper_pct(const unsigned char *s, Py_ssize_t start, Py_ssize_t end)
  * tail, nss and tail with their %XX hex upper-cased), and None for anything else (not ASCII,
  * not RFC 8141, an NID in neither table): the caller takes the Python path. */
 static PyObject *
-canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
+canon_core(PyObject *text, PyObject *prefixes, PyObject *policy, PyObject **prefix_out)
 {
     if (!PyUnicode_CheckExact(text) || !PyDict_CheckExact(prefixes))
         Py_RETURN_NONE;
@@ -249,8 +250,10 @@ canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
         !PyUnicode_CheckExact(PyTuple_GET_ITEM(entry, 0)))
         Py_RETURN_NONE;
     PyObject *prefix = PyTuple_GET_ITEM(entry, 0), *rule = PyTuple_GET_ITEM(entry, 1);
-    if (PyUnicode_GET_LENGTH(prefix) != nid_end + 1)
+    if (PyUnicode_GET_LENGTH(prefix) != nid_end + 1 || !PyUnicode_IS_ASCII(prefix))
         Py_RETURN_NONE;
+    if (prefix_out != NULL)
+        *prefix_out = prefix; /* borrowed from the table, valid while the caller holds it */
     if (rule == Py_None) {
         /* "urn:" + nid.lower() + ":" is the prefix; the rest has its %XX hex upper-cased. */
         PyObject *out = PyUnicode_New(n, 127);
@@ -300,7 +303,7 @@ sp_canonical(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "canonical() takes 3 arguments");
         return NULL;
     }
-    return canon_core(args[0], args[1], args[2]);
+    return canon_core(args[0], args[1], args[2], NULL);
 }
 
 /* is_urn(text) -> True | False | None: whether an ASCII str is an RFC 8141 namestring; None
@@ -587,7 +590,8 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
     PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, q + 1, n - 2);
     if (text == NULL)
         return NULL;
-    PyObject *got = canon_core(text, f->prefixes, f->policy);
+    PyObject *prefix = NULL;
+    PyObject *got = canon_core(text, f->prefixes, f->policy, &prefix);
     PyObject *canonical = NULL, *out = NULL;
     if (got == NULL)
         goto fail;
@@ -595,45 +599,66 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
         Py_DECREF(got);
         goto fallback;
     }
+    /* The NID (lower case) of this prefix, shared by every term with it. */
+    PyObject *nid = PyDict_GetItemWithError(nid_of_prefix, prefix); /* borrowed */
+    if (nid == NULL) {
+        if (PyErr_Occurred()) {
+            Py_DECREF(got);
+            goto fail;
+        }
+        nid = PyUnicode_Substring(prefix, 4, PyUnicode_GET_LENGTH(prefix) - 1);
+        if (nid == NULL) {
+            Py_DECREF(got);
+            goto fail;
+        }
+        if (PyDict_GET_SIZE(nid_of_prefix) >= 4096)
+            PyDict_Clear(nid_of_prefix);
+        int r = PyDict_SetItem(nid_of_prefix, prefix, nid);
+        Py_DECREF(nid); /* the dict holds it */
+        if (r < 0) {
+            Py_DECREF(got);
+            goto fail;
+        }
+    }
+    Py_INCREF(nid);
     if (PyTuple_CheckExact(got)) {
         PyObject *r = PyObject_CallMethodOneArg(PyTuple_GET_ITEM(got, 1), f->canonical_nss,
                                                 PyTuple_GET_ITEM(got, 2));
         if (r == NULL) {
             Py_DECREF(got);
+            Py_DECREF(nid);
             goto fail;
         }
         if (!PyUnicode_CheckExact(r) || !PyUnicode_IS_ASCII(r)) {
             /* let the Python path meet whatever this is */
             Py_DECREF(r);
             Py_DECREF(got);
+            Py_DECREF(nid);
             goto fallback;
         }
         PyObject *head = PyUnicode_Concat(PyTuple_GET_ITEM(got, 0), r);
         Py_DECREF(r);
         if (head == NULL) {
             Py_DECREF(got);
+            Py_DECREF(nid);
             goto fail;
         }
         canonical = PyUnicode_Concat(head, PyTuple_GET_ITEM(got, 3));
         Py_DECREF(head);
         Py_DECREF(got);
-        if (canonical == NULL)
+        if (canonical == NULL) {
+            Py_DECREF(nid);
             goto fail;
+        }
     }
     else
         canonical = got;
     const unsigned char *c = PyUnicode_1BYTE_DATA(canonical);
-    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical), nid_end = 4;
+    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
     if (f->ignore_components && (memchr(c, '?', (size_t)cn) || memchr(c, '#', (size_t)cn))) {
         Py_DECREF(canonical);
+        Py_DECREF(nid);
         goto fallback;
-    }
-    while (nid_end < cn && c[nid_end] != ':')
-        nid_end++;
-    PyObject *nid = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, c + 4, nid_end - 4);
-    if (nid == NULL) {
-        Py_DECREF(canonical);
-        goto fail;
     }
     PyObject *verdict = PyTuple_Pack(4, f->ok, canonical, nid, Py_None);
     Py_DECREF(nid);
@@ -1041,22 +1066,40 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 goto done;
             Py_SETREF(rewritten, tmp);
         }
-        PyObject *key = PyTuple_Pack(2, canonical, spelling);
-        if (key == NULL)
-            goto done;
+        /* (canonical, spelling) <= limit, compared part by part before any tuple is built:
+         * most keys of a big flush are above the limit of a capped map. */
         int keep = 1;
         if (limit != Py_None) {
-            keep = PyObject_RichCompareBool(key, limit, Py_LE);
-            if (keep < 0) {
-                Py_DECREF(key);
-                goto done;
+            if (PyTuple_CheckExact(limit) && PyTuple_GET_SIZE(limit) == 2 &&
+                PyUnicode_CheckExact(canonical) && PyUnicode_CheckExact(spelling) &&
+                PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 0)) &&
+                PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 1))) {
+                int c = PyUnicode_Compare(canonical, PyTuple_GET_ITEM(limit, 0));
+                if (c == 0)
+                    c = PyUnicode_Compare(spelling, PyTuple_GET_ITEM(limit, 1));
+                if (c == -1 && PyErr_Occurred())
+                    goto done;
+                keep = c <= 0;
+            }
+            else {
+                PyObject *probe = PyTuple_Pack(2, canonical, spelling);
+                if (probe == NULL)
+                    goto done;
+                keep = PyObject_RichCompareBool(probe, limit, Py_LE);
+                Py_DECREF(probe);
+                if (keep < 0)
+                    goto done;
             }
         }
-        if (keep && add_count(clusters, key, n) < 0) {
+        if (keep) {
+            PyObject *key = PyTuple_Pack(2, canonical, spelling);
+            if (key == NULL)
+                goto done;
+            int r = add_count(clusters, key, n);
             Py_DECREF(key);
-            goto done;
+            if (r < 0)
+                goto done;
         }
-        Py_DECREF(key);
         if (add_count(nids, nid, n) < 0)
             goto done;
         if (drop != Py_None) {
@@ -1064,7 +1107,7 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             if (truth < 0)
                 goto done;
             if (truth) {
-                key = PyTuple_Pack(2, canonical, drop);
+                PyObject *key = PyTuple_Pack(2, canonical, drop);
                 if (key == NULL)
                     goto done;
                 int r = add_count(dropped, key, n);
@@ -1113,6 +1156,9 @@ PyInit__speedups(void)
     one = PyLong_FromLong(1);
     str_ok = PyUnicode_InternFromString("ok");
     str_canonical_nss = PyUnicode_InternFromString("canonical_nss");
+    nid_of_prefix = PyDict_New();
+    if (nid_of_prefix == NULL)
+        return NULL;
     if (empty_bytes == NULL || one == NULL || str_ok == NULL || str_canonical_nss == NULL)
         return NULL;
     return PyModule_Create(&module);

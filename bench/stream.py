@@ -130,21 +130,18 @@ def main() -> None:
     print("accelerator:", "compiled" if _COMPILED is not None else "not built (pure Python only)")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
         d = Path(tmp)
-        if args.catalog:
-            src = d / "catalog.nt"
-            generate_catalog(src, args.catalog)
-            bench_dump("catalog dump (bench/canonicalize.py)", src, d, args.repeat,
-                       not args.no_check)
+        dumps = [("catalog dump (bench/canonicalize.py)", "catalog.nt", generate_catalog,
+                  args.catalog),
+                 ("URN-dense dump (bench/gen_dense.py)", "dense.nt", generate_dense, args.dense)]
+        for title, name, generate, triples in dumps:
+            if not triples:
+                continue
+            src = d / name
+            generate(src, triples)
+            bench_dump(title, src, d, args.repeat, not args.no_check)
             if args.baseline_src:
                 bench_baseline(src, d, args.baseline_src, args.repeat)
             src.unlink()
-        if args.dense:
-            src = d / "dense.nt"
-            generate_dense(src, args.dense)
-            bench_dump("URN-dense dump (bench/gen_dense.py)", src, d, args.repeat,
-                       not args.no_check)
-            if args.baseline_src:
-                bench_baseline(src, d, args.baseline_src, args.repeat)
 
 
 if __name__ == "__main__":

@@ -247,8 +247,8 @@ class TermCanonicalizer:
             reason = nid_policy_error(m[1])
             if reason is not None:
                 return text, ("invalid", reason)
-            if len(_POLICY_OK) < _MAX_POLICY_OK:
-                _POLICY_OK[m[1]] = None
+            if fast is not None and len(_POLICY_OK) < _MAX_POLICY_OK:
+                _POLICY_OK[m[1]] = None  # the accelerator may take this NID from now on
             canonical = _canonical_of(text, m)
             nid = canonical[4 : m.end(1)]
             if not self._ignore_components or m.lastindex == 2:

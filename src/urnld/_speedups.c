@@ -52,6 +52,51 @@ init_tables(void)
 
 /* ---- RFC 8141 ---------------------------------------------------------------------------- */
 
+/* The parts after the NID, by what may follow their first character (RFC 8141 §2):
+ * NSS: pchar / "/", ends at "?" or "#"; r-component: pchar / "/" / "?", ends at "?=" or "#";
+ * q-component: pchar / "/" / "?", ends at "#"; f-component: pchar / "/" / "?", to the end. */
+enum part { NSS, R_COMP, Q_COMP, F_COMP };
+
+/* One pchar or pct-encoded at s[i]: the index after it, or -1. */
+static Py_ssize_t
+scan_pchar(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i >= n)
+        return -1;
+    if (PCHAR[s[i]])
+        return i + 1;
+    if (s[i] == '%' && i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
+        return i + 3;
+    return -1;
+}
+
+/* The rest of a part from s[i]: the index where it ends (n, or the delimiter that starts the
+ * next part), or -1 when a character is not allowed. */
+static Py_ssize_t
+scan_part(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, enum part part)
+{
+    while (i < n) {
+        unsigned char c = s[i];
+        if (PCHAR[c] || c == '/')
+            i++;
+        else if (c == '%') {
+            if (!(i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]]))
+                return -1;
+            i += 3;
+        }
+        else if (c == '?') {
+            if (part == NSS || (part == R_COMP && i + 1 < n && s[i + 1] == '='))
+                return i;
+            i++;
+        }
+        else if (c == '#' && part != F_COMP)
+            return i;
+        else
+            return -1;
+    }
+    return i;
+}
+
 /* Scan an RFC 8141 namestring in s[0..n). On success store the end of the NID (index of its
  * ':') and the end of the NSS, and return 1; return 0 when s is not one. */
 static int
@@ -68,116 +113,25 @@ scan_urn(const unsigned char *s, Py_ssize_t n, Py_ssize_t *nid_end, Py_ssize_t *
     if (i >= n || s[i] != ':' || i - 4 < 2 || i - 4 > 32 || !ALNUM[s[4]] || !ALNUM[s[i - 1]])
         return 0;
     *nid_end = i;
-    i++;
     /* NSS = pchar *(pchar / "/") */
-    if (i >= n)
+    i = scan_pchar(s, i + 1, n);
+    if (i < 0 || (i = scan_part(s, i, n, NSS)) < 0)
         return 0;
-    if (PCHAR[s[i]])
-        i++;
-    else if (s[i] == '%' && i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
-        i += 3;
-    else
-        return 0;
-    for (;;) {
-        if (i >= n)
-            break;
-        unsigned char c = s[i];
-        if (PCHAR[c] || c == '/')
-            i++;
-        else if (c == '%') {
-            if (i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
-                i += 3;
-            else
-                return 0;
-        }
-        else if (c == '?' || c == '#')
-            break;
-        else
-            return 0;
-    }
     *nss_end = i;
-    if (i >= n)
-        return 1;
-    /* r-component: pchar *(pchar / "/" / "?"), ending at "?=" or "#" */
-    if (s[i] == '?' && i + 1 < n && s[i + 1] == '+') {
-        i += 2;
-        if (i >= n)
+    if (i < n && s[i] == '?' && i + 1 < n && s[i + 1] == '+') { /* "?+" r-component */
+        i = scan_pchar(s, i + 2, n);
+        if (i < 0 || (i = scan_part(s, i, n, R_COMP)) < 0)
             return 0;
-        if (PCHAR[s[i]])
-            i++;
-        else if (s[i] == '%' && i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
-            i += 3;
-        else
-            return 0;
-        for (;;) {
-            if (i >= n)
-                return 1;
-            unsigned char c = s[i];
-            if (PCHAR[c] || c == '/')
-                i++;
-            else if (c == '%') {
-                if (i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
-                    i += 3;
-                else
-                    return 0;
-            }
-            else if (c == '?') {
-                if (i + 1 < n && s[i + 1] == '=')
-                    break;
-                i++;
-            }
-            else if (c == '#')
-                break;
-            else
-                return 0;
-        }
     }
-    /* q-component: pchar *(pchar / "/" / "?"), ending at "#" */
-    if (s[i] == '?') {
+    if (i < n && s[i] == '?') { /* "?=" q-component */
         if (i + 1 >= n || s[i + 1] != '=')
             return 0;
-        i += 2;
-        if (i >= n)
+        i = scan_pchar(s, i + 2, n);
+        if (i < 0 || (i = scan_part(s, i, n, Q_COMP)) < 0)
             return 0;
-        if (PCHAR[s[i]])
-            i++;
-        else if (s[i] == '%' && i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
-            i += 3;
-        else
-            return 0;
-        for (;;) {
-            if (i >= n)
-                return 1;
-            unsigned char c = s[i];
-            if (PCHAR[c] || c == '/' || c == '?')
-                i++;
-            else if (c == '%') {
-                if (i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
-                    i += 3;
-                else
-                    return 0;
-            }
-            else if (c == '#')
-                break;
-            else
-                return 0;
-        }
     }
-    /* f-component: *(pchar / "/" / "?") */
-    if (s[i] != '#')
-        return 0;
-    i++;
-    while (i < n) {
-        unsigned char c = s[i];
-        if (PCHAR[c] || c == '/' || c == '?')
-            i++;
-        else if (c == '%') {
-            if (i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
-                i += 3;
-            else
-                return 0;
-        }
-        else
+    if (i < n) { /* "#" f-component (scan_part stopped at "#") */
+        if (s[i] != '#' || scan_part(s, i + 1, n, F_COMP) < 0)
             return 0;
     }
     return 1;

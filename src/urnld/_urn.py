@@ -340,10 +340,16 @@ class URN:
         """The canonical form as a string (see :meth:`canonical`)."""
         canon = self._canon
         if canon is None:
-            if self._mode == "rfc8141":
-                canon = _fast_canonical(self._text)
-            if canon is None:
+            # _fast_canonical, written out: this is the per-URN hot path of parse + canonical.
+            got = None
+            if _c_canonical is not None and self._mode == "rfc8141":
+                got = _c_canonical(self._text, _prefixes, None)
+            if got is None:
                 canon = _canonical_of(self._text, self._match)
+            elif isinstance(got, str):
+                canon = got
+            else:
+                canon = got[0] + got[1].canonical_nss(got[2]) + got[3]
             self._canon = canon
         return canon
 

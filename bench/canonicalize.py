@@ -112,7 +112,7 @@ def floor(src: Path, dst: Path) -> None:
 def stream(src: Path, dst: Path, jobs: int | None = None) -> None:
     from urnld.stream import canonicalize_file
 
-    canonicalize_file(src, dst, progress=False, jobs=jobs)
+    canonicalize_file(src, dst, jobs=jobs)
 
 
 def rdflib_pipeline(src: Path, dst: Path) -> None:
@@ -170,7 +170,7 @@ def main() -> None:
             n = sum(1 for _ in f)
         print(f"input: {n:,} triples, {src.stat().st_size / 2**20:.1f} MiB")
 
-        from urnld._workers import default_jobs
+        from urnld.stream._workers import default_jobs
 
         jobs = default_jobs(src.stat().st_size)
         best = _interleaved(

@@ -62,7 +62,7 @@ _CHILD = """
 import sys, time
 from urnld.stream import canonicalize_file
 t = time.process_time()
-canonicalize_file(sys.argv[1], sys.argv[2], jobs=1, progress=False)
+canonicalize_file(sys.argv[1], sys.argv[2], jobs=1)
 print(time.process_time() - t)
 """
 
@@ -94,9 +94,9 @@ def bench_dump(name: str, src: Path, d: Path, repeat: int, do_check: bool) -> No
     jobs: dict[str, Callable[[], None]] = {"floor": lambda: floor(src, d / "floor.nt")}
     for tag, accel in modes:
         jobs[f"canon {tag}"] = _with(accel, lambda: canonicalize_file(
-            src, d / "out.nt", progress=False))
+            src, d / "out.nt"))
         jobs[f"canon {tag} -j1"] = _with(accel, lambda: canonicalize_file(
-            src, d / "out1.nt", progress=False, jobs=1))
+            src, d / "out1.nt", jobs=1))
         if do_check:
             jobs[f"check {tag}"] = _with(accel, lambda: check_file(src))
             jobs[f"check {tag} -j1"] = _with(accel, lambda: check_file(src, jobs=1))

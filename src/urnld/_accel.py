@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import importlib
 import os
 from types import ModuleType
 
@@ -23,10 +24,10 @@ def _load() -> ModuleType | None:
     if os.environ.get("URNLD_PURE_PYTHON", "") not in ("", "0"):
         return None
     try:
-        from . import _speedups
+        # A compiled module that may be missing: imported by name, at the core's lowest floor.
+        return importlib.import_module(f"{__package__}._speedups")
     except ImportError:  # not built (no compiler at install): the pure-Python path
         return None
-    return _speedups
 
 
 #: The compiled module, or None (not built, or ``URNLD_PURE_PYTHON=1``).

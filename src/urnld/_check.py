@@ -286,3 +286,6 @@ class URNValidationError(URNError):
         self.findings = findings
         detail = "; ".join(f"{f.message} [{f.code}]" for f in findings)
         super().__init__(f"{text!r} is not a valid URN: {detail}")
+
+    def __reduce__(self) -> tuple[type[URNValidationError], tuple[str, list[Finding]]]:
+        return (type(self), (self.text, self.findings))

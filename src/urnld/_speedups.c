@@ -27,8 +27,8 @@ static unsigned char IRI_BAD[256]; /* bytes that end or break an N-Triples IRIRE
 static unsigned char PN[256];      /* blank-node label bytes after the first */
 static PyObject *empty_bytes;      /* b"": "not a URN" */
 static PyObject *one;
-static PyObject *str_ok;             /* "ok" */
 static PyObject *str_canonical_nss;  /* "canonical_nss" */
+static PyObject *str_reason;         /* "reason" */
 static PyObject *nid_of_prefix;      /* "urn:nid:" -> "nid", shared by the verdicts */
 
 static void
@@ -517,7 +517,8 @@ count(PyObject *occ, PyObject *tok)
  * new reference to the token as a bytes object, or NULL when the term cannot be a URN. */
 
 typedef struct {
-    PyObject *info, *prefixes, *policy, *ok, *canonical_nss;
+    PyObject *info, *prefixes, *policy, *canonical_nss;
+    PyTypeObject *verdict_type; /* urnld._terms.TermVerdict, a tuple subclass */
     int ignore_components;
 } Fast;
 
@@ -614,11 +615,22 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
         Py_DECREF(nid);
         goto fallback;
     }
-    PyObject *verdict = PyTuple_Pack(4, f->ok, canonical, nid, Py_None);
-    Py_DECREF(nid);
+    /* TermVerdict(output=canonical, canonical, nid, dropped=None, code=None, message=None),
+     * made as tuple.__new__ makes a tuple subclass instance. */
+    PyObject *verdict = f->verdict_type->tp_alloc(f->verdict_type, 6);
     if (verdict == NULL) {
+        Py_DECREF(nid);
         Py_DECREF(canonical);
         goto fail;
+    }
+    Py_INCREF(canonical);
+    PyTuple_SET_ITEM(verdict, 0, canonical);
+    Py_INCREF(canonical);
+    PyTuple_SET_ITEM(verdict, 1, canonical);
+    PyTuple_SET_ITEM(verdict, 2, nid); /* our reference */
+    for (int k = 3; k < 6; k++) {
+        Py_INCREF(Py_None);
+        PyTuple_SET_ITEM(verdict, k, Py_None);
     }
     PyObject *entry = PyTuple_Pack(3, text, verdict, Py_False);
     Py_DECREF(verdict);
@@ -704,19 +716,19 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
 }
 
 /* rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok,
- *         ignore_components]) -> (bytes, statements) | None
+ *         ignore_components, verdict_type]) -> (bytes, statements) | None
  *
  * The output of a chunk whose every line is a statement in the usual layout, as the stream's
  * Python rewrite loop makes it: each token through the cache *tokens* (raw token -> output
  * token, b"" for "not a URN"), a miss through iri(token) / literal(token), which fill the
  * cache; every URN token is counted once per statement in *occ*. None (nothing counted) when a
- * line is not in that layout. With the last four arguments, an IRI miss that fast_iri() can
+ * line is not in that layout. With the last five arguments, an IRI miss that fast_iri() can
  * take does not call iri(). */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 && nargs != 10) {
-        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6 or 10 arguments");
+    if (nargs != 6 && nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6 or 11 arguments");
         return NULL;
     }
     PyObject *chunk = args[0], *tokens = args[1], *occ = args[2], *iri = args[3],
@@ -727,16 +739,19 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (!PyBytes_CheckExact(chunk) || !PyDict_CheckExact(tokens) || !PyDict_CheckExact(occ))
         Py_RETURN_NONE;
     Fast fast_ctx, *fast = NULL;
-    if (nargs == 10) {
+    if (nargs == 11) {
         int ic = PyObject_IsTrue(args[9]);
         if (ic < 0)
             return NULL;
         if (!PyDict_CheckExact(args[6]) || !PyDict_CheckExact(args[7]))
             Py_RETURN_NONE;
+        if (!PyType_Check(args[10]) ||
+            !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type))
+            Py_RETURN_NONE;
         fast_ctx.info = args[6];
         fast_ctx.prefixes = args[7];
         fast_ctx.policy = args[8];
-        fast_ctx.ok = str_ok;
+        fast_ctx.verdict_type = (PyTypeObject *)args[10];
         fast_ctx.canonical_nss = str_canonical_nss;
         fast_ctx.ignore_components = ic;
         fast = &fast_ctx;
@@ -945,9 +960,10 @@ add_count(PyObject *d, PyObject *key, PyObject *n)
 
 /* canon_counts(occ, info, limit) -> (occurrences, rewritten, clusters, nids, dropped, invalid)
  *
- * What CanonicalizeReport.record_urns / record_invalid make of a flush: occ maps a raw token
- * to its statement count, info a raw token to (spelling, verdict, is_literal), a verdict being
- * ("ok", canonical, nid, dropped) or ("invalid", reason). clusters maps (canonical, spelling),
+ * What CanonicalizeReport.record_verdicts makes of a flush: occ maps a raw token to its
+ * statement count, info a raw token to (spelling, verdict, is_literal), a verdict being a
+ * urnld._terms.TermVerdict (output, canonical, nid, dropped, code, message; usable when nid is
+ * not None, else listed with its .reason). clusters maps (output, spelling),
  * nids nid, dropped (canonical, dropped) to counts; invalid lists (spelling, reason, count).
  * Cluster keys above *limit* (the report's capped map refuses them) are left out. */
 static PyObject *
@@ -982,16 +998,22 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         }
         PyObject *spelling = PyTuple_GET_ITEM(entry, 0), *verdict = PyTuple_GET_ITEM(entry, 1);
-        if (!PyTuple_Check(verdict) || PyTuple_GET_SIZE(verdict) < 2) {
+        if (!PyTuple_Check(verdict) || PyTuple_GET_SIZE(verdict) < 4) {
             PyErr_SetString(PyExc_TypeError, "bad verdict");
             goto done;
         }
-        PyObject *tag = PyTuple_GET_ITEM(verdict, 0);
-        int ok = PyUnicode_Check(tag) && PyUnicode_CompareWithASCIIString(tag, "ok") == 0;
-        if (!ok) {
-            PyObject *reason = PyObject_Str(PyTuple_GET_ITEM(verdict, 1));
+        PyObject *canonical = PyTuple_GET_ITEM(verdict, 0), *nid = PyTuple_GET_ITEM(verdict, 2),
+                 *drop = PyTuple_GET_ITEM(verdict, 3);
+        if (nid == Py_None) { /* not a usable URN: listed with its reason */
+            PyObject *reason = PyObject_GetAttr(verdict, str_reason);
             if (reason == NULL)
                 goto done;
+            if (reason == Py_None) {
+                Py_DECREF(reason);
+                reason = PyUnicode_FromStringAndSize("", 0);
+                if (reason == NULL)
+                    goto done;
+            }
             PyObject *item = PyTuple_Pack(3, spelling, reason, n);
             Py_DECREF(reason);
             if (item == NULL || PyList_Append(invalid, item) < 0) {
@@ -1001,12 +1023,6 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             Py_DECREF(item);
             continue;
         }
-        if (PyTuple_GET_SIZE(verdict) < 4) {
-            PyErr_SetString(PyExc_TypeError, "bad verdict");
-            goto done;
-        }
-        PyObject *canonical = PyTuple_GET_ITEM(verdict, 1), *nid = PyTuple_GET_ITEM(verdict, 2),
-                 *drop = PyTuple_GET_ITEM(verdict, 3);
         PyObject *tmp = PyNumber_Add(occurrences, n);
         if (tmp == NULL)
             goto done;
@@ -1090,7 +1106,7 @@ static PyMethodDef methods[] = {
      "canonical(text, prefixes, policy_ok) -> str | tuple | None"},
     {"rewrite", (PyCFunction)(void (*)(void))sp_rewrite, METH_FASTCALL,
      "rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok, "
-     "ignore_components]) -> (bytes, int) | None"},
+     "ignore_components, verdict_type]) -> (bytes, int) | None"},
     {"canon_counts", (PyCFunction)(void (*)(void))sp_canon_counts, METH_FASTCALL,
      "canon_counts(occ, info, limit) -> tuple"},
     {NULL, NULL, 0, NULL},
@@ -1108,12 +1124,14 @@ PyInit__speedups(void)
     init_tables();
     empty_bytes = PyBytes_FromStringAndSize(NULL, 0);
     one = PyLong_FromLong(1);
-    str_ok = PyUnicode_InternFromString("ok");
     str_canonical_nss = PyUnicode_InternFromString("canonical_nss");
+    str_reason = PyUnicode_InternFromString("reason");
+    if (str_reason == NULL)
+        return NULL;
     nid_of_prefix = PyDict_New();
     if (nid_of_prefix == NULL)
         return NULL;
-    if (empty_bytes == NULL || one == NULL || str_ok == NULL || str_canonical_nss == NULL)
+    if (empty_bytes == NULL || one == NULL || str_canonical_nss == NULL)
         return NULL;
     return PyModule_Create(&module);
 }

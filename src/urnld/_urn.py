@@ -8,17 +8,17 @@ from typing import Any, Final
 
 from . import _accel
 from ._display import display_form
+from ._normalizers import LOWER_HEX_PCT, upper_match, upper_pct
 from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
 from .errors import URNConversionError, URNError, URNSyntaxError
-from .namespaces import NamespaceRule, _prefix_entry, _prefixes, get_rule
-from .namespaces._base import _LOWER_HEX_PCT, _upper_match, upper_pct
+from .namespaces import PREFIXES, NamespaceRule, get_rule, prefix_entry
 
 __all__ = ["URN", "canonical", "equivalent", "is_valid", "parse"]
 
 _PART_NAMES: Final = ("nid", "nss", "r_component", "q_component", "f_component")
 _match_rfc8141: Final = RFC8141_RE.fullmatch
-_upper_lower_pct: Final = _LOWER_HEX_PCT.sub
-_lower_pct_search: Final = _LOWER_HEX_PCT.search
+_upper_lower_pct: Final = LOWER_HEX_PCT.sub
+_lower_pct_search: Final = LOWER_HEX_PCT.search
 _Parts = tuple[str, str, str | None, str | None, str | None]
 # The compiled accelerator's syntax test and canonical form (None: the Python code alone).
 _c_is_urn: Callable[[str], bool | None] | None = (
@@ -33,7 +33,7 @@ def _fast_canonical(text: str) -> str | None:
     """The accelerator's canonical form of *text* (None: not its case, use _canonical_of)."""
     if _c_canonical is None:
         return None
-    got = _c_canonical(text, _prefixes, None)
+    got = _c_canonical(text, PREFIXES, None)
     if got is None or isinstance(got, str):
         return got
     prefix, rule, nss, tail = got  # a namespace rule of its own decides the NSS
@@ -48,7 +48,7 @@ def _parts_of(m: re.Match[str]) -> _Parts:
     return (groups[0], groups[1], None, None, None)
 
 
-def _canonical_of(text: str, m: re.Match[str]) -> str:
+def canonical_of_match(text: str, m: re.Match[str]) -> str:
     """The canonical form of *text*, given its match by either grammar.
 
     The per-term hot path of every graph pass, hence written out. A namespace without rules of
@@ -56,16 +56,16 @@ def _canonical_of(text: str, m: re.Match[str]) -> str:
     folds only the case of ``urn``, the NID and ``%XX`` hex, and upper-casing hex keeps lengths.
     """
     nid = m[1]
-    prefix, rule = _prefixes.get(nid) or _prefix_entry(nid)
+    prefix, rule = PREFIXES.get(nid) or prefix_entry(nid)
     if rule is None:
         if "%" in text and _lower_pct_search(text, len(prefix)) is not None:
-            return prefix + _upper_lower_pct(_upper_match, text[len(prefix) :])
+            return prefix + _upper_lower_pct(upper_match, text[len(prefix) :])
         if text.startswith(prefix):
             return text  # already canonical: no new string
         return prefix + text[len(prefix) :]
     nss = m[2]
     if "%" in nss and _lower_pct_search(nss) is not None:
-        nss = _upper_lower_pct(_upper_match, nss)
+        nss = _upper_lower_pct(upper_match, nss)
     key = prefix + rule.canonical_nss(nss)
     if m.lastindex == 2:  # no component matched
         return key
@@ -333,7 +333,7 @@ class URN:
         if self._match.lastindex == 2:
             return self.canonical_str
         assigned = self.assigned_name
-        return _canonical_of(assigned, _match_rfc8141(assigned))  # type: ignore[arg-type]
+        return canonical_of_match(assigned, _match_rfc8141(assigned))  # type: ignore[arg-type]
 
     @property
     def canonical_str(self) -> str:
@@ -343,9 +343,9 @@ class URN:
             # _fast_canonical, written out: this is the per-URN hot path of parse + canonical.
             got = None
             if _c_canonical is not None and self._mode == "rfc8141":
-                got = _c_canonical(self._text, _prefixes, None)
+                got = _c_canonical(self._text, PREFIXES, None)
             if got is None:
-                canon = _canonical_of(self._text, self._match)
+                canon = canonical_of_match(self._text, self._match)
             elif isinstance(got, str):
                 canon = got
             else:
@@ -528,7 +528,7 @@ def canonical(text: str | URN, mode: Mode = "rfc8141") -> str:
         m = _match_rfc8141(text)
         if m is None:
             raise syntax_error(text, mode)
-        return _canonical_of(text, m)
+        return canonical_of_match(text, m)
     if isinstance(text, URN):
         return text.canonical_str
     return URN(text, mode).canonical_str

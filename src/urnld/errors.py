@@ -1,15 +1,21 @@
 """Exceptions raised by urnld.
 
 Every error urnld raises on bad input is a :class:`URNError`, which is a :class:`ValueError`, so
-``except ValueError`` keeps working for callers who do not know urnld::
+``except ValueError`` keeps working for callers who do not know urnld. A failure of the
+environment rather than of the input (an optional dependency missing, a broken plugin, a worker
+process that died) is a :class:`URNLDEnvironmentError`, which is a :class:`RuntimeError`: no
+change to the input would fix it. The whole tree is drawn in ``docs/errors.md``::
 
     ValueError
     └── URNError                      base of everything urnld raises on bad input
         ├── URNSyntaxError            the text is not a URN (with .text, .position, .reason)
         └── URNConversionError        a valid URN has no form in the requested target
+    RuntimeError
+    └── URNLDEnvironmentError         base of every failure of the environment
+        └── WorkerError               a worker process died or failed
 
 Other modules add their own subclasses next to the code that raises them (for example
-``urnld.jsonld.URNContextError``); they all derive from :class:`URNError`.
+``urnld.jsonld.URNContextError``); each derives from one of these two bases.
 
 >>> from urnld import parse
 >>> try:
@@ -25,7 +31,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["URNConversionError", "URNError", "URNSyntaxError"]
+__all__ = [
+    "URNConversionError",
+    "URNError",
+    "URNLDEnvironmentError",
+    "URNSyntaxError",
+    "WorkerError",
+]
 
 # Inputs can be huge (a 1 MB line of "%"); the caret excerpt shows at most this many characters
 # either side of the fault so messages stay one screen long.
@@ -111,3 +123,16 @@ class URNSyntaxError(URNError):
 
 class URNConversionError(URNError):
     """A valid URN cannot be expressed in the requested form (e.g. RFC 2141 syntax)."""
+
+
+class URNLDEnvironmentError(RuntimeError):
+    """Base class of every failure of the environment, not of the input: an optional
+    dependency missing, a namespace plugin that cannot be loaded, a worker process that died.
+
+    >>> issubclass(URNLDEnvironmentError, ValueError)
+    False
+    """
+
+
+class WorkerError(URNLDEnvironmentError):
+    """A worker process died or failed (a bug or a resource limit, not bad input)."""

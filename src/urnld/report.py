@@ -39,7 +39,10 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable, Iterable
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from ._terms import TermCheck, TermVerdict
 
 __all__ = [
     "DEFAULT_MAX_EXAMPLES",
@@ -338,6 +341,20 @@ class CanonicalizeReport(_ReportBase):
         self._nids.add_counts(nids)
         self._dropped.add_counts(dropped)
 
+    def record_verdicts(self, items: Iterable[tuple[str, TermVerdict, int]]) -> None:
+        """Record ``(spelling, verdict, count)`` triples as the term rule judged them.
+
+        The one way every canonicalization path (stream, workers, in-memory graphs) fills the
+        report: usable URNs join their cluster, the others are listed as invalid.
+        """
+        valid: list[tuple[str, str, str, int, str | None]] = []
+        for spelling, v, n in items:
+            if v.nid is not None:
+                valid.append((spelling, v.output, v.nid, n, v.dropped))
+            else:
+                self.record_invalid(spelling, v.reason or "", n)
+        self.record_urns(valid)
+
     def record_invalid(self, spelling: str, reason: str, count: int = 1) -> None:
         """Record ``count`` statement-occurrences of an IRI/literal that is not a valid URN."""
         self.urn_occurrences += count
@@ -518,6 +535,16 @@ class CheckReport(_ReportBase):
         self._clusters.add((canonical, spelling), count)
         if spelling != canonical:
             self._non_canonical.add(spelling, (count, canonical))
+
+    def record_check(
+        self, spelling: str, checked: TermCheck, *, literal: bool = False, count: int = 1
+    ) -> None:
+        """Record ``count`` occurrences of ``spelling`` as :func:`urnld._terms.check_term`
+        judged it: the one way every check path (stream, in-memory graphs) fills the report."""
+        self.record_urn(
+            spelling, checked.findings, canonical=checked.canonical, nid=checked.nid,
+            literal=literal, count=count,
+        )
 
     @property
     def ok(self) -> bool:

@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from . import URN
+from ._normalizers import is_urn_like
 from .errors import URNError, URNSyntaxError
 
 __all__ = [
@@ -86,7 +87,7 @@ class XMLNamespaceAudit:
 
     @property
     def urn_namespaces(self) -> list[NamespaceUse]:
-        return [n for n in self.namespaces if n.uri[:4].lower() == "urn:"]
+        return [n for n in self.namespaces if is_urn_like(n.uri)]
 
     @property
     def invalid(self) -> list[NamespaceUse]:
@@ -238,7 +239,7 @@ def audit(source: str | os.PathLike[str] | IO[bytes]) -> XMLNamespaceAudit:
             first_line.setdefault(uri, line)
         else:
             uri, local = a, b
-            if uri[:4].lower() != "urn:" or (uri, local) in seen_pairs:
+            if not is_urn_like(uri) or (uri, local) in seen_pairs:
                 continue
             seen_pairs.add((uri, local))
             problem = _concatenation_problem(uri, local)
@@ -247,7 +248,7 @@ def audit(source: str | os.PathLike[str] | IO[bytes]) -> XMLNamespaceAudit:
                     Concatenation(uri, local, problem[0], line, problem[1]))
     by_key: dict[str, list[str]] = {}
     for uri, bound in prefixes.items():
-        if uri[:4].lower() == "urn:":
+        if is_urn_like(uri):
             valid, canonical, reason = _validity(uri)
             if canonical is not None:
                 by_key.setdefault(URN(uri).assigned_key, []).append(uri)

@@ -11,10 +11,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import urnld.stream as stream_mod
-from urnld import _workers
+from urnld.errors import WorkerError
 from urnld.report import CanonicalizeReport
-from urnld.stream import NTriplesSyntaxError, canonicalize_file
+from urnld.stream import NTriplesSyntaxError, _chunks, _passes, _run, _workers, canonicalize_file
 
 from .test_canon_stream import QUAD
 
@@ -39,7 +38,7 @@ def run(tmp_path: Path, text: str, name: str, jobs: int, **opts) -> tuple[bytes,
     src = tmp_path / "in.nq"
     src.write_text(text, encoding="utf-8")
     out = tmp_path / name
-    report = canonicalize_file(src, out, progress=False, jobs=jobs, **opts)
+    report = canonicalize_file(src, out, jobs=jobs, **opts)
     return out.read_bytes(), report
 
 
@@ -58,7 +57,7 @@ def test_workers_give_the_bytes_and_report_of_one_process(
     tmp_path, monkeypatch, quads, odd, bad, chunk, jobs, literals, ignore
 ):
     # Tiny chunks: many of them, so order, line numbers and report merging are all exercised.
-    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", chunk)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", chunk)
     text = "".join(lines_of(quads, odd, bad))
     opts = {"literals": literals, "ignore_components": ignore, "on_error": "report"}
     one, r1 = run(tmp_path, text, "one.nq", 1, **opts)
@@ -71,7 +70,7 @@ def test_workers_give_the_bytes_and_report_of_one_process(
 
 
 def test_first_malformed_line_raises_in_input_order(tmp_path, monkeypatch):
-    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 200)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", 200)
     good = f"<URN:EXAMPLE:a> {P} <http://e/o> .\n"
     src = tmp_path / "in.nt"
     src.write_text(good * 500 + "first bad\n" + good * 500 + "second bad\n" + good * 10)
@@ -79,7 +78,7 @@ def test_first_malformed_line_raises_in_input_order(tmp_path, monkeypatch):
     out.write_text("previous\n")
     report = CanonicalizeReport()
     with pytest.raises(NTriplesSyntaxError, match=r"in\.nt:501: ") as e:
-        canonicalize_file(src, out, progress=False, jobs=3, report=report)
+        canonicalize_file(src, out, jobs=3, report=report)
     assert e.value.line == 501
     assert [err.line for err in report.errors] == [501]
     assert out.read_text() == "previous\n"  # the output appears only complete
@@ -87,11 +86,11 @@ def test_first_malformed_line_raises_in_input_order(tmp_path, monkeypatch):
 
 
 def test_gzip_in_and_out_with_workers(tmp_path, monkeypatch):
-    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 100)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", 100)
     text = "".join(f"<URN:ISBN:0-395-36341-1> {P} \"{i}\" .\n" for i in range(300))
     src = tmp_path / "in.nt.gz"
     src.write_bytes(gzip.compress(text.encode()))
-    report = canonicalize_file(src, tmp_path / "out.nt.gz", progress=False, jobs=2)
+    report = canonicalize_file(src, tmp_path / "out.nt.gz", jobs=2)
     out = gzip.decompress((tmp_path / "out.nt.gz").read_bytes()).decode()
     assert out == text.replace("URN:ISBN:0-395-36341-1", "urn:isbn:0395363411")
     assert report.statements_in == report.rewritten == 300
@@ -113,11 +112,11 @@ def test_a_failing_worker_is_reported_not_hung(tmp_path, monkeypatch, forked):
     def broken(self, chunk, lineno, source, on_error):
         raise ZeroDivisionError("boom")
 
-    monkeypatch.setattr(stream_mod._CanonPass, "run_chunk", broken)
+    monkeypatch.setattr(_passes.CanonPass, "run_chunk", broken)
     src = tmp_path / "in.nt"
     src.write_text(f"<URN:EXAMPLE:a> {P} <http://e/o> .\n" * 10)
-    with pytest.raises(RuntimeError, match="ZeroDivisionError: boom"):
-        canonicalize_file(src, tmp_path / "out.nt", progress=False, jobs=2)
+    with pytest.raises(WorkerError, match="ZeroDivisionError: boom"):
+        canonicalize_file(src, tmp_path / "out.nt", jobs=2)
     assert not (tmp_path / "out.nt").exists()
 
 
@@ -125,12 +124,12 @@ def test_a_dead_worker_is_reported_not_hung(tmp_path, monkeypatch, forked):
     def die(self, chunk, lineno, source, on_error):
         os._exit(3)
 
-    monkeypatch.setattr(stream_mod._CanonPass, "run_chunk", die)
+    monkeypatch.setattr(_passes.CanonPass, "run_chunk", die)
     monkeypatch.setattr(_workers, "_POLL_SECONDS", 0.05)
     src = tmp_path / "in.nt"
     src.write_text(f"<URN:EXAMPLE:a> {P} <http://e/o> .\n" * 10)
-    with pytest.raises(Exception, match="worker process died"):
-        canonicalize_file(src, tmp_path / "out.nt", progress=False, jobs=2)
+    with pytest.raises(WorkerError, match="worker process died"):
+        canonicalize_file(src, tmp_path / "out.nt", jobs=2)
     assert not (tmp_path / "out.nt").exists()
 
 
@@ -155,7 +154,7 @@ def test_no_thread_is_left_behind(tmp_path):
     src = tmp_path / "in.nt"
     src.write_text(f"<URN:EXAMPLE:a> {P} <http://e/o> .\n" * 10)
     before = threading.active_count()
-    canonicalize_file(src, tmp_path / "out.nt", progress=False, jobs=2)
+    canonicalize_file(src, tmp_path / "out.nt", jobs=2)
     assert threading.active_count() == before
 
 
@@ -164,7 +163,7 @@ def test_spawned_workers_give_the_same_result(tmp_path, monkeypatch):
     import multiprocessing
 
     monkeypatch.setattr(_workers, "_context", lambda: multiprocessing.get_context("spawn"))
-    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 300)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", 300)
     text = "".join(f"<URN:ISBN:0-395-36341-1> {P} <urn:EXAMPLE:{i % 7}> .\n" for i in range(200))
     one, r1 = run(tmp_path, text, "one.nt", 1)
     many, r2 = run(tmp_path, text, "many.nt", 2)
@@ -173,12 +172,12 @@ def test_spawned_workers_give_the_same_result(tmp_path, monkeypatch):
 
 
 def test_progress_counts_statements_from_the_workers(tmp_path, monkeypatch):
-    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 100)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", 100)
     seen: list[int] = []
-    monkeypatch.setattr(stream_mod._Progress, "update", lambda self, done, n: seen.append(n))
     src = tmp_path / "in.nt"
     src.write_text(f"<URN:EXAMPLE:a> {P} <http://e/o> .\n" * 50)
-    canonicalize_file(src, tmp_path / "out.nt", progress=True, jobs=2)
+    canonicalize_file(src, tmp_path / "out.nt", progress=lambda p: seen.append(p.statements),
+                      jobs=2)
     assert seen == sorted(seen)  # statements done only grow
     assert seen[0] > 0
     assert seen[-1] == 50
@@ -189,21 +188,21 @@ def test_stdin_reads_ahead_to_decide(tmp_path, monkeypatch, lines, parallel):
     import io
     import sys
 
-    monkeypatch.setattr(stream_mod, "_MIN_PARALLEL_BYTES", 4000)
-    monkeypatch.setattr(_workers, "_MIN_PARALLEL_BYTES", 4000)
-    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 500)
+    monkeypatch.setattr(_run, "MIN_PARALLEL_BYTES", 4000)
+    monkeypatch.setattr(_workers, "MIN_PARALLEL_BYTES", 4000)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", 500)
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
     used: list[int] = []
-    real = stream_mod.canonicalize_chunks
+    real = _run.canonicalize_chunks
 
     def spy(chunks, *, jobs, **kw):
         used.append(jobs)
         return real(chunks, jobs=jobs, **kw)
 
-    monkeypatch.setattr(stream_mod, "canonicalize_chunks", spy)
+    monkeypatch.setattr(_run, "canonicalize_chunks", spy)
     text = f"<URN:EXAMPLE:a> {P} <http://e/o> .\n" * lines
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode())))
-    report = canonicalize_file("-", tmp_path / "out.nt", progress=False)
+    report = canonicalize_file("-", tmp_path / "out.nt")
     assert (tmp_path / "out.nt").read_text() == text.replace("URN:EXAMPLE", "urn:example")
     assert report.statements_in == lines
     assert used == ([4] if parallel else [])
@@ -240,7 +239,7 @@ def test_no_worker_processes_means_one_process_not_an_error(tmp_path, monkeypatc
 
         monkeypatch.setattr(multiprocessing, "current_process", Daemonic)
         monkeypatch.setattr(_workers, "_context", no_context)
-    monkeypatch.setattr(stream_mod, "_CHUNK_BYTES", 200)
+    monkeypatch.setattr(_chunks, "CHUNK_BYTES", 200)
     text = "".join(f"<URN:ISBN:0-395-36341-1> {P} <urn:EXAMPLE:{i % 7}> .\n" for i in range(100))
     one, r1 = run(tmp_path, text, "one.nt", 1)
     many, r2 = run(tmp_path, text, "many.nt", 3)

@@ -145,7 +145,7 @@ def test_bench_dumps_identical(tmp_path: Path, jobs: int):
 
         def run(src=src, name=name):
             dst = tmp_path / f"{name}-{_accel.speedups is None}.nt"
-            report = canonicalize_file(src, dst, jobs=jobs, progress=False)
+            report = canonicalize_file(src, dst, jobs=jobs)
             check = json.dumps(check_file(src, jobs=jobs).to_dict(), sort_keys=True)
             return dst.read_bytes(), json.dumps(report.to_dict(), sort_keys=True), check
 

@@ -239,14 +239,14 @@ def test_canonicalize_file_plain_and_gzip(tmp_path: Path):
     src = tmp_path / "in.nt"
     src.write_text(text)
     before = src.read_bytes()
-    report = canonicalize_file(src, tmp_path / "out.nt.gz", progress=False)
+    report = canonicalize_file(src, tmp_path / "out.nt.gz")
     assert report.statements_in == 3
     assert gzip.decompress((tmp_path / "out.nt.gz").read_bytes()) == (
         f"<urn:example:a> {P} <http://e/o> .\n" * 3).encode()
     assert src.read_bytes() == before
     gz = tmp_path / "in.nq.gz"
     gz.write_bytes(gzip.compress(text.encode()))
-    canonicalize_file(gz, tmp_path / "out.nq", progress=False)
+    canonicalize_file(gz, tmp_path / "out.nq")
     assert (tmp_path / "out.nq").read_text() == f"<urn:example:a> {P} <http://e/o> .\n" * 3
 
 
@@ -256,7 +256,7 @@ def test_failure_leaves_no_output_and_keeps_old_one(tmp_path: Path):
     out = tmp_path / "out.nt"
     out.write_text("previous result\n")
     with pytest.raises(NTriplesSyntaxError, match=r"in\.nt:10001"):
-        canonicalize_file(src, out, progress=False)
+        canonicalize_file(src, out)
     assert out.read_text() == "previous result\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["in.nt", "out.nt"]
 
@@ -285,7 +285,7 @@ def test_check_lines_and_file(tmp_path: Path):
 
 
 def test_bounded_cache_restarts_give_the_same_output_and_report(monkeypatch):
-    import urnld.stream as stream_mod
+    from urnld.stream import _chunks, _passes
 
     # Runs of the same subject cross batch boundaries (the previous-subject shortcut must not
     # outlive a cache restart).
@@ -297,8 +297,8 @@ def test_bounded_cache_restarts_give_the_same_output_and_report(monkeypatch):
     expected_out, expected = canon(text)
     cexpected = CheckReport()
     check_lines(text.encode().splitlines(keepends=True), source="t.nt", report=cexpected)
-    monkeypatch.setattr(stream_mod, "_MAX_CACHE", 3)
-    monkeypatch.setattr(stream_mod, "_BATCH_LINES", 16)
+    monkeypatch.setattr(_passes, "MAX_CACHE", 3)
+    monkeypatch.setattr(_chunks, "BATCH_LINES", 16)
     out, report = canon(text)
     assert out == expected_out
     assert report == expected

@@ -17,10 +17,10 @@ from hypothesis import strategies as st
 
 import urnld
 from urnld import _accel
-from urnld._ntriples import _POLICY_OK, TermCanonicalizer
 from urnld._parser import RFC8141_RE
-from urnld._urn import _canonical_of
-from urnld.namespaces import _prefix_entry, _prefixes
+from urnld._terms import POLICY_OK_NIDS, TermCache, TermRule, term_verdict
+from urnld._urn import canonical_of_match
+from urnld.namespaces import PREFIXES, prefix_entry
 
 speedups = pytest.importorskip("urnld._speedups", reason="the C accelerator is not built")
 
@@ -29,11 +29,11 @@ DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "nid_examples.js
 
 def python_canonical(text: str) -> str | None:
     m = RFC8141_RE.fullmatch(text)
-    return None if m is None else _canonical_of(text, m)
+    return None if m is None else canonical_of_match(text, m)
 
 
 def c_canonical(text: str, policy: object = None) -> str | None:
-    got = speedups.canonical(text, _prefixes, policy)
+    got = speedups.canonical(text, PREFIXES, policy)
     if got is None or type(got) is str:
         return got
     prefix, rule, nss, tail = got
@@ -45,10 +45,10 @@ def check_agrees(text: str) -> None:
     assert speedups.is_urn(text) == (
         (RFC8141_RE.fullmatch(text) is not None) if text.isascii() else None), text
     expected = python_canonical(text)
-    if len(_prefixes) > 1000:  # the table stops growing at 1024 NIDs: make room
-        _prefixes.clear()
+    if len(PREFIXES) > 1000:  # the table stops growing at 1024 NIDs: make room
+        PREFIXES.clear()
     if expected is not None:
-        _prefix_entry(RFC8141_RE.fullmatch(text)[1])  # the NID is in the table from now on
+        prefix_entry(RFC8141_RE.fullmatch(text)[1])  # the NID is in the table from now on
     got = c_canonical(text)
     if expected is None:
         assert got is None, text
@@ -84,12 +84,12 @@ def test_nid_examples_and_their_variants():
 
 def test_answers_none_for_unknown_nids_and_the_policy_table():
     assert speedups.canonical("urn:zz-not-seen-yet:a", {}, None) is None
-    _prefix_entry("example")
-    assert speedups.canonical("urn:example:a%2c", _prefixes, {}) is None  # policy unknown
-    assert speedups.canonical("urn:example:a%2c", _prefixes, {"example": None}) == (
+    prefix_entry("example")
+    assert speedups.canonical("urn:example:a%2c", PREFIXES, {}) is None  # policy unknown
+    assert speedups.canonical("urn:example:a%2c", PREFIXES, {"example": None}) == (
         "urn:example:a%2C")
-    assert speedups.canonical("urn:example:é", _prefixes, None) is None  # not ASCII
-    assert speedups.canonical(b"urn:example:a", _prefixes, None) is None  # not a str
+    assert speedups.canonical("urn:example:é", PREFIXES, None) is None  # not ASCII
+    assert speedups.canonical(b"urn:example:a", PREFIXES, None) is None  # not a str
 
 
 TERMS = st.one_of(valid_urns, near_misses(), st.sampled_from([
@@ -99,16 +99,15 @@ TERMS = st.one_of(valid_urns, near_misses(), st.sampled_from([
 
 
 @given(st.lists(TERMS, max_size=20), st.booleans())
-def test_term_canonicalizer_same_verdicts(monkeypatch_module, texts, ignore):
-    """TermCanonicalizer.compute: same output and verdict on both paths (twice: the second time
-    the NIDs are known, which is when the accelerator answers)."""
+def test_term_rule_same_verdicts(monkeypatch_module, texts, ignore):
+    """The term rule's verdict (TermVerdict): the same through the accelerator as from
+    term_verdict itself (twice: the second time the NIDs are known, which is when the
+    accelerator answers)."""
+    monkeypatch_module.setattr(_accel, "speedups", speedups)
+    fast = TermCache(TermRule(ignore_components=ignore)).verdict
     for _ in range(2):
-        monkeypatch_module.setattr(_accel, "speedups", None)
-        pure = TermCanonicalizer(ignore_components=ignore)
-        monkeypatch_module.setattr(_accel, "speedups", speedups)
-        fast = TermCanonicalizer(ignore_components=ignore)
         for text in texts:
-            assert fast.compute(text) == pure.compute(text), text
+            assert fast(text) == term_verdict(text, ignore), text
 
 
 @pytest.fixture(scope="module")
@@ -128,22 +127,21 @@ def test_plugin_rules_keep_working(monkeypatch):
         def canonical_nss(self, nss: str) -> str:
             return nss.upper()
 
-    tc = TermCanonicalizer()
-    before = tc.compute("urn:shout-test:abc")[0]
+    before = term_verdict("urn:shout-test:abc").output
     register(Shout(), replace=True)
     try:
         monkeypatch.setattr(_accel, "speedups", speedups)
-        tc = TermCanonicalizer()
+        verdict = TermCache().verdict
         for _ in range(2):  # the second time through the accelerator
-            assert tc.compute("urn:shout-test:abc")[0] == "urn:shout-test:ABC"
-        assert "shout-test" in _POLICY_OK
+            assert verdict("urn:shout-test:abc").output == "urn:shout-test:ABC"
+        assert "shout-test" in POLICY_OK_NIDS
     finally:
         from urnld import namespaces
 
         namespaces._registered.pop("shout-test", None)
         namespaces._cache.clear()
-        namespaces._prefixes.clear()
-    assert TermCanonicalizer().compute("urn:shout-test:abc")[0] == before
+        namespaces.PREFIXES.clear()
+    assert term_verdict("urn:shout-test:abc").output == before
 
 
 def test_public_api_unchanged():

@@ -22,7 +22,7 @@ import urnld.rdf
 from urnld.dask import DaskJobError, DaskNotInstalled, canonicalize_files, check_files
 from urnld.dask._engine import _FAN_IN, plan, stat_inputs
 from urnld.dask._partition import scan_range
-from urnld.errors import URNError
+from urnld.errors import URNError, URNLDEnvironmentError
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_file, check_file
 
@@ -268,7 +268,9 @@ def test_missing_dask_says_how_to_install(dump, tmp_path, monkeypatch):
     out = tmp_path / "out"
     with pytest.raises(DaskNotInstalled, match=r"pip install 'urnld\[dask\]'") as err:
         canonicalize_files(dump, out, workers=1)
-    assert isinstance(err.value, URNError)
+    # A missing dependency is the environment's failure, not bad input.
+    assert isinstance(err.value, URNLDEnvironmentError)
+    assert not isinstance(err.value, ValueError)
     assert not out.exists()
     assert list(tmp_path.iterdir()) == []
     with pytest.raises(DaskNotInstalled):

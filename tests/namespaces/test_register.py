@@ -24,7 +24,7 @@ def cleanup() -> Iterator[None]:
     yield
     ns._registered.pop(Shout.nid, None)
     ns._cache.clear()
-    ns._prefixes.clear()
+    ns.PREFIXES.clear()
 
 
 def test_register_replaces_the_cached_generic_rule(cleanup: None) -> None:

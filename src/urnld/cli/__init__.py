@@ -2,8 +2,9 @@
 
 Each subcommand lives in ``urnld.cli._<name>`` and defines ``HELP``, ``configure(parser)`` and
 ``run(args) -> int``. Modules are imported only for the subcommand being run, so ``urnld parse``
-never pays for rdflib. User errors (:class:`~urnld.URNError`, ``OSError``) print one line and exit
-2; so does anything unexpected (set ``URNLD_DEBUG=1`` to see the traceback).
+never pays for rdflib. User errors (:class:`~urnld.URNError`, ``OSError``) and failures of the
+environment (:class:`~urnld.errors.URNLDEnvironmentError`) print one line and exit 2; so does
+anything unexpected (set ``URNLD_DEBUG=1`` to see the traceback).
 
 >>> main(["parse", "urn:ietf:rfc:2141"])  # doctest: +ELLIPSIS
 urn:ietf:rfc:2141
@@ -22,7 +23,7 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from .. import __version__
-from ..errors import URNError
+from ..errors import URNError, URNLDEnvironmentError
 
 __all__ = ["COMMANDS", "main"]
 
@@ -91,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
-    except (URNError, OSError) as e:
+    except (URNError, URNLDEnvironmentError, OSError) as e:
         print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         return 2
     except Exception as e:  # the CLI promise: one line, no traceback

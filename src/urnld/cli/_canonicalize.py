@@ -9,22 +9,24 @@ never modified. ``--rdfc`` writes RDFC-1.0 canonical N-Quads instead.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
 import os
 import sys
-from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from ..errors import URNError
+from ._common import ProgressLine
+from ._formats import (
+    QUAD_FORMATS,
+    STREAMABLE,
+    first_line,
+    format_of,
+    rdflib_source,
+    source_name,
+)
 
 HELP = "merge URN-equivalent nodes in RDF files"
-
-# rdflib format names urnld streams itself (line-based, one statement per line).
-_STREAMABLE = {"nt": "nt", "ntriples": "nt", "nt11": "nt", "nquads": "nq", "nq": "nq"}
-_QUAD_FORMATS = {"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -83,20 +85,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _format_of(path: str, given: str | None, default: str) -> str:
-    if given:
-        return given
-    if path == "-":
-        return default
-    from rdflib.util import guess_format
 
-    name = path[:-3] if path.endswith(".gz") else path
-    fmt = guess_format(name)
-    if fmt is None:
-        raise URNError(
-            f"cannot tell the RDF format of {path!r} from its extension; use --input-format"
-        )
-    return fmt
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -111,9 +100,9 @@ def _same_file(a: str, b: str) -> bool:
 def _write_report(path: str | None, report: Any) -> None:
     if not path:
         return
-    from ._common import atomic_write
+    from .._files import atomic_output
 
-    with atomic_write(path) as f:
+    with atomic_output(path, text=True, fsync=True) as f:
         json.dump(report.to_dict(), f, indent=2, sort_keys=True, ensure_ascii=False)
         f.write("\n")
 
@@ -133,97 +122,80 @@ def _one(
     args: argparse.Namespace, src: str, out: str, in_fmt: str, out_fmt: str
 ) -> Any:
     """Canonicalize one input into ``out``; return the report."""
-    from ._common import atomic_write
+    from .._files import atomic_output, open_input
 
     if _same_file(src, out):
         raise URNError(f"output {out!r} is the input file; the input is never modified")
     opts = {"ignore_components": args.ignore_components, "literals": args.literals}
-    stream_in = _STREAMABLE.get(in_fmt)
-    stream_out = _STREAMABLE.get(out_fmt)
+    stream_in = STREAMABLE.get(in_fmt)
+    stream_out = STREAMABLE.get(out_fmt)
     streams = stream_in and stream_out and not (stream_in == "nq" and stream_out == "nt")
     if streams and not args.rdfc:
         from ..stream import canonicalize_file
 
-        return canonicalize_file(src, out, progress=args.progress, jobs=args.jobs, **opts)
+        show = args.progress if args.progress is not None else sys.stderr.isatty()
+        bar = ProgressLine("canonicalize") if show else None
+        try:
+            return canonicalize_file(src, out, progress=bar, jobs=args.jobs, **opts)
+        finally:
+            if bar is not None:
+                bar.close()
 
     if stream_in and args.rdfc:
         # N-Triples/N-Quads: URN pass streamed into memory, then RDFC-1.0 on the text.
-        from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
+        from ..rdf import DEFAULT_MAX_WORK, canonical_nquads
         from ..report import CanonicalizeReport
-        from ..stream import _open_in, canonicalize_lines
+        from ..stream import canonicalize_lines
 
         report = CanonicalizeReport()
-        with _open_in(src) as (f, _size):
+        with open_input(src) as (f, _size):
             text = b"".join(
-                canonicalize_lines(f, source=_source(src), report=report, **opts)
+                canonicalize_lines(f, source=source_name(src), report=report, **opts)
             )
         result = canonical_nquads(text, max_work=args.max_work or DEFAULT_MAX_WORK)
-        with atomic_write(out, "wb") as fo:
+        with atomic_output(out, fsync=True) as fo:
             fo.write(result.encode("utf-8"))
         return report
 
     from rdflib import Dataset, Graph
 
-    from ..rdf import canonicalize
-    from ..rdf._rdfc import DEFAULT_MAX_WORK, canonical_nquads
+    from ..rdf import DEFAULT_MAX_WORK, canonical_nquads, canonicalize
 
     graph: Graph = (
-        Dataset() if in_fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
+        Dataset() if in_fmt in QUAD_FORMATS else Graph(bind_namespaces="core")
     )
     try:
-        with _rdflib_source(src) as f:
+        with rdflib_source(src) as f:
             base = None if src == "-" else Path(src).resolve().as_uri()
             graph.parse(f, format=in_fmt, publicID=base)
     except (SyntaxError, ValueError) as e:
         if isinstance(e, URNError):
             raise
-        raise URNError(f"{_source(src)}: cannot parse as {in_fmt}: {_first_line(e)}") from e
+        raise URNError(f"{source_name(src)}: cannot parse as {in_fmt}: {first_line(e)}") from e
     except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
         if isinstance(e, OSError):
             raise
-        raise URNError(f"{_source(src)}: cannot parse as {in_fmt}: {_first_line(e)}") from e
+        raise URNError(f"{source_name(src)}: cannot parse as {in_fmt}: {first_line(e)}") from e
     result_graph = canonicalize(graph, **opts)
     if args.rdfc:
         nquads = canonical_nquads(
             result_graph.graph, max_work=args.max_work or DEFAULT_MAX_WORK
         )
-        with atomic_write(out, "wb") as fo:
+        with atomic_output(out, fsync=True) as fo:
             fo.write(nquads.encode("utf-8"))
     else:
         target: Graph = result_graph.graph
-        if isinstance(target, Dataset) and out_fmt not in _QUAD_FORMATS:
+        if isinstance(target, Dataset) and out_fmt not in QUAD_FORMATS:
             named = [g for g in target.graphs() if g.identifier != target.default_graph.identifier]
             if any(len(g) for g in named):
                 raise URNError(
-                    f"{_source(src)} has named graphs, which {out_fmt} cannot hold; "
+                    f"{source_name(src)} has named graphs, which {out_fmt} cannot hold; "
                     "use --format nquads or trig"
                 )
             target = target.default_graph
-        with atomic_write(out, "wb") as fo:
+        with atomic_output(out, fsync=True) as fo:
             target.serialize(destination=fo, format=out_fmt, encoding="utf-8")
     return result_graph.report
-
-
-@contextlib.contextmanager
-def _rdflib_source(path: str) -> Iterator[IO[bytes]]:
-    """An input for rdflib's parser. stdin is read into memory first: rdflib would otherwise
-    take its name, ``<stdin>``, as a base IRI and warn about it."""
-    from ._common import open_input
-
-    if path == "-":
-        yield io.BytesIO(sys.stdin.buffer.read())
-        return
-    with open_input(path) as f:
-        yield f
-
-
-def _source(path: str) -> str:
-    return "<stdin>" if path == "-" else path
-
-
-def _first_line(e: BaseException) -> str:
-    text = str(e).strip() or type(e).__name__
-    return text.splitlines()[0]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -243,7 +215,7 @@ def run(args: argparse.Namespace) -> int:
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
-        in_fmt = _format_of(src, args.input_format, "nt")
+        in_fmt = format_of(src, args.input_format, "nt")
         out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
         report = _one(args, src, args.output, in_fmt, out_fmt)
     else:
@@ -256,7 +228,7 @@ def run(args: argparse.Namespace) -> int:
         if "-" in inputs or len(set(names)) != len(names):
             raise URNError("several inputs need distinct file names (and no '-')")
         for src, name in zip(inputs, names, strict=True):
-            in_fmt = _format_of(src, args.input_format, "nt")
+            in_fmt = format_of(src, args.input_format, "nt")
             out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
@@ -275,8 +247,8 @@ def _run_dask(args: argparse.Namespace) -> int:
     if args.output == "-":
         raise URNError("--engine dask writes a directory: give -o OUTDIR")
     for src in args.inputs:
-        fmt = _format_of(src, args.input_format, "nt")
-        if fmt not in _STREAMABLE or src == "-":
+        fmt = format_of(src, args.input_format, "nt")
+        if fmt not in STREAMABLE or src == "-":
             raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {src!r}")
     try:
         import urnld.dask as udask

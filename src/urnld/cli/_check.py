@@ -15,11 +15,10 @@ import sys
 from typing import IO, Any
 
 from ..errors import URNError
+from ._formats import QUAD_FORMATS, STREAMABLE, first_line, format_of, rdflib_source
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
 
-_STREAMABLE = {"nt", "ntriples", "nt11", "nquads", "nq"}
-_QUAD_FORMATS = {"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"}
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -47,28 +46,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_one(path: str, fmt: str | None, report: Any) -> None:
-    from ._canonicalize import _first_line, _format_of, _rdflib_source
-
-    fmt = _format_of(path, fmt, "nt")
-    if fmt in _STREAMABLE:
+    fmt = format_of(path, fmt, "nt")
+    if fmt in STREAMABLE:
         from ..stream import check_file
 
         check_file(path, report=report)
         return
     from rdflib import Dataset, Graph
 
-    from ..rdf._canonicalize import check_graph
+    from ..rdf import check_graph
 
     graph: Graph = (
-        Dataset() if fmt in _QUAD_FORMATS else Graph(bind_namespaces="core")
+        Dataset() if fmt in QUAD_FORMATS else Graph(bind_namespaces="core")
     )
     try:
-        with _rdflib_source(path) as f:
+        with rdflib_source(path) as f:
             graph.parse(f, format=fmt)
     except OSError:
         raise
     except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
-        raise URNError(f"cannot parse as {fmt}: {_first_line(e)}") from e
+        raise URNError(f"cannot parse as {fmt}: {first_line(e)}") from e
     check_graph(graph, report)
 
 
@@ -112,10 +109,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_dask(args: argparse.Namespace) -> Any:
-    from ._canonicalize import _format_of
-
     for path in args.files:
-        if path == "-" or _format_of(path, args.input_format, "nt") not in _STREAMABLE:
+        if path == "-" or format_of(path, args.input_format, "nt") not in STREAMABLE:
             raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {path!r}")
     try:
         import urnld.dask as udask

@@ -1,95 +1,19 @@
-"""Helpers shared by the subcommands: safe output, input opening, terminal tables."""
+"""Helpers shared by the subcommands: terminal tables and the progress line.
+
+Files are opened and written by the file layer (:mod:`urnld._files`), as everywhere in urnld.
+"""
 
 from __future__ import annotations
 
-import contextlib
-import gzip
-import io
-import os
 import sys
-import tempfile
-from collections.abc import Iterator, Sequence
-from pathlib import Path
-from typing import IO, Any, Literal, overload
+import time
+from collections.abc import Sequence
+from typing import IO, TYPE_CHECKING, Any
 
-__all__ = ["atomic_write", "is_terminal", "open_input", "print_table"]
+if TYPE_CHECKING:
+    from ..stream import Progress
 
-
-_CM = contextlib.AbstractContextManager
-
-
-@overload
-def atomic_write(path: str | Path, mode: Literal["w"] = "w") -> _CM[IO[str]]: ...
-@overload
-def atomic_write(path: str | Path, mode: Literal["wb"]) -> _CM[IO[bytes]]: ...
-def atomic_write(path: str | Path, mode: str = "w") -> _CM[IO[Any]]:
-    """Write to a temporary file beside *path*, renamed over it only on success.
-
-    A failure (an exception in the ``with`` body) removes the temporary file and leaves any
-    existing *path* untouched, so no reader ever sees a truncated output. ``-`` writes to
-    stdout. A path ending in ``.gz`` is gzip-compressed.
-
-    >>> import tempfile, pathlib
-    >>> out = pathlib.Path(tempfile.mkdtemp()) / "x.txt"
-    >>> with atomic_write(out) as f:
-    ...     _ = f.write("done")
-    >>> out.read_text()
-    'done'
-    """
-    return _atomic_write(str(path), mode)
-
-
-@contextlib.contextmanager
-def _atomic_write(path: str, mode: str) -> Iterator[IO[Any]]:
-    if path == "-":
-        stream: IO[Any] = sys.stdout.buffer if "b" in mode else sys.stdout
-        yield stream
-        stream.flush()
-        return
-    target = Path(path)
-    directory = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    try:
-        with os.fdopen(fd, "wb") as raw:
-            binary: IO[bytes] = raw
-            if path.endswith(".gz"):
-                # mtime=0: the same input gives byte-identical output.
-                binary = gzip.GzipFile(fileobj=raw, mode="wb", mtime=0)  # type: ignore[assignment]
-            if "b" in mode:
-                yield binary
-            else:
-                text = io.TextIOWrapper(binary, encoding="utf-8", newline="")
-                yield text
-                text.flush()
-                text.detach()
-            if binary is not raw:
-                binary.close()
-            raw.flush()
-            os.fsync(raw.fileno())
-        if target.exists():
-            # Keep the existing file's permission bits; mkstemp creates 0600.
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp)
-        raise
-
-
-def open_input(path: str | Path) -> IO[bytes]:
-    """Open *path* for binary reading: ``-`` is stdin, ``.gz`` is decompressed transparently.
-
-    Raises ``OSError`` (with the file name) when it cannot be read.
-    """
-    name = str(path)
-    if name == "-":
-        return sys.stdin.buffer
-    raw: IO[bytes] = open(name, "rb")  # noqa: SIM115  # returned to the caller, who closes it
-    if name.endswith(".gz"):
-        return gzip.GzipFile(fileobj=raw, mode="rb")  # type: ignore[return-value]
-    return raw
+__all__ = ["ProgressLine", "is_terminal", "print_table"]
 
 
 def is_terminal(stream: IO[Any] | None = None) -> bool:
@@ -120,3 +44,43 @@ def print_table(
     lines = [cells[0], ["-" * w for w in widths], *cells[1:]]
     for row in lines:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip(), file=out)
+
+
+class ProgressLine:
+    """Draws a :class:`urnld.stream.Progress` as one line on a terminal (``\r``-rewritten).
+
+    Use it as the ``progress`` callback of a streaming pass; :meth:`close` clears the line.
+
+    >>> import io
+    >>> from urnld.stream import Progress
+    >>> out = io.StringIO()
+    >>> bar = ProgressLine("canonicalize", out, interval=0)
+    >>> bar(Progress(50, 100, 1000))
+    >>> "50.0%" in out.getvalue() and "1,000 statements" in out.getvalue()
+    True
+    """
+
+    def __init__(self, label: str, stream: IO[str] | None = None, interval: float = 0.25) -> None:
+        self.label = label
+        self.stream = sys.stderr if stream is None else stream
+        self.interval = interval
+        self.start = time.monotonic()
+        self.last = -interval
+        self.drawn = False
+
+    def __call__(self, p: Progress) -> None:
+        now = time.monotonic()
+        if now - self.last < self.interval:
+            return
+        self.last = now
+        rate = p.statements / max(now - self.start, 1e-9)
+        pct = f"{100 * p.done / p.total:5.1f}% " if p.total else ""
+        self.stream.write(f"\r{self.label}: {pct}{p.statements:,} statements ({rate:,.0f}/s)   ")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self) -> None:
+        """Clear the line, when one was drawn."""
+        if self.drawn:
+            self.stream.write("\r" + " " * 70 + "\r")
+            self.stream.flush()

@@ -47,10 +47,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _read_json(path: str) -> Any:
+    from .._files import open_input
     from ..errors import URNError
-    from ._common import open_input
 
-    with open_input(path) as f:
+    with open_input(path) as (f, _size):
         data = f.read()
     try:
         return json.loads(data.decode("utf-8"))
@@ -67,11 +67,11 @@ def _context_arg(value: str) -> Any:
 
 
 def _generate_context(path: str) -> dict[str, Any]:
+    from .._files import open_input
     from ..jsonld import context_from_graph, context_from_xml
-    from ._common import open_input
 
     if path == "-" or Path(path).suffix.lower() in _XML_SUFFIXES or _looks_like_xml(path):
-        with open_input(path) as stream:
+        with open_input(path) as (stream, _size):
             return context_from_xml(stream)
     from rdflib import Graph
     from rdflib.util import guess_format
@@ -96,9 +96,9 @@ def _looks_like_xml(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
+    from .._files import atomic_output
     from ..errors import URNError
     from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten
-    from ._common import atomic_write
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", URNContextWarning)
@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     for warning in caught:
         if issubclass(warning.category, URNContextWarning):
             print(f"urnld jsonld: warning: {warning.message}", file=sys.stderr)
-    with atomic_write(args.output) as out:
+    with atomic_output(args.output, text=True, fsync=True) as out:
         json.dump(result, out, indent=2, ensure_ascii=False)
         out.write("\n")
     return 0

@@ -29,12 +29,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from .. import URN
+    from .._files import open_input
     from ..xmlns import audit
-    from ._common import open_input
 
     audits = []
     for name in args.files:
-        with open_input(name) as stream:
+        with open_input(name) as (stream, _size):
             result = audit(stream)
         result.source = name
         audits.append(result)

@@ -1,8 +1,9 @@
-"""Errors of the Dask engine (all are :class:`urnld.errors.URNError`, hence ``ValueError``)::
+"""Errors of the Dask engine::
 
-    URNError
-    ├── DaskNotInstalled     the optional ``dask[distributed]`` dependency is missing
+    URNError (ValueError)
     └── DaskJobError         the job failed: malformed input lines, a task error, a lost cluster
+    URNLDEnvironmentError (RuntimeError)
+    └── DaskNotInstalled     the optional ``dask[distributed]`` dependency is missing
 
 >>> str(DaskNotInstalled())  # doctest: +ELLIPSIS
 "the Dask engine needs the optional dependency dask[distributed]: pip install 'urnld[dask]'..."
@@ -12,21 +13,25 @@ from __future__ import annotations
 
 from typing import Any
 
-from urnld.errors import URNError
+from urnld.errors import URNError, URNLDEnvironmentError
 
 __all__ = ["INSTALL_HINT", "DaskJobError", "DaskNotInstalled", "positive_int"]
 
 INSTALL_HINT = "pip install 'urnld[dask]'"
 
 
-class DaskNotInstalled(URNError):
+class DaskNotInstalled(URNLDEnvironmentError):
     """``dask.distributed`` cannot be imported; the message says how to install it."""
 
     def __init__(self, detail: str = "") -> None:
+        self.detail = detail
         message = f"the Dask engine needs the optional dependency dask[distributed]: {INSTALL_HINT}"
         if detail:
             message += f" ({detail})"
         super().__init__(message)
+
+    def __reduce__(self) -> tuple[type[DaskNotInstalled], tuple[str]]:
+        return (type(self), (self.detail,))
 
 
 def positive_int(value: object, what: str) -> int:

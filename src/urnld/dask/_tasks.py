@@ -13,12 +13,9 @@ decides from the merged report that the job failed.
 from __future__ import annotations
 
 import functools
-import gzip
-import os
-from collections.abc import Iterator
-from contextlib import contextmanager
-from typing import BinaryIO, TypeVar
+from typing import TypeVar
 
+from urnld._files import atomic_output
 from urnld.dask._output import concat
 from urnld.dask._partition import FileInfo, Partition, iter_lines
 from urnld.errors import URNError
@@ -35,33 +32,15 @@ __all__ = [
 
 Report = TypeVar("Report", CanonicalizeReport, CheckReport)
 
-# Big write buffer: output lines are short, and each write() call costs a trip into C.
-_WRITE_BUFFER = 1 << 20
-
-
-@contextmanager
-def _output(path: str, compressed: bool) -> Iterator[BinaryIO]:
-    """Open an output piece; flushed and fsynced on success, so a committed directory is durable.
-
-    Gzip output is made exactly like ``urnld canonicalize`` makes it (``GzipFile`` level 6, no
-    file name, ``mtime=0``), so outputs are byte-identical to the single-process ones.
-    """
-    with open(path, "wb", buffering=_WRITE_BUFFER) as raw:
-        if compressed:
-            with gzip.GzipFile(filename="", fileobj=raw, mode="wb", compresslevel=6, mtime=0) as gz:
-                yield gz  # type: ignore[misc]
-        else:
-            yield raw
-        raw.flush()
-        os.fsync(raw.fileno())
-
-
 def canonicalize_partition(
     part: Partition, out_path: str, ignore_components: bool, literals: bool
 ) -> CanonicalizeReport:
     """Canonicalize the lines of ``part`` into ``out_path``; return the partition's report."""
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
-    with _output(out_path, part.file.compressed) as out:
+    # Written like ``urnld canonicalize`` writes (the file layer; gzip like the input), so
+    # outputs are byte-identical to the single-process ones; fsynced, so a committed
+    # directory is durable.
+    with atomic_output(out_path, fsync=True, compress=part.file.compressed) as out:
         out.writelines(
             canonicalize_lines(
                 iter_lines(part),

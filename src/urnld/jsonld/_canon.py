@@ -25,8 +25,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .. import URN, check
-from ..errors import URNSyntaxError
+from .._normalizers import is_urn_like
+from .._terms import TermCache
 from ..findings import CheckOptions, Severity
 from ..namespaces import GENERIC, get_rule
 
@@ -41,15 +41,6 @@ _PREFIX_RE = re.compile(r"([uU][rR][nN]:)([A-Za-z0-9-]{1,32})((?::.*)?)", re.DOT
 _PCT_RE = re.compile(r"%[0-9a-fA-F]{2}")
 # Context keys whose values are not IRIs (or are handled elsewhere) and pass through untouched.
 _TERM_IRI_KEYS = ("@id", "@reverse", "@type")
-
-
-def is_urn_like(text: str) -> bool:
-    """True when *text* starts with the ``urn:`` scheme (any case).
-
-    >>> is_urn_like("URN:x:y"), is_urn_like("http://x")
-    (True, False)
-    """
-    return text[:4].lower() == "urn:"
 
 
 def _upper_pct(match: re.Match[str]) -> str:
@@ -72,20 +63,37 @@ def normalize_prefix(text: str) -> str:
     return "urn:" + m.group(2).lower() + _PCT_RE.sub(_upper_pct, m.group(3))
 
 
-class Canonicalizer:
-    """Per-operation state: the string cache and the invalid URNs seen.
+def _namespace_error(nid: str, text: str) -> str | None:
+    """The first error-level finding of *nid*'s namespace rule on the NSS as written."""
+    rule = get_rule(nid)
+    if rule is GENERIC:
+        return None
+    nss = text[len(nid) + 5 :]  # after "urn:" + NID + ":", as written
+    for ch in "?#":  # the NSS ends where the components begin (they are never in an NSS)
+        nss = nss.partition(ch)[0]
+    for finding in rule.check_nss(nss, _NO_OPTIONS):
+        if finding.severity is Severity.ERROR:
+            return finding.message
+    return None
 
-    ``invalid`` maps each ``urn:`` IRI that is not a valid URN to the reason (syntax errors and
-    error-level findings of the NID policy and namespace rules; warnings such as an unregistered
-    NID do not count).
+
+class Canonicalizer:
+    """Per-operation state: the IRIs met, their output, and the invalid URNs seen.
+
+    Which strings are usable URNs and their canonical form is the term rule's
+    (:mod:`urnld._terms`), as on every other path: a string the rule leaves as written (bad
+    syntax, an ``X-`` NID) stays as written here too. ``invalid`` maps each ``urn:`` IRI that is
+    not a valid URN to the reason: the term rule's, or the first error-level finding of its
+    namespace's rules (such a URN is still canonicalized; warnings do not count).
+    ``cache`` maps every IRI met to its output (the hazard checks read it as "every IRI").
     """
 
-    __slots__ = ("_nid_verdict", "cache", "invalid")
+    __slots__ = ("cache", "invalid", "terms")
 
     def __init__(self) -> None:
         self.cache: dict[str, str] = {}
         self.invalid: dict[str, str] = {}
-        self._nid_verdict: dict[str, str | None] = {}
+        self.terms = TermCache()
 
     # -- single strings -------------------------------------------------------------------
 
@@ -98,36 +106,16 @@ class Canonicalizer:
         return out
 
     def _compute(self, text: str) -> str:
-        if text[:4].lower() != "urn:":
+        if not is_urn_like(text):
             return text
-        try:
-            urn = URN(text)
-        except URNSyntaxError as e:
-            self.invalid[text] = e.reason
+        verdict = self.terms.get(text)
+        if verdict.nid is None:
+            self.invalid[text] = verdict.message or ""
             return text
-        reason = self._policy_error(urn)
+        reason = _namespace_error(verdict.nid, text)
         if reason is not None:
             self.invalid[text] = reason
-        return urn.canonical_str
-
-    def _policy_error(self, urn: URN) -> str | None:
-        nid = urn.nid.lower()
-        if nid not in self._nid_verdict:
-            # NID policy does not depend on the NSS: judge each NID once (check() is the
-            # authority; only its NID-level error findings matter here).
-            errors = [f.message for f in check(str(urn))
-                      if f.severity is Severity.ERROR and f.code.startswith("nid-")]
-            self._nid_verdict[nid] = errors[0] if errors else None
-        verdict = self._nid_verdict[nid]
-        if verdict is not None:
-            return verdict
-        rule = get_rule(nid)
-        if rule is GENERIC:
-            return None
-        for finding in rule.check_nss(urn.nss, _NO_OPTIONS):
-            if finding.severity is Severity.ERROR:
-                return finding.message
-        return None
+        return verdict.output
 
     def url(self, text: str) -> str:
         """A context or document reference: canonical when it is a valid URN."""
@@ -135,7 +123,7 @@ class Canonicalizer:
 
     def prefix(self, text: str, *, is_prefix: bool = False) -> str:
         """An IRI in a context: namespace prefixes get case normalization, full URNs canonical."""
-        if text[:4].lower() != "urn:":
+        if not is_urn_like(text):
             return text
         if is_prefix or text[-1:] in GEN_DELIMS:
             return normalize_prefix(text)

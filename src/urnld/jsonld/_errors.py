@@ -128,6 +128,18 @@ class JsonLdProcessingError(URNError, JsonLdError):  # type: ignore[misc]
     def __str__(self) -> str:
         return str(self.args[0])
 
+    def __reduce__(self) -> tuple[Any, tuple[str, str, Any, str | None]]:
+        return (_restore_processing_error, (str(self), self.type, self.details, self.code))
+
+
+def _restore_processing_error(
+    message: str, type_: str, details: Any, code: str | None
+) -> JsonLdProcessingError:
+    """Unpickle a :class:`JsonLdProcessingError` (built from its fields, not from a cause)."""
+    err = JsonLdProcessingError.__new__(JsonLdProcessingError)
+    JsonLdError.__init__(err, message, type_, details, code)
+    return err
+
 
 def _unwrap_urn_error(err: BaseException) -> URNError | None:
     """The urnld error inside a pyld error chain (pyld wraps whatever a loader raises)."""

@@ -17,7 +17,7 @@ import importlib
 import threading
 from typing import TYPE_CHECKING
 
-from ..errors import URNError
+from ..errors import URNLDEnvironmentError
 from ._base import (
     GENERIC,
     CheckOptions,
@@ -48,7 +48,7 @@ __all__ = [
 ENTRY_POINT_GROUP = "urnld.namespaces"
 
 
-class NamespacePluginError(URNError):
+class NamespacePluginError(URNLDEnvironmentError):
     """A namespace plugin could not be loaded or is not a :class:`NamespaceRule`."""
 
 
@@ -60,7 +60,7 @@ _MAX_UNKNOWN_CACHED = 4096
 # NID as written -> ("urn:" + nid.lower() + ":", rule), the rule None when it adds nothing to
 # RFC 8141 §3: what the canonicalization hot path needs, in one dict read. Capped like _cache
 # (smaller: each spelling of a NID has its own entry, and real data has a handful).
-_prefixes: dict[str, tuple[str, NamespaceRule | None]] = {}
+PREFIXES: dict[str, tuple[str, NamespaceRule | None]] = {}
 _MAX_PREFIXES = 1024
 _plugins: dict[str, metadata.EntryPoint] | None = None
 _lock = threading.Lock()
@@ -144,14 +144,14 @@ def get_rule(nid: str) -> NamespaceRule:
     return rule
 
 
-def _prefix_entry(nid: str) -> tuple[str, NamespaceRule | None]:
-    """``_prefixes[nid]``, computed (and remembered while there is room)."""
+def prefix_entry(nid: str) -> tuple[str, NamespaceRule | None]:
+    """``PREFIXES[nid]``, computed (and remembered while there is room)."""
     key = nid.lower()
     rule = get_rule(key)
     adds_rules = type(rule).canonical_nss is not NamespaceRule.canonical_nss
     entry = ("urn:" + key + ":", rule if adds_rules else None)
-    if len(_prefixes) < _MAX_PREFIXES:
-        _prefixes[nid] = entry
+    if len(PREFIXES) < _MAX_PREFIXES:
+        PREFIXES[nid] = entry
     return entry
 
 
@@ -173,7 +173,7 @@ def register(rule: NamespaceRule, *, replace: bool = False) -> None:
             raise NamespacePluginError(f"a rule for NID {nid!r} exists; pass replace=True")
         _registered[nid] = rule
         _cache.clear()
-        _prefixes.clear()
+        PREFIXES.clear()
 
 
 def known_nids() -> list[str]:

@@ -17,9 +17,9 @@ The core calls :meth:`NamespaceRule.canonical_nss` with the NSS after RFC 8141 n
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
+from .._normalizers import lower_except_pct, upper_except_pct, upper_pct
 from ..findings import CODES, CheckOptions, Finding, Severity
 
 __all__ = [
@@ -30,44 +30,6 @@ __all__ = [
     "upper_except_pct",
     "upper_pct",
 ]
-
-_LOWER_HEX_PCT = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
-
-
-def _upper_match(m: re.Match[str]) -> str:
-    return m[0].upper()
-
-
-def upper_pct(s: str) -> str:
-    """Upper-case the hex digits of every ``%XX`` (RFC 8141 §3, step 3).
-
-    >>> upper_pct("a%2cb%d0%b0")
-    'a%2Cb%D0%B0'
-    """
-    # Only escapes with a lower-case hex digit are visited, so upper-case data (most of it)
-    # costs one C-level scan.
-    if "%" not in s:
-        return s
-    return _LOWER_HEX_PCT.sub(_upper_match, s)
-
-
-def lower_except_pct(s: str) -> str:
-    """Lower-case ASCII letters, leaving ``%XX`` escapes upper-cased (case-insensitive NSS).
-
-    >>> lower_except_pct("Govt:M%c4%81ori")
-    'govt:m%C4%81ori'
-    """
-    return upper_pct(s.lower())
-
-
-def upper_except_pct(s: str) -> str:
-    """Upper-case ASCII letters; ``%XX`` escapes end up upper-cased too (they are hex).
-
-    >>> upper_except_pct("0000-2cea-y%2f")
-    '0000-2CEA-Y%2F'
-    """
-    return s.upper()
-
 
 class NamespaceRule:
     """Rules of one URN namespace: NSS grammar, check digits, canonical NSS.

@@ -32,6 +32,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._normalizers import is_urn_like
 from ..errors import URNError
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
@@ -164,7 +165,7 @@ def _isbn_of(value: object) -> str:
         number = value.nss
     elif isinstance(value, str):
         number = value
-        if value[:4].lower() == "urn:":
+        if is_urn_like(value):
             urn = URN(value)
             if urn.nid.lower() != "isbn":
                 raise ISBNError(f"{value!r} is not a urn:isbn URN")

@@ -53,6 +53,9 @@ class PublicIdError(URNError):
         self.reason = reason
         super().__init__(f"{reason} (at position {position} of {text!r})")
 
+    def __reduce__(self) -> tuple[type[PublicIdError], tuple[str, int, str]]:
+        return (type(self), (self.text, self.position, self.reason))
+
 
 # XML 1.0 [13] PubidChar, less the whitespace (normalized first) and the transcribed ones.
 _COPIED = frozenset(string.ascii_letters + string.digits + "-().,=!*@$_")

@@ -20,11 +20,18 @@ from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
-    from ._rdfc import CanonicalizationTooComplex, RDFCInputError, canonical_nquads, digest
+    from ._rdfc import (
+        DEFAULT_MAX_WORK,
+        CanonicalizationTooComplex,
+        RDFCInputError,
+        canonical_nquads,
+        digest,
+    )
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
 
 __all__ = [
+    "DEFAULT_MAX_WORK",
     "URNFN",
     "CanonicalizationTooComplex",
     "CanonicalizeResult",
@@ -50,6 +57,7 @@ _LAZY = {
     "CanonicalizationTooComplex": "._rdfc",
     "RDFCInputError": "._rdfc",
     "canonical_nquads": "._rdfc",
+    "DEFAULT_MAX_WORK": "._rdfc",
     "digest": "._rdfc",
 }
 

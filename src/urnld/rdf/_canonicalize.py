@@ -25,11 +25,17 @@ from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
-from rdflib.graph import DATASET_DEFAULT_GRAPH_ID, ConjunctiveGraph
-from rdflib.namespace import XSD
+from rdflib.graph import ConjunctiveGraph
 from rdflib.term import Node
 
-from .._ntriples import TermCanonicalizer
+from .._terms import (
+    URN_LITERAL_DATATYPES,
+    TermCache,
+    TermRule,
+    TermVerdict,
+    is_rdflib_internal,
+    is_urn_like,
+)
 from ..report import CanonicalizeReport, CheckReport
 
 __all__ = ["CanonicalizeResult", "canonicalize", "check_graph"]
@@ -41,8 +47,9 @@ _count_elements: Callable[[dict[Any, int], list[Any]], None] = (
     collections._count_elements  # type: ignore[attr-defined]
 )
 
-# Literals that may hold a URN as their whole lexical form (with ``literals=True``).
-_URN_DATATYPES = (None, XSD.string, XSD.anyURI)
+# Literals that may hold a URN as their whole lexical form: plain, or one of the term rule's
+# datatypes (as rdflib terms: a URIRef never equals a plain str).
+_URN_DATATYPES = (None, *(URIRef(d) for d in URN_LITERAL_DATATYPES))
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -54,43 +61,46 @@ class CanonicalizeResult(Generic[G]):
 
 
 class _TermMap:
-    """Maps rdflib terms to their canonical term, cached per distinct term.
+    """Maps rdflib terms to their output term and the term rule's verdict (a node memo over
+    :class:`urnld._terms.TermCache`: the output node is built once per distinct term).
 
-    IRIs are cached under their plain ``str`` value: looking a ``URIRef`` up in a dict keyed by
-    terms runs rdflib's Python-level ``__eq__`` on every hit, a plain-str key compares in C.
-    Literals (only looked at with ``literals=True``) are cached under the term itself.
+    IRIs are memoized under their plain ``str`` value: looking a ``URIRef`` up in a dict keyed
+    by terms runs rdflib's Python-level ``__eq__`` on every hit, a plain-str key compares in C.
+    Literals (only looked at with ``literals=True``) are memoized under the term itself.
     """
 
     __slots__ = ("_terms", "cache", "literals", "spelling")
 
     def __init__(self, *, ignore_components: bool, literals: bool) -> None:
-        self._terms = TermCanonicalizer(ignore_components=ignore_components, max_cache=1 << 62)
+        # Unbounded: the graph itself is in memory, and the memo needs every verdict it counts.
+        self._terms = TermCache(TermRule(ignore_components=ignore_components), max_size=1 << 62)
         self.literals = literals
         # key -> (output term, URN info or None)
-        self.cache: dict[Any, tuple[Node, tuple[str | None, ...] | None]] = {}
+        self.cache: dict[Any, tuple[Node, TermVerdict | None]] = {}
         # key -> spelling used in the report (URN terms only)
         self.spelling: dict[Any, str] = {}
 
-    def __call__(self, term: Node) -> tuple[Node, tuple[str | None, ...] | None]:
+    def __call__(self, term: Node) -> tuple[Node, TermVerdict | None]:
         key = _key(term)
         hit = self.cache.get(key)
         if hit is None:
             hit = self.miss(key, term)
         return hit
 
-    def miss(self, key: Any, term: Node) -> tuple[Node, tuple[str | None, ...] | None]:
+    def miss(self, key: Any, term: Node) -> tuple[Node, TermVerdict | None]:
         hit = self.cache[key] = self._compute(key, term)
         return hit
 
-    def _compute(self, key: Any, term: Node) -> tuple[Node, tuple[str | None, ...] | None]:
+    def _compute(self, key: Any, term: Node) -> tuple[Node, TermVerdict | None]:
         if isinstance(term, URIRef):
             # A URNRef (urnld.rdf's term type) keeps its original spelling; report that one.
             text = str(getattr(term, "original", term))
             plain = term if type(term) is URIRef else URIRef(str(term))
-            if text[:4].lower() != "urn:" or str(term) == _DEFAULT_GRAPH:
+            if not is_urn_like(text) or is_rdflib_internal(text):
                 return plain, None
-            canonical, info = self._terms.canonical(text)
+            info = self._terms.get(text)
             self.spelling[key] = text
+            canonical = info.output
             return (plain if canonical == str(term) else URIRef(canonical)), info
         if (
             self.literals
@@ -99,9 +109,10 @@ class _TermMap:
             and term.datatype in _URN_DATATYPES
         ):
             text = str(term)
-            if text[:4].lower() != "urn:":
+            if not is_urn_like(text):
                 return term, None
-            canonical, info = self._terms.canonical(text)
+            info = self._terms.get(text)
+            canonical = info.output
             self.spelling[key] = text
             if canonical == text:
                 return term, info
@@ -109,24 +120,15 @@ class _TermMap:
         return term, None
 
 
-_DEFAULT_GRAPH = str(DATASET_DEFAULT_GRAPH_ID)
-
-
 def _key(term: Node) -> Any:
     return str(term) if type(term) is URIRef else term
 
 
-def _record(report: CanonicalizeReport, tmap: _TermMap, occ: dict[Any, int]) -> None:
-    valid: list[tuple[str, str, str, int, str | None]] = []
+def _verdicts(tmap: _TermMap, occ: dict[Any, int]) -> Iterator[tuple[str, TermVerdict, int]]:
     for key, n in occ.items():
-        _out, info = tmap.cache[key]
+        info = tmap.cache[key][1]
         assert info is not None
-        spelling = tmap.spelling[key]
-        if info[0] == "ok":
-            valid.append((spelling, str(info[1]), str(info[2]), n, info[3]))
-        else:
-            report.record_invalid(spelling, str(info[1]), n)
-    report.record_urns(valid)
+        yield tmap.spelling[key], info, n
 
 
 def _map_statements(
@@ -262,7 +264,7 @@ def canonicalize(
     for prefix, namespace in source.namespaces():
         out.bind(prefix, namespace, override=True, replace=True)
 
-    _record(report, tmap, occ)
+    report.record_verdicts(_verdicts(tmap, occ))
     report.statements_in = count[0]
     report.statements_out = statements_out
     report.duplicates_merged = count[0] - statements_out
@@ -300,14 +302,9 @@ def check_graph(graph: Graph, report: CheckReport | None = None) -> CheckReport:
     >>> check_graph(g).clusters
     {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1, 'urn:isbn:0395363411': 1}}
     """
-    from .. import check
-    from .._urn import URN
-    from ..errors import URNError
-
     if report is None:
         report = CheckReport()
     occ: dict[tuple[str, bool], int] = {}
-    default_name = str(DATASET_DEFAULT_GRAPH_ID)
     statements: Iterator[tuple[Any, ...]]
     if isinstance(graph, ConjunctiveGraph):
         statements = (
@@ -323,23 +320,16 @@ def check_graph(graph: Graph, report: CheckReport | None = None) -> CheckReport:
         for t in st:
             if isinstance(t, URIRef):
                 text = str(getattr(t, "original", t))
-                if text[:4].lower() == "urn:" and text != default_name:
+                if is_urn_like(text) and not is_rdflib_internal(text):
                     seen.add((text, False))
             elif isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES:
                 text = str(t)
-                if text[:4].lower() == "urn:":
+                if is_urn_like(text):
                     seen.add((text, True))
         for key in seen:
             occ[key] = occ.get(key, 0) + 1
     report.statements_in += n
+    terms = TermCache()
     for (text, is_literal), count in sorted(occ.items()):
-        canonical = nid = None
-        try:
-            urn = URN.parse(text)
-            canonical, nid = urn.canonical_str, urn.nid.lower()
-        except URNError:
-            pass
-        report.record_urn(
-            text, check(text), canonical=canonical, nid=nid, literal=is_literal, count=count
-        )
+        report.record_check(text, terms.checked(text), literal=is_literal, count=count)
     return report

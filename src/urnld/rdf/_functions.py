@@ -46,6 +46,7 @@ from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 import urnld
+from urnld._terms import check_term
 from urnld.errors import URNError
 from urnld.findings import Severity
 
@@ -71,14 +72,16 @@ class _Info(NamedTuple):
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
 def _info(text: str) -> _Info:
-    findings = urnld.check(text)
+    # The check side of the term rule (what ``urnld check`` reports): findings, and the
+    # canonical form of anything that parses, valid or not.
+    checked = check_term(text)
+    findings = checked.findings
     # dict.fromkeys: unique codes, first-appearance order (check's order is deterministic).
     codes = " ".join(dict.fromkeys(f.code for f in findings))
     valid = not any(f.severity == Severity.ERROR for f in findings)
-    try:
-        canon = urnld.URN.parse(urnld.canonical(text))
-    except URNError:
+    if checked.canonical is None:
         return _Info(None, None, None, codes or "syntax", valid=False)
+    canon = urnld.URN.parse(checked.canonical)
     return _Info(canon.canonical_str, canon.nid, canon.nss, codes, valid)
 
 

@@ -72,6 +72,9 @@ class CanonicalizationTooComplex(URNError):
             "(possible poison graph; pass a larger max_work for trusted input)"
         )
 
+    def __reduce__(self) -> tuple[type[CanonicalizationTooComplex], tuple[int, int]]:
+        return (type(self), (self.max_work, self.blank_nodes))
+
 
 class RDFCInputError(URNError):
     """The input cannot be read as an RDF dataset."""

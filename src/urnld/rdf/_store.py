@@ -43,6 +43,7 @@ from rdflib.plugins.stores.memory import Memory
 from rdflib.store import Store
 from rdflib.term import Identifier, Node, URIRef
 
+from .._terms import is_rdflib_internal, is_urn_like
 from ._term import URNRef, analyze
 
 if TYPE_CHECKING:
@@ -57,11 +58,6 @@ if TYPE_CHECKING:
 
 __all__ = ["URNStore"]
 
-# rdflib names its own internals with this "X-" URN prefix (the Dataset default graph is
-# urn:x-rdflib:default). RFC 8141 says X- NIDs are not URNs; these are not data, so they are
-# passed through silently instead of being reported as invalid URNs.
-_RDFLIB_INTERNAL = "urn:x-rdflib:"
-
 # Per-store caches of term -> canonical term. Catalog data repeats URNs a lot, and the bound keeps
 # a long-lived store from holding every IRI it ever saw; a full cache is simply emptied.
 _TERM_CACHE_SIZE = 1 << 18
@@ -74,7 +70,7 @@ def _classify(text: str) -> tuple[str, bool]:
     come back canonical. "Invalid" is the rule of :func:`urnld.rdf._term.analyze`, shared with
     ``URNRef`` and ``urnld canonicalize``: bad syntax or an NID that RFC 8141 rules out.
     """
-    if text[:4].lower() != "urn:" or text.startswith(_RDFLIB_INTERNAL):
+    if not is_urn_like(text) or is_rdflib_internal(text):
         return text, False
     canonical, _reason = analyze(text)
     if canonical is None:

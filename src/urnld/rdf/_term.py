@@ -29,20 +29,19 @@ True
 
 from __future__ import annotations
 
-import functools
 from typing import Any
 
 from rdflib import term as _rdflib_term
 from rdflib.term import URIRef
 
 import urnld
-from urnld._check import nid_policy_error
-from urnld.errors import URNError, URNSyntaxError
+from urnld._terms import TermCache
+from urnld.errors import URNError
 
 __all__ = ["NotAURNError", "URNRef"]
 
 # Distinct URNs in one process rarely exceed this; a miss only costs one more parse.
-_CACHE_SIZE = 1 << 16
+_TERMS = TermCache(max_size=1 << 16)
 
 
 class NotAURNError(URNError):
@@ -71,31 +70,26 @@ class NotAURNError(URNError):
         return (type(self), (self.text, self.reason))
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
 def analyze(text: str) -> tuple[str | None, str]:
     """``(canonical, "")`` for a usable URN, ``(None, reason)`` otherwise. Cached, never raises.
 
-    *Usable* is the rule every urnld RDF pass applies (the same as ``urnld canonicalize``): RFC
-    8141 syntax, and an NID that RFC 8141 §5 / App. C does not rule out (``X-`` experimental,
-    reserved ``XY-`` prefixes, malformed informal NIDs: such strings are not URNs). Namespace
-    findings such as a wrong ISBN check digit do not make a URN unusable: it still has an
-    equivalence class, hence a canonical form (``urnld check`` and ``urnfn:findings`` report it).
+    *Usable* is the term rule every urnld path applies (:mod:`urnld._terms`, the same as
+    ``urnld canonicalize``): RFC 8141 syntax, and an NID that RFC 8141 §5 / App. C does not rule
+    out (``X-`` experimental, reserved ``XY-`` prefixes, malformed informal NIDs: such strings
+    are not URNs). Namespace findings such as a wrong ISBN check digit do not make a URN
+    unusable: it still has an equivalence class, hence a canonical form (``urnld check`` and
+    ``urnfn:findings`` report it).
 
     >>> analyze("URN:ISBN:0-395-36341-1")
     ('urn:isbn:0395363411', '')
     >>> analyze("urn:x-foo:bar")[0] is None
     True
     """
-    try:
-        canonical = urnld.canonical(text)
-    except URNSyntaxError as e:
-        return None, e.reason
-    except URNError as e:  # any other core refusal is still "not a URN" for a term
-        return None, str(e)
-    reason = nid_policy_error(text[4 : text.index(":", 4)])
-    if reason is not None:
-        return None, reason
-    return canonical, ""
+    verdict = _TERMS.get(text)
+    if verdict.canonical is None:
+        # A syntax error reads as the parser's sentence; an NID ruled out keeps its code.
+        return None, (verdict.message if verdict.code == "syntax" else verdict.reason) or ""
+    return verdict.canonical, ""
 
 
 def _canonical(text: str) -> str:

@@ -1,4 +1,4 @@
-"""N-Triples / N-Quads line tokenizer over bytes, and the per-term URN canonicalizer.
+"""N-Triples / N-Quads line grammar over bytes: the statement regexes, unescaping, line errors.
 
 Only the shapes urnld needs to touch are taken apart: a statement line is matched whole by one
 compiled regex (the W3C N-Triples / N-Quads 1.1 grammar, unrolled so that runs of ordinary
@@ -22,22 +22,19 @@ Grammar notes (https://www.w3.org/TR/n-triples/ §7, https://www.w3.org/TR/n-qua
 from __future__ import annotations
 
 import re
-from typing import Final
+from typing import Any, Final
 
-from . import _accel
-from ._check import nid_policy_error
-from ._parser import RFC8141_RE, syntax_error
-from ._urn import _canonical_of
-from .namespaces import _prefixes
-
-_match_rfc8141 = RFC8141_RE.fullmatch
+from .._terms import URN_LITERAL_DATATYPES
+from ..errors import URNError
 
 __all__ = [
     "FAST_LINE",
     "LINE",
     "NOT_URN",
-    "TermCanonicalizer",
+    "NTriplesSyntaxError",
+    "describe",
     "is_blank_or_comment",
+    "literal_parts",
     "unescape_iri",
     "unescape_literal",
 ]
@@ -174,92 +171,50 @@ def unescape_literal(body: bytes) -> str:
 
 
 
-#: Marker in the term cache: "this token is not a URN, write it back unchanged".
+#: Marker in the token cache: "this token is not a URN, write it back unchanged".
 NOT_URN: Final = b""
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
-_URN_LITERAL_DATATYPES: Final = (b"", b"^^<" + _XSD.encode() + b"string>",
-                                 b"^^<" + _XSD.encode() + b"anyURI>")
+# Literal suffixes after the closing quote of literals that may hold a URN: plain, and the
+# term rule's URN literal datatypes.
+_URN_LITERAL_SUFFIXES: Final = (b"", *(b"^^<" + d.encode() + b">" for d in URN_LITERAL_DATATYPES))
+# Malformed lines are shown with at most this many bytes.
+_EXCERPT = 80
 
 
-# NIDs (as written) that RFC 8141's NID policy accepts: the accelerator's fast path takes only
-# these (the policy is a function of the NID alone, so entries never go stale).
-_POLICY_OK: dict[str, None] = {}
-_MAX_POLICY_OK = 1024
+class NTriplesSyntaxError(URNError):
+    """A line of N-Triples / N-Quads input is malformed.
 
-
-class TermCanonicalizer:
-    """Canonical form of URN terms, cached per distinct string (bounded).
-
-    One instance per pass. ``canonical(text)`` returns ``(output, info)`` where ``output`` is
-    the text to write and ``info`` is ``("ok", canonical, nid, dropped)`` for a valid URN or
-    ``("invalid", reason)`` for a string that starts with ``urn:`` but is not a usable URN.
-    Invalid means: not RFC 8141 syntax, or an NID that RFC 8141 §5 / App. C rules out
-    (``X-`` experimental, reserved two-letter prefixes, malformed informal NIDs). Namespace
-    findings such as a wrong ISBN check digit do not stop canonicalization: the canonical form
-    is a function of the equivalence class, which such a URN still has (``urnld check`` reports
-    those).
-
-    >>> tc = TermCanonicalizer()
-    >>> tc.canonical("URN:ISBN:0-395-36341-1")
-    ('urn:isbn:0395363411', ('ok', 'urn:isbn:0395363411', 'isbn', None))
-    >>> tc.canonical("urn:x-foo:bar")[1][0]
-    'invalid'
+    >>> e = NTriplesSyntaxError("data.nt", 7, "not an N-Triples statement", b"<a> <b> .")
+    >>> str(e)
+    "data.nt:7: not an N-Triples statement: '<a> <b> .'"
     """
 
-    __slots__ = ("_c_canonical", "_cache", "_ignore_components", "_max")
+    def __init__(self, source: str, line: int, reason: str, text: bytes = b"") -> None:
+        self.source = source
+        self.line = line
+        self.reason = reason
+        self.text = text
+        shown = text[:_EXCERPT].decode("utf-8", "replace").rstrip("\r\n")
+        if len(text) > _EXCERPT:
+            shown += "…"
+        super().__init__(f"{source}:{line}: {reason}: {shown!r}")
 
-    def __init__(self, *, ignore_components: bool = False, max_cache: int = 200_000) -> None:
-        self._ignore_components = ignore_components
-        self._cache: dict[str, tuple[str, tuple[str | None, ...]]] = {}
-        self._max = max_cache
-        c = _accel.speedups
-        self._c_canonical = None if c is None else c.canonical
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (type(self), (self.source, self.line, self.reason, self.text))
 
-    def canonical(self, text: str) -> tuple[str, tuple[str | None, ...]]:
-        """``compute(text)``, cached."""
-        hit = self._cache.get(text)
-        if hit is not None:
-            return hit
-        result = self.compute(text)
-        if len(self._cache) >= self._max:
-            # Bounded memory: catalogs repeat URNs locally, so a fresh cache refills quickly.
-            self._cache.clear()
-        self._cache[text] = result
-        return result
 
-    def compute(self, text: str) -> tuple[str, tuple[str | None, ...]]:
-        """Uncached :meth:`canonical` (for callers that cache by their own key)."""
-        # The core's pieces without its front door: this runs once per distinct term of whole
-        # dumps, where the argument checks and the second look at the NID would be paid again.
-        fast = self._c_canonical
-        got = None if fast is None else fast(text, _prefixes, _POLICY_OK)
-        if got is not None:
-            # The accelerator's common case: an ASCII URN whose NID was seen before.
-            canonical = got if type(got) is str else got[0] + got[1].canonical_nss(got[2]) + got[3]
-            nid = canonical[4 : canonical.index(":", 4)]
-            if not self._ignore_components or ("?" not in canonical and "#" not in canonical):
-                return canonical, ("ok", canonical, nid, None)
-        else:
-            m = _match_rfc8141(text)
-            if m is None:
-                return text, ("invalid", f"syntax: {syntax_error(text, 'rfc8141').reason}")
-            reason = nid_policy_error(m[1])
-            if reason is not None:
-                return text, ("invalid", reason)
-            if fast is not None and len(_POLICY_OK) < _MAX_POLICY_OK:
-                _POLICY_OK[m[1]] = None  # the accelerator may take this NID from now on
-            canonical = _canonical_of(text, m)
-            nid = canonical[4 : m.end(1)]
-            if not self._ignore_components or m.lastindex == 2:
-                return canonical, ("ok", canonical, nid, None)
-        # '?' and '#' cannot occur in a canonical NSS: the first one starts the components.
-        cut = len(canonical)
-        for ch in "?#":
-            i = canonical.find(ch)
-            if 0 <= i < cut:
-                cut = i
-        return canonical[:cut], ("ok", canonical[:cut], nid, canonical[cut:])
+def describe(line: bytes) -> str:
+    """Say briefly why a line is not a statement (the regex only knows that it is not).
+
+    >>> describe(b"<a> <b> <c>")
+    "statement does not end with '.'"
+    """
+    stripped = line.strip()
+    if stripped.startswith(b"<<"):
+        return "RDF-star quoted triples are not N-Triples 1.1"
+    if not stripped.endswith(b".") and b"#" not in stripped:
+        return "statement does not end with '.'"
+    return "not an N-Triples/N-Quads statement"
 
 
 def literal_parts(token: bytes) -> tuple[bytes, bytes] | None:
@@ -274,6 +229,6 @@ def literal_parts(token: bytes) -> tuple[bytes, bytes] | None:
     """
     end = token.rfind(b'"')
     suffix = token[end + 1:]
-    if suffix not in _URN_LITERAL_DATATYPES:
+    if suffix not in _URN_LITERAL_SUFFIXES:
         return None
     return token[1:end], suffix

@@ -1,6 +1,6 @@
 """The streaming canonicalization on several processes, output in input order.
 
-The per-line work of :mod:`urnld.stream` is Python code, so one process uses one core. Here the
+The per-line work of the streaming passes is Python code, so one process uses one core. Here the
 input's chunks (whole lines, ~1 MiB) go to worker processes, each with its own term caches and
 its own report; the output chunks are written back in input order, and the reports are merged
 at the end (report merging is exact and order-independent, so the result equals the one-process
@@ -25,34 +25,24 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable, Generator, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from .errors import URNError
-from .report import CanonicalizeReport, CheckReport
+from ..errors import WorkerError
+from ..report import CanonicalizeReport, CheckReport
+from ._chunks import line_count
+from ._grammar import NTriplesSyntaxError
+from ._passes import CanonPass, CheckPass, OnError
 
-if TYPE_CHECKING:
-    from .stream import OnError, _Pass
+__all__ = ["MIN_PARALLEL_BYTES", "canonicalize_chunks", "check_chunks", "default_jobs"]
 
-__all__ = ["canonicalize_chunks", "check_chunks", "default_jobs", "line_count"]
+# What a worker runs: kind ("canonicalize" or "check") and (source, on_error, literals,
+# ignore_components, max_examples).
+_Options = tuple[str, OnError, bool, bool, int]
 
-# What a worker runs: (kind, source, on_error, literals, ignore_components, max_examples), kind
-# "canonicalize" or "check".
-_Options = tuple[str, "OnError", bool, bool, int]
-
-
-# Below this many input bytes a second process costs more than it saves.
-_MIN_PARALLEL_BYTES = 8 << 20
+#: Below this many input bytes a second process costs more than it saves.
+MIN_PARALLEL_BYTES = 8 << 20
 # How long the parent waits for a result before checking that the workers are alive.
 _POLL_SECONDS = 1.0
-
-
-def line_count(chunk: bytes) -> int:
-    """Lines in *chunk*: its newlines, plus a last line without one.
-
-    >>> line_count(b"a\\nb\\n"), line_count(b"a\\nb"), line_count(b"")
-    (2, 2, 1)
-    """
-    return chunk.count(b"\n") + (not chunk.endswith(b"\n"))
 
 
 def default_jobs(size: int | None) -> int:
@@ -61,7 +51,7 @@ def default_jobs(size: int | None) -> int:
     >>> default_jobs(1000)
     1
     """
-    if size is not None and size < _MIN_PARALLEL_BYTES:
+    if size is not None and size < MIN_PARALLEL_BYTES:
         return 1
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return max(1, min(cpus or 1, 8))
@@ -82,19 +72,8 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _new_pass(kind: str, report: CanonicalizeReport | CheckReport, literals: bool,
-              ignore_components: bool) -> _Pass:
-    from .stream import _CanonPass, _CheckPass
-
-    if kind == "check":
-        assert isinstance(report, CheckReport)
-        return _CheckPass(report)
-    assert isinstance(report, CanonicalizeReport)
-    return _CanonPass(report, literals=literals, ignore_components=ignore_components)
-
-
-def _new_report(kind: str, literals: bool, ignore_components: bool,
-                max_examples: int) -> CanonicalizeReport | CheckReport:
+def _new_report(kind: str, options: _Options) -> CanonicalizeReport | CheckReport:
+    _source, _on_error, literals, ignore_components, max_examples = options
     if kind == "check":
         return CheckReport(max_examples=max_examples)
     return CanonicalizeReport(
@@ -102,15 +81,21 @@ def _new_report(kind: str, literals: bool, ignore_components: bool,
     )
 
 
-def _worker(conn: Any, kind: str, options: _Options) -> None:
-    from .stream import NTriplesSyntaxError
+def _new_pass(kind: str, report: CanonicalizeReport | CheckReport,
+              options: _Options) -> CanonPass | CheckPass:
+    if isinstance(report, CheckReport):
+        return CheckPass(report)
+    _source, _on_error, literals, ignore_components, _max = options
+    return CanonPass(report, literals=literals, ignore_components=ignore_components)
 
+
+def _worker(conn: Any, kind: str, options: _Options) -> None:
     # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
     # traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    source, on_error, literals, ignore_components, max_examples = options
-    report = _new_report(kind, literals, ignore_components, max_examples)
-    state = _new_pass(kind, report, literals, ignore_components)
+    source, on_error = options[0], options[1]
+    report = _new_report(kind, options)
+    state = _new_pass(kind, report, options)
     while True:
         task = conn.recv()
         if task is None:
@@ -182,8 +167,9 @@ def canonicalize_chunks(
     ``on_progress(statements)`` is called as chunks complete.
     """
     return _run_chunks(
-        "canonicalize", chunks, jobs=jobs, report=report, source=source, on_error=on_error,
-        literals=literals, ignore_components=ignore_components, on_progress=on_progress,
+        "canonicalize", chunks, jobs=jobs, report=report,
+        options=(source, on_error, literals, ignore_components, report.max_examples),
+        on_progress=on_progress,
     )
 
 
@@ -196,8 +182,8 @@ def check_chunks(
     on_error: OnError = "report",
     on_progress: Callable[[int], None] | None = None,
 ) -> None:
-    """Check the URNs of each chunk (whole lines) on *jobs* processes (as
-    :func:`canonicalize_chunks`, without output); the counts go into *report*.
+    """Check the URNs of each chunk (whole lines) on *jobs* processes, as
+    :func:`canonicalize_chunks` rewrites them (without output); the counts go into *report*.
 
     >>> from urnld.report import CheckReport
     >>> r = CheckReport()
@@ -206,8 +192,9 @@ def check_chunks(
     >>> r.statements_in, sorted(r.invalid)
     (1, ['urn:x-a:b'])
     """
-    for _ in _run_chunks("check", chunks, jobs=jobs, report=report, source=source,
-                         on_error=on_error, on_progress=on_progress):
+    for _ in _run_chunks("check", chunks, jobs=jobs, report=report,
+                         options=(source, on_error, True, False, report.max_examples),
+                         on_progress=on_progress):
         pass
 
 
@@ -217,17 +204,14 @@ def _run_chunks(
     *,
     jobs: int,
     report: CanonicalizeReport | CheckReport,
-    source: str,
-    on_error: OnError,
-    literals: bool = False,
-    ignore_components: bool = False,
+    options: _Options,
     on_progress: Callable[[int], None] | None,
 ) -> Generator[bytes, None, None]:
-    options = (source, on_error, literals, ignore_components, report.max_examples)
+    source, on_error = options[0], options[1]
     procs, conns = _start(jobs, kind, options)
     if not procs:
         # No worker processes to be had: the same work in this process.
-        state = _new_pass(kind, report, literals, ignore_components)
+        state = _new_pass(kind, report, options)
         for out in state.run(chunks, source, 1, on_error):
             if on_progress is not None:
                 on_progress(report.statements_in)
@@ -238,13 +222,13 @@ def _run_chunks(
             """Worker *i*'s next message; a dead worker is an error, not a hang."""
             while not conns[i].poll(_POLL_SECONDS):
                 if not procs[i].is_alive():
-                    raise URNError("a canonicalization worker process died")
+                    raise WorkerError("a canonicalization worker process died")
             try:
                 kind, payload = conns[i].recv()
             except EOFError:
-                raise URNError("a canonicalization worker process died") from None
+                raise WorkerError("a canonicalization worker process died") from None
             if kind == "crash":
-                raise RuntimeError(f"canonicalization worker failed:\n{payload}")
+                raise WorkerError(f"a canonicalization worker failed:\n{payload}")
             return kind, payload
 
         statements = 0

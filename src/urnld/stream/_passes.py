@@ -1,0 +1,340 @@
+"""The streaming passes: rewrite (canonicalize) and check, over chunks of N-Triples lines.
+
+A pass keeps a cache of raw token -> output token (bytes, so repeated terms cost one dict
+read), asks the term rule (:mod:`urnld._terms`) about each distinct URN once, counts URN
+occurrences per statement, and moves the counts into its report with the report's own filling
+method (:meth:`~urnld.report.CanonicalizeReport.record_verdicts`,
+:meth:`~urnld.report.CheckReport.record_check`), as every other path does.
+"""
+
+from __future__ import annotations
+
+import abc
+import collections
+import io
+import re
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import Final, Literal
+
+from .. import _accel
+from .._terms import POLICY_OK_NIDS, TermCache, TermRule, TermVerdict, is_urn_like
+from ..namespaces import PREFIXES
+from ..report import CanonicalizeReport, CheckReport
+from ._chunks import line_count
+from ._grammar import (
+    FAST_LINE,
+    LINE,
+    NOT_URN,
+    NTriplesSyntaxError,
+    describe,
+    is_blank_or_comment,
+    literal_parts,
+    unescape_iri,
+    unescape_literal,
+)
+
+__all__ = ["MAX_CACHE", "CanonPass", "CheckPass", "OnError", "statements"]
+
+OnError = Literal["raise", "report"]
+
+# C helper behind Counter.update: counts a list of tokens into a dict without a Python loop.
+_count_elements: Callable[[dict[bytes, int], list[bytes]], None] = (
+    collections._count_elements  # type: ignore[attr-defined]
+)
+# First byte of a token that may be a URN once unescaped: 'u', 'U' or a '\\' escape.
+_URN_START = frozenset(b"uU\\")
+
+#: Distinct terms whose output is cached; past it the caches restart (bounded memory).
+MAX_CACHE = 50_000
+
+
+def statements(
+    lines: Iterable[bytes],
+    lineno: int,
+    source: str,
+    on_error: OnError,
+    report: CanonicalizeReport | CheckReport,
+) -> Iterator[tuple[bytes, bytes, bytes, bytes | None]]:
+    """``(s, p, o, g)`` of each statement line, the first numbered *lineno*.
+
+    Blank and comment lines are skipped; a malformed line is recorded in *report* and raises
+    :class:`NTriplesSyntaxError` with ``on_error="raise"``.
+    """
+    fullmatch = LINE.fullmatch
+    for i, line in enumerate(lines, lineno):
+        m = fullmatch(line)
+        if m is not None:
+            yield m.groups()  # type: ignore[misc]  # LINE has these four groups
+        elif not is_blank_or_comment(line):
+            reason = describe(line)
+            report.record_error(source, i, reason)
+            if on_error == "raise":
+                raise NTriplesSyntaxError(source, i, reason, line)
+
+
+# Statements in the layout most dumps use (FAST_LINE), matched at line starts: findall gives
+# (s, p, o, g) tuples for a whole batch in one C call, g b"" for a triple. Every match is one
+# whole line (no token holds a newline), so a batch is clean when matches == lines.
+_ROWS: Final = re.compile(rb"(?m)^" + FAST_LINE.pattern)
+Row = tuple[bytes, bytes, bytes, bytes]
+
+
+class _Pass(abc.ABC):
+    """State shared by the canonicalize and check passes: term caches and occurrence counts."""
+
+    report: CanonicalizeReport | CheckReport
+
+    def __init__(self, *, literals: bool, ignore_components: bool = False) -> None:
+        self.literals = literals
+        self.ignore_components = ignore_components
+        self.terms = TermCache(TermRule(ignore_components=ignore_components), max_size=MAX_CACHE)
+        # raw token -> output token (NOT_URN when the token is not a URN)
+        self.tokens: dict[bytes, bytes] = {}
+        # raw token -> (spelling, info) for URN tokens, used when counts are flushed
+        self.info: dict[bytes, tuple[str, TermVerdict, bool]] = {}
+        # raw URN token -> statements it occurs in (since the last flush)
+        self.occ: dict[bytes, int] = {}
+        # The compiled accelerator (None: pure Python), read once per pass.
+        self._c = _accel.speedups
+
+    def iri(self, tok: bytes) -> bytes:
+        """Output for an IRI token (cache miss path)."""
+        first = tok[1]
+        if first not in _URN_START:
+            self.tokens[tok] = NOT_URN  # the common case: cannot be a URN
+            return NOT_URN
+        if first == 92 or b"\\" in tok:  # escapes to decode first
+            text = unescape_iri(tok)
+            urn = is_urn_like(text)
+        else:
+            urn = tok[2:5].lower() == b"rn:"
+            text = tok[1:-1].decode("utf-8", "replace") if urn else ""  # see unescape_iri
+        if not urn:
+            out = NOT_URN
+        else:
+            info = self.terms.verdict(text)
+            out = tok  # invalid URNs are left exactly as they were, and so are canonical ones
+            # Write the canonical bytes also when only N-Triples escapes differ.
+            if info.nid is not None and (info.output != text or first == 92 or b"\\" in tok):
+                new = info.output.encode("ascii")  # a valid URN is ASCII
+                if tok[1:-1] != new:
+                    out = b"<" + new + b">"
+            self.info[tok] = (text, info, False)
+        self.tokens[tok] = out
+        return out
+
+    def literal(self, tok: bytes) -> bytes:
+        """Output for a literal token that may hold a URN (cache miss path)."""
+        parts = literal_parts(tok)
+        out = NOT_URN
+        if parts is not None:
+            text = unescape_literal(parts[0])
+            if is_urn_like(text):
+                info = self.terms.verdict(text)
+                canonical = info.output.encode("ascii") if info.nid is not None else None
+                if canonical is None or parts[0] == canonical:
+                    out = tok
+                else:
+                    # A canonical URN is ASCII without '"' or '\\': no escaping needed.
+                    out = b'"' + canonical + b'"' + parts[1]
+                self.info[tok] = (text, info, True)
+        self.tokens[tok] = out
+        return out
+
+    def maybe_reset(self) -> bool:
+        """Bounded memory: past MAX_CACHE terms, flush the counts and restart the caches.
+
+        Called between batches only, when no token is pending outside ``occ``. Returns True
+        when the caches were restarted (callers drop anything derived from them).
+        """
+        if len(self.tokens) < MAX_CACHE:
+            return False
+        self.flush()
+        self.tokens.clear()
+        self.info.clear()
+        return True
+
+    @abc.abstractmethod
+    def flush(self) -> None:
+        """Move the counts gathered since the last flush into the report."""
+
+    def _statements(self, n: int) -> None:
+        """Count *n* statements read (and written, for a rewriting pass)."""
+        self.report.statements_in += n
+
+    def slow_rows(
+        self, chunk: bytes, lineno: int, source: str, on_error: OnError
+    ) -> tuple[list[Row], NTriplesSyntaxError | None]:
+        """The statements of a chunk not all in the fast layout, line by line.
+
+        In "raise" mode the first malformed line stops the chunk and comes back as the error
+        to raise once the rows before it are counted.
+        """
+        rows: list[Row] = []
+        lines = io.BytesIO(chunk)  # the lines as readlines cuts them
+        try:
+            for s, p, o, g in statements(lines, lineno, source, on_error, self.report):
+                rows.append((s, p, o, g or b""))
+        except NTriplesSyntaxError as e:
+            return rows, e
+        return rows, None
+
+    def run_chunk(self, chunk: bytes, lineno: int, source: str, on_error: OnError) -> bytes:
+        """The output for *chunk*, whole lines whose first is line *lineno* of *source*.
+
+        Raises :class:`NTriplesSyntaxError` (``on_error="raise"``) after counting the
+        statements before the malformed line.
+        """
+        if self._c is not None:
+            # The accelerator rewrites a chunk in the usual layout (None: any other chunk).
+            done = self._c.rewrite(
+                chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
+                self.info, PREFIXES, POLICY_OK_NIDS, self.ignore_components, TermVerdict,
+            )
+            if done is not None:
+                out: bytes = done[0]
+                self._statements(done[1])
+                self.maybe_reset()
+                return out
+        # Most chunks are all statements in the usual layout: one C call splits them.
+        rows = _ROWS.findall(chunk)
+        error = None
+        if len(rows) != chunk.count(b"\n") or not chunk.endswith(b"\n"):
+            rows, error = self.slow_rows(chunk, lineno, source, on_error)
+        out = self.rewrite(rows)
+        if error is not None:
+            raise error
+        self.maybe_reset()
+        return out
+
+    def rewrite(self, rows: list[Row]) -> bytes:
+        """The output lines of *rows*, their URNs counted for the report."""
+        get = self.tokens.get
+        iri = self.iri
+        literal = self.literal
+        literals = self.literals
+        out: list[bytes] = []
+        append = out.append
+        # URN tokens met, once per statement; counted in C at the end.
+        urns: list[bytes] = []
+        add_urn = urns.append
+        # The subject usually repeats on consecutive lines (N-Triples dumps are grouped by
+        # subject): comparing with the previous one is cheaper than hashing it again.
+        prev_s: bytes | None = None
+        prev_v: bytes = NOT_URN
+        for row in rows:
+            s, p, o, g = row
+            if s != prev_s:
+                prev_s = s
+                if s[0] == 60:  # '<': an IRI (else a blank node)
+                    v = get(s)
+                    prev_v = iri(s) if v is None else v
+                else:
+                    prev_v = NOT_URN
+            if prev_v:
+                add_urn(s)
+                s = prev_v
+            v = get(p)
+            if v is None:
+                v = iri(p)
+            if v:
+                if p != prev_s:
+                    add_urn(p)
+                p = v
+            c = o[0]
+            if c == 60:
+                v = get(o)
+                if v is None:
+                    v = iri(o)
+                if v:
+                    if o not in (prev_s, row[1]):
+                        add_urn(o)
+                    o = v
+            elif c == 34 and literals and o[1] in _URN_START:
+                v = get(o)
+                if v is None:
+                    v = literal(o)
+                if v:
+                    add_urn(o)
+                    o = v
+            if not g:
+                append(b"%s %s %s .\n" % (s, p, o))
+                continue
+            if g[0] == 60:
+                v = get(g)
+                if v is None:
+                    v = iri(g)
+                if v:
+                    if g not in (prev_s, row[1], row[2]):
+                        add_urn(g)
+                    g = v
+            append(b"%s %s %s %s .\n" % (s, p, o, g))
+        _count_elements(self.occ, urns)
+        self._statements(len(rows))
+        return b"".join(out)
+
+    def run(
+        self,
+        chunks: Iterable[bytes],
+        source: str,
+        first_line: int,
+        on_error: OnError,
+    ) -> Generator[bytes, None, None]:
+        """The output of each chunk (whole lines) of the input, in order."""
+        lineno = first_line
+        try:
+            for chunk in chunks:
+                yield self.run_chunk(chunk, lineno, source, on_error)
+                lineno += line_count(chunk)
+        finally:
+            self.flush()
+
+
+
+class CanonPass(_Pass):
+    """The rewrite pass: output lines with URNs canonical; counts into a CanonicalizeReport."""
+
+    report: CanonicalizeReport
+
+    def __init__(
+        self, report: CanonicalizeReport, *, literals: bool, ignore_components: bool
+    ) -> None:
+        super().__init__(literals=literals, ignore_components=ignore_components)
+        self.report = report
+
+    def _statements(self, n: int) -> None:
+        self.report.statements_in += n
+        self.report.statements_out += n
+
+    def flush(self) -> None:
+        info = self.info
+        report = self.report
+        if self._c is not None and self.occ:
+            # record_verdicts' aggregation in one C call (the invalid ones in the same order).
+            occurrences, rewritten, clusters, nids, dropped, invalid = self._c.canon_counts(
+                self.occ, info, report._clusters.limit
+            )
+            for spelling, reason, n in invalid:
+                report.record_invalid(spelling, reason, n)
+            report._add_urn_counts(occurrences, rewritten, clusters, nids, dropped)
+        else:
+            report.record_verdicts((info[tok][0], info[tok][1], n) for tok, n in self.occ.items())
+        self.occ.clear()
+
+class CheckPass(_Pass):
+    """The check pass: the rewrite pass's line loop over URN IRIs and literals (its output is
+    not kept), every URN spelling with its findings into a CheckReport."""
+
+    report: CheckReport
+
+    def __init__(self, report: CheckReport) -> None:
+        super().__init__(literals=True)
+        self.report = report
+
+    def flush(self) -> None:
+        report = self.report
+        checked = self.terms.checked
+        for tok, n in self.occ.items():
+            spelling, _inf, is_literal = self.info[tok]
+            report.record_check(spelling, checked(spelling), literal=is_literal, count=n)
+        self.occ.clear()

@@ -1,0 +1,234 @@
+"""The streaming entry points: lines and files in, output and reports out, progress told.
+
+>>> from urnld.report import CanonicalizeReport
+>>> r = CanonicalizeReport()
+>>> list(canonicalize_lines([b"<URN:EXAMPLE:a> <http://e/p> _:b .\\n"], report=r))
+[b'<urn:example:a> <http://e/p> _:b .\\n']
+"""
+
+from __future__ import annotations
+
+import io
+import itertools
+import os
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import NamedTuple
+
+from .._files import atomic_output, open_input
+from ..report import CanonicalizeReport, CheckReport
+from ._chunks import line_chunks, read_chunks
+from ._passes import CanonPass, CheckPass, OnError
+from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
+
+__all__ = [
+    "Progress",
+    "ProgressCallback",
+    "canonicalize_file",
+    "canonicalize_lines",
+    "check_file",
+    "check_lines",
+]
+
+
+class Progress(NamedTuple):
+    """How far a file pass has got, as told to a progress callback.
+
+    Attributes:
+        done: bytes of the input file read so far (for ``.gz``: compressed bytes).
+        total: the input file's size in bytes, or None when unknown (stdin).
+        statements: statements processed so far.
+    """
+
+    done: int
+    total: int | None
+    statements: int
+
+
+#: Called with a :class:`Progress` after each chunk of about 1 MiB (the library draws nothing).
+ProgressCallback = Callable[[Progress], None]
+
+
+def canonicalize_lines(
+    lines: Iterable[bytes],
+    *,
+    source: str = "<stdin>",
+    first_line: int = 1,
+    ignore_components: bool = False,
+    literals: bool = False,
+    report: CanonicalizeReport | None = None,
+    on_error: OnError = "raise",
+) -> Iterator[bytes]:
+    r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
+
+    ``lines`` are raw lines (bytes, with or without their ``\n``), numbered from ``first_line``
+    for error messages. Counts go to ``report`` (its ``ignore_components``/``literals`` are set
+    to the options of this pass); the report is complete once the iterator is exhausted or
+    closed. A malformed line is recorded in the report (source and line number) and raises
+    :class:`NTriplesSyntaxError`, or with ``on_error="report"`` is skipped.
+
+    >>> from urnld.report import CanonicalizeReport
+    >>> r = CanonicalizeReport()
+    >>> list(canonicalize_lines([b"<a> <b> <c>\n", b"<urn:EXAMPLE:1> <b> <c> .\n"], report=r,
+    ...                         on_error="report"))
+    [b'<urn:example:1> <b> <c> .\n']
+    >>> [str(e) for e in r.errors]
+    ["<stdin>:1: statement does not end with '.'"]
+    """
+    if report is None:
+        report = CanonicalizeReport()
+    report.ignore_components = ignore_components
+    report.literals = literals
+    state = CanonPass(report, literals=literals, ignore_components=ignore_components)
+    for chunk in state.run(line_chunks(lines), source, first_line, on_error):
+        yield from io.BytesIO(chunk)
+
+
+def check_lines(
+    lines: Iterable[bytes],
+    *,
+    source: str = "<stdin>",
+    first_line: int = 1,
+    report: CheckReport,
+    on_error: OnError = "report",
+) -> None:
+    r"""Scan N-Triples / N-Quads lines for URNs (IRIs and literals) and fill ``report``.
+
+    A literal is scanned when it is plain, ``xsd:string`` or ``xsd:anyURI`` and its whole
+    lexical form starts with ``urn:`` (any case). Malformed lines are recorded in the report
+    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``).
+
+    >>> from urnld.report import CheckReport
+    >>> r = CheckReport()
+    >>> check_lines([b'<urn:isbn:0-395-36341-2> <p> "urn:x-y:z" .\n'], report=r)
+    >>> sorted(r.invalid)
+    ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
+    """
+    for _ in CheckPass(report).run(line_chunks(lines), source, first_line, on_error):
+        pass
+
+
+def _jobs_for(
+    chunks: Iterator[bytes], size: int | None, jobs: int | None
+) -> tuple[Iterator[bytes], int]:
+    """The chunks (unchanged) and the number of processes for an input of *size* bytes."""
+    if jobs is not None:
+        return chunks, jobs
+    if size is None:
+        # A stream of unknown size (stdin): read ahead up to the size that pays for worker
+        # processes, then decide.
+        head: list[bytes] = []
+        got = 0
+        for chunk in chunks:
+            head.append(chunk)
+            got += len(chunk)
+            if got >= MIN_PARALLEL_BYTES:
+                break
+        size = got if got < MIN_PARALLEL_BYTES else None
+        chunks = itertools.chain(head, chunks)
+    return chunks, default_jobs(size)
+
+
+def canonicalize_file(
+    in_path: str | os.PathLike[str],
+    out_path: str | os.PathLike[str],
+    *,
+    ignore_components: bool = False,
+    literals: bool = False,
+    on_error: OnError = "raise",
+    report: CanonicalizeReport | None = None,
+    progress: ProgressCallback | None = None,
+    jobs: int | None = None,
+) -> CanonicalizeReport:
+    """Canonicalize an N-Triples / N-Quads file (``.gz`` in and out supported) into ``out_path``.
+
+    The output is written to a temporary file and renamed, so it appears only complete; the
+    input is only read. ``-`` means stdin / stdout. ``progress`` is called with a
+    :class:`Progress` as the work advances (the command line draws it on a terminal).
+    ``jobs`` worker processes share the work (``None``: one per CPU for inputs over 8 MiB,
+    else 1); output and report are the same for any ``jobs``.
+    Returns the report.
+
+    >>> import tempfile, os
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "in.nt"), "wb") as f:
+    ...     _ = f.write(b"<URN:EXAMPLE:a> <http://e/p> <urn:example:a> .\\n")
+    >>> r = canonicalize_file(os.path.join(d, "in.nt"), os.path.join(d, "out.nt"))
+    >>> with open(os.path.join(d, "out.nt"), "rb") as f:
+    ...     f.read()
+    b'<urn:example:a> <http://e/p> <urn:example:a> .\\n'
+    """
+    if report is None:
+        report = CanonicalizeReport()
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs!r}")
+    source = "<stdin>" if os.fspath(in_path) == "-" else os.fspath(in_path)
+    with open_input(in_path) as (fin, size):
+        report.ignore_components = ignore_components
+        report.literals = literals
+        pos = [0]
+
+        def counter(p: int) -> None:
+            pos[0] = p
+
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter), size, jobs)
+
+        def tell(statements: int) -> None:
+            assert progress is not None
+            progress(Progress(pos[0], size, statements))
+
+        outputs: Generator[bytes, None, None]
+        if n_jobs > 1:
+            # The workers' counts reach the report only at the end: progress comes from them
+            # as their chunks complete.
+            outputs = canonicalize_chunks(
+                chunks, jobs=n_jobs, report=report, source=source, on_error=on_error,
+                literals=literals, ignore_components=ignore_components,
+                on_progress=None if progress is None else tell,
+            )
+        else:
+            state = CanonPass(report, literals=literals, ignore_components=ignore_components)
+            outputs = state.run(chunks, source, 1, on_error)
+        try:
+            with atomic_output(out_path) as fout:
+                for chunk in outputs:
+                    fout.write(chunk)
+                    if n_jobs == 1 and progress is not None:
+                        tell(report.statements_in)
+        finally:
+            # On an error, stop the workers now rather than when the traceback is freed.
+            outputs.close()
+    return report
+
+
+def check_file(
+    path: str | os.PathLike[str],
+    *,
+    report: CheckReport | None = None,
+    on_error: OnError = "report",
+    jobs: int | None = None,
+) -> CheckReport:
+    """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
+
+    ``jobs`` worker processes share the work, as in :func:`canonicalize_file` (``None``: one
+    per CPU for inputs over 8 MiB, else 1); the report is the same for any ``jobs``.
+
+    >>> import tempfile, os
+    >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
+    >>> with open(p, "wb") as f:
+    ...     _ = f.write(b"<URN:ISBN:0-395-36341-1> <http://e/p> <urn:isbn:0395363411> .\\n")
+    >>> check_file(p).clusters
+    {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1, 'urn:isbn:0395363411': 1}}
+    """
+    if report is None:
+        report = CheckReport()
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs!r}")
+    source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+    with open_input(path) as (fin, size):
+        chunks, n_jobs = _jobs_for(read_chunks(fin), size, jobs)
+        if n_jobs > 1:
+            check_chunks(chunks, jobs=n_jobs, report=report, source=source, on_error=on_error)
+        else:
+            for _ in CheckPass(report).run(chunks, source, 1, on_error):
+                pass
+    return report

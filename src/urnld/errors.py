@@ -37,6 +37,7 @@ __all__ = [
     "URNLDEnvironmentError",
     "URNSyntaxError",
     "WorkerError",
+    "parser_reason",
 ]
 
 # Inputs can be huge (a 1 MB line of "%"); the caret excerpt shows at most this many characters
@@ -136,3 +137,28 @@ class URNLDEnvironmentError(RuntimeError):
 
 class WorkerError(URNLDEnvironmentError):
     """A worker process died or failed (a bug or a resource limit, not bad input)."""
+
+
+def parser_reason(e: BaseException) -> str:
+    r"""One line saying what an RDF parser disliked, with its line number where it gave one.
+
+    rdflib's Turtle errors read ``at line 4 of <>:`` / ``Bad syntax (…) at ^ in:`` / the quoted
+    input; the first line alone says nothing. Keep the position and the complaint, drop the
+    quoted input.
+
+    >>> rdflib_says = "at line 4 of <>:\nBad syntax (newline in string) at ^ in:\n'x'"
+    >>> parser_reason(SyntaxError(rdflib_says))
+    'at line 4: Bad syntax (newline in string)'
+    >>> parser_reason(ValueError("Expecting value: line 1 column 1 (char 0)"))
+    'Expecting value: line 1 column 1 (char 0)'
+    >>> parser_reason(KeyError())
+    'KeyError'
+    """
+    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+    if not lines or lines == ["None"]:
+        return type(e).__name__
+    first = lines[0]
+    if first.startswith("at line") and len(first) < 40 and len(lines) > 1:
+        where = first.removesuffix(":").removesuffix(" of <>").strip()
+        return f"{where}: {lines[1].split(' at ^')[0].strip()}"
+    return first

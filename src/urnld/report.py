@@ -471,6 +471,8 @@ class CheckReport(_ReportBase):
         iri_occurrences / literal_occurrences: statement-occurrences of URN-looking IRIs and
             literals (a literal counts when its whole lexical form starts with ``urn:``).
         error_occurrences: those with at least one error-level finding (invalid URNs).
+        non_canonical_occurrences: statement-occurrences of *valid* URNs not spelled in
+            canonical form (what ``canonicalize`` rewrites).
         error_count: malformed lines met.
 
     >>> from urnld import check
@@ -482,7 +484,7 @@ class CheckReport(_ReportBase):
     """
 
     _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
-               "error_occurrences")
+               "error_occurrences", "non_canonical_occurrences")
     _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_non_canonical", "_clusters")
 
     def __init__(self, *, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
@@ -490,6 +492,7 @@ class CheckReport(_ReportBase):
         self.iri_occurrences = 0
         self.literal_occurrences = 0
         self.error_occurrences = 0
+        self.non_canonical_occurrences = 0
         self._findings: _Capped[str, int] = _Capped(max_examples, _add)
         self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
         self._non_canonical: _Capped[str, tuple[int, str]] = _Capped(
@@ -534,6 +537,7 @@ class CheckReport(_ReportBase):
         self._nids.add(nid, count)
         self._clusters.add((canonical, spelling), count)
         if spelling != canonical:
+            self.non_canonical_occurrences += count
             self._non_canonical.add(spelling, (count, canonical))
 
     def record_check(
@@ -595,9 +599,13 @@ class CheckReport(_ReportBase):
              "findings": {code: n},
              "nids": {nid: n}, "nids_truncated": b,
              "invalid": {"urns": {spelling: {"count": n, "finding": "code: message"}},
-                         "truncated": b},
+                         "truncated": b, "occurrences": n},
              "non_canonical": {"spellings": {spelling: {"canonical": c, "count": n}},
-                               "truncated": b},
+                               "truncated": b, "occurrences": n},
+
+        Every ``count``/``occurrences`` is exact. A map with ``"truncated": true`` holds the
+        ``max_examples`` smallest keys (code-point order) with their exact counts, so its
+        length is a lower bound of the number of distinct keys; ``occurrences`` stays exact.
              "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b},
              "errors": {"count": n, "truncated": b,
                         "lines": [{"source": s, "line": n, "message": m}]}}
@@ -617,12 +625,14 @@ class CheckReport(_ReportBase):
             "invalid": {
                 "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
                 "truncated": self._invalid.truncated,
+                "occurrences": self.error_occurrences,
             },
             "non_canonical": {
                 "spellings": {
                     s: {"canonical": c, "count": n} for s, (n, c) in self._non_canonical.items()
                 },
                 "truncated": self._non_canonical.truncated,
+                "occurrences": self.non_canonical_occurrences,
             },
             "clusters": {"groups": self.clusters, "truncated": self._clusters.truncated},
             "errors": self._errors_dict(),

@@ -54,10 +54,10 @@ def test_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert out[-1] == f"{len(BUILTIN)} namespaces, {len(BUILTIN)} with urnld rules"
 
 
-def test_unknown_nid_is_a_one_line_error(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["namespaces", "sha1"]) == 2
+def test_unknown_nid_is_named_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["namespaces", "sha1"]) == 1
     err = capsys.readouterr().err
-    assert err.startswith("urnld namespaces: error: ") and "sha1" in err
+    assert err.startswith("urnld namespaces: not in the registry and no rule: ") and "sha1" in err
     assert err.count("\n") == 1
 
 

@@ -51,6 +51,7 @@ def test_table_on_a_terminal(files, capsys, monkeypatch) -> None:
     import urnld.cli._common as common
 
     monkeypatch.setattr(common, "is_terminal", lambda stream=None: True)
+    monkeypatch.setenv("NO_COLOR", "1")  # colours are tested in tests/cli/test_options.py
     assert main(["validate", str(files["bad"])]) == 1
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["severity", "focus", "node", "path", "value", "component",

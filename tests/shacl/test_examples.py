@@ -186,3 +186,18 @@ def test_the_walkthrough_script_runs(repo_root: Path, capsys) -> None:
     assert "conforms: False; 19 results: {'Violation': 14, 'Warning': 5}" in out
     assert "dataset: dataset-sensors: CanonicalConstraintComponent" in out
     assert out.rstrip().endswith("same report: True")
+
+
+def test_the_default_shapes_fail_the_bundled_catalog_example(repo_root: Path) -> None:
+    # examples/catalog/catalog.ttl is written with schema.org classes and dcterms:references
+    # links; the shapes once covered only bibo:* + dcterms:identifier and said "conforms". The
+    # four URNs `urnld check` calls invalid must each be reported, on the node that holds them.
+    report = validate(str(repo_root / "examples/catalog/catalog.ttl"))
+    assert not report.conforms
+    flagged = {(str(r.value), r.component.split("#")[1]) for r in report.results}
+    assert ("urn:isbn:9780141439519", "NamespaceValidConstraintComponent") in flagged
+    assert ("urn:isbn:12345", "NamespaceValidConstraintComponent") in flagged
+    assert ("urn:X-LOCAL:shelf-42", "RegisteredConstraintComponent") in flagged
+    assert ("urn:ex:whatever", "RegisteredConstraintComponent") in flagged
+    # http IRIs and literals that are not URNs are not judged by the any-URN shapes
+    assert not any(str(r.value).startswith("http") for r in report.results)

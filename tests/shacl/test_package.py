@@ -1,4 +1,5 @@
-"""The shapes ship inside the package: in the source tree (a symlink) and in a built wheel."""
+"""The shapes ship inside the package as real files (no symlink: Windows checkouts break on
+them), in the source tree and in a built wheel, with the licence and project URLs."""
 
 from __future__ import annotations
 
@@ -19,14 +20,30 @@ def test_the_package_finds_its_shapes(repo_root: Path) -> None:
     files = {p.name for p in (resources.files("urnld") / "shapes").iterdir()}
     assert {"urn.ttl", "catalog.ttl"} <= files
     for name in ("urn.ttl", "catalog.ttl"):
-        shipped = Path(shapes_path(name)).read_bytes()
-        assert shipped == (repo_root / "shapes" / name).read_bytes()
-        assert len(Graph().parse(data=shipped, format="turtle")) > 20
+        shipped = Path(shapes_path(name))
+        assert shipped.resolve() == (repo_root / "src/urnld/shapes" / name).resolve()
+        assert len(Graph().parse(data=shipped.read_bytes(), format="turtle")) > 20
+
+
+def test_no_symlink_in_the_source_tree(repo_root: Path) -> None:
+    links = [p for p in (repo_root / "src").rglob("*") if p.is_symlink()]
+    assert links == []
+
+
+def test_licence_file_and_project_urls(repo_root: Path) -> None:
+    import tomllib
+
+    meta = tomllib.loads((repo_root / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert meta["license"] == "MIT"
+    text = (repo_root / "LICENSE").read_text(encoding="utf-8")
+    assert text.startswith("MIT License") and "WITHOUT WARRANTY OF ANY KIND" in text
+    assert meta["license-files"] == ["LICENSE"]
+    assert {"Homepage", "Documentation", "Source", "Issues"} <= set(meta["urls"])
 
 
 @pytest.mark.slow
 def test_a_built_wheel_contains_the_shapes(repo_root: Path, tmp_path: Path) -> None:
-    # Build from a copy (symlinks kept as symlinks, as in a git checkout) so the repository
+    # Build from a copy so the repository
     # gets no build/ or egg-info. pip's build isolation fetches a current setuptools.
     src = tmp_path / "src"
     shutil.copytree(
@@ -43,7 +60,14 @@ def test_a_built_wheel_contains_the_shapes(repo_root: Path, tmp_path: Path) -> N
     with zipfile.ZipFile(wheel) as z:
         names = set(z.namelist())
         assert {"urnld/shapes/urn.ttl", "urnld/shapes/catalog.ttl"} <= names
-        assert z.read("urnld/shapes/urn.ttl") == (repo_root / "shapes" / "urn.ttl").read_bytes()
+        assert z.read("urnld/shapes/urn.ttl") == (
+            repo_root / "src/urnld/shapes/urn.ttl"
+        ).read_bytes()
+        (metadata,) = [n for n in names if n.endswith(".dist-info/METADATA")]
+        meta_text = z.read(metadata).decode()
+        assert "License-Expression: MIT" in meta_text
+        assert "Project-URL: Source" in meta_text
+        assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)
         z.extractall(tmp_path / "site")
     # importlib.resources in the installed layout (a fresh interpreter, the wheel first on path).
     probe = ("import importlib.resources as r, urnld; "

@@ -1,15 +1,16 @@
-"""The urnfn: functions must be registered before validating: unregistered, SHACL passes silently.
+"""The urnfn: functions and what happens without them: the shapes fail closed.
 
 A SPARQL FILTER that calls an unknown function raises an expression error, which drops the row;
-a SELECT validator then returns nothing, so the constraint *passes*. These tests show the hazard
-with plain pyshacl, and that urnld.shacl.validate closes it.
+a SELECT validator would then return nothing, so the constraint would *pass*. urn.ttl's
+validators probe their function and report every value node when it is missing, with a message
+that says so; urnld.shacl.validate registers the functions itself.
 """
 
 from __future__ import annotations
 
 import pyshacl
 import pytest
-from rdflib import Graph, Literal
+from rdflib import BNode, Graph, Literal
 from rdflib.plugins.sparql.operators import _CUSTOM_FUNCTIONS, unregister_custom_function
 from shacl_helpers import EX, PREFIXES
 
@@ -39,11 +40,81 @@ def _data() -> Graph:
     return Graph().parse(data=DATA, format="turtle")
 
 
+_MISSING = "functions-missing where the engine lacks the urnfn: functions"
+
+# One value that every component passes when the functions are there (canonical, registered,
+# valid ISBN, no components, unique), on a property shape and as a node shape's focus node.
+EVERY_COMPONENT = PREFIXES + """
+ex:P a sh:NodeShape ; sh:targetClass ex:R ;
+    sh:property [ sh:path ex:id ; urnsh:nid "isbn" ; urnsh:registered true ;
+                  urnsh:namespaceValid true ; urnsh:canonical true ; urnsh:noComponents true ;
+                  urnsh:uniqueByEquivalence true ] .
+ex:N a sh:NodeShape ; sh:targetObjectsOf ex:ref ;
+    urnsh:nid "isbn" ; urnsh:registered true ; urnsh:namespaceValid true ;
+    urnsh:canonical true ; urnsh:noComponents true .
+"""
+GOOD = PREFIXES + """
+ex:a a ex:R ; ex:id "urn:isbn:0395363411" .
+ex:b a ex:R ; ex:id "urn:isbn:9780141439518" .
+ex:c ex:ref <urn:isbn:0395363411> .
+"""
+_COMPONENTS = {"NID", "Registered", "NamespaceValid", "Canonical", "NoComponents",
+               "UniqueByEquivalence"}
+
+
 @pytest.mark.usefixtures("restore_functions")
-def test_plain_pyshacl_passes_silently_without_the_functions() -> None:
+def test_plain_pyshacl_fails_closed_without_the_functions() -> None:
+    # The old shapes passed here silently: a wrong check digit, and yet "conforms".
     _unregister_all()
-    conforms, _, _ = pyshacl.validate(_data(), shacl_graph=_shapes())
-    assert conforms  # the hazard: a wrong check digit, and yet "conforms"
+    conforms, _, text = pyshacl.validate(_data(), shacl_graph=_shapes())
+    assert not conforms
+    assert _MISSING in text
+
+
+@pytest.mark.usefixtures("restore_functions")
+def test_every_component_reports_every_value_when_its_function_is_missing() -> None:
+    shapes = Graph().parse(shapes_path("urn.ttl")).parse(data=EVERY_COMPONENT, format="turtle")
+    data = Graph().parse(data=GOOD, format="turtle")
+    urnld.rdf.register_functions()
+    conforms, _, _ = pyshacl.validate(data, shacl_graph=shapes)
+    assert conforms  # with the functions: nothing to report
+    _unregister_all()
+    conforms, graph, _ = pyshacl.validate(data, shacl_graph=shapes)
+    assert not conforms
+    from urnld.shacl import Report
+
+    results = Report.from_graph(graph).results
+    assert all(_MISSING in r.message for r in results)
+    seen = {(r.component.split("#")[1].removesuffix("ConstraintComponent"), str(r.focus_node))
+            for r in results}
+    # property shape: every component on both records; node shape: every node component
+    for component in _COMPONENTS:
+        assert (component, str(EX.a)) in seen
+        assert (component, str(EX.b)) in seen
+        if component != "UniqueByEquivalence":  # a property-shape-only component
+            assert (component, "urn:isbn:0395363411") in seen
+
+
+@pytest.mark.usefixtures("restore_functions")
+def test_the_bundled_example_fails_closed_in_plain_pyshacl() -> None:
+    # urnld's own run reports 19 results; plain pyshacl without the functions must not report
+    # fewer (it reported 4, the core-SHACL ones, before the shapes failed closed).
+    from pathlib import Path
+
+    example = Path(__file__).parents[2] / "examples/shacl/catalog.ttl"
+    urnld_results = validate(str(example)).results
+    _unregister_all()
+    shapes = Graph().parse(shapes_path("urn.ttl")).parse(shapes_path("catalog.ttl"))
+    conforms, graph, _ = pyshacl.validate(Graph().parse(example), shacl_graph=shapes)
+    assert not conforms
+    from urnld.shacl import Report
+
+    plain = Report.from_graph(graph).results
+    assert len(plain) > len(urnld_results)
+    def key(r):  # blank nodes get new labels in each parse
+        return (r.focus_node, "_:b" if isinstance(r.value, BNode) else r.value)
+
+    assert {key(r) for r in urnld_results} <= {key(r) for r in plain}
 
 
 def test_plain_pyshacl_reports_the_value_with_the_functions() -> None:

@@ -29,6 +29,7 @@ _LAYERS = {
     "stream": 4, "rdf": 4, "jsonld": 4, "xmlns": 4,
     "shacl": 5,  # reads RDF through urnld.rdf
     "dask": 5,  # runs the stream passes
+    "html": 5,  # renders report documents (plain dicts) for the command line; stdlib only
     "cli": 6,
     "__main__": 6,  # `python -m urnld` runs the command line
 }

@@ -21,6 +21,7 @@ import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 from .. import __version__
 from ..errors import URNError, URNLDEnvironmentError
@@ -36,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "jsonld": ("_jsonld", "JSON-LD expand/compact/flatten/context with URN-aware contexts"),
     "xmlns": ("_xmlns", "audit URN namespace names in XML documents"),
     "validate": ("_validate", "validate URN identifiers in RDF data with SHACL shapes"),
+    "completion": ("_completion", "print a shell completion script (bash, zsh or fish)"),
 }
 
 
@@ -51,18 +53,87 @@ def _load(name: str) -> ModuleType:
 
 
 def _build(command: str | None) -> argparse.ArgumentParser:
-    parser = _Parser(prog="urnld", description="URNs (RFC 8141) for linked data.")
+    parser = _Parser(
+        prog="urnld", description="URNs (RFC 8141) for linked data.",
+        epilog="exit status: 0 success, 1 the data has problems (each command's --help says "
+        "which), 2 bad input or usage; 141 output cut off by a closed pipe. "
+        "Run 'urnld COMMAND --help' for a command's options.",
+    )
     parser.add_argument("--version", action="version", version=f"urnld {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, help_text) in COMMANDS.items():
         sp = sub.add_parser(name, help=help_text, description=help_text)
         if name == command:
-            _load(name).configure(sp)
+            module = _load(name)
+            module.configure(sp)
+            # Each command states its exit codes (tests/cli/test_options.py checks all do).
+            sp.epilog = getattr(module, "EXIT_CODES", None)
     return parser
+
+
+#: Exit status when the reader of our standard output went away while we were still writing
+#: data to it (``urnld canonicalize big.nt | head``): the output is incomplete, so the shell's
+#: convention for a process ended by SIGPIPE, 128 + 13, not success.
+EXIT_CLOSED_PIPE = 141
+
+
+class _PipeSafeText:
+    """stdout for reports: once the reader has gone, further text is dropped, not fatal.
+
+    ``urnld check big.ttl | head -1`` must still exit 1 when there are errors (``set -o
+    pipefail`` relies on it): the verdict is already known, only its printout was cut short. So
+    a ``BrokenPipeError`` while printing text switches the stream to /dev/null and the command
+    finishes with its real status. Binary data written through ``.buffer`` is not protected: a
+    closed pipe there ends the command with :data:`EXIT_CLOSED_PIPE`.
+    """
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+        self.closed_pipe = False
+
+    def _gone(self) -> None:
+        self.closed_pipe = True
+        # Silence the interpreter's own flush at exit as well.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+
+    def write(self, text: str) -> int:
+        if self.closed_pipe:
+            return len(text)
+        try:
+            return int(self._stream.write(text))
+        except BrokenPipeError:
+            self._gone()
+            return len(text)
+
+    def flush(self) -> None:
+        if self.closed_pipe:
+            return
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._gone()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``urnld`` with *argv* (default: ``sys.argv[1:]``); return the exit code."""
+    real_stdout = sys.stdout
+    safe = _PipeSafeText(real_stdout)
+    sys.stdout = safe
+    try:
+        code = _main(argv)
+        safe.flush()
+        return code
+    finally:
+        sys.stdout = real_stdout
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     # Bad input is echoed back: undecodable bytes arrive as lone surrogates, which a strict
     # UTF-8 stream cannot print. Escape them instead of dying on a UnicodeEncodeError.
@@ -79,6 +150,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = _build(command)
         args = parser.parse_args(args_list)
+        args.argv = args_list  # for reports that say which command made them
         if args.command is None:
             parser.print_help()
             return 2
@@ -88,10 +160,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        # `urnld … | head`: the reader left; not an error of ours. Silence the flush at exit.
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        return 0
+        # Data (not a report) was cut off: `urnld canonicalize … | head`. Silence the flush at
+        # exit and say so by the exit status, as a process killed by SIGPIPE would.
+        with contextlib.suppress(OSError, ValueError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.__stdout__.fileno() if sys.__stdout__ else 1)
+        return EXIT_CLOSED_PIPE
     except (URNError, URNLDEnvironmentError, OSError) as e:
         print(f"{prog}: error: {_one_line(e)}", file=sys.stderr)
         return 2

@@ -27,6 +27,7 @@ from ._formats import (
 )
 
 HELP = "merge URN-equivalent nodes in RDF files"
+EXIT_CODES = "exit status: 0 written, 2 an input could not be read, bad option or usage error"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -43,15 +44,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "or --engine dask",
     )
     parser.add_argument(
-        "--format", metavar="F",
-        help="output format (rdflib name: turtle, nt, nquads, trig, xml, json-ld…); "
-        "default: the input's format",
+        "--output-format", metavar="F",
+        help="output RDF syntax (turtle, nt, nquads, trig, xml, json-ld…); default: from "
+        "-o's extension (x.nt, x.ttl.gz…), else the input's format",
     )
+    # The old spelling, kept working for scripts that use it.
+    parser.add_argument("--format", dest="output_format", help=argparse.SUPPRESS)
     parser.add_argument(
         "--input-format", metavar="F",
         help="input format; default: guessed from the file extension (stdin: nt)",
     )
     parser.add_argument("--report", metavar="R.json", help="write the JSON report here")
+    parser.add_argument(
+        "--html", metavar="FILE",
+        help="write the report as one self-contained HTML page (what was merged, what is left)",
+    )
     parser.add_argument(
         "--ignore-components", action="store_true",
         help="merge by RFC 8141 equivalence alone: drop r-, q- and f-components (reported)",
@@ -83,9 +90,44 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--progress", action=argparse.BooleanOptionalAction, default=None,
         help="progress line on stderr (default: when stderr is a terminal)",
     )
+    parser.add_argument(
+        "-q", "--quiet", action="store_true",
+        help="no summary line and no progress on stderr (errors are still printed)",
+    )
+    parser.add_argument(
+        "-v", "--verbose", action="store_true",
+        help="after the summary, list each invalid URN left as written, with the reason",
+    )
 
 
 
+
+
+def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
+    """The output syntax: --rdfc, else --output-format, else -o's extension, else the input's."""
+    if args.rdfc:
+        return "nquads"
+    fmt: str | None = args.output_format
+    if fmt is None and out != "-" and not os.path.isdir(out):
+        from rdflib.util import guess_format
+
+        fmt = guess_format(out[:-3] if out.endswith(".gz") else out)
+    fmt = fmt or in_fmt
+    if fmt not in STREAMABLE:
+        from rdflib.plugin import PluginException, get, plugins
+        from rdflib.serializer import Serializer
+
+        try:
+            get(fmt, Serializer)
+        except PluginException:
+            known = sorted(
+                p.name for p in plugins(kind=Serializer)
+                if "/" not in p.name and not p.name.startswith("ox-")  # MIME and oxrdflib twins
+            )
+            raise URNError(
+                f"unknown output format {fmt!r}; use one of: {', '.join(known)}"
+            ) from None
+    return fmt
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -107,15 +149,49 @@ def _write_report(path: str | None, report: Any) -> None:
         f.write("\n")
 
 
-def _summary(report: Any) -> str:
+def _write_html(args: argparse.Namespace, report: Any) -> None:
+    if not args.html:
+        return
+    from ._html_report import canonicalize_document, find_positions, write_html
+
     d = report.to_dict()
-    return (
+    spellings = [s for sp in d["clusters"].values() for s in sp] + list(d["invalid"]["urns"])
+    positions = find_positions(args.inputs, spellings)
+    write_html(args.html, canonicalize_document(
+        d, argv=args.argv, summary=_summary(report), positions=positions
+    ))
+
+
+def _print_summary(args: argparse.Namespace, report: Any) -> None:
+    if args.quiet:
+        return
+    print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    if args.verbose:
+        for spelling, (count, reason) in report.invalid.items():
+            print(f"  left as written: {spelling} ({count:,}x): {reason}", file=sys.stderr)
+
+
+def _summary(report: Any) -> str:
+    """What was merged and what is left, in words a newcomer reads (exact counts; a capped
+    example list makes a distinct count a lower bound, said as "at least")."""
+    d = report.to_dict()
+    at_least = "at least " if d["clusters_truncated"] else ""
+    spellings = sum(len(v) for v in d["clusters"].values())
+    invalid = d["invalid"]
+    n_invalid = f"{'at least ' if invalid['truncated'] else ''}{len(invalid['urns']):,}"
+    text = (
         f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
         f"({d['statements']['duplicates_merged']:,} duplicates merged); "
-        f"{d['urns']['rewritten']:,} URN occurrences rewritten into "
-        f"{len(d['clusters']):,} canonical forms; "
-        f"{d['urns']['invalid']:,} invalid URN occurrences left as they were"
+        f"merged {at_least}{spellings:,} spellings into {at_least}{len(d['clusters']):,} "
+        f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
     )
+    if d["urns"]["invalid"]:
+        text += (
+            f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "
+            "occurrences): they break RFC 8141 or their namespace's rules, so no canonical "
+            "form exists (urnld check lists them)"
+        )
+    return text
 
 
 def _one(
@@ -134,7 +210,7 @@ def _one(
         from ..stream import canonicalize_file
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
-        bar = ProgressLine("canonicalize") if show else None
+        bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
         try:
             return canonicalize_file(src, out, progress=bar, jobs=args.jobs, **opts)
         finally:
@@ -190,7 +266,7 @@ def _one(
             if any(len(g) for g in named):
                 raise URNError(
                     f"{source_name(src)} has named graphs, which {out_fmt} cannot hold; "
-                    "use --format nquads or trig"
+                    "use --output-format nquads or trig"
                 )
             target = target.default_graph
         with atomic_output(out, fsync=True) as fo:
@@ -206,8 +282,8 @@ def run(args: argparse.Namespace) -> int:
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
-    if args.rdfc and args.format and args.format not in ("nquads", "nq"):
-        raise URNError("--rdfc writes N-Quads; drop --format or use --format nquads")
+    if args.rdfc and args.output_format and args.output_format not in ("nquads", "nq"):
+        raise URNError("--rdfc writes N-Quads; drop --output-format or use nquads")
     if args.max_work is not None and args.max_work < 1:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
     if args.jobs is not None and args.jobs < 1:
@@ -216,7 +292,7 @@ def run(args: argparse.Namespace) -> int:
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
         in_fmt = format_of(src, args.input_format, "nt")
-        out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
+        out_fmt = _output_format(args, in_fmt, args.output)
         report = _one(args, src, args.output, in_fmt, out_fmt)
     else:
         outdir = args.output
@@ -229,12 +305,12 @@ def run(args: argparse.Namespace) -> int:
             raise URNError("several inputs need distinct file names (and no '-')")
         for src, name in zip(inputs, names, strict=True):
             in_fmt = format_of(src, args.input_format, "nt")
-            out_fmt = "nquads" if args.rdfc else (args.format or in_fmt)
+            out_fmt = _output_format(args, in_fmt, "-")
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
     _write_report(args.report, report)
-    if sys.stderr.isatty():
-        print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    _write_html(args, report)
+    _print_summary(args, report)
     return 0
 
 
@@ -271,6 +347,6 @@ def _run_dask(args: argparse.Namespace) -> int:
             _write_report(args.report, e.report)
         raise
     _write_report(args.report, report)
-    if sys.stderr.isatty():
-        print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    _write_html(args, report)
+    _print_summary(args, report)
     return 0

@@ -11,13 +11,25 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from ..errors import URNError
-from ._formats import QUAD_FORMATS, STREAMABLE, first_line, format_of, rdflib_source
+from ._formats import (
+    QUAD_FORMATS,
+    STREAMABLE,
+    first_line,
+    format_of,
+    rdflib_source,
+    source_name,
+)
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
+EXIT_CODES = (
+    "exit status: 0 no invalid URNs, 1 invalid URNs found, "
+    "2 an input could not be read completely or usage error"
+)
 
 
 
@@ -28,7 +40,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "nodes. Exit 0: no errors; 1: invalid URNs; 2: unreadable input."
     )
     parser.add_argument("files", nargs="+", metavar="FILE", help="RDF file ('-' = stdin)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write what is printed (text or --json) to FILE instead of stdout")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
+    parser.add_argument(
+        "--html", metavar="FILE",
+        help="also write the report as one self-contained HTML page (charts, sortable tables)",
+    )
     parser.add_argument(
         "--input-format", metavar="F",
         help="input format for all files; default: guessed from the extension (stdin: nt)",
@@ -37,6 +55,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--limit", type=int, default=20, metavar="N",
         help="rows shown per table in the text output (default 20; JSON is not limited)",
     )
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only the verdict line (and unreadable inputs on stderr)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="show every row of every table (no --limit)")
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
         help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
@@ -45,12 +67,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
 
 
-def _check_one(path: str, fmt: str | None, report: Any) -> None:
+def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) -> None:
+    from ._progress import Progress
+
     fmt = format_of(path, fmt, "nt")
+    source = source_name(path)
     if fmt in STREAMABLE:
         from ..stream import check_file
+        from ._common import ProgressLine
 
-        check_file(path, report=report)
+        line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
+        try:
+            check_file(path, report=report, progress=line)
+        finally:
+            if line is not None:
+                line.close()
         return
     from rdflib import Dataset, Graph
 
@@ -59,20 +90,35 @@ def _check_one(path: str, fmt: str | None, report: Any) -> None:
     graph: Graph = (
         Dataset() if fmt in QUAD_FORMATS else Graph(bind_namespaces="core")
     )
+    from ._progress import CountingReader
+
+    total = None if path == "-" or path.endswith(".gz") else os.path.getsize(path)
+    bar = Progress(f"urnld check {source}", total, enabled=False if quiet else None)
     try:
         with rdflib_source(path) as f:
-            graph.parse(f, format=fmt)
+            graph.parse(cast(IO[bytes], CountingReader(f, bar)), format=fmt)
     except OSError:
         raise
     except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
         raise URNError(f"cannot parse as {fmt}: {first_line(e)}") from e
-    check_graph(graph, report)
+    finally:
+        bar.close()
+    with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
+        check_graph(graph, report)
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._common import stdout_to
+
+    with stdout_to(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from ..report import CheckReport
 
     unreadable: list[dict[str, str]] = []
+    files: list[dict[str, Any]] = []  # per input, for the HTML report
     if args.engine == "dask":
         report = _run_dask(args)
     else:
@@ -81,19 +127,27 @@ def run(args: argparse.Namespace) -> int:
         report = CheckReport()
         for path in args.files:
             part = CheckReport()
+            source = "<stdin>" if path == "-" else path
             try:
-                _check_one(path, args.input_format, part)
+                _check_one(path, args.input_format, part, quiet=args.quiet)
             except (OSError, URNError) as e:
-                source = "<stdin>" if path == "-" else path
                 message = (
                     f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
                 ).splitlines()[0]
                 unreadable.append({"source": source, "error": message})
+                files.append({"source": source, "error": message})
                 if not args.json:
                     print(f"urnld check: error: {source}: {message}", file=sys.stderr)
+            else:
+                files.append({
+                    "source": source, "statements": part.statements_in,
+                    "urns": part.iri_occurrences + part.literal_occurrences,
+                    "invalid": part.error_occurrences,
+                    "non_canonical": part.non_canonical_occurrences,
+                })
             report = report.merge(part)
     for err in report.errors:
-        if not args.json:
+        if not (args.json or args.quiet):
             print(f"urnld check: error: {err}", file=sys.stderr)
     if args.json:
         out = report.to_dict()
@@ -101,11 +155,31 @@ def run(args: argparse.Namespace) -> int:
         out["unreadable"] = unreadable
         json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
         sys.stdout.write("\n")
-    elif report.statements_in or not unreadable:
-        _print_text(report, sys.stdout, args.limit, partial=bool(unreadable or report.errors))
+    elif args.quiet and (report.statements_in or not unreadable):
+        d = report.to_dict()
+        print(summary_lines(d, partial=bool(unreadable or report.errors))[0])
+    elif not args.quiet and (report.statements_in or not unreadable):
+        limit = sys.maxsize if args.verbose else args.limit
+        _print_text(report, sys.stdout, limit, partial=bool(unreadable or report.errors))
+    if args.html:
+        _write_html(args, report, files, partial=bool(unreadable or report.errors))
     if unreadable or report.error_count:
         return 2
     return 0 if report.ok else 1
+
+
+def _write_html(
+    args: argparse.Namespace, report: Any, files: list[dict[str, Any]], *, partial: bool
+) -> None:
+    from ._html_report import check_document, find_positions, write_html
+
+    d = report.to_dict()
+    spellings = [*d["invalid"]["urns"], *d["non_canonical"]["spellings"]]
+    positions = find_positions(args.files, spellings)
+    write_html(args.html, check_document(
+        d, argv=args.argv, files=files, summary=summary_lines(d, partial=partial),
+        positions=positions,
+    ))
 
 
 def _run_dask(args: argparse.Namespace) -> Any:
@@ -121,55 +195,96 @@ def _run_dask(args: argparse.Namespace) -> Any:
     return udask.check_files(args.files, workers=args.workers, scheduler=args.scheduler)
 
 
-def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None:
-    from ._common import print_table
+def _distinct(n: int, truncated: bool) -> str:
+    """A number of distinct keys: exact, or a lower bound when the example list was capped."""
+    if not truncated:
+        return f"{n:,}"
+    return f"at least {n:,}" if n else "an unknown number of"
 
-    d = report.to_dict()
+
+def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
+    """The verdict and the counts of a ``check`` report dict, in words (exact counts).
+
+    An *occurrence* is one URN in one statement (a statement that uses the same spelling twice
+    counts once); distinct counts are of spellings or canonical forms.
+    """
     urns = d["urns"]
+    invalid, nonc, clusters = d["invalid"], d["non_canonical"], d["clusters"]
     status = "OK" if d["ok"] else "ERRORS"
     if partial:
         status += " (incomplete: some input could not be read)"
-    non_canonical = sum(v["count"] for v in d["non_canonical"]["spellings"].values())
-    print(
-        f"{status}: {d['statements']:,} statements with {urns['iris']:,} URN IRIs and "
-        f"{urns['literals']:,} URN literals; {urns['with_errors']:,} of them invalid, "
-        f"{non_canonical:,} non-canonical; "
-        f"{len(d['clusters']['groups']):,} URNs spelled several ways",
-        file=out,
-    )
+    n_invalid = _distinct(len(invalid["urns"]), invalid["truncated"])
+    n_nonc = _distinct(len(nonc["spellings"]), nonc["truncated"])
+    n_clusters = _distinct(len(clusters["groups"]), clusters["truncated"])
+    return [
+        f"{status}: {n_invalid} invalid URNs ({invalid['occurrences']:,} occurrences); "
+        f"{n_nonc} valid URN spellings not in canonical form ({nonc['occurrences']:,} "
+        f"occurrences, which canonicalize rewrites); {n_clusters} URNs spelled several ways",
+        f"scanned {d['statements']:,} statements: {urns['iris'] + urns['literals']:,} URN "
+        f"occurrences ({urns['iris']:,} IRIs, {urns['literals']:,} literals); an occurrence "
+        "is one URN in one statement",
+    ]
 
-    def section(title: str, rows: list[tuple[Any, ...]], headers: list[str], total: int) -> None:
+
+def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None:
+    from ._common import colour, print_table
+
+    d = report.to_dict()
+    verdict, *rest = summary_lines(d, partial=partial)
+    status, _, tail = verdict.partition(":")
+    print(colour(status, "green" if d["ok"] and not partial else "red", out) + ":" + tail,
+          file=out)
+    for line in rest:
+        print(line, file=out)
+
+    def section(
+        title: str, rows: list[tuple[Any, ...]], headers: list[str], *, truncated: bool,
+        what: str,
+    ) -> None:
         if not rows:
             return
+        shown = rows[:limit]
         print(f"\n{title}", file=out)
-        print_table(rows[:limit], headers, file=out)
-        if total > min(limit, len(rows)):
-            print(f"… {total - min(limit, len(rows)):,} more (see --json)", file=out)
+        print_table(shown, headers, file=out)
+        if truncated:
+            print(
+                f"(the report keeps the first {len(rows):,} {what} in code-point order, "
+                f"with exact counts; these are the most frequent among them; see --json)",
+                file=out,
+            )
+        elif len(rows) > len(shown):
+            print(f"… {len(rows) - len(shown):,} more (see --json)", file=out)
 
     invalid = sorted(d["invalid"]["urns"].items(), key=lambda kv: (-kv[1]["count"], kv[0]))
     section(
         "Invalid URNs",
         [(s, v["count"], v["finding"]) for s, v in invalid],
-        ["urn", "statements", "first error"],
-        len(invalid),
+        ["urn", "occurrences", "first error"],
+        truncated=d["invalid"]["truncated"], what="invalid URNs",
     )
-    groups = sorted(d["clusters"]["groups"].items())
+    groups = sorted(
+        d["clusters"]["groups"].items(), key=lambda kv: (-len(kv[1]), -sum(kv[1].values()), kv[0])
+    )
     section(
         "Equivalent spellings that are separate nodes",
         [(c, len(sp), ", ".join(sorted(sp))) for c, sp in groups],
         ["canonical", "spellings", "as written"],
-        len(groups),
+        truncated=d["clusters"]["truncated"], what="canonical forms",
     )
     nonc = sorted(
         d["non_canonical"]["spellings"].items(), key=lambda kv: (-kv[1]["count"], kv[0])
     )
     section(
-        "Non-canonical spellings",
+        "Non-canonical spellings of valid URNs",
         [(s, v["canonical"], v["count"]) for s, v in nonc],
-        ["as written", "canonical", "statements"],
-        len(nonc),
+        ["as written", "canonical", "occurrences"],
+        truncated=d["non_canonical"]["truncated"], what="spellings",
     )
     nids = sorted(d["nids"].items(), key=lambda kv: (-kv[1], kv[0]))
-    section("Valid URNs per NID", nids, ["nid", "statements"], len(nids))
+    section("Valid URN occurrences per NID", nids, ["nid", "occurrences"],
+            truncated=d["nids_truncated"], what="NIDs")
     findings = sorted(d["findings"].items(), key=lambda kv: (-kv[1], kv[0]))
-    section("Findings", findings, ["code", "statements"], len(findings))
+    section(
+        "Findings (occurrences of valid and invalid URNs; one URN can have several findings)",
+        findings, ["code", "occurrences"], truncated=False, what="codes",
+    )

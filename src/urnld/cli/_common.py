@@ -5,15 +5,17 @@ Files are opened and written by the file layer (:mod:`urnld._files`), as everywh
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from ..stream import Progress
 
-__all__ = ["ProgressLine", "is_terminal", "print_table"]
+__all__ = ["ProgressLine", "colour", "is_terminal", "print_table", "stdout_to"]
 
 
 def is_terminal(stream: IO[Any] | None = None) -> bool:
@@ -25,25 +27,100 @@ def is_terminal(stream: IO[Any] | None = None) -> bool:
         return False
 
 
+_ANSI = {"red": "1;31", "green": "1;32", "yellow": "33", "bold": "1", "dim": "2"}
+
+
+def colour(text: str, name: str, stream: IO[str] | None = None) -> str:
+    """*text* in colour *name* when *stream* (default stdout) is a terminal that wants colour.
+
+    No colour when ``NO_COLOR`` is set to anything non-empty (https://no-color.org),
+    ``TERM=dumb``, or the stream is not a terminal (a file, a pipe, a test).
+
+    >>> import io
+    >>> colour("ERRORS", "red", io.StringIO())
+    'ERRORS'
+    """
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb" or not is_terminal(stream):
+        return text
+    return f"\x1b[{_ANSI[name]}m{text}\x1b[0m"
+
+
+def terminal_width(stream: IO[str] | None = None) -> int | None:
+    """The width of the terminal *stream* writes to, or None when it is not a terminal."""
+    stream = sys.stdout if stream is None else stream
+    if not is_terminal(stream):
+        return None
+    import shutil
+
+    return shutil.get_terminal_size().columns
+
+
 def print_table(
     rows: Sequence[Sequence[object]],
     headers: Sequence[str],
     file: IO[str] | None = None,
+    *,
+    width: int | None = None,
 ) -> None:
     """Print *rows* as an aligned plain-text table.
+
+    *width* (default: the terminal's width when *file* is a terminal, else unlimited) is the
+    widest a line may be: the widest column is cut, with "…", until the table fits (no column
+    below 12 characters).
 
     >>> print_table([("isbn", 3), ("uuid", 12)], ["nid", "count"])
     nid   count
     ----  -----
     isbn  3
     uuid  12
+    >>> print_table([("urn:isbn:9780141439519", "ISBN check digit '9' is wrong")],
+    ...             ["urn", "error"], width=40)
+    urn                     error
+    ----------------------  ----------------
+    urn:isbn:9780141439519  ISBN check digi…
     """
     out = sys.stdout if file is None else file
+    if width is None:
+        width = terminal_width(out)
     cells = [[str(c) for c in headers]] + [[str(c) for c in row] for row in rows]
     widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
+    if width is not None:
+        while sum(widths) + 2 * (len(widths) - 1) > width:
+            widest = max(range(len(widths)), key=widths.__getitem__)
+            excess = sum(widths) + 2 * (len(widths) - 1) - width
+            new = max(widths[widest] - excess, 12)
+            if new >= widths[widest]:
+                break  # cannot shrink any further: let the terminal wrap
+            widths[widest] = new
+        cells = [
+            [c if len(c) <= w else c[: w - 1] + "…" for c, w in zip(row, widths, strict=True)]
+            for row in cells
+        ]
     lines = [cells[0], ["-" * w for w in widths], *cells[1:]]
     for row in lines:
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip(), file=out)
+
+
+@contextlib.contextmanager
+def stdout_to(path: str | None) -> Iterator[None]:
+    r"""While the body runs, what is printed goes to *path* (``None``/``-``: stdout), written to
+    a temporary file that replaces *path* only when the body finishes (``-o/--output``).
+
+    >>> import tempfile, pathlib
+    >>> out = pathlib.Path(tempfile.mkdtemp()) / "report.txt"
+    >>> with stdout_to(str(out)):
+    ...     print("ERRORS: 1 invalid URN")
+    >>> out.read_text()
+    'ERRORS: 1 invalid URN\n'
+    """
+    if path is None or path == "-":
+        yield
+        return
+    from .._files import atomic_output
+
+    with atomic_output(path, text=True) as f, contextlib.redirect_stdout(f):
+        yield
 
 
 class ProgressLine:
@@ -75,7 +152,13 @@ class ProgressLine:
         self.last = now
         rate = p.statements / max(now - self.start, 1e-9)
         pct = f"{100 * p.done / p.total:5.1f}% " if p.total else ""
-        self.stream.write(f"\r{self.label}: {pct}{p.statements:,} statements ({rate:,.0f}/s)   ")
+        eta = ""
+        if p.total and p.done >= p.total / 100:
+            # bytes left at the byte rate so far
+            eta = f", ETA {(p.total - p.done) * (now - self.start) / p.done:,.0f} s"
+        self.stream.write(
+            f"\r{self.label}: {pct}{p.statements:,} statements ({rate:,.0f}/s{eta})   "
+        )
         self.stream.flush()
         self.drawn = True
 

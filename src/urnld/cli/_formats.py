@@ -54,6 +54,8 @@ def source_name(path: str) -> str:
 
 
 def first_line(e: BaseException) -> str:
-    """The first line of an exception's message (parsers write whole paragraphs)."""
-    text = str(e).strip() or type(e).__name__
-    return text.splitlines()[0]
+    """What a parser disliked, in one line, with its position (see
+    :func:`urnld.errors.parser_reason`: rdflib's first line alone is ``at line 4 of <>:``)."""
+    from ..errors import parser_reason
+
+    return parser_reason(e)

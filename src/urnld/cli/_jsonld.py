@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 HELP = "JSON-LD expand/compact/flatten/context with URN-aware contexts"
+EXIT_CODES = "exit status: 0 done, 2 error (bad input, unsafe document, usage)"
 
 _XML_SUFFIXES = {".xml", ".xsd", ".xlf", ".xliff", ".fodt", ".fods", ".fodp", ".svg", ".saml",
                  ".xhtml", ".rdf", ".owl"}

@@ -4,7 +4,9 @@ Lists the IANA URN namespace registry shipped with urnld (``urnld.registry.regis
 for each NID, whether urnld has a rule for it (built-in, registered at run time, or installed
 as a plugin through the ``urnld.namespaces`` entry-point group) and that rule's reference.
 NIDs that have a rule but are not in the registry snapshot are listed too
-(``registered: false``). Exit 0; 2 when a NID given on the command line is unknown to both.
+(``registered: false``). NIDs given on the command line that are unknown to both are named on
+stderr (they use the generic RFC 8141 rules) after the known ones are listed. Exit 0; 1 when a
+NID given is unknown to both; 2 on usage errors.
 
 JSON output (stable): a list, sorted by NID, of::
 
@@ -31,6 +33,10 @@ import json
 import sys
 
 HELP = "list the IANA URN namespaces and which have urnld rules"
+EXIT_CODES = (
+    "exit status: 0 listed, 1 a NID given is neither registered nor has a rule, "
+    "2 usage error"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -102,25 +108,21 @@ def entries() -> list[dict[str, object]]:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..errors import URNError
     from ._common import print_table
 
     rows = entries()
+    unknown: list[str] = []
     if args.nids:
         wanted = {n.lower() for n in args.nids}
         unknown = sorted(wanted - {str(e["nid"]) for e in rows})
-        if unknown:
-            raise URNError(
-                f"not in the registry and no rule: {', '.join(unknown)} "
-                "(such NIDs use the generic RFC 8141 rules)"
-            )
         rows = [e for e in rows if e["nid"] in wanted]
+    code = _report_unknown(unknown)
     if args.with_rules:
         rows = [e for e in rows if e["rule"] is not None]
     if args.json:
         json.dump(rows, sys.stdout, ensure_ascii=False, indent=2)
         sys.stdout.write("\n")
-        return 0
+        return code
     table = []
     for e in rows:
         rule = e["rule"]
@@ -137,7 +139,19 @@ def run(args: argparse.Namespace) -> int:
     print_table(table, ["nid", "kind", "rule", "reference (rule, else IANA)"])
     with_rule = sum(1 for e in rows if e["rule"] is not None)
     print(f"\n{len(rows)} namespaces, {with_rule} with urnld rules")
-    return 0
+    return code
+
+
+def _report_unknown(unknown: list[str]) -> int:
+    """Name the NIDs neither in the registry nor with a rule, on stderr; 1 if there are any."""
+    if not unknown:
+        return 0
+    print(
+        f"urnld namespaces: not in the registry and no rule: {', '.join(unknown)} "
+        "(such NIDs use the generic RFC 8141 rules)",
+        file=sys.stderr,
+    )
+    return 1
 
 
 def main_for_doctest(argv: list[str]) -> int:

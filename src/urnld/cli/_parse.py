@@ -21,6 +21,7 @@ import sys
 from collections.abc import Iterator
 
 HELP = "parse and check URNs, show their parts and canonical form"
+EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -35,7 +36,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--strict", action="store_true",
                         help="apply namespaces' optional strict checks")
     parser.add_argument("--profile", action="append", default=[], metavar="NAME",
-                        help="enable an opt-in namespace profile (e.g. nbn-de); repeatable")
+                        help="enable an opt-in namespace profile (e.g. nbn-de); repeatable; "
+                        "an unknown name is an error")
+
+
+def check_profiles(names: list[str]) -> None:
+    """Refuse profile names no namespace rule declares (a typo would silently skip a check)."""
+    if not names:
+        return
+    from ..errors import URNError
+    from ..namespaces import known_profiles
+
+    known = known_profiles()
+    unknown = [n for n in names if n not in known]
+    if unknown:
+        raise URNError(
+            f"unknown profile {unknown[0]!r}; known profiles: {', '.join(known) or 'none'}"
+        )
 
 
 def _inputs(values: list[str]) -> Iterator[str]:
@@ -137,6 +154,7 @@ def _print_text(d: dict[str, object]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_profiles(args.profile)
     results = [describe(t, args.mode, args.strict, args.profile) for t in _inputs(args.urns)]
     if args.json:
         json.dump(results, sys.stdout, indent=2, ensure_ascii=False)

@@ -23,6 +23,10 @@ if TYPE_CHECKING:
     from urnld.shacl import Report
 
 HELP = "validate URN identifiers in RDF data with SHACL shapes"
+EXIT_CODES = (
+    "exit status: 0 the data conforms, 1 validation results, 2 unreadable input, "
+    "shapes that cannot run, usage error"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -32,8 +36,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-s", "--shapes", action="append", default=None, metavar="SHAPES",
                         help="SHACL shapes file, repeatable (default: urnld's catalog shapes); "
                              "urnld's urn.ttl is always added")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write what is printed (text or --json) to FILE instead of stdout")
+    parser.add_argument("--json", action="store_const", const="json", dest="format",
+                        help="print the results as JSON (documented, stable)")
+    parser.add_argument("--output-format", choices=["turtle", "nt", "xml", "json-ld"],
+                        metavar="F", help="print the standard SHACL report graph in this RDF "
+                        "syntax (turtle, nt, xml, json-ld) instead of the table")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the results as one self-contained HTML page")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only the verdict line (no table, no progress)")
+    # The old spelling (--format text|json|turtle), kept working for scripts.
     parser.add_argument("--format", choices=["text", "json", "turtle"], default="text",
-                        help="output: a table (default), JSON, or the SHACL report graph")
+                        help=argparse.SUPPRESS)
     parser.add_argument("--inference", choices=["none", "rdfs", "owlrl", "both"], default="none",
                         help="pyshacl pre-validation inference (default: none)")
     parser.add_argument("--engine", choices=["python", "sparql"], default="python",
@@ -54,7 +70,7 @@ def _short(iri: str) -> str:
 
 
 def _print_text(report: Report) -> None:
-    from urnld.cli._common import is_terminal, print_table
+    from urnld.cli._common import colour, is_terminal, print_table
 
     nsm = report.graph.namespace_manager
     rows = []
@@ -69,6 +85,7 @@ def _print_text(report: Report) -> None:
         counts = ", ".join(f"{n} {sev.lower()}{'s' if n != 1 else ''}"
                            for sev, n in _summary(report).items())
         verdict = "yes" if report.conforms else "no"
+        verdict = colour(verdict, "green" if report.conforms else "red")
         print(f"conforms: {verdict}" + (f" ({counts})" if counts else ""))
     else:
         print("\t".join(headers))
@@ -78,15 +95,36 @@ def _print_text(report: Report) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._common import stdout_to
+
+    with stdout_to(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from urnld.shacl import validate  # heavy (pyshacl): only when the command runs
 
-    report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
-    if args.format == "json":
-        out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
+    from ._progress import Progress
+
+    bar = Progress("urnld validate", enabled=False if args.quiet else None)
+    with bar.ticking("reading the data and running the shapes (pyshacl reports no progress)"):
+        report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
+    out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
+    if args.html:
+        from ._html_report import validate_document, write_html
+
+        write_html(args.html, validate_document(out, argv=args.argv))
+    graph_format = args.output_format or ("turtle" if args.format == "turtle" else None)
+    if graph_format:
+        sys.stdout.write(report.serialize(graph_format))
+    elif args.format == "json":
         json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
         print()
-    elif args.format == "turtle":
-        sys.stdout.write(report.serialize("turtle"))
+    elif args.quiet:
+        counts = ", ".join(f"{n} {sev.lower()}{'s' if n != 1 else ''}"
+                           for sev, n in _summary(report).items())
+        print(f"conforms: {'yes' if report.conforms else 'no'}"
+              + (f" ({counts})" if counts else ""))
     else:
         _print_text(report)
     return 0 if report.conforms else 1

@@ -20,14 +20,31 @@ import argparse
 import json
 
 HELP = "audit URN namespace names in XML documents"
+EXIT_CODES = (
+    "exit status: 0 nothing found, 1 problems found, 2 unreadable or malformed XML, "
+    "usage error"
+)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("files", nargs="+", metavar="FILE", help="XML documents ('-' = stdin)")
+    parser.add_argument("-o", "--output", metavar="FILE",
+                        help="write what is printed (text or --json) to FILE instead of stdout")
     parser.add_argument("--json", action="store_true", help="print JSON (documented, stable)")
+    parser.add_argument("--html", metavar="FILE",
+                        help="also write the audit as one self-contained HTML page")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="one line per document (counts), no details")
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._common import stdout_to
+
+    with stdout_to(args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from .. import URN
     from .._files import open_input
     from ..xmlns import audit
@@ -50,13 +67,16 @@ def run(args: argparse.Namespace) -> int:
         sorted(spellings) for spellings in by_key.values()
         if len(spellings) > 1 and not set.intersection(*spellings.values())
     )
+    out = {"files": [a.to_dict() for a in audits], "equivalent_spellings_across_files": across}
+    if args.html:
+        from ._html_report import write_html, xmlns_document
+
+        write_html(args.html, xmlns_document(out, argv=args.argv))
     if args.json:
-        print(json.dumps({"files": [a.to_dict() for a in audits],
-                          "equivalent_spellings_across_files": across},
-                         indent=2, ensure_ascii=False))
+        print(json.dumps(out, indent=2, ensure_ascii=False))
     else:
         for result in audits:
-            _print_audit(result)
+            _print_audit(result, quiet=args.quiet)
         if len(audits) > 1:
             for group in across:
                 print("across files, one namespace spelled differently: "
@@ -65,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if clean else 1
 
 
-def _print_audit(result: object) -> None:
+def _print_audit(result: object, *, quiet: bool = False) -> None:
     from ..xmlns import XMLNamespaceAudit
 
     assert isinstance(result, XMLNamespaceAudit)
@@ -74,6 +94,8 @@ def _print_audit(result: object) -> None:
           f"{len(result.invalid)} invalid, {len(result.equivalent_spellings)} spelled more than "
           f"one way, {len(result.concatenations)} problem concatenation"
           f"{'s' if len(result.concatenations) != 1 else ''}")
+    if quiet:
+        return
     for ns in urns:
         status = "ok" if ns.valid else f"INVALID: {ns.reason}"
         prefixes = ", ".join(p or "(default)" for p in ns.prefixes)

@@ -29,6 +29,7 @@ from ._base import (
 from ._builtin import BUILTIN
 
 if TYPE_CHECKING:
+    # importlib.metadata costs ~16 ms to import: only loaded when a plugin is looked up.
     from importlib import metadata
 
 __all__ = [
@@ -39,6 +40,7 @@ __all__ = [
     "NamespaceRule",
     "get_rule",
     "known_nids",
+    "known_profiles",
     "lower_except_pct",
     "register",
     "upper_except_pct",
@@ -82,8 +84,6 @@ def _load_target(target: str) -> NamespaceRule:
 def _plugin_entry_points() -> dict[str, metadata.EntryPoint]:
     global _plugins  # noqa: PLW0603  # loaded once per process, on first unknown NID
     if _plugins is None:
-        # Imported here: importlib.metadata costs a third of `import urnld`, and only an NID
-        # without a built-in rule needs the installed plugins.
         from importlib import metadata
 
         found: dict[str, metadata.EntryPoint] = {}
@@ -183,3 +183,23 @@ def known_nids() -> list[str]:
     True
     """
     return sorted(set(BUILTIN) | set(_registered) | set(_plugin_entry_points()))
+
+
+def known_profiles() -> dict[str, str]:
+    """Every opt-in profile a namespace rule declares: profile name → the NID whose rule has it.
+
+    Loads every rule (built-in, registered, plugin); a plugin that fails to load is skipped here
+    (``get_rule`` reports it where it is used).
+
+    >>> known_profiles()["nbn-de"]
+    'nbn'
+    """
+    out: dict[str, str] = {}
+    for nid in known_nids():
+        try:
+            rule = get_rule(nid)
+        except NamespacePluginError:
+            continue
+        for name in getattr(rule, "profiles", ()):
+            out.setdefault(str(name), nid)
+    return dict(sorted(out.items()))

@@ -42,12 +42,15 @@ class NamespaceRule:
         title: a short human title, e.g. "International Standard Book Number".
         reference: the defining document and section, e.g. "RFC 3187 §5".
         provisional: True when the rules are not verified against the registration template.
+        profiles: the names of the opt-in profiles this rule understands (``check(…,
+            profiles=…)``), e.g. ``{"nbn-de"}``; a name no rule declares is refused by the CLI.
     """
 
     nid: str = ""
     title: str = "generic RFC 8141 rules"
     reference: str = "RFC 8141 §3"
     provisional: bool = False
+    profiles: frozenset[str] = frozenset()
 
     def canonical_nss(self, nss: str) -> str:
         """Return the canonical NSS for *nss* (whose ``%XX`` hex is already upper-case).

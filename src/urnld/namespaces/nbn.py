@@ -90,6 +90,7 @@ class NBNRule(NamespaceRule):
     nid = "nbn"
     title = "National Bibliography Number"
     reference = "RFC 8458 §4"
+    profiles = frozenset({PROFILE_DE})
 
     def canonical_nss(self, nss: str) -> str:
         m = _NBN.fullmatch(nss)

@@ -16,7 +16,7 @@ from rdflib import Dataset, Graph, Literal
 from rdflib.namespace import XSD
 from rdflib.util import guess_format
 
-from urnld.errors import URNError
+from urnld.errors import URNError, parser_reason
 
 from ._rules import RULES, URNSH
 
@@ -58,7 +58,7 @@ def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
         try:
             graph.parse(data=sys.stdin.buffer.read(), format="turtle")
         except Exception as e:  # see below: rdflib's parsers raise many types
-            raise error(f"<stdin>: not valid turtle: {_reason(e)}") from e
+            raise error(f"<stdin>: not valid turtle: {parser_reason(e)}") from e
         return
     fmt = _format(path)
     # pyshacl.validate reads a shapes *file* with rdflib's boolean parsing made strict (only
@@ -82,24 +82,10 @@ def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
     except Exception as e:
         # rdflib's parsers raise many unrelated types (BadSyntax, SAXParseException,
         # JSONDecodeError, ValueError…); at this input boundary they all mean "not parseable".
-        raise error(f"{path}: not valid {fmt}: {_reason(e)}") from e
+        raise error(f"{path}: not valid {fmt}: {parser_reason(e)}") from e
     finally:
         if strict_booleans:
             cast(Any, rdflib_bool_unpatch)()
-
-
-def _reason(e: Exception) -> str:
-    """One line saying what the parser disliked.
-
-    rdflib's Turtle errors read ``at line 2 of <>:\nBad syntax (objectList expected) at ^ in:…``:
-    keep the line number and the complaint, drop the quoted input.
-    """
-    lines = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
-    if not lines:
-        return type(e).__name__
-    if len(lines) > 1 and lines[0].startswith("at line"):
-        return f"{lines[0].removesuffix(' of <>:').removesuffix(':')}: {lines[1].split(' at ^')[0]}"
-    return lines[0]
 
 
 def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:

@@ -205,12 +205,15 @@ def check_file(
     *,
     report: CheckReport | None = None,
     on_error: OnError = "report",
+    progress: ProgressCallback | None = None,
     jobs: int | None = None,
 ) -> CheckReport:
     """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
 
-    ``jobs`` worker processes share the work, as in :func:`canonicalize_file` (``None``: one
-    per CPU for inputs over 8 MiB, else 1); the report is the same for any ``jobs``.
+    ``progress`` is called with a :class:`Progress` as the work advances (the command line
+    draws it on a terminal). ``jobs`` worker processes share the work, as in
+    :func:`canonicalize_file` (``None``: one per CPU for inputs over 8 MiB, else 1); the report
+    is the same for any ``jobs``.
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -225,10 +228,30 @@ def check_file(
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
     with open_input(path) as (fin, size):
-        chunks, n_jobs = _jobs_for(read_chunks(fin), size, jobs)
+        pos = [0]
+
+        def counter(p: int) -> None:
+            pos[0] = p
+
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter), size, jobs)
+        tell = progress
         if n_jobs > 1:
-            check_chunks(chunks, jobs=n_jobs, report=report, source=source, on_error=on_error)
+            # The workers' statement counts reach the report at the end: progress from them.
+            check_chunks(
+                chunks, jobs=n_jobs, report=report, source=source, on_error=on_error,
+                on_progress=None if tell is None else (
+                    lambda n: tell(Progress(pos[0], size, n))),
+            )
         else:
+            if tell is not None:
+                chunks = _told(chunks, lambda: tell(Progress(pos[0], size, report.statements_in)))
             for _ in CheckPass(report).run(chunks, source, 1, on_error):
                 pass
     return report
+
+
+def _told(chunks: Iterator[bytes], tell: Callable[[], None]) -> Iterator[bytes]:
+    """*chunks*, calling *tell* before each one is handed on."""
+    for chunk in chunks:
+        tell()
+        yield chunk

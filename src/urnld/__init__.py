@@ -15,7 +15,11 @@ integrations live in :mod:`urnld.rdf`, :mod:`urnld.jsonld`, :mod:`urnld.shacl` a
 from __future__ import annotations
 
 from ._check import URNValidationError, check, validate
+from ._encode import URNEncodingError, decode_nss, encode_nss
 from ._extract import find_urns
+from ._functional import functionally_equivalent
+from ._json import json_default
+from ._params import Params
 from ._parser import Mode
 from ._urn import URN, canonical, equivalent, is_valid, parse
 from .errors import URNConversionError, URNError, URNSyntaxError
@@ -29,25 +33,33 @@ __all__ = [
     "CheckOptions",
     "Finding",
     "Mode",
+    "Params",
     "Severity",
     "URNConversionError",
+    "URNEncodingError",
     "URNError",
     "URNSyntaxError",
     "URNValidationError",
     "__version__",
     "canonical",
     "check",
+    "decode_nss",
+    "encode_nss",
     "equivalent",
     "find_urns",
+    "functionally_equivalent",
     "is_valid",
+    "json_default",
     "parse",
     "validate",
 ]
 
 # Public names report the package as their home (tracebacks, repr of classes, docs).
 for _name in ("URN", "URNError", "URNSyntaxError", "URNConversionError", "URNValidationError",
-              "Finding", "Severity", "CheckOptions", "canonical", "check", "equivalent",
-              "find_urns", "is_valid", "parse", "validate"):
+              "URNEncodingError", "Params", "Finding", "Severity", "CheckOptions", "canonical",
+              "check", "decode_nss", "encode_nss", "equivalent", "find_urns",
+              "functionally_equivalent", "is_valid",
+              "json_default", "parse", "validate"):
     globals()[_name].__module__ = "urnld"
 del _name
 

@@ -13,7 +13,7 @@ from collections.abc import Collection, Iterator
 from ._abnf import UNRESERVED_CHARS
 from ._parser import Mode
 from ._urn import URN, _check_mode, _check_text
-from .errors import URNError, URNSyntaxError
+from .errors import URNSyntaxError, URNValidationError
 from .findings import CODES, CheckOptions, Finding, Severity
 from .namespaces import get_rule
 from .registry import is_registered
@@ -272,20 +272,3 @@ def validate(
         raise URNValidationError(text, errors)
     return URN(text, mode)
 
-
-class URNValidationError(URNError):
-    """The text parses, but a later level of validation (NID policy, namespace) failed.
-
-    Attributes:
-        text: the input.
-        findings: the error-level findings.
-    """
-
-    def __init__(self, text: str, findings: list[Finding]) -> None:
-        self.text = text
-        self.findings = findings
-        detail = "; ".join(f"{f.message} [{f.code}]" for f in findings)
-        super().__init__(f"{text!r} is not a valid URN: {detail}")
-
-    def __reduce__(self) -> tuple[type[URNValidationError], tuple[str, list[Finding]]]:
-        return (type(self), (self.text, self.findings))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any, Final
+from typing import TYPE_CHECKING, Any, Final
 
 from . import _accel
 from ._display import display_form
@@ -12,6 +12,12 @@ from ._normalizers import LOWER_HEX_PCT, upper_match, upper_pct
 from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
 from .errors import URNConversionError, URNError, URNSyntaxError
 from .namespaces import PREFIXES, NamespaceRule, get_rule, prefix_entry
+
+if TYPE_CHECKING:
+    import uuid
+    from collections.abc import Iterable
+
+    from ._params import ParamPairs, Params
 
 __all__ = ["URN", "canonical", "equivalent", "is_valid", "parse"]
 
@@ -219,15 +225,33 @@ class URN:
                 )
         return urn
 
-    def replace(self, **parts: str | None) -> URN:
+    def replace(
+        self,
+        *,
+        q_params: ParamPairs | None = None,
+        r_params: ParamPairs | None = None,
+        **parts: str | None,
+    ) -> URN:
         """A copy with some parts replaced (validated); ``None`` removes a component.
+
+        *q_params* / *r_params* give a component as ``(key, value)`` pairs or a mapping, each
+        key and value percent-encoded (see :attr:`q_params`); no pairs remove the component.
 
         >>> str(URN("urn:example:a#x").replace(f_component=None, q_component="v=2"))
         'urn:example:a?=v=2'
+        >>> str(URN("urn:example:a").replace(q_params=[("lang", "en"), ("q", "a&b")]))
+        'urn:example:a?=lang=en&q=a%26b'
         """
         unknown = set(parts) - set(_PART_NAMES)
         if unknown:
             raise TypeError(f"replace() got unknown parts: {', '.join(sorted(unknown))}")
+        for given, part in ((q_params, "q_component"), (r_params, "r_component")):
+            if given is not None:
+                if part in parts:
+                    raise TypeError(f"replace() got both {part} and {part[0]}_params")
+                from ._params import format_params
+
+                parts[part] = format_params(given, part)  # type: ignore[arg-type]
         current = dict(zip(_PART_NAMES, self.parts, strict=True))
         current.update(parts)
         if current["nid"] is None or current["nss"] is None:
@@ -403,6 +427,191 @@ class URN:
         if not isinstance(other, URN):
             other = URN(other, self._mode)
         return self.assigned_key == other.assigned_key
+
+    # -- native names, parameters, typed parts, resolution -------------------------------
+    # Implemented in their own modules, imported on first use: parsing never pays for them.
+
+    @classmethod
+    def build(
+        cls,
+        nid: str,
+        nss_raw: str,
+        *,
+        r: str | None = None,
+        q: str | None = None,
+        f: str | None = None,
+    ) -> URN:
+        """A URN from unencoded text, each part percent-encoded by its grammar (RFC 8141 §2).
+
+        UTF-8 ``%XX`` escapes with upper-case hex; ``%`` becomes ``%25``; ``?`` and ``#`` in
+        the NSS (and a leading ``/``) are escaped so that they cannot start a component. The
+        result is in canonical form (the namespace's rule applies). Text without a UTF-8 form
+        raises :class:`~urnld.URNEncodingError`.
+
+        >>> str(URN.build("isbn", "978-0-14-143951-8"))
+        'urn:isbn:9780141439518'
+        >>> str(URN.build("example", "a?b#c", q="lang=en"))
+        'urn:example:a%3Fb%23c?=lang=en'
+        """
+        from ._native import build
+
+        return build(cls, nid, nss_raw, r=r, q=q, f=f)
+
+    @classmethod
+    def from_uuid(cls, value: uuid.UUID | str) -> URN:
+        """``urn:uuid:`` for a :class:`uuid.UUID` (or a string it accepts), RFC 9562 §4.
+
+        >>> import uuid
+        >>> str(URN.from_uuid(uuid.UUID(int=0)))
+        'urn:uuid:00000000-0000-0000-0000-000000000000'
+        """
+        from ._native import from_uuid
+
+        return from_uuid(cls, value)
+
+    @classmethod
+    def from_oid(cls, value: str | Iterable[int]) -> URN:
+        """``urn:oid:`` for a dotted OID or integer arcs (RFC 3061 §2).
+
+        >>> str(URN.from_oid("1.3.6.1"))
+        'urn:oid:1.3.6.1'
+        """
+        from ._native import from_oid
+
+        return from_oid(cls, value)
+
+    @classmethod
+    def from_isbn(cls, value: str) -> URN:
+        """``urn:isbn:`` for an ISBN (hyphens, spaces allowed), canonical, check digit checked.
+
+        >>> str(URN.from_isbn("0-8044-2957-x"))
+        'urn:isbn:080442957X'
+        """
+        from ._native import from_isbn
+
+        return from_isbn(cls, value)
+
+    @classmethod
+    def from_issn(cls, value: str) -> URN:
+        """``urn:issn:`` for an ISSN, canonical, check character checked.
+
+        >>> str(URN.from_issn("1046-8188"))
+        'urn:issn:1046-8188'
+        """
+        from ._native import from_issn
+
+        return from_issn(cls, value)
+
+    @property
+    def nss_decoded(self) -> str:
+        """The NSS with every ``%XX`` escape decoded as UTF-8 (the inverse of :meth:`build`).
+
+        Raises :class:`~urnld.URNEncodingError` where an escape is not UTF-8.
+
+        >>> URN("urn:example:M%C4%81ori%2Fa").nss_decoded
+        'Māori/a'
+        """
+        from ._encode import decode_nss
+
+        return decode_nss(self.nss)
+
+    @property
+    def f_decoded(self) -> str | None:
+        """The f-component with its escapes decoded as UTF-8, or None.
+
+        >>> URN("urn:example:a#%C2%A71").f_decoded
+        '§1'
+        """
+        f = self.parts[4]
+        if f is None:
+            return None
+        from ._encode import decode_component
+
+        return decode_component(f)
+
+    @property
+    def q_params(self) -> Params:
+        """The q-component as ordered, decoded ``(key, value)`` pairs (repeated keys kept).
+
+        >>> URN("urn:example:a?=lang=en&lang=fr&x").q_params
+        Params([('lang', 'en'), ('lang', 'fr'), ('x', None)])
+        """
+        from ._params import parse_params
+
+        return parse_params(self.parts[3])
+
+    @property
+    def r_params(self) -> Params:
+        """The r-component as ordered, decoded ``(key, value)`` pairs.
+
+        >>> URN("urn:example:a?+cc=us").r_params.get("cc")
+        'us'
+        """
+        from ._params import parse_params
+
+        return parse_params(self.parts[2])
+
+    @property
+    def typed_nss(self) -> object | None:
+        """The namespace's typed, immutable view of the NSS; None when the rule has none.
+
+        Raises :class:`~urnld.URNValidationError` when the NSS breaks its namespace's rule.
+
+        >>> URN("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6").typed_nss
+        UUID('f81d4fae-7dec-11d0-a765-00a0c91e6bf6')
+        >>> URN("urn:example:x").typed_nss is None
+        True
+        """
+        from ._native import typed_nss
+
+        return typed_nss(self)
+
+    def functional_equivalents(self) -> tuple[URN, ...]:
+        """Other canonical URNs naming the same resource, by the namespace's rule.
+
+        Beyond URN-equivalence (draft-ietf-urnbis-rfc2141bis-urn-03 §6): an ISBN-10 and its
+        ISBN-13, an ISBN and its ISBN-A DOI. Empty without such a rule or for an NSS that
+        breaks its rule. See :func:`urnld.functionally_equivalent`.
+
+        >>> [str(u) for u in URN("urn:isbn:0-395-36341-1").functional_equivalents()]
+        ['urn:isbn:9780395363416', 'urn:doi:10.978.0395/363416']
+        """
+        from ._native import functional_equivalents
+
+        return functional_equivalents(self)
+
+    def resolve(self, template: str | None = None) -> str:
+        """A locator for this URN from an RFC 6570 *template* (RFC 8141 §1.2.1, §2.3.2-2.3.3).
+
+        Without a template, the first matching entry of :func:`urnld.resolvers.resolvers`.
+        Nothing is fetched: the locator is only built.
+
+        >>> URN("urn:ietf:rfc:8141#section-2").resolve()
+        'https://www.rfc-editor.org/rfc/rfc8141#section-2'
+        >>> URN("urn:example:a?=x=1").resolve("https://r.example/{nss}")
+        'https://r.example/a?x=1'
+        """
+        from . import resolvers
+
+        if template is not None:
+            return resolvers.expand(self, template)
+        found = resolvers.locators(self)
+        if not found:
+            raise resolvers.ResolverError(f"no resolver is known for {self._text!r}")
+        return found[0][1]
+
+    # pydantic v2 finds these on a field typed URN; the schema module (and pydantic) load then.
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        from ._schema import urn_schema
+
+        return urn_schema(cls)
+
+    @classmethod
+    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> Any:
+        from ._schema import json_schema
+
+        return json_schema()
 
     # -- other forms ---------------------------------------------------------------------
 

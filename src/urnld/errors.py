@@ -30,12 +30,17 @@ NID may not end with '-' (at position 8)
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .findings import Finding
 
 __all__ = [
     "URNConversionError",
     "URNError",
     "URNLDEnvironmentError",
     "URNSyntaxError",
+    "URNValidationError",
     "WorkerError",
     "parser_reason",
 ]
@@ -124,6 +129,26 @@ class URNSyntaxError(URNError):
 
 class URNConversionError(URNError):
     """A valid URN cannot be expressed in the requested form (e.g. RFC 2141 syntax)."""
+
+
+class URNValidationError(URNError):
+    """The text parses, but a later level of validation (NID policy, namespace) failed.
+
+    Raised by :func:`urnld.validate` and by the URN methods that need a valid NSS.
+
+    Attributes:
+        text: the input.
+        findings: the error-level findings.
+    """
+
+    def __init__(self, text: str, findings: list[Finding]) -> None:
+        self.text = text
+        self.findings = findings
+        detail = "; ".join(f"{f.message} [{f.code}]" for f in findings)
+        super().__init__(f"{text!r} is not a valid URN: {detail}")
+
+    def __reduce__(self) -> tuple[type[URNValidationError], tuple[str, list[Finding]]]:
+        return (type(self), (self.text, self.findings))
 
 
 class URNLDEnvironmentError(RuntimeError):

@@ -46,6 +46,7 @@ def _samples() -> dict[str, BaseException]:
     from urnld.shacl._load import DataError, ShapesError
     from urnld.stream import NTriplesSyntaxError
     from urnld.xmlns import XMLNamespaceError
+    from urnld.resolvers import ResolverError, ResolverPluginError
 
     samples: list[BaseException] = [
         URNError("bad"),
@@ -70,6 +71,9 @@ def _samples() -> dict[str, BaseException]:
         urnld.errors.WorkerError("a worker process died"),
         NamespacePluginError("broken plugin"),
         DaskNotInstalled("no distributed"),
+        urnld.URNEncodingError("ab%C3", 2, "not UTF-8"),
+        ResolverError("bad template"),
+        ResolverPluginError("broken resolver plugin"),
     ]
     return {type(e).__qualname__: e for e in samples}
 

@@ -22,11 +22,14 @@ PKG = SRC / "urnld"
 # reports), which the namespace rules build on, and the URN type and checks, which use them.
 _LAYERS = {
     "errors": 0, "findings": 0, "_normalizers": 0, "_abnf": 0, "_parser": 0, "_display": 0,
-    "registry": 0, "_files": 0, "report": 0, "_accel": 0,
+    "registry": 0, "_files": 0, "report": 0, "_encode": 0, "_params": 0, "_accel": 0,
     "namespaces": 1,
-    "": 2, "_urn": 2, "_check": 2, "_extract": 2,
+    "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_native": 2, "_json": 2, "resolvers": 2,
+    "_functional": 2, "_schema": 2,
     "_terms": 3,
     "stream": 4, "rdf": 4, "jsonld": 4, "xmlns": 4,
+    # glue to other libraries' types (pydantic, rfc3986/rdflib URIs, Hypothesis)
+    "pydantic": 4, "interop": 4, "strategies": 4,
     "shacl": 5,  # reads RDF through urnld.rdf
     "dask": 5,  # runs the stream passes
     "html": 5,  # renders report documents (plain dicts) for the command line; stdlib only

@@ -20,6 +20,8 @@ import json
 import sys
 from collections.abc import Iterator
 
+from .. import json_default
+
 HELP = "parse and check URNs, show their parts and canonical form"
 EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
 
@@ -157,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
     check_profiles(args.profile)
     results = [describe(t, args.mode, args.strict, args.profile) for t in _inputs(args.urns)]
     if args.json:
-        json.dump(results, sys.stdout, indent=2, ensure_ascii=False)
+        json.dump(results, sys.stdout, indent=2, ensure_ascii=False, default=json_default)
         print()
     else:
         for d in results:

@@ -64,6 +64,24 @@ class NamespaceRule:
         """Yield findings about *nss* (as written), with spans relative to the NSS."""
         return ()
 
+    def functional_equivalents(self, nss: str) -> tuple[str, ...]:
+        """Other canonical URNs naming the same resource by this namespace's definition.
+
+        Functional equivalence (draft-ietf-urnbis-rfc2141bis-urn-03 §6) goes beyond
+        URN-equivalence: ``urn:isbn:0395363411`` and ``urn:isbn:9780395363416`` are two names
+        (RFC 3187 keeps them apart) for one book. Called with the canonical NSS of a URN that
+        passed :meth:`check_nss` without errors; the default is none.
+        """
+        return ()
+
+    def typed_nss(self, nss: str) -> object | None:
+        """A typed, immutable view of *nss*, or None when the namespace defines none.
+
+        Called by :attr:`urnld.URN.typed_nss` with the canonical NSS of a URN that passed
+        :meth:`check_nss` without errors. The view's ``str()`` must give that NSS back.
+        """
+        return None
+
     @property
     def rule_name(self) -> str:
         """How findings name this rule, e.g. ``"isbn: RFC 3187 §5"``."""

@@ -27,6 +27,8 @@ from ._base import CheckOptions, NamespaceRule, upper_except_pct
 __all__ = ["RULE", "DOIRule"]
 
 _PREFIX = re.compile(r"[0-9]+(?:\.[0-9]+)*")
+# ISBN-A: "10." EAN prefix "." group+registrant "/" publication+check digit (13 digits in all).
+_ISBN_A = re.compile(r"10\.(97[89])\.([0-9]+)/([0-9]+)")
 
 
 class DOIRule(NamespaceRule):
@@ -39,6 +41,23 @@ class DOIRule(NamespaceRule):
 
     def canonical_nss(self, nss: str) -> str:
         return upper_except_pct(nss)
+
+    def functional_equivalents(self, nss: str) -> tuple[str, ...]:
+        """An ISBN-A DOI (``10.978.…``/``10.979.…``) names the book of its ISBN."""
+        m = _ISBN_A.fullmatch(nss)
+        if m is None:
+            return ()
+        from .isbn import RULE as ISBN_RULE
+        from .isbn import isbn_a
+        from .views import ISBN
+
+        digits = m[1] + m[2] + m[3]
+        if any(True for _ in ISBN_RULE.check_nss(digits, CheckOptions())):
+            return ()  # a wrong check digit: not an ISBN-A
+        view = ISBN.parse(digits)
+        if isbn_a(view) != nss:
+            return ()  # the split is not the ISBN's group/registrant: another DOI name
+        return tuple(f"urn:isbn:{form}" for form in (view.isbn13, view.isbn10) if form)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         slash = nss.find("/")

@@ -35,6 +35,7 @@ from collections.abc import Iterator
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
 from ._util import quote_char
+from .views import EPC
 
 __all__ = ["EPCGLOBAL_RULE", "RULE", "EPCRule", "EPCglobalRule"]
 
@@ -48,6 +49,9 @@ class EPCRule(NamespaceRule):
     nid = "epc"
     title = "EPCglobal Electronic Product Code"
     reference = "RFC 5134 §2"
+
+    def typed_nss(self, nss: str) -> EPC:
+        return EPC.parse(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         colon = nss.find(":")

@@ -39,6 +39,7 @@ from collections.abc import Iterator
 from ..findings import Finding, Severity
 from ._base import CheckOptions, NamespaceRule, lower_except_pct
 from ._util import PCHAR_NC_RE, quote_char, segments, visible_span
+from .views import IETFName
 
 __all__ = ["RULE", "IETFRule"]
 
@@ -65,6 +66,9 @@ class IETFRule(NamespaceRule):
         if _is_params(nss):
             return "params:" + nss[7:]
         return lower_except_pct(nss)
+
+    def typed_nss(self, nss: str) -> IETFName:
+        return IETFName.parse(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         spans = segments(nss)

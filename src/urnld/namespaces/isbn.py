@@ -36,8 +36,9 @@ from .._normalizers import is_urn_like
 from ..errors import URNError
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
+from .views import ISBN
 
-__all__ = ["RULE", "ISBNError", "ISBNRule", "same_isbn"]
+__all__ = ["RULE", "ISBNError", "ISBNRule", "isbn_a", "same_isbn"]
 
 # Hyphens may sit between any two digits (RFC 3187 §5 removes them all before comparing), also
 # inside the 978/979 prefix: otherwise "97-8…" would fall out of its equivalence class.
@@ -81,6 +82,18 @@ class ISBNRule(NamespaceRule):
         if _ISBN.fullmatch(nss):
             return nss.replace("-", "").upper()
         return nss
+
+    def typed_nss(self, nss: str) -> ISBN:
+        return ISBN.parse(nss)
+
+    def functional_equivalents(self, nss: str) -> tuple[str, ...]:
+        """ISBN-10 ↔ ISBN-13 of one book, and its ISBN-A DOI (see :func:`isbn_a`)."""
+        view = ISBN.parse(nss)
+        out = [f"urn:isbn:{form}" for form in (view.isbn10, view.isbn13) if form and form != nss]
+        doi = isbn_a(view)
+        if doi is not None:
+            out.append(f"urn:doi:{doi}")
+        return tuple(out)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if _ISBN.fullmatch(nss):
@@ -151,6 +164,21 @@ class ISBNRule(NamespaceRule):
                 len(nss) - 1,
                 len(nss),
             )
+
+
+def isbn_a(view: ISBN) -> str | None:
+    """The ISBN-A DOI of an ISBN: ``10.`` + EAN prefix + ``.`` + group and registrant ``/``
+    publication and check digit (International ISBN Agency / IDF, "ISBN-A"); None when the
+    range table does not split the ISBN.
+
+    >>> isbn_a(ISBN.parse("9788898392315"))
+    '10.978.8898392/315'
+    """
+    thirteen = ISBN.parse(view.isbn13)
+    if not (thirteen.group and thirteen.registrant and thirteen.publication):
+        return None
+    return (f"10.{thirteen.prefix}.{thirteen.group}{thirteen.registrant}/"
+            f"{thirteen.publication}{thirteen.check_digit}")
 
 
 RULE = ISBNRule()

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
+from .views import ISSN
 
 __all__ = ["RULE", "ISSNRule"]
 
@@ -45,6 +46,9 @@ class ISSNRule(NamespaceRule):
             compact = nss.replace("-", "").upper()
             return compact[:4] + "-" + compact[4:]
         return nss
+
+    def typed_nss(self, nss: str) -> ISSN:
+        return ISSN.parse(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _ISSN.fullmatch(nss):

@@ -32,6 +32,7 @@ from collections.abc import Iterator
 from ..findings import Finding, Severity
 from ._base import CheckOptions, NamespaceRule, lower_except_pct
 from ._util import segments, visible_span
+from .views import LexName
 
 __all__ = ["RULE", "LexRule"]
 
@@ -47,6 +48,9 @@ class LexRule(NamespaceRule):
 
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
+
+    def typed_nss(self, nss: str) -> LexName:
+        return LexName.parse(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         slash = nss.find("/")

@@ -40,6 +40,7 @@ from collections.abc import Iterator
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
 from ._util import PCHAR_RE, PCHAR_SLASH_RE, segments, visible_span
+from .views import NBN
 
 __all__ = ["PROFILE_DE", "RULE", "NBNRule", "dnb_check_digit"]
 
@@ -97,6 +98,9 @@ class NBNRule(NamespaceRule):
         if m is None:
             return nss
         return m.group(1).lower() + nss[m.end(1) :]
+
+    def typed_nss(self, nss: str) -> NBN:
+        return NBN.parse(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         m = _NBN.fullmatch(nss)

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from ..findings import Finding
 from ._base import CheckOptions, NamespaceRule
 from ._util import quote_char, segments, visible_span
+from .views import OID
 
 __all__ = ["RULE", "OIDRule"]
 
@@ -40,6 +41,9 @@ class OIDRule(NamespaceRule):
     nid = "oid"
     title = "Object Identifier"
     reference = "RFC 3061 §2"
+
+    def typed_nss(self, nss: str) -> OID:
+        return OID.parse(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _OID.fullmatch(nss):

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 import string
+import uuid
 from collections.abc import Iterator
 
 from ..findings import Finding, Severity
@@ -45,6 +46,9 @@ class UUIDRule(NamespaceRule):
         if _UUID.fullmatch(nss):
             return nss.lower()
         return nss
+
+    def typed_nss(self, nss: str) -> uuid.UUID:
+        return uuid.UUID(nss)
 
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _UUID.fullmatch(nss):

@@ -13,6 +13,9 @@ query — including the SPARQL-based constraints pyshacl runs — can call:
 ``urnfn:nss(?x)``          the NSS of the canonical form, as a plain literal.
 ``urnfn:findings(?x)``     the finding codes of ``urnld.check``, space-separated, in the order
                            ``check`` reports them, each once; ``""`` when there are none.
+``urnfn:resolve(?x [,t])`` the locator IRI of the URN: from the RFC 6570 template literal
+                           *t*, else the first entry of urnld's resolver table
+                           (:mod:`urnld.resolvers`); an error when none serves it.
 =========================  ==================================================================
 
 Arguments may be IRIs or literals of any kind (plain, ``xsd:string``, ``xsd:anyURI``,
@@ -154,6 +157,27 @@ def findings(x: Node) -> Literal:
     return Literal("syntax" if info is None else info.codes)
 
 
+def resolve(x: Node, template: Node | None = None) -> URIRef:
+    """``urnfn:resolve``: the locator of a URN (built, never fetched).
+
+    >>> from rdflib import Graph
+    >>> q = ('PREFIX urnfn: <https://w3id.org/urnld/fn#> SELECT ?l WHERE { '
+    ...      'BIND(urnfn:resolve(<URN:IETF:RFC:2141>) AS ?l) }')
+    >>> [str(row.l) for row in Graph().query(q)]
+    ['https://www.rfc-editor.org/rfc/rfc2141']
+    """
+    text = _lexical(x)
+    if template is not None and not isinstance(template, Literal):
+        raise SPARQLError(f"urnfn:resolve: the template {template!r} is not a literal")
+    try:
+        if text is None:
+            raise URNError(f"{x!r} is not a URN")
+        urn = urnld.URN(text)
+        return URIRef(urn.resolve(None if template is None else str(template)))
+    except URNError as e:
+        raise SPARQLError(f"urnfn:resolve: {str(e).splitlines()[0]}") from None
+
+
 _FUNCTIONS: dict[str, Callable[..., Node]] = {
     "isValid": is_valid,
     "canonical": canonical,
@@ -161,6 +185,7 @@ _FUNCTIONS: dict[str, Callable[..., Node]] = {
     "nid": nid,
     "nss": nss,
     "findings": findings,
+    "resolve": resolve,
 }
 
 

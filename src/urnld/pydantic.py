@@ -1,0 +1,59 @@
+"""pydantic v2 types for URNs: ``URNStr`` and ``CanonicalURNStr`` (pydantic is an optional extra).
+
+``pip install 'urnld[pydantic]'``. Importing :mod:`urnld` never imports pydantic; this module
+does. A field annotated with :class:`~urnld.URN` works too: ``URN`` finds this module through
+``__get_pydantic_core_schema__`` when pydantic asks.
+
+>>> from pydantic import BaseModel
+>>> class Book(BaseModel):
+...     id: URNStr
+...     key: CanonicalURNStr
+>>> b = Book(id="URN:ISBN:0-395-36341-1", key="URN:ISBN:0-395-36341-1")
+>>> b.id, b.key
+(URN('URN:ISBN:0-395-36341-1'), URN('urn:isbn:0395363411'))
+>>> b.model_dump(mode="json")
+{'id': 'URN:ISBN:0-395-36341-1', 'key': 'urn:isbn:0395363411'}
+>>> from pydantic import ValidationError
+>>> try:
+...     Book(id="urn:x", key="urn:isbn:0395363411")
+... except ValidationError as e:
+...     print(e.errors()[0]["loc"], e.errors()[0]["msg"].splitlines()[0])
+('id',) Value error, ':' and a namespace-specific string must follow the NID (at position 5)
+>>> Book.model_json_schema()["properties"]["id"]["format"]
+'urn'
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
+from pydantic.json_schema import JsonSchemaValue
+from pydantic_core import core_schema
+
+from ._schema import RFC8141_PATTERN, json_schema, urn_schema
+from ._urn import URN
+
+__all__ = ["RFC8141_PATTERN", "CanonicalURNStr", "URNStr", "json_schema", "urn_schema"]
+
+
+class _URNAnnotation:
+    def __init__(self, *, canonical: bool) -> None:
+        self.canonical = canonical
+
+    def __get_pydantic_core_schema__(
+        self, source: Any, handler: GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        schema: core_schema.CoreSchema = urn_schema(URN, canonical=self.canonical)
+        return schema
+
+    def __get_pydantic_json_schema__(
+        self, schema: core_schema.CoreSchema, handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
+        return json_schema()
+
+
+#: A URN field: validated against RFC 8141, kept as written.
+URNStr = Annotated[URN, _URNAnnotation(canonical=False)]
+#: A URN field replaced by its canonical form (RFC 8141 §3 plus the namespace's rules).
+CanonicalURNStr = Annotated[URN, _URNAnnotation(canonical=True)]

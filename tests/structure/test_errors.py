@@ -42,11 +42,19 @@ def _samples() -> dict[str, BaseException]:
     from urnld.namespaces import NamespacePluginError
     from urnld.namespaces.isbn import ISBNError
     from urnld.namespaces.publicid import PublicIdError
-    from urnld.rdf import CanonicalizationTooComplex, NotAURNError, RDFCInputError
+    from urnld.rdf import (
+        CanonicalizationTooComplex,
+        EndpointBatchError,
+        EndpointError,
+        NotAURNError,
+        RDFCInputError,
+    )
+    from urnld.read import ReadError, UnsafeXMLError
+    from urnld.report import CanonicalizeReport
+    from urnld.resolvers import ResolverError, ResolverPluginError
     from urnld.shacl._load import DataError, ShapesError
     from urnld.stream import NTriplesSyntaxError
     from urnld.xmlns import XMLNamespaceError
-    from urnld.resolvers import ResolverError, ResolverPluginError
 
     samples: list[BaseException] = [
         URNError("bad"),
@@ -58,6 +66,8 @@ def _samples() -> dict[str, BaseException]:
         ISBNError("not an ISBN"),
         PublicIdError("x//y", 1, "bad"),
         XMLNamespaceError("bad xml"),
+        ReadError("x.ttl: cannot parse as turtle: at line 1"),
+        UnsafeXMLError("x.rdf:1:40: entity declarations are refused in RDF/XML"),
         DataError("data"),
         ShapesError("shapes"),
         URNContextError("ctx"),
@@ -70,6 +80,9 @@ def _samples() -> dict[str, BaseException]:
         URNLDEnvironmentError("env"),
         urnld.errors.WorkerError("a worker process died"),
         NamespacePluginError("broken plugin"),
+        EndpointError("http://127.0.0.1:7878/query: cannot connect"),
+        EndpointBatchError("batch 2 of 3 failed", batch=2, batches_done=1, batches_total=3,
+                           report=CanonicalizeReport()),
         DaskNotInstalled("no distributed"),
         urnld.URNEncodingError("ab%C3", 2, "not UTF-8"),
         ResolverError("bad template"),

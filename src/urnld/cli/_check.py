@@ -11,19 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from ..errors import URNError
-from ._formats import (
-    QUAD_FORMATS,
-    STREAMABLE,
-    first_line,
-    format_of,
-    rdflib_source,
-    source_name,
-)
+from ._formats import STREAMABLE, format_of, source_name
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
 EXIT_CODES = (
@@ -32,14 +24,15 @@ EXIT_CODES = (
 )
 
 
-
 def configure(parser: argparse.ArgumentParser) -> None:
+    from ._input_options import add_input_options
+
     parser.description = (
         "Scan RDF files for URNs (IRIs and literals whose whole value is a URN) and report "
         "invalid ones, non-canonical spellings, and equivalent spellings that are separate "
         "nodes. Exit 0: no errors; 1: invalid URNs; 2: unreadable input."
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="RDF file ('-' = stdin)")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="RDF file ('-' = stdin)")
     parser.add_argument("-o", "--output", metavar="FILE",
                         help="write what is printed (text or --json) to FILE instead of stdout")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -47,10 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--html", metavar="FILE",
         help="also write the report as one self-contained HTML page (charts, sortable tables)",
     )
-    parser.add_argument(
-        "--input-format", metavar="F",
-        help="input format for all files; default: guessed from the extension (stdin: nt)",
-    )
+    add_input_options(parser, stdin="nt")
     parser.add_argument(
         "--limit", type=int, default=20, metavar="N",
         help="rows shown per table in the text output (default 20; JSON is not limited)",
@@ -65,14 +55,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
+    from ._endpoint import add_options
+
+    add_options(parser, write=False)
 
 
-def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) -> None:
+def _check_one(path: str, args: argparse.Namespace, report: Any, *, quiet: bool = False) -> None:
+    from ..read import LINE_FORMATS, format_for_path
+    from ._input_options import read_graph
     from ._progress import Progress
 
-    fmt = format_of(path, fmt, "nt")
+    fmt = format_for_path(path, args.input_format, stdin="nt")
     source = source_name(path)
-    if fmt in STREAMABLE:
+    if fmt in LINE_FORMATS:
+        # One statement a line: streamed in bounded memory, never built into a graph.
         from ..stream import check_file
         from ._common import ProgressLine
 
@@ -83,28 +79,16 @@ def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) 
             if line is not None:
                 line.close()
         return
-    from rdflib import Dataset, Graph
-
     from ..rdf import check_graph
 
-    graph: Graph = (
-        Dataset() if fmt in QUAD_FORMATS else Graph(bind_namespaces="core")
-    )
-    from ._progress import CountingReader
-
-    total = None if path == "-" or path.endswith(".gz") else os.path.getsize(path)
-    bar = Progress(f"urnld check {source}", total, enabled=False if quiet else None)
+    bar = Progress(f"urnld check {source}", enabled=False if quiet else None)
     try:
-        with rdflib_source(path) as f:
-            graph.parse(cast(IO[bytes], CountingReader(f, bar)), format=fmt)
-    except OSError:
-        raise
-    except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
-        raise URNError(f"cannot parse as {fmt}: {first_line(e)}") from e
+        with bar.ticking(f"reading {fmt}"):
+            graph = read_graph(path, fmt, args)
+        with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
+            check_graph(graph, report)
     finally:
         bar.close()
-    with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
-        check_graph(graph, report)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -116,10 +100,25 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..report import CheckReport
+    from ._input_options import warnings_to_stderr
 
     unreadable: list[dict[str, str]] = []
     files: list[dict[str, Any]] = []  # per input, for the HTML report
-    if args.engine == "dask":
+    inputs = list(args.files)
+    if args.endpoint is not None:
+        from ._endpoint import check_report
+
+        report = check_report(args)
+        inputs = [args.endpoint]
+        files.append({
+            "source": args.endpoint, "statements": report.statements_in,
+            "urns": report.iri_occurrences + report.literal_occurrences,
+            "invalid": report.error_occurrences,
+            "non_canonical": report.non_canonical_occurrences,
+        })
+    elif not args.files:
+        raise URNError("give RDF files to check, or --endpoint URL")
+    elif args.engine == "dask":
         report = _run_dask(args)
     else:
         if args.workers is not None or args.scheduler is not None:
@@ -129,15 +128,18 @@ def _run(args: argparse.Namespace) -> int:
             part = CheckReport()
             source = "<stdin>" if path == "-" else path
             try:
-                _check_one(path, args.input_format, part, quiet=args.quiet)
+                with warnings_to_stderr("urnld check"):
+                    _check_one(path, args, part, quiet=args.quiet)
             except (OSError, URNError) as e:
                 message = (
                     f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
                 ).splitlines()[0]
-                unreadable.append({"source": source, "error": message})
-                files.append({"source": source, "error": message})
+                unreadable.append({"source": source, "error": message.removeprefix(f"{source}: ")})
+                files.append({"source": source, "error": message.removeprefix(f"{source}: ")})
                 if not args.json:
-                    print(f"urnld check: error: {source}: {message}", file=sys.stderr)
+                    # The reader's messages name the input themselves (with line and column).
+                    where = "" if message.startswith(source) else f"{source}: "
+                    print(f"urnld check: error: {where}{message}", file=sys.stderr)
             else:
                 files.append({
                     "source": source, "statements": part.statements_in,
@@ -151,7 +153,7 @@ def _run(args: argparse.Namespace) -> int:
             print(f"urnld check: error: {err}", file=sys.stderr)
     if args.json:
         out = report.to_dict()
-        out["inputs"] = list(args.files)
+        out["inputs"] = inputs
         out["unreadable"] = unreadable
         json.dump(out, sys.stdout, indent=2, sort_keys=True, ensure_ascii=False)
         sys.stdout.write("\n")

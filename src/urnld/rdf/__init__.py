@@ -20,6 +20,15 @@ from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
+    from ._client import EndpointError
+    from ._endpoint import (
+        BatchProgress,
+        EndpointBatchError,
+        canonicalize_endpoint,
+        check_endpoint,
+    )
+    from ._graph import URNGraph
+    from ._query import canonical_query
     from ._rdfc import (
         DEFAULT_MAX_WORK,
         CanonicalizationTooComplex,
@@ -33,14 +42,21 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_MAX_WORK",
     "URNFN",
+    "BatchProgress",
     "CanonicalizationTooComplex",
     "CanonicalizeResult",
+    "EndpointBatchError",
+    "EndpointError",
     "NotAURNError",
     "RDFCInputError",
+    "URNGraph",
     "URNRef",
     "URNStore",
     "canonical_nquads",
+    "canonical_query",
     "canonicalize",
+    "canonicalize_endpoint",
+    "check_endpoint",
     "check_graph",
     "digest",
     "register_functions",
@@ -51,6 +67,7 @@ _LAZY = {
     "URNRef": "._term",
     "NotAURNError": "._term",
     "URNStore": "._store",
+    "URNGraph": "._graph",
     "canonicalize": "._canonicalize",
     "CanonicalizeResult": "._canonicalize",
     "check_graph": "._canonicalize",
@@ -59,6 +76,12 @@ _LAZY = {
     "canonical_nquads": "._rdfc",
     "DEFAULT_MAX_WORK": "._rdfc",
     "digest": "._rdfc",
+    "EndpointError": "._client",
+    "BatchProgress": "._endpoint",
+    "EndpointBatchError": "._endpoint",
+    "canonicalize_endpoint": "._endpoint",
+    "check_endpoint": "._endpoint",
+    "canonical_query": "._query",
 }
 
 

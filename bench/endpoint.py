@@ -1,0 +1,234 @@
+"""Benchmark: URNs of a running Oxigraph server, in place vs the dump → canonicalize → reload trip.
+
+    python bench/endpoint.py                                  # 200k triples, memory 200k vs 800k
+    python bench/endpoint.py --triples 1000000 --memory 1000000 4000000   # the full sizes
+
+In one run, on a store of ``--triples`` N-Triples statements of which 10% use a non-canonical
+URN spelling (records about books named by ISBN URNs, spelled ``URN:ISBN:…``, ``urn:ISBN:…``
+or with hyphens in one statement out of ten):
+
+* check — ``urnld check --endpoint`` (:func:`urnld.rdf.check_endpoint`) against one
+  ``SELECT (COUNT(*) …)`` over the same patterns (the floor for any pass that reads them), as
+  one streamed result and in pages (``--page-size``);
+* in place — ``urnld canonicalize --endpoint`` (:func:`urnld.rdf.canonicalize_endpoint`);
+* round trip — what users do today: dump the store (Graph Store Protocol GET), run
+  ``urnld canonicalize dump.nt -o out.nt``, clear the store and load ``out.nt`` (GSP POST);
+  the store is reloaded with the original data between the two;
+* client memory — ``urnld canonicalize --endpoint`` run in a child process on a store of each
+  ``--memory`` size; its peak RSS should not grow with the store.
+
+Both rewrites must leave the same number of statements; the script checks it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import httpx
+
+DCT = "http://purl.org/dc/terms/"
+LONG = 3600.0  # seconds per request: a loaded machine aggregates millions of statements slowly
+
+
+def isbn13(rng: random.Random) -> str:
+    digits = [9, 7, 8] + [rng.randrange(10) for _ in range(9)]
+    check = (10 - sum((3 if i % 2 else 1) * d for i, d in enumerate(digits)) % 10) % 10
+    return "".join(map(str, digits)) + str(check)
+
+
+def spell(isbn: str, rng: random.Random) -> str:
+    """A non-canonical spelling of ``urn:isbn:<isbn>``."""
+    hyphenated = f"{isbn[:3]}-{isbn[3]}-{isbn[4:8]}-{isbn[8:12]}-{isbn[12]}"
+    return rng.choice((f"URN:ISBN:{isbn}", f"urn:ISBN:{hyphenated}", f"Urn:Isbn:{hyphenated}"))
+
+
+def generate(path: Path, triples: int, seed: int = 17) -> None:
+    """``triples`` statements, 10% of them with a non-canonical URN spelling."""
+    rng = random.Random(seed)
+    with path.open("w", encoding="ascii") as f:
+        n = 0
+        record = 0
+        while n < triples:
+            isbn = isbn13(rng)
+            other = isbn13(rng)
+            record += 1
+            rows = [
+                ("title", f'"Title {record}"'),
+                ("creator", f"<http://example.org/person/{rng.randrange(50_000)}>"),
+                ("issued", f'"{1900 + rng.randrange(125)}"'),
+                ("language", '"en"'),
+                ("references", f"<urn:isbn:{other}>"),
+            ]
+            for prop, obj in rows:
+                if n >= triples:
+                    break
+                subject = spell(isbn, rng) if rng.random() < 0.1 else f"urn:isbn:{isbn}"
+                f.write(f"<{subject}> <{DCT}{prop}> {obj} .\n")
+                n += 1
+
+
+class Server:
+    def __init__(self, location: Path) -> None:
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.base = f"http://127.0.0.1:{self.port}"
+        exe = Path(sys.executable).parent / "oxigraph"
+        self.process = subprocess.Popen(
+            [str(exe), "serve", "--location", str(location), "--bind", f"127.0.0.1:{self.port}"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        for _ in range(300):  # bounded wait: 30 s
+            try:
+                if httpx.get(f"{self.base}/query", params={"query": "ASK {}"}).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        self.stop()
+        raise SystemExit("oxigraph did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=30)
+
+    def load(self, path: Path) -> None:
+        with path.open("rb") as f:
+            r = httpx.post(f"{self.base}/store?default", content=f,
+                           headers={"Content-Type": "application/n-triples"}, timeout=3600)
+        r.raise_for_status()
+
+    def clear(self) -> None:
+        r = httpx.post(f"{self.base}/update", content=b"DROP ALL",
+                       headers={"Content-Type": "application/sparql-update"}, timeout=3600)
+        r.raise_for_status()
+
+    def dump(self, path: Path) -> None:
+        with path.open("wb") as f, httpx.stream(
+            "GET", f"{self.base}/store?default", headers={"Accept": "application/n-triples"},
+            timeout=3600,
+        ) as r:
+            r.raise_for_status()
+            for chunk in r.iter_bytes():
+                f.write(chunk)
+
+    def count(self) -> int:
+        from urnld.rdf._client import Endpoint
+
+        with Endpoint(f"{self.base}/query", timeout=LONG) as e:
+            return e.count("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
+
+
+def timed(fn, *args, **kwargs) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    start = time.perf_counter()
+    out = fn(*args, **kwargs)
+    return time.perf_counter() - start, out
+
+
+_CHILD = (
+    "import resource, sys\n"
+    "from urnld.cli import main\n"
+    "code = main(sys.argv[1:])\n"
+    "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    "sys.exit(code)\n"
+)
+
+
+def child_peak_kib(argv: list[str]) -> int:
+    r = subprocess.run([sys.executable, "-c", _CHILD, *argv], capture_output=True, text=True,
+                       check=False)
+    if r.returncode != 0:
+        raise SystemExit(f"urnld {' '.join(argv)} failed: {r.stderr.strip()}")
+    return int(r.stderr.strip().splitlines()[-1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--triples", type=int, default=200_000)
+    ap.add_argument("--memory", type=int, nargs="*", default=[200_000, 800_000])
+    ap.add_argument("--batch", type=int, default=10_000)
+    ap.add_argument("--page-size", type=int, default=50_000,
+                    help="page size of the paged check (ORDER BY/LIMIT/OFFSET); 0: skip it "
+                    "(on Oxigraph every page aggregates the whole store again)")
+    args = ap.parse_args()
+
+    from urnld.rdf import canonicalize_endpoint, check_endpoint
+    from urnld.rdf._client import Endpoint
+    from urnld.rdf._endpoint import _Scope, occurrence_count_query
+    from urnld.stream import canonicalize_file
+
+    with tempfile.TemporaryDirectory() as tmp_name:
+        tmp = Path(tmp_name)
+        data = tmp / "data.nt"
+        generate(data, args.triples)
+        server = Server(tmp / "store")
+        try:
+            server.load(data)
+            query = f"{server.base}/query"
+            update = f"{server.base}/update"
+            n = server.count()
+            print(f"store: {n:,} statements ({args.triples:,} generated, 10% non-canonical)")
+
+            with Endpoint(query, timeout=LONG) as e:
+                t_count, occurrences = timed(
+                    e.count, occurrence_count_query(_Scope(), literals=False)
+                )
+            t_check, report = timed(check_endpoint, query, timeout=LONG)
+            print(f"check --endpoint      {t_check:8.2f} s   COUNT(*) same patterns "
+                  f"{t_count:6.2f} s ({occurrences:,} URN occurrences)   "
+                  f"ratio {t_check / t_count:.2f}x")
+            if args.page_size:
+                t_paged, paged = timed(check_endpoint, query, page_size=args.page_size,
+                                       timeout=LONG)
+                assert paged == report
+                print(f"check, paged          {t_paged:8.2f} s   pages of {args.page_size:,} terms "
+                      f"(ORDER BY/LIMIT/OFFSET), ratio {t_paged / t_count:.2f}x")
+
+            t_in_place, r = timed(canonicalize_endpoint, query, update_url=update,
+                                  batch=args.batch, timeout=LONG)
+            n_in_place = server.count()
+            print(f"in place              {t_in_place:8.2f} s   {r.rewritten:,} URN occurrences "
+                  f"rewritten, {n_in_place:,} statements after")
+
+            server.clear()
+            server.load(data)
+            dump, out = tmp / "dump.nt", tmp / "out.nt"
+            t_dump, _ = timed(server.dump, dump)
+            t_canon, _ = timed(canonicalize_file, dump, out)
+            t_clear, _ = timed(server.clear)
+            t_load, _ = timed(server.load, out)
+            t_trip = t_dump + t_canon + t_clear + t_load
+            n_trip = server.count()
+            print(f"round trip            {t_trip:8.2f} s   (dump {t_dump:.2f} + canonicalize "
+                  f"{t_canon:.2f} + clear {t_clear:.2f} + reload {t_load:.2f}), "
+                  f"{n_trip:,} statements after")
+            print(f"in place / round trip {t_in_place / t_trip:8.2f}x")
+            if n_trip != n_in_place:
+                raise SystemExit(f"MISMATCH: {n_in_place} statements in place, {n_trip} after "
+                                 "the round trip")
+        finally:
+            server.stop()
+
+        for size in args.memory:
+            sized = tmp / f"m{size}.nt"
+            generate(sized, size)
+            server = Server(tmp / f"store{size}")
+            try:
+                server.load(sized)
+                kib = child_peak_kib(["canonicalize", "--endpoint", f"{server.base}/query",
+                                      "--update-endpoint", f"{server.base}/update",
+                                      "--batch", str(args.batch), "--timeout", str(LONG)])
+            finally:
+                server.stop()
+            print(f"client peak RSS, canonicalize --endpoint on {size:>9,} statements: "
+                  f"{kib / 1024:6.1f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -170,7 +170,7 @@ def canonicalize_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks, n_jobs = _jobs_for(read_chunks(fin, counter), size, jobs)
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter, source=source), size, jobs)
 
         def tell(statements: int) -> None:
             assert progress is not None
@@ -233,7 +233,7 @@ def check_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks, n_jobs = _jobs_for(read_chunks(fin, counter), size, jobs)
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter, source=source), size, jobs)
         tell = progress
         if n_jobs > 1:
             # The workers' statement counts reach the report at the end: progress from them.

@@ -19,6 +19,7 @@ report). Memory stays bounded: each worker holds at most one chunk.
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import sys
@@ -31,9 +32,10 @@ from ..errors import WorkerError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
 from ._grammar import NTriplesSyntaxError
+from ._lifeline import watch_parent
 from ._passes import CanonPass, CheckPass, OnError
 
-__all__ = ["MIN_PARALLEL_BYTES", "canonicalize_chunks", "check_chunks", "default_jobs"]
+__all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "check_chunks", "default_jobs"]
 
 # What a worker runs: kind ("canonicalize" or "check") and (source, on_error, literals,
 # ignore_components, max_examples).
@@ -41,6 +43,8 @@ _Options = tuple[str, OnError, bool, bool, int]
 
 #: Below this many input bytes a second process costs more than it saves.
 MIN_PARALLEL_BYTES = 8 << 20
+#: The most worker processes one run starts, whatever ``jobs`` asks for.
+MAX_JOBS = 64
 # How long the parent waits for a result before checking that the workers are alive.
 _POLL_SECONDS = 1.0
 
@@ -89,15 +93,23 @@ def _new_pass(kind: str, report: CanonicalizeReport | CheckReport,
     return CanonPass(report, literals=literals, ignore_components=ignore_components)
 
 
-def _worker(conn: Any, kind: str, options: _Options) -> None:
+def _worker(conn: Any, kind: str, options: _Options, parent: int) -> None:
     # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
-    # traceback of its own.
+    # traceback of its own. SIGTERM (how the parent stops a worker) and SIGHUP end it quietly,
+    # whatever handlers a forked worker inherited. A worker whose parent is killed ends too.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    watch_parent(parent)
     source, on_error = options[0], options[1]
     report = _new_report(kind, options)
     state = _new_pass(kind, report, options)
     while True:
-        task = conn.recv()
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):  # the parent is gone: nobody wants the rest
+            return
         if task is None:
             break
         lineno, chunk = task
@@ -133,7 +145,9 @@ def _start(jobs: int, kind: str, options: _Options) -> tuple[list[Any], list[Any
         for _ in range(jobs):
             parent, child = ctx.Pipe()
             conns.append(parent)
-            proc = ctx.Process(target=_worker, args=(child, kind, options), daemon=True)
+            proc = ctx.Process(
+                target=_worker, args=(child, kind, options, os.getpid()), daemon=True
+            )
             proc.start()
             child.close()
             procs.append(proc)
@@ -208,6 +222,12 @@ def _run_chunks(
     on_progress: Callable[[int], None] | None,
 ) -> Generator[bytes, None, None]:
     source, on_error = options[0], options[1]
+    # No more workers than chunks to give them (the first ones are read to know), nor than
+    # MAX_JOBS: "-j 2000" on a one-line file starts one process, not 2000.
+    it = iter(chunks)
+    first = list(itertools.islice(it, min(jobs, MAX_JOBS)))
+    jobs = max(1, len(first))
+    chunks = itertools.chain(first, it)
     procs, conns = _start(jobs, kind, options)
     if not procs:
         # No worker processes to be had: the same work in this process.

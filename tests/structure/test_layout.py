@@ -24,10 +24,11 @@ _LAYERS = {
     "errors": 0, "findings": 0, "_normalizers": 0, "_abnf": 0, "_parser": 0, "_display": 0,
     "registry": 0, "_files": 0, "report": 0, "_encode": 0, "_params": 0, "_bases": 0,
     "_severity": 0, "_config": 0,  # the validation policy: severity overrides, project file
+    "_accel": 0,
     "namespaces": 1,
     "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_native": 2, "_json": 2, "resolvers": 2,
     "_functional": 2, "_schema": 2, "_legacy": 2,
-    "_terms": 3,
+    "_terms": 3, "_links": 3,  # the statements the canonicalization modes add
     "stream": 4, "jsonld": 4, "xmlns": 4,
     # glue to other libraries' types (pydantic, rfc3986/rdflib URIs, Hypothesis)
     "pydantic": 4, "interop": 4, "strategies": 4,

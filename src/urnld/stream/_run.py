@@ -16,10 +16,11 @@ from typing import NamedTuple
 
 from .._config import Policy
 from .._files import atomic_output, open_input
+from .._links import LinkOptions, extras_of_report, ntriples
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
-from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, default_jobs
+from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
 
 __all__ = [
     "Progress",
@@ -58,6 +59,9 @@ def canonicalize_lines(
     literals: bool = False,
     report: CanonicalizeReport | None = None,
     on_error: OnError = "raise",
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
 ) -> Iterator[bytes]:
     r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
@@ -70,6 +74,12 @@ def canonicalize_lines(
     line is recorded in the report (source and line number) and raises
     :class:`NTriplesSyntaxError`, or with ``on_error="report"`` is skipped.
 
+    ``link``, ``keep_spellings`` and ``link_resolvers`` add statements (``owl:sameAs``,
+    ``urnld:spelling``, ``rdfs:seeAlso``; see :mod:`urnld.rdf`'s :func:`canonicalize`) after
+    the last line, sorted, as triples (the default graph of N-Quads). They are computed from
+    the report's clusters, so past its ``max_examples`` distinct spellings they raise
+    :class:`urnld.errors.SpellingLimitError` at the end instead.
+
     >>> from urnld.report import CanonicalizeReport
     >>> r = CanonicalizeReport()
     >>> list(canonicalize_lines([b"<a> <b> <c>\n", b"<urn:EXAMPLE:1> <b> <c> .\n"], report=r,
@@ -77,6 +87,11 @@ def canonicalize_lines(
     [b'<urn:example:1> <b> <c> .\n']
     >>> [str(e) for e in r.errors]
     ["<stdin>:1: statement does not end with '.'"]
+    >>> lines = [b"<URN:EXAMPLE:1> <b> <c> .\n"]
+    >>> for line in canonicalize_lines(lines, keep_spellings=True):
+    ...     print(line.decode(), end="")
+    <urn:example:1> <b> <c> .
+    <urn:example:1> <https://w3id.org/urnld/vocab#spelling> "URN:EXAMPLE:1" .
     """
     if report is None:
         report = CanonicalizeReport()
@@ -87,6 +102,9 @@ def canonicalize_lines(
     )
     for chunk in state.run(line_chunks(lines), source, first_line, on_error):
         yield from io.BytesIO(chunk)
+    options = LinkOptions(link, keep_spellings, link_resolvers)
+    if options:
+        yield from io.BytesIO(ntriples(extras_of_report(report, options, source)))
 
 
 def check_lines(
@@ -110,7 +128,29 @@ def check_lines(
     >>> sorted(r.invalid)
     ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
     """
-    CheckPass(report, policy).run(lines, source, first_line, on_error)
+    for _ in CheckPass(report, policy).run(line_chunks(lines), source, first_line, on_error):
+        pass
+
+
+def _jobs_for(
+    chunks: Iterator[bytes], size: int | None, jobs: int | None
+) -> tuple[Iterator[bytes], int]:
+    """The chunks (unchanged) and the number of processes for an input of *size* bytes."""
+    if jobs is not None:
+        return chunks, jobs
+    if size is None:
+        # A stream of unknown size (stdin): read ahead up to the size that pays for worker
+        # processes, then decide.
+        head: list[bytes] = []
+        got = 0
+        for chunk in chunks:
+            head.append(chunk)
+            got += len(chunk)
+            if got >= MIN_PARALLEL_BYTES:
+                break
+        size = got if got < MIN_PARALLEL_BYTES else None
+        chunks = itertools.chain(head, chunks)
+    return chunks, default_jobs(size)
 
 
 def canonicalize_file(
@@ -123,6 +163,9 @@ def canonicalize_file(
     report: CanonicalizeReport | None = None,
     progress: ProgressCallback | None = None,
     jobs: int | None = None,
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
 ) -> CanonicalizeReport:
     """Canonicalize an N-Triples / N-Quads file (``.gz`` in and out supported) into ``out_path``.
@@ -132,7 +175,9 @@ def canonicalize_file(
     :class:`Progress` as the work advances (the command line draws it on a terminal).
     ``jobs`` worker processes share the work (``None``: one per CPU for inputs over 8 MiB,
     else 1); output and report are the same for any ``jobs``.
-    Returns the report.
+    ``link``, ``keep_spellings`` and ``link_resolvers`` add statements at the end, as
+    :func:`canonicalize_lines` does (a :class:`~urnld.errors.SpellingLimitError` leaves no
+    output). Returns the report.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
@@ -156,21 +201,7 @@ def canonicalize_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = read_chunks(fin, counter, source=source)
-        known = size
-        if jobs is None and size is None:
-            # A stream of unknown size (stdin): read ahead up to the size that pays for
-            # worker processes, then decide.
-            head: list[bytes] = []
-            got = 0
-            for chunk in chunks:
-                head.append(chunk)
-                got += len(chunk)
-                if got >= MIN_PARALLEL_BYTES:
-                    break
-            known = got if got < MIN_PARALLEL_BYTES else None
-            chunks = itertools.chain(head, chunks)
-        n_jobs = default_jobs(known) if jobs is None else jobs
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter, source=source), size, jobs)
 
         def tell(statements: int) -> None:
             assert progress is not None
@@ -196,6 +227,10 @@ def canonicalize_file(
                     fout.write(chunk)
                     if n_jobs == 1 and progress is not None:
                         tell(report.statements_in)
+                # The report is complete (workers merged) only now: the added statements last.
+                options = LinkOptions(link, keep_spellings, link_resolvers)
+                if options:
+                    fout.write(ntriples(extras_of_report(report, options, source)))
         finally:
             # On an error, stop the workers now rather than when the traceback is freed.
             outputs.close()
@@ -208,12 +243,15 @@ def check_file(
     report: CheckReport | None = None,
     on_error: OnError = "report",
     progress: ProgressCallback | None = None,
+    jobs: int | None = None,
     policy: Policy = DEFAULT_POLICY,
 ) -> CheckReport:
     """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
 
-    ``progress`` is called with a :class:`Progress` before each chunk of the input is checked
-    (the command line draws it on a terminal).
+    ``progress`` is called with a :class:`Progress` as the work advances (the command line
+    draws it on a terminal). ``jobs`` worker processes share the work, as in
+    :func:`canonicalize_file` (``None``: one per CPU for inputs over 8 MiB, else 1); the report
+    is the same for any ``jobs``.
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -224,6 +262,8 @@ def check_file(
     """
     if report is None:
         report = CheckReport()
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
     with open_input(path) as (fin, size):
         pos = [0]
@@ -231,11 +271,20 @@ def check_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = read_chunks(fin, counter, source=source)
-        if progress is not None:
-            chunks = _told(chunks, lambda: progress(Progress(pos[0], size, report.statements_in)))
-        lines = itertools.chain.from_iterable(map(io.BytesIO, chunks))
-        CheckPass(report, policy).run(lines, source, 1, on_error)
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter, source=source), size, jobs)
+        tell = progress
+        if n_jobs > 1:
+            # The workers' statement counts reach the report at the end: progress from them.
+            check_chunks(
+                chunks, jobs=n_jobs, report=report, source=source, on_error=on_error,
+                policy=policy, on_progress=None if tell is None else (
+                    lambda n: tell(Progress(pos[0], size, n))),
+            )
+        else:
+            if tell is not None:
+                chunks = _told(chunks, lambda: tell(Progress(pos[0], size, report.statements_in)))
+            for _ in CheckPass(report, policy).run(chunks, source, 1, on_error):
+                pass
     return report
 
 

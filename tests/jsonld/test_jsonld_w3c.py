@@ -19,6 +19,7 @@ from importlib.metadata import version
 import pytest
 from w3c_jsonld_harness import (
     BASELINE_FILE,
+    FRAMING_BASELINE_FILE,
     load_tests,
     pyld_engine,
     run_test,
@@ -26,8 +27,10 @@ from w3c_jsonld_harness import (
 )
 
 TESTS, SKIPPED = load_tests()
+FRAMING_TESTS, FRAMING_SKIPPED = load_tests("framing")
 BASELINE = json.loads(BASELINE_FILE.read_text(encoding="utf-8"))
-EXPECTED_FAILURES: dict[str, str] = BASELINE["failures"]
+FRAMING_BASELINE = json.loads(FRAMING_BASELINE_FILE.read_text(encoding="utf-8"))
+EXPECTED_FAILURES: dict[str, str] = {**BASELINE["failures"], **FRAMING_BASELINE["failures"]}
 URNLD = urnld_engine(canonicalize=True)
 URNLD_AS_PYLD = urnld_engine(canonicalize=False)
 REGENERATE = "regenerate with: python tests/jsonld/w3c_jsonld_harness.py --write-baseline"
@@ -35,18 +38,25 @@ REGENERATE = "regenerate with: python tests/jsonld/w3c_jsonld_harness.py --write
 
 def test_baseline_is_for_the_installed_pyld():
     assert version("PyLD") == BASELINE["pyld_version"], REGENERATE
+    assert version("PyLD") == FRAMING_BASELINE["pyld_version"], REGENERATE
 
 
 def test_suite_copy_is_complete():
-    # 1224 tests in the six manifests; 25 are json-ld-1.0-only and not applicable.
-    assert (len(TESTS), len(SKIPPED)) == (1199, 25)
+    # 1278 tests in the seven manifests; 26 are json-ld-1.0-only and not applicable.
+    assert (len(TESTS), len(SKIPPED)) == (1252, 26)
+    assert sum(t.kind == "FromRDFTest" for t in TESTS) == 53
+    # Framing: 92 tests, one json-ld-1.0-only.
+    assert (len(FRAMING_TESTS), len(FRAMING_SKIPPED)) == (91, 1)
     assert BASELINE["tests_run"] == len(TESTS)
-    ids = {t.id for t in TESTS}
+    assert FRAMING_BASELINE["tests_run"] == len(FRAMING_TESTS)
+    ids = {t.id for t in TESTS} | {t.id for t in FRAMING_TESTS}
     assert set(EXPECTED_FAILURES) <= ids, set(EXPECTED_FAILURES) - ids
     assert all(t.option.get("specVersion") == "json-ld-1.0" for t in SKIPPED)
 
 
-@pytest.mark.parametrize("test", TESTS, ids=lambda t: t.id)
+@pytest.mark.parametrize(
+    "test", TESTS + FRAMING_TESTS,
+    ids=lambda t: t.id if t.base_iri.endswith("json-ld-api/tests/") else f"framing-{t.id}")
 def test_w3c(test):
     with warnings.catch_warnings():
         # pyld warns (SyntaxWarning) on reserved "@"-terms, which several tests use on purpose.

@@ -6,9 +6,10 @@ URLs from the local copy and emulates the HTTP behaviour the remote-doc tests de
 (``contentType``, ``httpLink``, ``redirectTo``), following pyld's own requests loader, so plain
 pyld and urnld see exactly the same documents. Nothing touches the network.
 
-Covered manifests: expand, compact, flatten, toRdf, remote-doc, html (every test type urnld
-wraps). Not run: fromRdf (urnld has no from_rdf wrapper) and tests whose ``specVersion`` is
-json-ld-1.0 (they test 1.0 behaviour that a 1.1 processor must not have).
+Covered manifests: expand, compact, flatten, toRdf, fromRdf, remote-doc, html, and the JSON-LD
+1.1 Framing suite (tests/data/w3c/json-ld-framing/tests/, its own baseline file): every test type
+urnld wraps. Not run: tests whose ``specVersion`` is json-ld-1.0 (they test 1.0 behaviour that a
+1.1 processor must not have).
 
 Run as a script to (re)write the expected-failures list from plain pyld::
 
@@ -32,7 +33,16 @@ from pyld import jsonld as pyld_jsonld
 SUITE_DIR = Path(__file__).resolve().parents[1] / "data" / "w3c" / "json-ld-api" / "tests"
 BASELINE_FILE = Path(__file__).resolve().parent / "data" / "pyld_expected_failures.json"
 BASE_IRI = "https://w3c.github.io/json-ld-api/tests/"
-MANIFESTS = ("expand", "compact", "flatten", "toRdf", "remote-doc", "html")
+MANIFESTS = ("expand", "compact", "flatten", "toRdf", "fromRdf", "remote-doc", "html")
+FRAMING_DIR = Path(__file__).resolve().parents[1] / "data" / "w3c" / "json-ld-framing" / "tests"
+FRAMING_BASELINE_FILE = (
+    Path(__file__).resolve().parent / "data" / "pyld_expected_failures_framing.json")
+FRAMING_BASE_IRI = "https://w3c.github.io/json-ld-framing/tests/"
+#: suite -> (directory, base IRI, manifests, baseline file)
+SUITES = {
+    "api": (SUITE_DIR, BASE_IRI, MANIFESTS, BASELINE_FILE),
+    "framing": (FRAMING_DIR, FRAMING_BASE_IRI, ("frame",), FRAMING_BASELINE_FILE),
+}
 CONTEXT_REL = "http://www.w3.org/ns/json-ld#context"
 _JSON_TYPE = re.compile(r"^application/(\w*\+)?json$")
 _EXTENSION_TYPES = {
@@ -48,6 +58,8 @@ class W3CTest:
     manifest: str
     data: dict[str, Any]
     id: str = field(init=False)
+    suite_dir: Path = SUITE_DIR
+    base_iri: str = BASE_IRI
 
     def __post_init__(self) -> None:
         self.id = f"{self.manifest}-manifest{self.data['@id']}"
@@ -59,7 +71,8 @@ class W3CTest:
 
     @property
     def kind(self) -> str:
-        for name in ("ExpandTest", "CompactTest", "FlattenTest", "ToRDFTest"):
+        for name in ("ExpandTest", "CompactTest", "FlattenTest", "ToRDFTest", "FromRDFTest",
+                     "FrameTest"):
             if f"jld:{name}" in self.types:
                 return name
         raise ValueError(f"{self.id}: unknown test type {self.types}")
@@ -78,23 +91,24 @@ class W3CTest:
 
     @property
     def input_url(self) -> str:
-        return BASE_IRI + self.data["input"]
+        return self.base_iri + self.data["input"]
 
     def read(self, key: str) -> Any:
-        path = SUITE_DIR / self.data[key]
+        path = self.suite_dir / self.data[key]
         text = path.read_text(encoding="utf-8")
         return json.loads(text) if path.suffix == ".jsonld" else text
 
 
-def load_tests() -> tuple[list[W3CTest], list[W3CTest]]:
-    """(applicable tests, tests skipped as json-ld-1.0-only)."""
+def load_tests(suite: str = "api") -> tuple[list[W3CTest], list[W3CTest]]:
+    """(applicable tests, tests skipped as json-ld-1.0-only) of *suite* ("api", "framing")."""
+    suite_dir, base_iri, manifests, _ = SUITES[suite]
     run: list[W3CTest] = []
     skipped: list[W3CTest] = []
-    for name in MANIFESTS:
-        manifest = json.loads((SUITE_DIR / f"{name}-manifest.jsonld").read_text(encoding="utf-8"))
-        assert manifest["baseIri"] == BASE_IRI
+    for name in manifests:
+        manifest = json.loads((suite_dir / f"{name}-manifest.jsonld").read_text(encoding="utf-8"))
+        assert manifest["baseIri"] == base_iri
         for entry in manifest["sequence"]:
-            test = W3CTest(name, entry)
+            test = W3CTest(name, entry, suite_dir, base_iri)
             if test.option.get("specVersion") == "json-ld-1.0":
                 skipped.append(test)
             else:
@@ -110,16 +124,17 @@ class SuiteLoader:
 
     def __call__(self, url: str, options: dict[str, Any] | None = None) -> dict[str, Any]:
         test = self.test
+        base_iri = test.base_iri
         path_url = url.split("#", 1)[0]
         option = test.option if path_url == test.input_url else {}
-        if not path_url.startswith(BASE_IRI):
+        if not path_url.startswith(base_iri):
             raise pyld_jsonld.JsonLdError(
                 "URL not in the local test suite copy (offline).", "jsonld.LoadDocumentError",
                 {"url": url}, code="loading document failed")
         document_url = url
         if "redirectTo" in option and option.get("httpStatus", 0) >= 300:
-            document_url = BASE_IRI + option["redirectTo"]
-        rel = document_url.split("#", 1)[0][len(BASE_IRI):]
+            document_url = base_iri + option["redirectTo"]
+        rel = document_url.split("#", 1)[0][len(base_iri):]
         content_type = option.get("contentType") or _EXTENSION_TYPES.get(
             Path(rel).suffix, "application/octet-stream")
         doc: dict[str, Any] = {"contentType": content_type, "contextUrl": None,
@@ -141,7 +156,7 @@ class SuiteLoader:
                 target = iri_resolver.resolve(alternate["target"], url)
                 return self(target, options)
         try:
-            doc["document"] = (SUITE_DIR / rel).read_text(encoding="utf-8")
+            doc["document"] = (test.suite_dir / rel).read_text(encoding="utf-8")
         except OSError as e:
             raise pyld_jsonld.JsonLdError(
                 "Could not retrieve the document.", "jsonld.LoadDocumentError", {"url": url},
@@ -155,7 +170,7 @@ def _options(test: W3CTest) -> dict[str, Any]:
                          "normative", "processorFeature", "useJCS")}
     if "expandContext" in opts:
         opts["expandContext"] = json.loads(
-            (SUITE_DIR / opts["expandContext"]).read_text(encoding="utf-8"))
+            (test.suite_dir / opts["expandContext"]).read_text(encoding="utf-8"))
     return opts
 
 
@@ -206,6 +221,10 @@ def pyld_engine(op: str, doc: Any, ctx: Any, opts: dict[str, Any]) -> Any:
         return pyld_jsonld.compact(doc, ctx, opts)
     if op == "flatten":
         return pyld_jsonld.flatten(doc, ctx, opts)
+    if op == "frame":
+        return pyld_jsonld.frame(doc, ctx, opts)
+    if op == "from_rdf":
+        return pyld_jsonld.from_rdf(doc, {**opts, "format": "application/n-quads"})
     return pyld_jsonld.to_rdf(doc, {**opts, "format": "application/n-quads"})
 
 
@@ -227,6 +246,11 @@ def urnld_engine(canonicalize: bool) -> Engine:
                 return jsonld.compact(doc, ctx, **common)
             if op == "flatten":
                 return jsonld.flatten(doc, ctx, **common)
+            if op == "frame":
+                return jsonld.frame(doc, ctx, **common)
+            if op == "from_rdf":
+                return jsonld.from_rdf(doc, options={**opts, "format": "application/n-quads"},
+                                       canonicalize=canonicalize)
             return jsonld.to_rdf(doc, format="nquads", **common)
 
     return run
@@ -242,12 +266,16 @@ class Outcome:
 def run_test(test: W3CTest, engine: Engine) -> Outcome:
     """Run one test with *engine*; compare with the expected output or error code."""
     op = {"ExpandTest": "expand", "CompactTest": "compact", "FlattenTest": "flatten",
-          "ToRDFTest": "to_rdf"}[test.kind]
+          "ToRDFTest": "to_rdf", "FromRDFTest": "from_rdf", "FrameTest": "frame"}[test.kind]
     opts = _options(test)
     opts["documentLoader"] = SuiteLoader(test)
     ctx = test.read("context") if "context" in test.data else None
+    if op == "frame":
+        ctx = test.read("frame")
+    # fromRdf reads N-Quads text; the other operations load their input by URL.
+    source = test.read("input") if op == "from_rdf" else test.input_url
     try:
-        result = engine(op, test.input_url, ctx, opts)
+        result = engine(op, source, ctx, opts)
     except Exception as e:  # every failure mode counts, crashes included
         code = error_code(e)
         if test.negative:
@@ -272,8 +300,8 @@ def run_test(test: W3CTest, engine: Engine) -> Outcome:
     return Outcome(same, "output matches" if same else "output differs from expected", result)
 
 
-def compute_failures(engine: Engine) -> dict[str, str]:
-    tests, _ = load_tests()
+def compute_failures(engine: Engine, suite: str = "api") -> dict[str, str]:
+    tests, _ = load_tests(suite)
     failures = {}
     for test in tests:
         outcome = run_test(test, engine)
@@ -286,21 +314,23 @@ def main(argv: list[str]) -> int:
     if argv[1:] != ["--write-baseline"]:
         print(__doc__)
         return 2
-    failures = compute_failures(pyld_engine)
-    tests, skipped = load_tests()
-    data = {
-        "about": "W3C JSON-LD 1.1 API tests (tests/data/w3c/json-ld-api) that plain pyld fails "
-                 "when run offline by tests/jsonld/w3c_jsonld_harness.py. Generated by "
-                 "`python tests/jsonld/w3c_jsonld_harness.py --write-baseline`; reasons are "
-                 "what pyld did.",
-        "pyld_version": pyld_jsonld.__dict__.get("__version__") or _pyld_version(),
-        "tests_run": len(tests),
-        "tests_skipped_json_ld_1_0": len(skipped),
-        "failures": dict(sorted(failures.items())),
-    }
-    BASELINE_FILE.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
-                             encoding="utf-8")
-    print(f"{len(failures)} of {len(tests)} tests fail with plain pyld; wrote {BASELINE_FILE}")
+    for suite, (suite_dir, _, _, baseline_file) in SUITES.items():
+        failures = compute_failures(pyld_engine, suite)
+        tests, skipped = load_tests(suite)
+        data = {
+            "about": f"W3C JSON-LD 1.1 tests (tests/data/w3c/{suite_dir.parent.name}) that plain "
+                     "pyld fails when run offline by tests/jsonld/w3c_jsonld_harness.py. "
+                     "Generated by `python tests/jsonld/w3c_jsonld_harness.py --write-baseline`; "
+                     "reasons are what pyld did.",
+            "pyld_version": pyld_jsonld.__dict__.get("__version__") or _pyld_version(),
+            "tests_run": len(tests),
+            "tests_skipped_json_ld_1_0": len(skipped),
+            "failures": dict(sorted(failures.items())),
+        }
+        baseline_file.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n",
+                                 encoding="utf-8")
+        print(f"{suite}: {len(failures)} of {len(tests)} tests fail with plain pyld; "
+              f"wrote {baseline_file}")
     return 0
 
 

@@ -102,8 +102,8 @@ def test_gzipped_input(files, tmp_path, capsys) -> None:
     ("content", "name", "expected"),
     [
         (None, "missing.ttl", "missing.ttl: cannot read: No such file or directory"),
-        ("<a> <b> \"x\" ;\n <c> .", "broken.ttl", "broken.ttl: not valid turtle: at line 2"),
-        ('{"@id": ', "broken.jsonld", "broken.jsonld: not valid json-ld"),
+        ("<a> <b> \"x\" ;\n <c> .", "broken.ttl", "broken.ttl: cannot parse as turtle: at line 2"),
+        ('{"@id": ', "broken.jsonld", "broken.jsonld: not JSON"),
     ],
 )
 def test_unreadable_data_exits_2_with_one_line(tmp_path, capsys, content, name, expected) -> None:
@@ -123,7 +123,7 @@ def test_unreadable_shapes_exit_2(files, tmp_path, capsys) -> None:
     broken.write_text("@prefix sh: <http://www.w3.org/ns/shacl#> . sh:x sh:y")
     assert main(["validate", str(files["good"]), "-s", str(broken)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert "shapes.ttl: not valid turtle" in line
+    assert "shapes.ttl: cannot parse as turtle" in line
 
 
 def test_shapes_that_cannot_run_exit_2(files, tmp_path, capsys) -> None:

@@ -49,11 +49,12 @@ def _samples() -> dict[str, BaseException]:
         NotAURNError,
         RDFCInputError,
     )
+    from urnld.read import ReadError, UnsafeXMLError
     from urnld.report import CanonicalizeReport
+    from urnld.resolvers import ResolverError, ResolverPluginError
     from urnld.shacl._load import DataError, ShapesError
     from urnld.stream import NTriplesSyntaxError
     from urnld.xmlns import XMLNamespaceError
-    from urnld.resolvers import ResolverError, ResolverPluginError
 
     samples: list[BaseException] = [
         URNError("bad"),
@@ -65,6 +66,8 @@ def _samples() -> dict[str, BaseException]:
         ISBNError("not an ISBN"),
         PublicIdError("x//y", 1, "bad"),
         XMLNamespaceError("bad xml"),
+        ReadError("x.ttl: cannot parse as turtle: at line 1"),
+        UnsafeXMLError("x.rdf:1:40: entity declarations are refused in RDF/XML"),
         DataError("data"),
         ShapesError("shapes"),
         URNContextError("ctx"),

@@ -1,7 +1,7 @@
 """The package's structure, read from the source with ``ast``.
 
 * Every import points down the layers: core leaves → namespaces → core → term rule →
-  stream / rdf / jsonld → shacl / dask → cli (imports under ``if TYPE_CHECKING:`` are for types
+  stream / jsonld / xmlns → read → rdf → shacl / dask → cli (imports under ``if TYPE_CHECKING:`` are for types
   only and do not count).
 * No module imports a private (``_``-prefixed) name from another package.
 * The modules' top-level imports form no loop.
@@ -22,19 +22,21 @@ PKG = SRC / "urnld"
 # reports), which the namespace rules build on, and the URN type and checks, which use them.
 _LAYERS = {
     "errors": 0, "findings": 0, "_normalizers": 0, "_abnf": 0, "_parser": 0, "_display": 0,
-    "registry": 0, "_files": 0, "report": 0, "_encode": 0, "_params": 0,
+    "registry": 0, "_files": 0, "report": 0, "_encode": 0, "_params": 0, "_bases": 0,
     "namespaces": 1,
     "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_native": 2, "_json": 2, "resolvers": 2,
     "_functional": 2, "_schema": 2,
     "_terms": 3,
-    "stream": 4, "rdf": 4, "jsonld": 4, "xmlns": 4,
+    "stream": 4, "jsonld": 4, "xmlns": 4,
     # glue to other libraries' types (pydantic, rfc3986/rdflib URIs, Hypothesis)
     "pydantic": 4, "interop": 4, "strategies": 4,
-    "shacl": 5,  # reads RDF through urnld.rdf
-    "dask": 5,  # runs the stream passes
-    "html": 5,  # renders report documents (plain dicts) for the command line; stdlib only
-    "cli": 6,
-    "__main__": 6,  # `python -m urnld` runs the command line
+    "read": 5,  # the one RDF reader: rdflib's parsers, urnld.jsonld's offline loader
+    "rdf": 6,  # URNGraph.parse and SPARQL read through urnld.read
+    "shacl": 7,  # reads RDF through urnld.read and urnld.rdf
+    "dask": 7,  # runs the stream passes
+    "html": 7,  # renders report documents (plain dicts) for the command line; stdlib only
+    "cli": 8,
+    "__main__": 8,  # `python -m urnld` runs the command line
 }
 # Imports that point up on purpose, each deferred to call time: the ISBN and public-identifier
 # converters accept a URN value as well as a string.

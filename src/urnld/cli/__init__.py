@@ -37,6 +37,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "jsonld": ("_jsonld", "JSON-LD expand/compact/flatten/context with URN-aware contexts"),
     "xmlns": ("_xmlns", "audit URN namespace names in XML documents"),
     "validate": ("_validate", "validate URN identifiers in RDF data with SHACL shapes"),
+    "fix-base": ("_fix_base", "write out references made under a URN base used as a prefix"),
     "resolve": ("_resolve", "print resolver locators (URLs) for URNs; nothing is fetched"),
     "completion": ("_completion", "print a shell completion script (bash, zsh or fish)"),
     "query": ("_query", "run a SPARQL query on an endpoint, its URNs in canonical form"),

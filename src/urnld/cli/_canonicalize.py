@@ -17,20 +17,15 @@ from typing import Any
 
 from ..errors import URNError
 from ._common import ProgressLine
-from ._formats import (
-    QUAD_FORMATS,
-    STREAMABLE,
-    first_line,
-    format_of,
-    rdflib_source,
-    source_name,
-)
+from ._formats import QUAD_FORMATS, STREAMABLE, format_of, source_name
 
 HELP = "merge URN-equivalent nodes in RDF files"
 EXIT_CODES = "exit status: 0 written, 2 an input could not be read, bad option or usage error"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from ._input_options import add_input_options, add_iris_option
+
     parser.description = (
         "Rewrite every URN term of RDF data to its canonical form, so that equivalent "
         "spellings (URN:ISBN:0-395-36341-1, urn:isbn:0395363411) become one node. "
@@ -50,10 +45,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     # The old spelling, kept working for scripts that use it.
     parser.add_argument("--format", dest="output_format", help=argparse.SUPPRESS)
-    parser.add_argument(
-        "--input-format", metavar="F",
-        help="input format; default: guessed from the file extension (stdin: nt)",
-    )
+    add_input_options(parser, stdin="nt")
+    add_iris_option(parser)
     parser.add_argument("--report", metavar="R.json", help="write the JSON report here")
     parser.add_argument(
         "--html", metavar="FILE",
@@ -214,6 +207,9 @@ def _one(
     stream_in = STREAMABLE.get(in_fmt)
     stream_out = STREAMABLE.get(out_fmt)
     streams = stream_in and stream_out and not (stream_in == "nq" and stream_out == "nt")
+    if args.iris != "as-is":
+        # The streaming passes rewrite URNs only: the opt-in normalization runs in memory.
+        stream_in = streams = None
     if streams and not args.rdfc:
         from ..stream import canonicalize_file
 
@@ -244,23 +240,11 @@ def _one(
     from rdflib import Dataset, Graph
 
     from ..rdf import DEFAULT_MAX_WORK, canonical_nquads, canonicalize
+    from ._input_options import read_graph, warnings_to_stderr
 
-    graph: Graph = (
-        Dataset() if in_fmt in QUAD_FORMATS else Graph(bind_namespaces="core")
-    )
-    try:
-        with rdflib_source(src) as f:
-            base = None if src == "-" else Path(src).resolve().as_uri()
-            graph.parse(f, format=in_fmt, publicID=base)
-    except (SyntaxError, ValueError) as e:
-        if isinstance(e, URNError):
-            raise
-        raise URNError(f"{source_name(src)}: cannot parse as {in_fmt}: {first_line(e)}") from e
-    except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
-        if isinstance(e, OSError):
-            raise
-        raise URNError(f"{source_name(src)}: cannot parse as {in_fmt}: {first_line(e)}") from e
-    result_graph = canonicalize(graph, **opts)
+    with warnings_to_stderr("urnld canonicalize"):
+        graph = read_graph(src, in_fmt, args)
+    result_graph = canonicalize(graph, iris=args.iris, **opts)
     if args.rdfc:
         nquads = canonical_nquads(
             result_graph.graph, max_work=args.max_work or DEFAULT_MAX_WORK
@@ -287,6 +271,8 @@ def run(args: argparse.Namespace) -> int:
         from ._endpoint import run_canonicalize
 
         return run_canonicalize(args, _summary, _finish)
+    from ..read import format_for_path
+
     inputs: list[str] = args.inputs
     if not inputs:
         raise URNError("give input files to canonicalize, or --endpoint URL")
@@ -305,7 +291,7 @@ def run(args: argparse.Namespace) -> int:
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
-        in_fmt = format_of(src, args.input_format, "nt")
+        in_fmt = format_for_path(src, args.input_format, stdin="nt")
         out_fmt = _output_format(args, in_fmt, args.output)
         report = _one(args, src, args.output, in_fmt, out_fmt)
     else:
@@ -318,7 +304,7 @@ def run(args: argparse.Namespace) -> int:
         if "-" in inputs or len(set(names)) != len(names):
             raise URNError("several inputs need distinct file names (and no '-')")
         for src, name in zip(inputs, names, strict=True):
-            in_fmt = format_of(src, args.input_format, "nt")
+            in_fmt = format_for_path(src, args.input_format, stdin="nt")
             out_fmt = _output_format(args, in_fmt, "-")
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)

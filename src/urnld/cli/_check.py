@@ -11,19 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
-from typing import IO, Any, cast
+from typing import IO, Any
 
 from ..errors import URNError
-from ._formats import (
-    QUAD_FORMATS,
-    STREAMABLE,
-    first_line,
-    format_of,
-    rdflib_source,
-    source_name,
-)
+from ._formats import STREAMABLE, format_of, source_name
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
 EXIT_CODES = (
@@ -32,8 +24,9 @@ EXIT_CODES = (
 )
 
 
-
 def configure(parser: argparse.ArgumentParser) -> None:
+    from ._input_options import add_input_options
+
     parser.description = (
         "Scan RDF files for URNs (IRIs and literals whose whole value is a URN) and report "
         "invalid ones, non-canonical spellings, and equivalent spellings that are separate "
@@ -47,10 +40,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--html", metavar="FILE",
         help="also write the report as one self-contained HTML page (charts, sortable tables)",
     )
-    parser.add_argument(
-        "--input-format", metavar="F",
-        help="input format for all files; default: guessed from the extension (stdin: nt)",
-    )
+    add_input_options(parser, stdin="nt")
     parser.add_argument(
         "--limit", type=int, default=20, metavar="N",
         help="rows shown per table in the text output (default 20; JSON is not limited)",
@@ -70,12 +60,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_options(parser, write=False)
 
 
-def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) -> None:
+def _check_one(path: str, args: argparse.Namespace, report: Any, *, quiet: bool = False) -> None:
+    from ..read import LINE_FORMATS, format_for_path
+    from ._input_options import read_graph
     from ._progress import Progress
 
-    fmt = format_of(path, fmt, "nt")
+    fmt = format_for_path(path, args.input_format, stdin="nt")
     source = source_name(path)
-    if fmt in STREAMABLE:
+    if fmt in LINE_FORMATS:
+        # One statement a line: streamed in bounded memory, never built into a graph.
         from ..stream import check_file
         from ._common import ProgressLine
 
@@ -86,28 +79,16 @@ def _check_one(path: str, fmt: str | None, report: Any, *, quiet: bool = False) 
             if line is not None:
                 line.close()
         return
-    from rdflib import Dataset, Graph
-
     from ..rdf import check_graph
 
-    graph: Graph = (
-        Dataset() if fmt in QUAD_FORMATS else Graph(bind_namespaces="core")
-    )
-    from ._progress import CountingReader
-
-    total = None if path == "-" or path.endswith(".gz") else os.path.getsize(path)
-    bar = Progress(f"urnld check {source}", total, enabled=False if quiet else None)
+    bar = Progress(f"urnld check {source}", enabled=False if quiet else None)
     try:
-        with rdflib_source(path) as f:
-            graph.parse(cast(IO[bytes], CountingReader(f, bar)), format=fmt)
-    except OSError:
-        raise
-    except Exception as e:  # rdflib parsers raise many types (BadSyntax, SAXParseException…)
-        raise URNError(f"cannot parse as {fmt}: {first_line(e)}") from e
+        with bar.ticking(f"reading {fmt}"):
+            graph = read_graph(path, fmt, args)
+        with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
+            check_graph(graph, report)
     finally:
         bar.close()
-    with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
-        check_graph(graph, report)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -119,6 +100,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     from ..report import CheckReport
+    from ._input_options import warnings_to_stderr
 
     unreadable: list[dict[str, str]] = []
     files: list[dict[str, Any]] = []  # per input, for the HTML report
@@ -146,15 +128,18 @@ def _run(args: argparse.Namespace) -> int:
             part = CheckReport()
             source = "<stdin>" if path == "-" else path
             try:
-                _check_one(path, args.input_format, part, quiet=args.quiet)
+                with warnings_to_stderr("urnld check"):
+                    _check_one(path, args, part, quiet=args.quiet)
             except (OSError, URNError) as e:
                 message = (
                     f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
                 ).splitlines()[0]
-                unreadable.append({"source": source, "error": message})
-                files.append({"source": source, "error": message})
+                unreadable.append({"source": source, "error": message.removeprefix(f"{source}: ")})
+                files.append({"source": source, "error": message.removeprefix(f"{source}: ")})
                 if not args.json:
-                    print(f"urnld check: error: {source}: {message}", file=sys.stderr)
+                    # The reader's messages name the input themselves (with line and column).
+                    where = "" if message.startswith(source) else f"{source}: "
+                    print(f"urnld check: error: {where}{message}", file=sys.stderr)
             else:
                 files.append({
                     "source": source, "statements": part.statements_in,

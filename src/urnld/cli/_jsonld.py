@@ -1,6 +1,7 @@
-"""``urnld jsonld expand|compact|flatten|context FILE [--catalog DIR] [--context CTX]``.
+"""``urnld jsonld expand|compact|flatten|frame|context FILE [--catalog DIR] [--context CTX]``.
 
-``expand``, ``compact`` and ``flatten`` run urnld's JSON-LD wrappers over FILE (``-`` = stdin):
+``expand``, ``compact``, ``flatten`` and ``frame`` (with ``--frame FRAME``) run urnld's JSON-LD
+wrappers over FILE (``-`` = stdin):
 URN IRIs come out canonical, contexts named by URNs are loaded from ``--catalog`` (a directory
 with a ``catalog.json``), nothing is fetched from the network, and URN hazards stop the run
 (``--hazards warn`` reports them on stderr and continues). ``compact`` needs ``--context``; CTX
@@ -30,7 +31,7 @@ _XML_SUFFIXES = {".xml", ".xsd", ".xlf", ".xliff", ".fodt", ".fods", ".fodp", ".
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", choices=["expand", "compact", "flatten", "context"],
+    parser.add_argument("action", choices=["expand", "compact", "flatten", "frame", "context"],
                         help="what to do with FILE")
     parser.add_argument("file", metavar="FILE", help="JSON-LD input ('-' = stdin); for "
                         "'context', an XML or RDF document")
@@ -39,6 +40,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--context", metavar="CTX",
                         help="context to compact/flatten with: a JSON file, or a URN/URL in "
                         "the catalog")
+    parser.add_argument("--frame", metavar="FRAME",
+                        help="frame for 'frame': a JSON file, or a URN/URL in the catalog")
     parser.add_argument("--hazards", choices=["error", "warn", "ignore"], default="error",
                         help="what to do about URN hazards (default: error)")
     parser.add_argument("--no-canonicalize", action="store_true",
@@ -67,7 +70,7 @@ def _context_arg(value: str) -> Any:
     return value
 
 
-def _generate_context(path: str) -> dict[str, Any]:
+def _generate_context(path: str, catalog: str | None) -> dict[str, Any]:
     from .._files import open_input
     from ..jsonld import context_from_graph, context_from_xml
 
@@ -75,18 +78,11 @@ def _generate_context(path: str) -> dict[str, Any]:
         with open_input(path) as (stream, _size):
             return context_from_xml(stream)
     from rdflib import Graph
-    from rdflib.util import guess_format
 
-    from ..errors import URNError
+    from ..read import read
 
-    fmt = guess_format(path)
-    if fmt is None:
-        raise URNError(f"{path}: cannot tell the format (use an XML or RDF file extension)")
-    graph = Graph(bind_namespaces="none")
-    try:
-        graph.parse(path, format=fmt)
-    except (SyntaxError, ValueError) as e:
-        raise URNError(f"{path}: cannot parse as {fmt}: {str(e).splitlines()[0]}") from None
+    # Only the document's own prefixes: rdflib's "core" bindings are not the document's.
+    graph = read(path, graph=Graph(bind_namespaces="none"), catalog=catalog)
     return context_from_graph(graph)
 
 
@@ -99,12 +95,12 @@ def _looks_like_xml(path: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     from .._files import atomic_output
     from ..errors import URNError
-    from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten
+    from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten, frame
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", URNContextWarning)
         if args.action == "context":
-            result: Any = _generate_context(args.file)
+            result: Any = _generate_context(args.file, args.catalog)
         else:
             loader = URNDocumentLoader(args.catalog if args.catalog else {})
             doc = _read_json(args.file)
@@ -118,6 +114,10 @@ def run(args: argparse.Namespace) -> int:
                 if context is None:
                     raise URNError("compact needs --context CTX")
                 result = compact(doc, context, **common)
+            elif args.action == "frame":
+                if not args.frame:
+                    raise URNError("frame needs --frame FRAME")
+                result = frame(doc, _context_arg(args.frame), **common)
             else:
                 result = flatten(doc, context, **common)
     for warning in caught:

@@ -30,6 +30,8 @@ EXIT_CODES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
+    from ._input_options import add_input_options
+
     parser.add_argument("data", nargs="+", metavar="DATA",
                         help="RDF files (format from the extension; .gz is decompressed; "
                              "'-' reads Turtle from stdin)")
@@ -52,6 +54,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=argparse.SUPPRESS)
     parser.add_argument("--inference", choices=["none", "rdfs", "owlrl", "both"], default="none",
                         help="pyshacl pre-validation inference (default: none)")
+    add_input_options(parser, stdin="turtle")
     parser.add_argument("--engine", choices=["python", "sparql"], default="python",
                         help="how urnsh: components run: in Python (default, fast) or as their "
                              "SPARQL definitions (slow; same results)")
@@ -102,13 +105,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from urnld.shacl import validate  # heavy (pyshacl): only when the command runs
+    from urnld.shacl import ReadOptions, validate  # heavy (pyshacl): only when the command runs
 
+    from ._input_options import read_options, warnings_to_stderr
     from ._progress import Progress
 
     bar = Progress("urnld validate", enabled=False if args.quiet else None)
-    with bar.ticking("reading the data and running the shapes (pyshacl reports no progress)"):
-        report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine)
+    options = ReadOptions(format=args.input_format, **read_options(args))
+    with warnings_to_stderr("urnld validate"), \
+            bar.ticking("reading the data and running the shapes (pyshacl reports no progress)"):
+        report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
+                          read_options=options)
     out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
     if args.html:
         from ._html_report import validate_document, write_html

@@ -11,7 +11,7 @@
 
 from __future__ import annotations
 
-from ._api import compact, dataset_from_pyld, expand, flatten, to_rdf
+from ._api import compact, dataset_from_pyld, expand, flatten, frame, from_rdf, to_rdf
 from ._context import context_from_graph, context_from_namespaces, context_from_xml
 from ._errors import (
     CatalogError,
@@ -40,6 +40,8 @@ __all__ = [
     "dataset_from_pyld",
     "expand",
     "flatten",
+    "frame",
+    "from_rdf",
     "rdflib_loader",
     "to_rdf",
 ]

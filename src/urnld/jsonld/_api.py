@@ -11,7 +11,8 @@ How it hooks into pyld (no monkeypatching, nothing global):
   shared cache is global, keyed by the URL as written, and pyld 3.3 mutates a cached context
   when another context ``@import``\\ s it (see docs/jsonld.md).
 
-With ``canonicalize=False`` the functions call pyld's module-level functions unchanged.
+With ``canonicalize=False`` (and no *hazards*) the functions call pyld's module-level functions
+unchanged; with *hazards* too, urnld checks and loads offline but keeps IRIs as written.
 """
 
 from __future__ import annotations
@@ -20,9 +21,10 @@ import contextlib
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from pyld import iri_resolver
 from pyld import jsonld as _pyld
 from pyld.context_resolver import ContextResolver
-from rdflib import BNode, Dataset, URIRef
+from rdflib import BNode, Dataset, Graph, URIRef
 from rdflib import Literal as RDFLiteral
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
@@ -30,9 +32,9 @@ from ..errors import URNError
 from ._canon import Canonicalizer, is_urn_like
 from ._errors import Hazard, JsonLdProcessingError, _unwrap_urn_error
 from ._hazards import BASE_SENTINEL, HazardMode, base_hazards, context_hazards, report
-from ._loader import DocumentLoader, URNDocumentLoader
+from ._loader import DocumentLoader, URNDocumentLoader, _copy_json
 
-__all__ = ["compact", "expand", "flatten", "to_rdf"]
+__all__ = ["compact", "expand", "flatten", "frame", "from_rdf", "to_rdf"]
 
 _RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -42,10 +44,12 @@ class _Resolver(ContextResolver):  # type: ignore[misc]
     """Canonicalizes each context before pyld processes it; remembers what it saw."""
 
     def __init__(
-        self, loader: DocumentLoader, canon: Canonicalizer, base_sentinels: dict[str, str] | None
+        self, loader: DocumentLoader, canon: Canonicalizer, base_sentinels: dict[str, str] | None,
+        *, rewrite: bool = True,
     ) -> None:
         super().__init__({}, loader)
         self.canon = canon
+        self.rewrite = rewrite
         self.contexts: list[dict[str, Any]] = []
         self.urn_bases: list[str] = []
         self._base_sentinels = base_sentinels
@@ -55,11 +59,12 @@ class _Resolver(ContextResolver):  # type: ignore[misc]
 
     def resolve(self, active_ctx: Any, context: Any, base: Any, cycles: Any = None) -> Any:
         if isinstance(context, str):
-            context = self.canon.url(context)
+            if self.rewrite:
+                context = self.canon.url(context)
         elif context is not None and not isinstance(context, bool):
             hit = self._memo.get(id(context))
             if hit is None:
-                canonical = self.canon.context(context)
+                canonical = self.canon.context(context) if self.rewrite else context
                 self._remember(canonical)
                 hit = (context, canonical)
                 self._memo[id(context)] = hit
@@ -93,9 +98,28 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
         super().__init__()
         self._run = run
 
+    def _compact_iri(  # noqa: PLR0917  # pyld's signature
+        self, active_ctx: Any, iri: Any, value: Any = None, vocab: bool = False,
+        base: Any = None, reverse: bool = False,
+    ) -> Any:
+        out = super()._compact_iri(active_ctx, iri, value, vocab, base, reverse)
+        if vocab or not isinstance(out, str) or out == iri:
+            return out
+        # Against a URN base a relative reference has no agreed meaning (urnld's own expand
+        # refuses it): write the IRI out in full instead of pyld's relative form.
+        effective = active_ctx.get("@base", base) if "@base" in active_ctx else base
+        if isinstance(effective, str) and is_urn_like(effective):
+            relative = iri_resolver.unresolve(iri, iri_resolver.resolve(effective, base))
+            if out == relative:
+                return iri
+        return out
+
     def expand(self, input_: Any, options: dict[str, Any]) -> Any:
         expanded = super().expand(input_, options)
-        self._run.canon.expanded(expanded)
+        if self._run.rewrite:
+            self._run.canon.expanded(expanded)
+        else:  # the hazard checks need every IRI seen; the output keeps the spellings
+            self._run.canon.expanded(_copy_json(expanded))
         self._run.after_expansion(self, input_, options)
         return expanded
 
@@ -104,12 +128,14 @@ class _Run:
     """State of one urnld operation."""
 
     def __init__(
-        self, loader: DocumentLoader, hazards: HazardMode, compaction_context: Any
+        self, loader: DocumentLoader, hazards: HazardMode, compaction_context: Any,
+        *, rewrite: bool = True,
     ) -> None:
         self.loader = loader
         self.hazards = hazards
+        self.rewrite = rewrite
         self.canon = Canonicalizer()
-        self.resolver = _Resolver(loader, self.canon, None)
+        self.resolver = _Resolver(loader, self.canon, None, rewrite=rewrite)
         self.compaction_context = compaction_context
         self.checked = False
 
@@ -170,7 +196,7 @@ class _Run:
         except Exception:  # the real run reports pyld's errors; this pass only looks
             return [], set()
         canon.expanded(expanded)
-        return base_hazards(list(sentinels), set(canon.cache.values()))
+        return base_hazards(list(sentinels), set(canon.cache.values()), input_, self.hazards)
 
 
 def _hazard_mode(hazards: HazardMode | None, canonicalize: bool) -> HazardMode:
@@ -178,8 +204,6 @@ def _hazard_mode(hazards: HazardMode | None, canonicalize: bool) -> HazardMode:
         return "error" if canonicalize else "ignore"
     if hazards not in ("error", "warn", "ignore"):
         raise URNError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
-    if not canonicalize and hazards != "ignore":
-        raise URNError("hazard checks need canonicalize=True (canonicalize=False is plain pyld)")
     return hazards
 
 
@@ -239,7 +263,8 @@ def expand(
             catalog, i.e. nothing is fetched (with ``canonicalize=False``: pyld's default).
         base: the base IRI (pyld's ``base`` option).
         options: further pyld options (``expandContext``, ``processingMode``, …).
-        canonicalize: ``False`` calls pyld unchanged.
+        canonicalize: ``False`` keeps IRIs as written: pyld unchanged, or, when *hazards* is
+            given too, urnld's offline loading and hazard checks without the rewriting.
         hazards: ``"error"`` (default) raises :class:`URNContextError`, ``"warn"`` emits
             :class:`URNContextWarning`, ``"ignore"`` skips the checks.
 
@@ -252,10 +277,10 @@ def expand(
     'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
     """
     mode = _hazard_mode(hazards, canonicalize)
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("expand", doc, opts)  # type: ignore[no-any-return]
-    run = _Run(_default_loader(loader), mode, None)
+    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
     return _call(run, "expand", doc, run.options(options, base))  # type: ignore[no-any-return]
 
 
@@ -280,11 +305,12 @@ def compact(
     ('isbn:0395363411', 'Book')
     """
     mode = _hazard_mode(hazards, canonicalize)
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("compact", doc, context, opts)
-    run = _Run(_default_loader(loader), mode, context)
-    return _call(run, "compact", doc, run.canon.context(context), run.options(options, base))
+    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize)
+    ctx = run.canon.context(context) if canonicalize else context
+    return _call(run, "compact", doc, ctx, run.options(options, base))
 
 
 def flatten(
@@ -306,12 +332,110 @@ def flatten(
     [('urn:example:a', ['@id', 'https://schema.org/age', 'https://schema.org/name'])]
     """
     mode = _hazard_mode(hazards, canonicalize)
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("flatten", doc, context, opts)
-    run = _Run(_default_loader(loader), mode, context)
-    ctx = run.canon.context(context) if context is not None else None
+    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize)
+    ctx = run.canon.context(context) if context is not None and canonicalize else context
     return _call(run, "flatten", doc, ctx, run.options(options, base))
+
+
+def frame(
+    doc: Any,
+    frame: Any,
+    *,
+    loader: DocumentLoader | None = None,
+    base: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+    hazards: HazardMode | None = None,
+) -> Any:
+    """Frame a document with *frame* (JSON-LD 1.1 Framing); URN ids match in every spelling.
+
+    *frame* is a frame object or a URL/URN the loader serves (a catalog entry). Both the
+    document and the frame are expanded with canonical URNs, so a frame asking for
+    ``URN:ISBN:0-395-36341-1`` finds the node written ``urn:isbn:0395363411``. Other arguments
+    as for :func:`expand`.
+
+    >>> doc = [{"@id": "URN:ISBN:0-395-36341-1", "@type": "https://schema.org/Book",
+    ...         "https://schema.org/name": "Lord of the Rings"}]
+    >>> out = frame(doc, {"@context": {"@vocab": "https://schema.org/"},
+    ...                   "@id": "urn:isbn:0395363411"})
+    >>> out["@id"], out["name"]
+    ('urn:isbn:0395363411', 'Lord of the Rings')
+    """
+    mode = _hazard_mode(hazards, canonicalize)
+    if not canonicalize and mode == "ignore":
+        opts = _plain_options(options, base, loader)
+        return _plain("frame", doc, frame, opts)
+    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
+    framed = frame
+    if canonicalize and not isinstance(frame, str):
+        framed = run.canon.context(frame) if isinstance(frame, list) else frame
+    return _call(run, "frame", doc, framed, run.options(options, base))
+
+
+def from_rdf(
+    data: Any,
+    *,
+    options: Mapping[str, Any] | None = None,
+    canonicalize: bool = True,
+) -> list[Any]:
+    """Convert RDF to expanded JSON-LD: N-Quads text, an rdflib ``Graph``/``Dataset``, or pyld's
+    dataset dict. URN IRIs come out canonical, and nodes whose ids are equivalent spellings
+    of one URN become one node.
+
+    >>> nquads = ('<URN:EXAMPLE:a> <https://schema.org/name> "A" . '
+    ...           '<urn:example:a> <https://schema.org/age> "3" .')
+    >>> [(n["@id"], sorted(n)) for n in from_rdf(nquads.replace(" . ", " .\\n"))]
+    [('urn:example:a', ['@id', 'https://schema.org/age', 'https://schema.org/name'])]
+    """
+    from rdflib import Graph as _Graph
+
+    opts = dict(options or {})
+    if isinstance(data, _Graph):
+        data = data.serialize(format="nquads" if data.context_aware else "nt")
+        opts["format"] = "application/n-quads"
+    if not isinstance(data, (str, dict)):
+        raise URNError(
+            f"from_rdf takes N-Quads text, an rdflib Graph or a pyld dataset, not "
+            f"{type(data).__name__}"
+        )
+    proc = _pyld.JsonLdProcessor()
+    try:
+        result: list[Any] = proc.from_rdf(data, opts)
+    except _pyld.JsonLdError as e:
+        raise JsonLdProcessingError(e) from e
+    except Exception as e:  # pyld crashes on some inputs; bad input ends in a urnld error
+        crash = _pyld.JsonLdError(f"pyld failed on this input ({type(e).__name__}: {e})",
+                                  "jsonld.InternalError")
+        raise JsonLdProcessingError(crash) from e
+    if not canonicalize:
+        return result
+    canon = Canonicalizer()
+    canon.expanded(result)
+    if _has_equivalent_ids(result):
+        # Spellings of one URN were separate subjects: merge them as flattening does.
+        merged = _call(_Run(URNDocumentLoader({}), "ignore", None), "flatten", result, None,
+                       {"documentLoader": URNDocumentLoader({})})
+        return sorted(merged, key=lambda node: str(node.get("@id", "")))
+    return result
+
+
+def _has_equivalent_ids(nodes: list[Any]) -> bool:
+    seen: set[str] = set()
+    for node in nodes:
+        if not isinstance(node, dict):
+            continue
+        node_id = node.get("@id")
+        if isinstance(node_id, str):
+            if node_id in seen:
+                return True
+            seen.add(node_id)
+        graph = node.get("@graph")
+        if isinstance(graph, list) and _has_equivalent_ids(graph):
+            return True
+    return False
 
 
 def to_rdf(
@@ -340,24 +464,32 @@ def to_rdf(
     opts.pop("format", None)
     if format == "nquads":
         opts["format"] = "application/n-quads"
-    if not canonicalize:
+    if not canonicalize and mode == "ignore":
         opts = _plain_options(opts, base, loader)
         result = _plain("to_rdf", doc, opts)
     else:
-        run = _Run(_default_loader(loader), mode, None)
+        run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
         result = _call(run, "to_rdf", doc, run.options(opts, base))
     if format == "dataset":
         return dataset_from_pyld(result)
     return result
 
 
-def _term(node: Mapping[str, Any]) -> URIRef | BNode | RDFLiteral:
+def _term(
+    node: Mapping[str, Any], bnodes: dict[str, BNode] | None = None
+) -> URIRef | BNode | RDFLiteral:
     kind = node["type"]
     value = node["value"]
     if kind == "IRI":
         return URIRef(value)
     if kind == "blank node":
-        return BNode(value[2:] if value.startswith("_:") else value)
+        label = value[2:] if value.startswith("_:") else value
+        if bnodes is None:
+            return BNode(label)
+        fresh = bnodes.get(label)
+        if fresh is None:
+            fresh = bnodes[label] = BNode()
+        return fresh
     datatype = node.get("datatype")
     if node.get("language") is not None and datatype in (None, _RDF_LANGSTRING):
         return RDFLiteral(value, lang=node["language"])
@@ -366,16 +498,39 @@ def _term(node: Mapping[str, Any]) -> URIRef | BNode | RDFLiteral:
     return RDFLiteral(value, datatype=URIRef(datatype))
 
 
-def dataset_from_pyld(data: Mapping[str, Any]) -> Dataset:
-    """An rdflib ``Dataset`` from pyld's ``to_rdf`` dict (graph name → list of triples)."""
-    ds = Dataset()
+def dataset_from_pyld(data: Mapping[str, Any], graph: Graph | None = None) -> Any:
+    """An rdflib ``Dataset`` from pyld's ``to_rdf`` dict (graph name → list of triples).
+
+    With *graph*, the statements are added to it instead and it is returned: named graphs go
+    into their graphs when it is a ``Dataset``, into the one graph otherwise; blank nodes get
+    fresh labels, so they never meet the blank nodes of another document in *graph*.
+
+    >>> from rdflib import Graph
+    >>> g = Graph()
+    >>> _ = dataset_from_pyld({"@default": [{"subject": {"type": "blank node", "value": "_:b0"},
+    ...     "predicate": {"type": "IRI", "value": "urn:example:p"},
+    ...     "object": {"type": "literal", "value": "x"}}]}, g)
+    >>> len(g), str(next(iter(g))[0]) != "b0"
+    (1, True)
+    """
+    bnodes: dict[str, BNode] | None = None
+    if graph is None:
+        target: Graph = Dataset()
+    else:
+        target, bnodes = graph, {}
+    is_dataset = isinstance(target, Dataset)
     for graph_name, triples in data.items():
-        if graph_name == "@default":
-            graph = ds.graph(DATASET_DEFAULT_GRAPH_ID)
+        if not is_dataset:
+            into = target
+        elif graph_name == "@default":
+            into = target.graph(DATASET_DEFAULT_GRAPH_ID)  # type: ignore[attr-defined]
         else:
-            name = BNode(graph_name[2:]) if graph_name.startswith("_:") else URIRef(graph_name)
-            graph = ds.graph(name)
-        for triple in triples:
-            graph.add((_term(triple["subject"]), _term(triple["predicate"]),
-                       _term(triple["object"])))
-    return ds
+            name = _term({"type": "blank node" if graph_name.startswith("_:") else "IRI",
+                          "value": graph_name}, bnodes)
+            into = target.graph(name)  # type: ignore[attr-defined]
+        into.addN(
+            (_term(t["subject"], bnodes), _term(t["predicate"], bnodes),
+             _term(t["object"], bnodes), into)
+            for t in triples
+        )
+    return target

@@ -165,6 +165,8 @@ class Canonicalizer:
                     if type(value) is str:
                         canon = cache.get(value)
                         obj[key] = canon if canon is not None else self.iri(value)
+                    elif type(value) is list:  # an expanded frame matches a list of ids
+                        value[:] = [self.iri(v) if type(v) is str else v for v in value]
                 elif key == "@type":
                     if type(value) is list:
                         value[:] = [self.iri(t) if type(t) is str else t for t in value]

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pyld import iri_resolver
 
+from .._bases import BASE_CODE, base_message, is_hazard
 from ._canon import GEN_DELIMS, is_urn_like
 from ._errors import Hazard, URNBaseError, URNContextError, URNContextWarning
 
@@ -39,9 +40,11 @@ SCHEME_TERMS = frozenset(
      "sips", "xmpp", "ni"}
 )
 
-#: Stand-in for a URN @base in the detection pass; deep enough that "../" stays visible.
-BASE_SENTINEL = "https://urnld.invalid/{index}/" + "s/" * 8
-_SENTINEL_RE = re.compile(r"https://urnld\.invalid/(\d+)/((?:s/)*)(.*)", re.DOTALL)
+#: Stand-in for a URN @base in the detection pass: a scheme of its own (so even "//h/c", which
+#: replaces the authority, stays recognizable) and a path deep enough that "../" stays visible.
+BASE_SENTINEL = "x-urnld-base{index}:" + "/s" * 8 + "/"
+_SENTINEL_RE = re.compile(r"x-urnld-base(\d+):(.*)", re.DOTALL)
+_SENTINEL_PATH = "/s" * 8 + "/"
 _GEN_DELIMS_TEXT = ": / ? # [ ] @"
 
 
@@ -179,14 +182,48 @@ def context_hazards(
     return found
 
 
+def _reference_of(rest: str) -> str:
+    """The reference that, resolved against the sentinel base, gave ``sentinel + rest``."""
+    if rest.startswith(_SENTINEL_PATH):
+        return rest[len(_SENTINEL_PATH):]
+    if rest.startswith("//") or not rest.startswith("/s/"):
+        return rest  # a network-path or an absolute-path reference
+    kept = 0
+    segments = rest.split("/")[1:]
+    while kept < len(segments) - 1 and segments[kept] == "s":
+        kept += 1
+    return "../" * (8 - kept) + "/".join(segments[kept:])
+
+
+def _pointer(doc: Any, text: str, path: str = "") -> str | None:
+    """The JSON pointer (RFC 6901) of the first string value equal to *text* in *doc*."""
+    if isinstance(doc, dict):
+        items: Iterable[tuple[Any, Any]] = doc.items()
+    elif isinstance(doc, list):
+        items = enumerate(doc)
+    else:
+        return path if doc == text and path else None
+    for key, value in items:
+        escaped = str(key).replace("~", "~0").replace("/", "~1")
+        found = _pointer(value, text, f"{path}/{escaped}")
+        if found is not None:
+            return found
+    return None
+
+
 def base_hazards(
-    bases: Sequence[str], sentinel_iris: Iterable[str]
+    bases: Sequence[str], sentinel_iris: Iterable[str], document: Any = None,
+    mode: HazardMode = "error",
 ) -> tuple[list[Hazard], set[str]]:
     """Relative references resolved against a URN base, from the sentinel expansion's IRIs.
 
-    *bases* are the URN bases in the order their sentinels were numbered. Also returns the
-    IRIs the real expansion produced for them (so they are not reported again as invalid URNs).
+    *bases* are the URN bases in the order their sentinels were numbered. Empty, fragment-only
+    and query-only references are well defined against a URN base (RFC 3986 §5.2) and pass.
+    Also returns the IRIs the real expansion produced for the hazards (so they are not reported
+    again as invalid URNs).
     """
+    from rdflib.plugins.shared.jsonld.util import norm_url
+
     found: dict[str, Hazard] = {}
     results: set[str] = set()
     for iri in sentinel_iris:
@@ -194,15 +231,20 @@ def base_hazards(
         if m is None or int(m.group(1)) >= len(bases):
             continue
         base = bases[int(m.group(1))]
-        ups = 8 - len(m.group(2)) // 2
-        ref = "../" * ups + m.group(3)
+        ref = _reference_of(m.group(2))
+        if not is_hazard(ref, base) or ref in found:
+            continue
         result = iri_resolver.resolve(ref, base)
         results.add(result)
-        found.setdefault(ref, Hazard(
-            "urn-base",
-            f"relative IRI reference {ref!r} was resolved against the URN @base {base!r}, giving "
-            f"{result!r}; URNs have no hierarchy (RFC 8141 §4.3): use absolute IRIs or a "
-            "hierarchical @base",
+        pointer = _pointer(document, ref) if not isinstance(document, str) else None
+        if isinstance(document, str):
+            where = f"JSON-LD document <{document}>"
+        else:
+            where = f"JSON-LD {pointer}" if pointer else "JSON-LD document"
+        found[ref] = Hazard(BASE_CODE, base_message(
+            ref, base, where=where,
+            outcomes={"pyld": f"<{result}>", "rdflib": f"<{norm_url(base, ref)}>"},
+            continuing=result if mode == "warn" else None,
         ))
     return [found[k] for k in sorted(found)], results
 
@@ -233,5 +275,5 @@ def report(hazards: Sequence[Hazard], mode: HazardMode) -> None:
     message = first.message
     if len(hazards) > 1:
         message += f" (and {len(hazards) - 1} more hazard{'s' if len(hazards) > 2 else ''})"
-    cls = URNBaseError if first.code == "urn-base" else URNContextError
+    cls = URNBaseError if first.code == BASE_CODE else URNContextError
     raise cls(message, hazards)

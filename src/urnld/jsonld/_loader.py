@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 from collections.abc import Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -56,15 +57,30 @@ def _catalog_key(text: str) -> str:
 
 
 def _read_bounded(path: Path, limit: int, what: str) -> bytes:
+    # O_NONBLOCK: opening a FIFO for reading would wait for a writer for ever; the fstat on the
+    # open descriptor then refuses anything that is not a regular file (FIFO, device, socket),
+    # with no window for the file to be swapped between the check and the read.
     try:
-        size = path.stat().st_size
-        if size > limit:
-            raise CatalogError(f"{what} {str(path)!r} is {size} bytes, over the {limit}-byte limit")
-        with path.open("rb") as f:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as e:
+        raise CatalogError(f"cannot read {what} {str(path)!r}: {e.strerror or e}") from e
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise CatalogError(f"{what} {str(path)!r} is not a regular file; refused")
+        if info.st_size > limit:
+            raise CatalogError(
+                f"{what} {str(path)!r} is {info.st_size} bytes, over the {limit}-byte limit"
+            )
+        with os.fdopen(fd, "rb") as f:
+            fd = -1
             data = f.read(limit + 1)
     except OSError as e:
         raise CatalogError(f"cannot read {what} {str(path)!r}: {e.strerror or e}") from e
-    if len(data) > limit:  # the file grew after stat(), or is a device
+    finally:
+        if fd >= 0:
+            os.close(fd)
+    if len(data) > limit:  # the file grew after fstat()
         raise CatalogError(f"{what} {str(path)!r} is over the {limit}-byte limit")
     return data
 
@@ -154,9 +170,15 @@ class URNDocumentLoader(_PyldDocumentLoader):  # type: ignore[misc]
             root, catalog_file = path, path / CATALOG_FILE
         else:
             root, catalog_file = path.parent, path
-        if not catalog_file.is_file():
+        if not catalog_file.exists():
             raise CatalogError(f"no catalog: {str(catalog_file)!r} does not exist")
         self.root = root.resolve()
+        if not catalog_file.resolve().is_relative_to(self.root):
+            # Checked before reading: its content must not reach an error message.
+            raise CatalogError(
+                f"catalog {str(catalog_file)!r} is a link to a file outside its directory "
+                f"{str(self.root)!r}; refused"
+            )
         self.source = str(catalog_file)
         where = str(catalog_file)
         data = _parse_json(_read_bounded(catalog_file, self.max_bytes, "catalog"), where)

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
         canonicalize_endpoint,
         check_endpoint,
     )
+    from ._graph import URNGraph
     from ._query import canonical_query
     from ._rdfc import (
         DEFAULT_MAX_WORK,
@@ -48,6 +49,7 @@ __all__ = [
     "EndpointError",
     "NotAURNError",
     "RDFCInputError",
+    "URNGraph",
     "URNRef",
     "URNStore",
     "canonical_nquads",
@@ -65,6 +67,7 @@ _LAZY = {
     "URNRef": "._term",
     "NotAURNError": "._term",
     "URNStore": "._store",
+    "URNGraph": "._graph",
     "canonicalize": "._canonicalize",
     "CanonicalizeResult": "._canonicalize",
     "check_graph": "._canonicalize",

@@ -23,6 +23,7 @@ import collections
 import dataclasses
 from collections.abc import Callable, Iterator
 from typing import Any, Generic, TypeVar
+from typing import Literal as _Choice
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import ConjunctiveGraph
@@ -36,7 +37,9 @@ from .._terms import (
     is_rdflib_internal,
     is_urn_like,
 )
+from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
+from ._iris import normalize_iri
 
 __all__ = ["CanonicalizeResult", "canonicalize", "check_graph"]
 
@@ -69,12 +72,13 @@ class _TermMap:
     Literals (only looked at with ``literals=True``) are memoized under the term itself.
     """
 
-    __slots__ = ("_terms", "cache", "literals", "spelling")
+    __slots__ = ("_terms", "cache", "iris", "literals", "spelling")
 
-    def __init__(self, *, ignore_components: bool, literals: bool) -> None:
+    def __init__(self, *, ignore_components: bool, literals: bool, iris: bool = False) -> None:
         # Unbounded: the graph itself is in memory, and the memo needs every verdict it counts.
         self._terms = TermCache(TermRule(ignore_components=ignore_components), max_size=1 << 62)
         self.literals = literals
+        self.iris = iris  # RFC 3986 §6 normalization of the IRIs that are not URNs
         # key -> (output term, URN info or None)
         self.cache: dict[Any, tuple[Node, TermVerdict | None]] = {}
         # key -> spelling used in the report (URN terms only)
@@ -96,7 +100,12 @@ class _TermMap:
             # A URNRef (urnld.rdf's term type) keeps its original spelling; report that one.
             text = str(getattr(term, "original", term))
             plain = term if type(term) is URIRef else URIRef(str(term))
-            if not is_urn_like(text) or is_rdflib_internal(text):
+            if is_rdflib_internal(text):
+                return plain, None
+            if not is_urn_like(text):
+                if self.iris:
+                    normal = normalize_iri(text)
+                    return (plain if normal == text else URIRef(normal)), None
                 return plain, None
             info = self._terms.get(text)
             self.spelling[key] = text
@@ -195,6 +204,7 @@ def canonicalize(
     *,
     ignore_components: bool = False,
     literals: bool = False,
+    iris: _Choice["as-is", "rfc3986"] = "as-is",
 ) -> CanonicalizeResult[G]:
     """Return a copy of ``graph_or_dataset`` with every URN term in canonical form.
 
@@ -203,7 +213,10 @@ def canonicalize(
     With ``literals=True``, plain / ``xsd:string`` / ``xsd:anyURI`` literals whose whole lexical
     form is a URN are canonicalized too (keeping their datatype). With
     ``ignore_components=True``, URNs are merged by RFC 8141 equivalence alone: r-, q- and
-    f-components are dropped, and the report lists what was dropped.
+    f-components are dropped, and the report lists what was dropped. With ``iris="rfc3986"``,
+    IRIs that are not URNs are normalized by RFC 3986 §6 (case, percent-escapes, dot
+    segments, default ports and empty paths: ``HTTP://Example.ORG:80/a/./b/../c%7e`` and
+    ``http://example.org/a/c~`` become one node); URNs are never touched by it.
 
     The input is never modified; the result is a new graph of the same kind (``Dataset`` in,
     ``Dataset`` out) in an in-memory store, with the input's namespace bindings. The result does
@@ -224,8 +237,11 @@ def canonicalize(
         raise TypeError(
             f"canonicalize() needs an rdflib Graph or Dataset, not {type(graph_or_dataset)!r}"
         )
+    if iris not in ("as-is", "rfc3986"):
+        raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
-    tmap = _TermMap(ignore_components=ignore_components, literals=literals)
+    tmap = _TermMap(ignore_components=ignore_components, literals=literals,
+                    iris=iris == "rfc3986")
     occ: dict[Any, int] = {}
     source = graph_or_dataset
 

@@ -36,6 +36,8 @@ from rdflib.plugins.sparql.sparql import Query, Update
 from rdflib.plugins.sparql.update import evalUpdate
 from rdflib.term import Identifier, URIRef
 
+from ..read import HazardMode, guard_text
+
 if TYPE_CHECKING:
     from rdflib.query import Result
 
@@ -163,9 +165,17 @@ def evaluate_query(
     query_graph: Any,
     *,
     base: str | None = None,
+    hazards: HazardMode = "error",
     DEBUG: bool = False,  # accepted (and ignored) because rdflib's processor accepts it
 ) -> Result:
-    """``URNStore.query``: rdflib's evaluator over the store, on a canonicalized query."""
+    """``URNStore.query``: rdflib's evaluator over the store, on a canonicalized query.
+
+    A relative IRI reference against a URN ``BASE`` (or a URN *base*) is refused with
+    :class:`~urnld.jsonld.URNBaseError` (``hazards="warn"``: warned about and resolved as
+    RFC 3986 does); fragment-only, query-only and empty references resolve as they should.
+    """
+    if isinstance(query, str):
+        query = guard_text(query, base, source="SPARQL query", syntax="sparql", hazards=hazards)
     prepared = prepare_query(query, init_ns, base, store.canonical_term)
     graph = _graph_for(store, query_graph)
     return SPARQLResult(evalQuery(graph, prepared, _bindings(store, init_bindings), base))
@@ -179,13 +189,18 @@ def evaluate_update(
     query_graph: Any,
     *,
     base: str | None = None,
+    hazards: HazardMode = "error",
 ) -> None:
     """``URNStore.update``: rdflib's update evaluator on a canonicalized update request.
+
+    Relative references against a URN base are guarded as in :func:`evaluate_query`.
 
     Inserted data would be canonicalized by the store anyway; rewriting matters for the
     ``WHERE`` part and ``DELETE`` templates, which are matched against stored nodes.
     """
     if isinstance(update, str):
+        update = guard_text(update, base, source="SPARQL update", syntax="sparql",
+                            hazards=hazards)
         update = translateUpdate(parseUpdate(update), base, init_ns)
     prepared = Update(update.prologue, canonicalize_algebra(update.algebra, store.canonical_term))
     graph = _graph_for(store, query_graph)

@@ -35,6 +35,7 @@ is how you opt in.
 from __future__ import annotations
 
 import collections
+import re
 from collections.abc import Generator, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -140,6 +141,23 @@ class _Canonicalizer:
         return result
 
 
+_URN_NAMESPACE = re.compile(r"(?i)urn:([a-z0-9][a-z0-9-]*):(.*)", re.DOTALL)
+_PCT = re.compile(r"%[0-9a-fA-F]{2}")
+
+
+def _normalize_namespace(text: str) -> str:
+    """``URN:ISBN:`` → ``urn:isbn:``: scheme and NID lower case, %-escapes upper case
+    (RFC 8141 §3); the rest of a namespace IRI is kept as written.
+
+    >>> _normalize_namespace("URN:ISBN:"), _normalize_namespace("URN:Example:a%2cb/")
+    ('urn:isbn:', 'urn:example:a%2Cb/')
+    """
+    m = _URN_NAMESPACE.fullmatch(text)
+    if m is None:
+        return text
+    return f"urn:{m.group(1).lower()}:" + _PCT.sub(lambda e: e.group(0).upper(), m.group(2))
+
+
 class URNStore(Store):
     """An rdflib store wrapping ``inner`` that canonicalizes URN IRIs on the way in and out.
 
@@ -159,7 +177,7 @@ class URNStore(Store):
     ['urn:example:g', 'urn:x-rdflib:default']
     """
 
-    formula_aware = False
+    formula_aware = False  # the inner store's, set per instance: N3 formulas need it
 
     def __init__(
         self,
@@ -172,6 +190,7 @@ class URNStore(Store):
         self.context_aware = self.inner.context_aware
         self.graph_aware = self.inner.graph_aware
         self.transaction_aware = self.inner.transaction_aware
+        self.formula_aware = self.inner.formula_aware
         self._canon = _Canonicalizer()
         self._cache_get = self._canon.cache.get
         # Memory hands back the very context objects we gave it (ours, bound to this store);
@@ -336,8 +355,11 @@ class URNStore(Store):
     def remove_graph(self, graph: Graph) -> None:
         self.inner.remove_graph(self._context(graph))
 
-    # --- namespaces (pass-through: prefixes map to namespace IRIs, which are not URN terms) ---
+    # --- namespaces: a URN namespace is bound in its RFC 8141 §3 case-normalized form, the
+    # form the store's terms have, so serializers use the prefix for them ----------------------
     def bind(self, prefix: str, namespace: URIRef, override: bool = True) -> None:
+        if namespace[:4].lower() == "urn:":
+            namespace = URIRef(_normalize_namespace(str(namespace)))
         self.inner.bind(prefix, namespace, override=override)
 
     def prefix(self, namespace: URIRef) -> str | None:

@@ -29,7 +29,15 @@ from typing import Literal as _Literal
 
 from pyshacl.errors import ReportableRuntimeError
 
-from ._load import DataError, GraphSource, ShapesError, load_data, load_shapes, shipped_path
+from ._load import (
+    DataError,
+    GraphSource,
+    ReadOptions,
+    ShapesError,
+    load_data,
+    load_shapes,
+    shipped_path,
+)
 from ._pattern import URN_PATTERN
 from ._report import Report, ValidationResult
 from ._rules import URNSH
@@ -39,6 +47,7 @@ __all__ = [
     "URN_PATTERN",
     "DataError",
     "GraphSource",
+    "ReadOptions",
     "Report",
     "ShapesError",
     "ValidationResult",
@@ -71,6 +80,7 @@ def validate(
     *,
     inference: Inference = "none",
     engine: _Literal["python", "sparql", "pyshacl"] = "python",
+    read_options: ReadOptions | None = None,
 ) -> Report:
     """Validate *data* against SHACL *shapes* with pyshacl.
 
@@ -85,6 +95,9 @@ def validate(
             would (slow: one query per value node). Both give the same report. ``"pyshacl"``
             leaves everything to pyshacl, including its habit of repeating earlier results'
             messages on later results of the same SPARQL component (docs/shacl.md).
+        read_options: how files are read: the data syntax (default: from the extension), the
+            JSON-LD catalog, what to do about relative references against a URN base
+            (:class:`ReadOptions`; the syntax applies to data files only).
 
     Returns:
         a :class:`Report` (``.conforms``, ``.results``, ``.graph``).
@@ -103,8 +116,8 @@ def validate(
         raise ValueError(f"engine must be 'python', 'sparql' or 'pyshacl', not {engine!r}")
     from . import _engine  # pyshacl is heavy: import it only when validating
 
-    data_graph = load_data(data)
-    shapes_graph = load_shapes(shapes)
+    data_graph = load_data(data, read_options)
+    shapes_graph = load_shapes(shapes, read_options)
     try:
         _, graph, text, _ = _engine.run(
             data_graph, shapes_graph, inference=inference, engine=engine

@@ -2,11 +2,8 @@
 
 from __future__ import annotations
 
-import gzip
 import os
 import re
-import sys
-import warnings
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeAlias, cast
@@ -14,29 +11,29 @@ from typing import Any, TypeAlias, cast
 from pyshacl.monkey import rdflib_bool_patch, rdflib_bool_unpatch
 from rdflib import Dataset, Graph, Literal
 from rdflib.namespace import XSD
-from rdflib.util import guess_format
 
-from urnld.errors import URNError, parser_reason
+from urnld.errors import URNError
+from urnld.jsonld import URNContextError
+from urnld.read import QUAD_FORMATS, Catalog, HazardMode, ReadError, format_for_path, read
 
 from ._rules import RULES, URNSH
 
 __all__ = [
     "DataError",
     "GraphSource",
+    "ReadOptions",
     "ShapesError",
     "check_parameters",
     "load_data",
     "load_shapes",
 ]
 
-#: A graph, or the path of an RDF file (any rdflib format; ``.gz`` is decompressed; ``"-"`` is
-#: Turtle on stdin).
+#: A graph, or the path of an RDF file (any syntax :func:`urnld.read.read` reads; ``.gz`` is
+#: decompressed; ``"-"`` is Turtle on stdin).
 GraphSource: TypeAlias = Graph | str | os.PathLike[str]
 
 _NID_LIST = re.compile(r"[A-Za-z0-9\- \t\n\r]*")
 
-# Formats whose documents may hold named graphs: read into a Dataset (validated as the union).
-_QUAD_FORMATS = frozenset({"nquads", "trig", "trix", "json-ld"})
 
 
 class DataError(URNError):
@@ -47,45 +44,48 @@ class ShapesError(URNError):
     """The shapes could not be read, or cannot be run (bad shape, bad parameter value)."""
 
 
-def _format(path: str) -> str:
-    name = path[:-3] if path.endswith(".gz") else path
-    return guess_format(name) or "turtle"
+def _format(path: str, given: str | None = None) -> str:
+    try:
+        return format_for_path(path, given, stdin="turtle")
+    except ReadError:
+        if given:
+            raise
+        return "turtle"  # an unknown extension: Turtle, as before (N-Triples is a subset)
 
 
-def _read_into(graph: Graph, path: str, error: type[URNError]) -> None:
-    if path == "-":
-        # stdin: Turtle (N-Triples is a subset of it).
-        try:
-            graph.parse(data=sys.stdin.buffer.read(), format="turtle")
-        except Exception as e:  # see below: rdflib's parsers raise many types
-            raise error(f"<stdin>: not valid turtle: {parser_reason(e)}") from e
-        return
-    fmt = _format(path)
+def _read_into(
+    graph: Graph, path: str, error: type[URNError], *, options: ReadOptions | None = None
+) -> None:
+    opts = options or ReadOptions()
     # pyshacl.validate reads a shapes *file* with rdflib's boolean parsing made strict (only
     # "true" is true: SHACL's W3C test uniqueLang-002 depends on it); read it the same way.
     strict_booleans = error is ShapesError
     if strict_booleans:
         cast(Any, rdflib_bool_patch)()
     try:
-        with warnings.catch_warnings():
-            # rdflib's own parsers (Dataset.parse, TriG) call its deprecated default_context and
-            # ConjunctiveGraph: not our caller's concern, and not actionable.
-            warnings.filterwarnings("ignore", "Dataset.default_context", DeprecationWarning)
-            warnings.filterwarnings("ignore", "ConjunctiveGraph is deprecated", DeprecationWarning)
-            if path.endswith(".gz"):
-                with gzip.open(path, "rb") as f:
-                    graph.parse(data=f.read(), format=fmt)
-            else:
-                graph.parse(path, format=fmt)
+        read(path, graph=graph, format=_format(path, opts.format), catalog=opts.catalog,
+             hazards=opts.hazards, base=opts.base)
+    except URNContextError:
+        raise
+    except ReadError as e:
+        raise error(str(e)) from e
     except OSError as e:
         raise error(f"{path}: cannot read: {e.strerror or e}") from e
-    except Exception as e:
-        # rdflib's parsers raise many unrelated types (BadSyntax, SAXParseException,
-        # JSONDecodeError, ValueError…); at this input boundary they all mean "not parseable".
-        raise error(f"{path}: not valid {fmt}: {parser_reason(e)}") from e
     finally:
         if strict_booleans:
             cast(Any, rdflib_bool_unpatch)()
+
+
+class ReadOptions:
+    """How data or shapes files are read (see :func:`urnld.read.read`)."""
+
+    __slots__ = ("base", "catalog", "format", "hazards")
+
+    def __init__(
+        self, *, format: str | None = None, catalog: Catalog = None,
+        hazards: HazardMode = "error", base: str | None = None,
+    ) -> None:
+        self.format, self.catalog, self.hazards, self.base = format, catalog, hazards, base
 
 
 def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:
@@ -94,7 +94,9 @@ def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:
     return list(source)
 
 
-def load_data(source: GraphSource | Sequence[GraphSource]) -> Graph:
+def load_data(
+    source: GraphSource | Sequence[GraphSource], options: ReadOptions | None = None
+) -> Graph:
     """The data graph: a given graph as is (never modified), or files merged into one graph.
 
     Files in formats with named graphs (N-Quads, TriG, TriX, JSON-LD) go into a
@@ -106,7 +108,8 @@ def load_data(source: GraphSource | Sequence[GraphSource]) -> Graph:
     if not sources:
         raise DataError("no data to validate")
     paths = [os.fspath(s) for s in sources if not isinstance(s, Graph)]
-    quads = any(_format(p) in _QUAD_FORMATS for p in paths)
+    given = options.format if options is not None else None
+    quads = any(_format(p, given) in QUAD_FORMATS for p in paths)
     merged: Graph = Dataset(default_union=True) if quads else Graph()
     for s in sources:
         if isinstance(s, Graph):
@@ -117,7 +120,7 @@ def load_data(source: GraphSource | Sequence[GraphSource]) -> Graph:
             else:
                 merged += s
         else:
-            _read_into(merged, os.fspath(s), DataError)
+            _read_into(merged, os.fspath(s), DataError, options=options)
     return merged
 
 
@@ -128,7 +131,9 @@ def shipped_path(name: str) -> Path:
     return Path(str(resources.files("urnld") / "shapes" / name))
 
 
-def load_shapes(shapes: GraphSource | Sequence[GraphSource] | None) -> Graph:
+def load_shapes(
+    shapes: GraphSource | Sequence[GraphSource] | None, options: ReadOptions | None = None
+) -> Graph:
     """``urn.ttl`` (always: it declares the components) + *shapes*, or + ``catalog.ttl`` if None.
 
     Loading ``urn.ttl`` every time means a shapes file that uses ``urnsh:canonical`` without
@@ -146,7 +151,9 @@ def load_shapes(shapes: GraphSource | Sequence[GraphSource] | None) -> Graph:
                 graph.bind(prefix, ns, override=False)
             graph += s
         else:
-            _read_into(graph, os.fspath(s), ShapesError)
+            _read_into(graph, os.fspath(s), ShapesError,
+                       options=ReadOptions(catalog=options.catalog, hazards=options.hazards)
+                       if options is not None else None)
     check_parameters(graph)
     return graph
 

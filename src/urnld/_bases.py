@@ -1,0 +1,198 @@
+"""Relative references against a URN base: one rule and one finding for every RDF syntax.
+
+RFC 3986 §5.2 resolves any reference against any absolute base, but a URN has no hierarchy
+(RFC 8141 §2: the NSS is opaque to generic processors), so only three kinds of reference have an
+unambiguous meaning against a URN base: the empty reference (the base itself), a fragment-only
+reference (``#sec1`` → ``urn:example:doc#sec1``) and a query-only reference (``?q``). Every
+other relative reference (``c``, ``../d``, ``/c``, ``//h/c``) is a *hazard*: parsers disagree on
+what it means (see docs/bases.md), and none of their answers is what the author meant.
+
+This module is stdlib-only: the reader (:mod:`urnld.read`), :mod:`urnld.jsonld` and SPARQL in
+:mod:`urnld.rdf` all classify and word their findings here, so a hazard has the same code
+(``urn-base``) and the same wording whatever the syntax.
+
+>>> reference_kind("#sec1"), reference_kind("c"), reference_kind("//h/c")
+('fragment', 'relative-path', 'network-path')
+>>> resolve("#sec1", "urn:example:doc")
+'urn:example:doc#sec1'
+>>> resolve("../d", "urn:example:a:b")
+'urn:d'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Final, Literal
+
+__all__ = [
+    "BASE_CODE",
+    "HAZARD_KINDS",
+    "ReferenceKind",
+    "base_message",
+    "is_hazard",
+    "is_urn",
+    "reference_kind",
+    "resolve",
+]
+
+#: The finding code of every relative-reference-against-a-URN-base hazard.
+BASE_CODE: Final = "urn-base"
+
+ReferenceKind = Literal[
+    "absolute", "empty", "fragment", "query", "relative-path", "absolute-path", "network-path"
+]
+
+#: The kinds of reference whose resolution against a URN base is a hazard.
+HAZARD_KINDS: Final = frozenset({"relative-path", "absolute-path", "network-path"})
+
+# RFC 3986 §3.1: scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), followed by ":".
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.\-]*:")
+# RFC 3986 appendix B, the regular expression that splits any URI reference.
+_SPLIT = re.compile(r"(?:([^:/?#]+):)?(?://([^/?#]*))?([^?#]*)(?:\?([^#]*))?(?:#(.*))?", re.S)
+
+
+def is_urn(text: str) -> bool:
+    """True when *text* starts with the ``urn:`` scheme, in any case.
+
+    >>> is_urn("URN:x:y"), is_urn("http://x")
+    (True, False)
+    """
+    return text[:4].lower() == "urn:"
+
+
+def reference_kind(ref: str) -> ReferenceKind:
+    """What kind of URI reference *ref* is (RFC 3986 §4.1, §4.2).
+
+    >>> [reference_kind(r) for r in ("urn:x:y", "", "#f", "?q", "c", "../d", "/c", "//h/c")]
+    ['absolute', 'empty', 'fragment', 'query', 'relative-path', 'relative-path', \
+'absolute-path', 'network-path']
+    """
+    if _SCHEME.match(ref):
+        return "absolute"
+    if not ref:
+        return "empty"
+    if ref[0] == "#":
+        return "fragment"
+    if ref[0] == "?":
+        return "query"
+    if ref.startswith("//"):
+        return "network-path"
+    if ref[0] == "/":
+        return "absolute-path"
+    return "relative-path"
+
+
+def is_hazard(ref: str, base: str | None) -> bool:
+    """True when *ref* is a relative reference that a URN *base* gives no meaning to.
+
+    >>> is_hazard("c", "urn:example:a"), is_hazard("#c", "urn:example:a")
+    (True, False)
+    >>> is_hazard("c", "http://example.org/"), is_hazard("c", None)
+    (False, False)
+    """
+    return base is not None and is_urn(base) and reference_kind(ref) in HAZARD_KINDS
+
+
+def _remove_dot_segments(path: str) -> str:
+    # RFC 3986 §5.2.4, written over a list of segments.
+    out: list[str] = []
+    segments = path.split("/")
+    for i, seg in enumerate(segments):
+        last = i == len(segments) - 1
+        if seg == ".":
+            if last:
+                out.append("")
+        elif seg == "..":
+            if len(out) > 1 or (out and out[0] != ""):
+                out.pop()
+            if last:
+                out.append("")
+        else:
+            out.append(seg)
+    result = "/".join(out)
+    if path.startswith("/") and not result.startswith("/"):
+        result = "/" + result
+    return result
+
+
+def resolve(ref: str, base: str) -> str:
+    """RFC 3986 §5.2.2 (strict) resolution of *ref* against the absolute *base*.
+
+    This is what Jena and Oxigraph compute (and what W3C RDF syntaxes specify); against a URN
+    base the hazards come out as ``urn:c``, ``urn:/c``, ``urn://h/c``.
+
+    >>> resolve("c", "urn:example:a:b"), resolve("/c", "urn:example:a:b")
+    ('urn:c', 'urn:/c')
+    >>> resolve("?q", "urn:example:a:b#x"), resolve("", "urn:example:a:b#x")
+    ('urn:example:a:b?q', 'urn:example:a:b')
+    >>> resolve("../g", "http://a/b/c/d;p?q")
+    'http://a/b/g'
+    """
+    r = _SPLIT.fullmatch(ref)
+    b = _SPLIT.fullmatch(base)
+    assert r is not None and b is not None  # the expression matches every string
+    r_scheme, r_auth, r_path, r_query, r_frag = r.groups()
+    b_scheme, b_auth, b_path, b_query, _ = b.groups()
+    if r_scheme is not None:
+        scheme, auth, path, query = r_scheme, r_auth, _remove_dot_segments(r_path), r_query
+    elif r_auth is not None:
+        scheme, auth, path, query = b_scheme, r_auth, _remove_dot_segments(r_path), r_query
+    elif r_path == "":
+        scheme, auth, path = b_scheme, b_auth, b_path
+        query = r_query if r_query is not None else b_query
+    else:
+        scheme, auth, query = b_scheme, b_auth, r_query
+        if r_path.startswith("/"):
+            path = _remove_dot_segments(r_path)
+        else:
+            if b_auth is not None and b_path == "":
+                merged = "/" + r_path
+            else:
+                merged = b_path[: b_path.rfind("/") + 1] + r_path
+            path = _remove_dot_segments(merged)
+    out = f"{scheme}:" if scheme is not None else ""
+    if auth is not None:
+        out += f"//{auth}"
+    out += path
+    if query is not None:
+        out += f"?{query}"
+    if r_frag is not None:
+        out += f"#{r_frag}"
+    return out
+
+
+def base_message(
+    ref: str,
+    base: str,
+    *,
+    where: str,
+    outcomes: Mapping[str, str],
+    continuing: str | None = None,
+) -> str:
+    """The one-line message of a ``urn-base`` finding.
+
+    *where* says where the reference is (``file.ttl:3:5``, a JSON pointer); *outcomes* maps a
+    parser family to what it makes of the reference; *continuing* (``hazards="warn"``) is the
+    IRI urnld goes on with.
+
+    >>> print(base_message("c", "urn:example:a:b", where="x.ttl:2:1",
+    ...                    outcomes={"rdflib": "refuses the document"}))
+    x.ttl:2:1: relative reference <c> against the URN base <urn:example:a:b>: URNs have no \
+hierarchy, so the reference has no agreed meaning (RFC 3986 §5.2, Jena, Oxigraph: <urn:c>; \
+rdflib: refuses the document); write the full IRI or declare a prefix [urn-base]
+    """
+    told = "; ".join(f"{family}: {outcome}" for family, outcome in outcomes.items())
+    rfc = resolve(ref, base)
+    text = (
+        f"{where}: relative reference <{ref}> against the URN base <{base}>: URNs have no "
+        f"hierarchy, so the reference has no agreed meaning (RFC 3986 §5.2, Jena, Oxigraph: "
+        f"<{rfc}>" + (f"; {told}" if told else "") + "); write the full IRI or declare a prefix"
+    )
+    if base.endswith(":") and reference_kind(ref) == "relative-path":
+        # "@base <urn:uuid:>": the author meant a prefix; say how to get what was meant.
+        text += (f"; the base ends in ':' like a prefix: for <{base}{ref}> write it in full "
+                 "(urnld fix-base does it)")
+    if continuing is not None:
+        text += f"; continuing with <{continuing}>"
+    return f"{text} [{BASE_CODE}]"

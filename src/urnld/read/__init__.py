@@ -1,0 +1,46 @@
+"""One reader for every RDF syntax: offline JSON-LD, safe RDF/XML, the URN base guard.
+
+Every urnld command, the SHACL loader, and :func:`urnld.rdf.parse` read RDF through
+:func:`read`: Turtle, TriG, N-Triples, N-Quads, RDF/XML, JSON-LD, N3, TriX and HexTuples, the
+syntax taken from the file extension unless given. JSON-LD contexts come only from a local
+catalog (nothing is fetched); RDF/XML entity declarations are refused; and a relative reference
+that meets a URN base (``@base <urn:…>``, ``xml:base="urn:…"``, a JSON-LD ``@base``, a
+``base=`` argument) is reported with the finding code ``urn-base``, the same in every syntax.
+
+>>> from urnld.read import read
+>>> g = read(data='<urn:EXAMPLE:a> <urn:example:p> "x" .', format="nt")
+>>> [str(s) for s in g.subjects()]
+['urn:EXAMPLE:a']
+"""
+
+from __future__ import annotations
+
+from ._errors import ReadError, UnsafeXMLError
+from ._fixbase import Rewrite, fix_base
+from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
+from ._guard import HazardMode, guard_text
+from ._reader import Catalog, loader_for, new_graph, read, read_into
+
+__all__ = [
+    "FORMATS",
+    "LINE_FORMATS",
+    "QUAD_FORMATS",
+    "Catalog",
+    "HazardMode",
+    "ReadError",
+    "Rewrite",
+    "UnsafeXMLError",
+    "fix_base",
+    "format_for_path",
+    "guard_text",
+    "loader_for",
+    "new_graph",
+    "normalize_format",
+    "read",
+    "read_into",
+]
+
+for _obj in (ReadError, Rewrite, UnsafeXMLError, fix_base, format_for_path, guard_text,
+             loader_for, new_graph, normalize_format, read, read_into):
+    _obj.__module__ = "urnld.read"
+del _obj

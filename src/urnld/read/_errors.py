@@ -1,0 +1,23 @@
+"""Errors of :mod:`urnld.read`::
+
+    ValueError
+    └── URNError                          (urnld.errors)
+        └── ReadError                     an RDF input cannot be read (syntax, file, parser)
+            └── UnsafeXMLError            XML entity declarations or external entities
+
+URN base hazards are :class:`urnld.jsonld.URNBaseError` in every syntax.
+"""
+
+from __future__ import annotations
+
+from ..errors import URNError
+
+__all__ = ["ReadError", "UnsafeXMLError"]
+
+
+class ReadError(URNError):
+    """An RDF input cannot be read: unknown syntax, unreadable file, a parser's complaint."""
+
+
+class UnsafeXMLError(ReadError):
+    """RDF/XML that declares entities or refers to external ones: refused, never expanded."""

@@ -1,0 +1,230 @@
+"""The base guard of the reader: find relative references that meet a URN base, report them.
+
+Turtle, TriG and N3 are scanned as text (only when a URN base can be in play: a ``base=``
+argument that is a URN, or ``@base``/``BASE`` followed by ``<urn:`` somewhere in the text, a
+test that costs one regular-expression search). The scan follows every base directive and
+rewrites each relative IRI reference made under a URN base to its RFC 3986 §5.2 resolution,
+which rdflib then reads as an absolute IRI: empty, fragment-only and query-only references come
+out right (``urn:example:doc#sec1``), and the hazards (``c``, ``../d``, ``/c``, ``//h/c``) are
+reported (``hazards="error"``), or reported and resolved the RFC 3986 way (``"warn"``).
+"""
+
+from __future__ import annotations
+
+import re
+import warnings
+from collections.abc import Iterable
+from typing import Literal
+
+from .._bases import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
+from ..jsonld import Hazard, URNBaseError, URNContextWarning
+
+__all__ = [
+    "HazardMode",
+    "Position",
+    "guard_text",
+    "prefix_like_rewrites",
+    "report",
+    "rewrite_turtle",
+    "turtle_may_have_urn_base",
+]
+
+HazardMode = Literal["error", "warn", "ignore"]
+
+_MAYBE_URN_BASE = re.compile(rb"(?i)base\s*<\s*urn:")
+_MAYBE_URN_BASE_TEXT = re.compile(r"(?i)base\s*<\s*urn:")
+
+# One alternation in document order: strings and comments are skipped whole, so a "<urn:" or
+# "@base" inside them is never taken for syntax. IRIREF follows Turtle 1.1 [18].
+_TOKEN = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n\r]|\\.)*"'
+    r"|'(?:[^'\\\n\r]|\\.)*'"
+    r"|#[^\n\r]*"
+    r"|<(?P<iri>(?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>"
+    r"|(?P<base>@base\b|(?<![\w:.\-])(?i:base)(?![\w:\-]))",
+    re.S,
+)
+_UCHAR = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+
+#: What rdflib 7's parsers make of a hazard, by syntax (measured; see docs/bases.md).
+RDFLIB_OUTCOME = {
+    "turtle": "refuses the document",
+    "trig": "refuses the document",
+    "n3": "refuses the document",
+    "xml": "leaves the reference relative",
+    "sparql": "leaves the reference relative",
+}
+
+
+class Position:
+    """Where a reference is: a source name and, for text syntaxes, line and column (1-based)."""
+
+    __slots__ = ("column", "line", "source")
+
+    def __init__(self, source: str, line: int | None = None, column: int | None = None) -> None:
+        self.source, self.line, self.column = source, line, column
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.source
+        return f"{self.source}:{self.line}:{self.column}"
+
+
+def turtle_may_have_urn_base(data: bytes | str) -> bool:
+    """The cheap test: could a base directive in *data* name a URN? (False: skip the scan.)
+
+    >>> turtle_may_have_urn_base(b"@base <urn:example:a> ."), turtle_may_have_urn_base(b"<a> .")
+    (True, False)
+    """
+    if isinstance(data, bytes):
+        return _MAYBE_URN_BASE.search(data) is not None
+    return _MAYBE_URN_BASE_TEXT.search(data) is not None
+
+
+def _unescape(iri: str) -> str:
+    if "\\" not in iri:
+        return iri
+    return _UCHAR.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), iri)
+
+
+def _line_col(text: str, offset: int) -> tuple[int, int]:
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def rewrite_turtle(
+    text: str, base: str | None, *, source: str, syntax: str, mode: HazardMode
+) -> tuple[str, list[Hazard]]:
+    """Resolve every relative IRI reference of Turtle/TriG/N3 *text* made under a URN base.
+
+    Returns the text with those references written absolute (line numbers unchanged) and the
+    hazards found (reported by the caller through :func:`report`).
+
+    >>> out, found = rewrite_turtle('@base <urn:example:doc> . <#s> <p> <c> .', None,
+    ...                             source="x.ttl", syntax="turtle", mode="warn")
+    >>> out
+    '@base <urn:example:doc> . <urn:example:doc#s> <urn:p> <urn:c> .'
+    >>> [h.message.split(": relative")[0] for h in found]
+    ['x.ttl:1:32', 'x.ttl:1:36']
+    """
+    current = base
+    expect_base = False
+    pieces: list[str] = []
+    last = 0
+    found: list[Hazard] = []
+    for m in _TOKEN.finditer(text):
+        if m.group("base") is not None:
+            expect_base = True
+            continue
+        raw = m.group("iri")
+        if raw is None:
+            continue
+        ref = _unescape(raw)
+        if current is None or not is_urn(current):
+            if expect_base:
+                # rdflib resolves a base against the previous one the same way we would.
+                current = resolve(ref, current) if current and reference_kind(ref) != "absolute" \
+                    else ref
+                expect_base = False
+            continue
+        kind = reference_kind(ref)
+        if kind == "absolute":
+            new = ref
+        elif kind == "fragment":  # the common case (<#item1>): RFC 3986 §5.2.2, made short
+            new = current.partition("#")[0] + ref
+        else:
+            new = resolve(ref, current)
+        if kind in HAZARD_KINDS:
+            line, col = _line_col(text, m.start())
+            found.append(Hazard(BASE_CODE, base_message(
+                ref, current, where=str(Position(source, line, col)),
+                outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
+                continuing=new if mode == "warn" else None,
+            )))
+        if new != raw:
+            pieces.append(text[last:m.start("iri")])
+            pieces.append(new)
+            last = m.end("iri")
+        if expect_base:
+            current = new
+            expect_base = False
+    if not pieces:
+        return text, found
+    pieces.append(text[last:])
+    return "".join(pieces), found
+
+
+def report(found: Iterable[Hazard], mode: HazardMode, *, stacklevel: int = 3) -> None:
+    """Raise :class:`~urnld.jsonld.URNBaseError` (``error``), warn (``warn``), or nothing."""
+    hazards = list(found)
+    if not hazards or mode == "ignore":
+        return
+    if mode == "warn":
+        for hazard in hazards:
+            warnings.warn(hazard.message, URNContextWarning, stacklevel=stacklevel)
+        return
+    message = hazards[0].message
+    if len(hazards) > 1:
+        message += f" (and {len(hazards) - 1} more hazard{'s' if len(hazards) > 2 else ''})"
+    raise URNBaseError(message, hazards)
+
+
+def guard_text(
+    text: str, base: str | None, *, source: str, syntax: str, hazards: HazardMode = "error"
+) -> str:
+    """The base guard for Turtle-like text (Turtle, TriG, N3, a SPARQL query or update).
+
+    Returns *text* with every relative reference made under a URN base (a ``BASE``/``@base``
+    directive, or *base*) resolved; reports the hazards as :func:`urnld.read.read` does.
+
+    >>> guard_text("BASE <urn:example:doc> SELECT * { <#s> ?p ?o }", None,
+    ...            source="query", syntax="sparql")
+    'BASE <urn:example:doc> SELECT * { <urn:example:doc#s> ?p ?o }'
+    """
+    if hazards not in ("error", "warn", "ignore"):
+        from ._errors import ReadError
+
+        raise ReadError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
+    if not ((base is not None and is_urn(base)) or turtle_may_have_urn_base(text)):
+        return text
+    out, found = rewrite_turtle(text, base, source=source, syntax=syntax, mode=hazards)
+    report(found, hazards, stacklevel=4)
+    return out
+
+
+def prefix_like_rewrites(text: str, *, source: str) -> tuple[str, list[tuple[str, str, str]]]:
+    """Turtle-like *text* with each relative-path reference made under a URN base that ends in
+    ``:`` written as base + reference (what "@base <urn:uuid:>" authors mean); and the list of
+    ``(where, reference, iri)`` rewrites. Other references are left as they are."""
+    current: str | None = None
+    expect_base = False
+    pieces: list[str] = []
+    last = 0
+    done: list[tuple[str, str, str]] = []
+    for m in _TOKEN.finditer(text):
+        if m.group("base") is not None:
+            expect_base = True
+            continue
+        raw = m.group("iri")
+        if raw is None:
+            continue
+        ref = _unescape(raw)
+        if expect_base:
+            current = ref if current is None or reference_kind(ref) == "absolute" \
+                else resolve(ref, current)
+            expect_base = False
+            continue
+        if (current is not None and is_urn(current) and current.endswith(":")
+                and reference_kind(ref) == "relative-path"):
+            new = current + ref
+            line, col = _line_col(text, m.start())
+            done.append((str(Position(source, line, col)), ref, new))
+            pieces.append(text[last:m.start("iri")])
+            pieces.append(new)
+            last = m.end("iri")
+    if not pieces:
+        return text, done
+    pieces.append(text[last:])
+    return "".join(pieces), done

@@ -1,0 +1,231 @@
+"""``read()``: one way into a graph for every RDF syntax, offline, with the URN base guard."""
+
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import os
+import sys
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from rdflib import Dataset, Graph
+from rdflib.parser import create_input_source
+
+from .._bases import is_urn
+from ..errors import parser_reason
+from ..jsonld import JsonLdProcessingError, URNContextError, URNDocumentLoader, dataset_from_pyld
+from ..jsonld import to_rdf as jsonld_to_rdf
+from ._errors import ReadError, UnsafeXMLError
+from ._formats import QUAD_FORMATS, format_for_path, normalize_format
+from ._guard import HazardMode, report, rewrite_turtle, turtle_may_have_urn_base
+from ._rdfxml import parse_rdfxml
+
+__all__ = ["Catalog", "loader_for", "new_graph", "read", "read_into"]
+
+#: What ``catalog=`` accepts: a directory (or its ``catalog.json``), a mapping URN → JSON, or a
+#: ready pyld document loader.
+Catalog = str | os.PathLike[str] | Mapping[str, Any] | URNDocumentLoader | None
+
+_TURTLE_FAMILY = frozenset({"turtle", "trig", "n3"})
+
+
+def loader_for(catalog: Catalog) -> Any:
+    """The offline document loader for *catalog* (``None``: an empty catalog, nothing loads).
+
+    >>> loader_for(None)
+    <URNDocumentLoader (none given) (0 entries)>
+    """
+    if catalog is None:
+        return URNDocumentLoader({})
+    if isinstance(catalog, URNDocumentLoader):
+        return catalog
+    return URNDocumentLoader(catalog)
+
+
+def new_graph(fmt: str) -> Graph:
+    """An empty graph fit for *fmt*: a ``Dataset`` for syntaxes with named graphs."""
+    if fmt in QUAD_FORMATS:
+        return Dataset()
+    return Graph(bind_namespaces="core")
+
+
+def _read_bytes(source: str | os.PathLike[str]) -> bytes:
+    name = os.fspath(source)
+    if name == "-":
+        return sys.stdin.buffer.read()
+    try:
+        if name.lower().endswith(".gz"):
+            with gzip.open(name, "rb") as f:
+                return f.read()
+        with open(name, "rb") as f:
+            return f.read()
+    except (EOFError, gzip.BadGzipFile) as e:
+        raise ReadError(f"{name}: cannot read: {e}") from e
+
+
+def read(
+    source: str | os.PathLike[str] | None = None,
+    *,
+    data: bytes | str | None = None,
+    format: str | None = None,
+    graph: Graph | None = None,
+    base: str | None = None,
+    catalog: Catalog = None,
+    hazards: HazardMode = "error",
+    name: str | None = None,
+) -> Graph:
+    """Read RDF from a file (*source*; ``-`` is stdin, ``.gz`` is decompressed) or from *data*.
+
+    Args:
+        format: the syntax (``turtle``, ``trig``, ``nt``, ``nquads``, ``xml``, ``json-ld``,
+            ``n3``, ``trix``, ``hext`` or a common alias); default: from the extension (stdin
+            and *data*: Turtle).
+        graph: add to this graph (default: a new ``Dataset`` for syntaxes with named graphs,
+            else a new ``Graph``).
+        base: the base IRI (default: the file's ``file:`` URI; none for stdin and *data*).
+        catalog: where JSON-LD contexts come from (see :func:`loader_for`); nothing is ever
+            fetched from the network or read from outside the catalog.
+        hazards: relative references against a URN base: ``"error"`` (default) raises
+            :class:`~urnld.jsonld.URNBaseError`, ``"warn"`` warns and resolves them the RFC 3986
+            way, ``"ignore"`` resolves them silently.
+        name: how messages name the input (default: the path, ``<stdin>``, ``<data>``).
+
+    Raises:
+        ReadError: unknown syntax, unreadable file, a parser's complaint (one line, the input
+            named); :class:`UnsafeXMLError` for XML entity declarations.
+        URNContextError: a URN hazard (:class:`~urnld.jsonld.URNBaseError` for bases).
+
+    >>> g = read(data="@base <urn:example:doc> . <#s> <urn:example:p> <urn:example:o> .")
+    >>> [str(s) for s in g.subjects()]
+    ['urn:example:doc#s']
+    >>> read(data="@base <urn:example:doc> . <c> <urn:example:p> 1 .", name="x.ttl")
+    Traceback (most recent call last):
+    ...
+    urnld.jsonld.URNBaseError: x.ttl:1:27: relative reference <c> against the URN base \
+<urn:example:doc>: URNs have no hierarchy, so the reference has no agreed meaning (RFC 3986 \
+§5.2, Jena, Oxigraph: <urn:c>; rdflib: refuses the document); write the full IRI or declare \
+a prefix [urn-base]
+    """
+    if hazards not in ("error", "warn", "ignore"):
+        raise ReadError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
+    if (source is None) == (data is None):
+        raise ReadError("give a source (a path or '-') or data, not both and not neither")
+    if data is not None:
+        label = name or "<data>"
+        fmt = normalize_format(format or "turtle")
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        doc_base = base
+    else:
+        assert source is not None
+        path = os.fspath(source)
+        label = name or ("<stdin>" if path == "-" else path)
+        fmt = format_for_path(path, format, stdin="turtle")
+        raw = _read_bytes(path)
+        doc_base = base
+        if doc_base is None and path != "-":
+            doc_base = Path(path).resolve().as_uri()
+    target = new_graph(fmt) if graph is None else graph
+    read_into(target, raw, fmt, base=doc_base, catalog=catalog, hazards=hazards, name=label)
+    return target
+
+
+def read_into(
+    graph: Graph,
+    raw: bytes,
+    fmt: str,
+    *,
+    base: str | None,
+    catalog: Catalog,
+    hazards: HazardMode,
+    name: str,
+) -> None:
+    """Parse the document *raw* (bytes, syntax *fmt*) into *graph*; see :func:`read`."""
+    fmt = normalize_format(fmt)
+    try:
+        with warnings.catch_warnings():
+            # rdflib's own parsers (Dataset.parse, TriG) call its deprecated default_context and
+            # ConjunctiveGraph: not our caller's concern, and not actionable.
+            warnings.filterwarnings("ignore", "Dataset.default_context", DeprecationWarning)
+            warnings.filterwarnings("ignore", "ConjunctiveGraph is deprecated", DeprecationWarning)
+            _parse(graph, raw, fmt, base=base, catalog=catalog, hazards=hazards, name=name)
+    except (URNContextError, ReadError, JsonLdProcessingError):
+        raise
+    except OSError as e:
+        raise ReadError(f"{name}: cannot read: {e.strerror or e}") from e
+    except RecursionError as e:
+        raise ReadError(f"{name}: cannot parse as {fmt}: nested too deeply") from e
+    except Exception as e:
+        # rdflib's parsers raise many unrelated types (BadSyntax, SAXParseException,
+        # ValueError, AssertionError…); at this input boundary they all mean "not parseable".
+        raise ReadError(f"{name}: cannot parse as {fmt}: {parser_reason(e)}") from e
+
+
+def _parse(
+    graph: Graph, raw: bytes, fmt: str, *, base: str | None, catalog: Catalog,
+    hazards: HazardMode, name: str,
+) -> None:
+    if fmt in _TURTLE_FAMILY:
+        if (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw):
+            try:
+                text = raw.decode("utf-8")
+            except UnicodeDecodeError as e:
+                raise ReadError(f"{name}: not UTF-8 (byte {e.start})") from None
+            text, found = rewrite_turtle(text, base, source=name, syntax=fmt, mode=hazards)
+            report(found, hazards, stacklevel=5)
+            Graph.parse(graph, data=text, format=fmt, publicID=base)
+        else:
+            Graph.parse(graph, data=raw, format=fmt, publicID=base)
+        return
+    if fmt == "xml":
+        source = create_input_source(source=io.BytesIO(raw), publicID=base)
+        target = graph.default_graph if isinstance(graph, Dataset) else graph
+        found = parse_rdfxml(source, target, source_name=name, mode=hazards)
+        report(found, hazards, stacklevel=5)
+        return
+    if fmt == "json-ld":
+        _parse_jsonld(graph, raw, base=base, catalog=catalog, hazards=hazards, name=name)
+        return
+    if fmt == "trix":
+        _refuse_entities(raw, name)
+    Graph.parse(graph, data=raw, format=fmt, publicID=base)
+
+
+def _refuse_entities(raw: bytes, name: str) -> None:
+    from ..xmlns import XMLNamespaceError, iter_namespaces
+
+    try:
+        for _ in iter_namespaces(io.BytesIO(raw)):
+            pass
+    except XMLNamespaceError as e:
+        raise UnsafeXMLError(f"{name}: {str(e).split(': ', 1)[-1]}") from None
+
+
+def _parse_jsonld(
+    graph: Graph, raw: bytes, *, base: str | None, catalog: Catalog, hazards: HazardMode,
+    name: str,
+) -> None:
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as e:
+        raise ReadError(f"{name}: not UTF-8 (byte {e.start})") from None
+    except json.JSONDecodeError as e:
+        raise ReadError(
+            f"{name}: not JSON: {e.msg} (line {e.lineno}, column {e.colno})"
+        ) from None
+    # A file: base would put the local path into the IRIs of relative references: a JSON-LD
+    # document without a base keeps none (pyld drops such statements, as the spec says).
+    jsonld_base = None if base is not None and base.startswith("file:") else base
+    try:
+        pyld_rdf = jsonld_to_rdf(
+            doc, loader=loader_for(catalog), base=jsonld_base, canonicalize=False,
+            hazards=hazards, format="pyld",
+        )
+    except URNContextError as e:
+        raise type(e)(f"{name}: {e}", e.hazards) from None
+    except JsonLdProcessingError as e:
+        raise ReadError(f"{name}: {e}") from None
+    dataset_from_pyld(pyld_rdf, graph)

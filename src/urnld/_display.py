@@ -13,11 +13,14 @@ _HIDDEN = frozenset({"Cc", "Cf", "Co", "Cn", "Cs", "Zs", "Zl", "Zp"})
 
 
 def _render(run: re.Match[str]) -> str:
-    raw = bytes(int(run.group()[i + 1 : i + 3], 16) for i in range(0, len(run.group()), 3))
+    # One copy of the run, decoded in one call: linear in the run's length (calling
+    # run.group() per escape copied the whole run each time, quadratic on long runs).
+    escaped = run.group()
+    raw = bytes.fromhex(escaped.replace("%", ""))
     try:
         decoded = raw.decode("utf-8")
     except UnicodeDecodeError:
-        return run.group()
+        return escaped
     out = []
     for ch in decoded:
         if unicodedata.category(ch) in _HIDDEN:

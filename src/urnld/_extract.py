@@ -66,7 +66,10 @@ def _trim(value: str) -> str:
 
 
 def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
-    """Yield ``(start, end, urn)`` for each URN in *text*, left to right. Never raises.
+    """Yield ``(start, end, urn)`` for each URN in *text*, left to right.
+
+    Never raises on a ``str``; anything else (``None``, ``bytes``) is a :class:`TypeError` at
+    the call, like every other function of urnld.
 
     >>> [(s, e, str(u)) for s, e, u in find_urns("See <URN:ISBN:0-395-36341-1>, or urn:x:y.")]
     [(5, 27, 'URN:ISBN:0-395-36341-1')]
@@ -74,7 +77,11 @@ def find_urns(text: str) -> Iterator[tuple[int, int, URN]]:
     ['urn:example:a(1)', 'urn:ietf:rfc:2141']
     """
     if not isinstance(text, str):
-        return
+        raise TypeError(f"find_urns() takes a str, not {type(text).__name__}")
+    return _find(text)
+
+
+def _find(text: str) -> Iterator[tuple[int, int, URN]]:
     # Labels are blanked out (same length) so offsets into *text* stay right.
     scan = _LABEL.sub(lambda m: "<" + " " * (len(m.group()) - 1), text)
     pos = 0

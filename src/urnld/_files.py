@@ -27,8 +27,11 @@ import os
 import stat
 import sys
 import tempfile
+import zlib
 from collections.abc import Iterator
 from typing import IO, Any, Literal, overload
+
+from .errors import URNError
 
 __all__ = ["atomic_output", "is_gzip", "open_input", "umask"]
 
@@ -65,7 +68,8 @@ def open_input(path: str | os.PathLike[str]) -> Iterator[tuple[IO[bytes], int | 
     """Open an input for binary reading: ``-`` is stdin, ``.gz`` is decompressed.
 
     Yields the stream and the size in bytes of the underlying file (for progress), when it is
-    known. Raises ``OSError`` (naming the file) when it cannot be opened.
+    known. Raises ``OSError`` (naming the file) when it cannot be opened, and
+    :class:`~urnld.URNError` (naming it too) when its gzip data is truncated or corrupt.
     """
     p = os.fspath(path)
     if p == "-":
@@ -76,12 +80,48 @@ def open_input(path: str | os.PathLike[str]) -> Iterator[tuple[IO[bytes], int | 
         st = os.fstat(raw.fileno())
         size = st.st_size if stat.S_ISREG(st.st_mode) else None
         if is_gzip(p):
-            with gzip.GzipFile(fileobj=raw, mode="rb") as gz:
+            with _NamedGzipFile(p, raw) as gz:
                 yield gz, size  # type: ignore[misc]  # GzipFile is a binary IO
         else:
             yield raw, size
     finally:
         raw.close()
+
+
+class _NamedGzipFile(gzip.GzipFile):
+    """A gzip reader whose errors name the file (gzip says "Compressed file ended before the
+    end-of-stream marker was reached" and nothing about which file)."""
+
+    def __init__(self, name: str, raw: IO[bytes]) -> None:
+        super().__init__(fileobj=raw, mode="rb")
+        self._source = name
+
+    def _fail(self, e: Exception) -> URNError:
+        return URNError(f"{self._source}: truncated or corrupt gzip data ({e})")
+
+    def read(self, size: int | None = -1) -> bytes:
+        try:
+            return super().read(size)
+        except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+            raise self._fail(e) from None
+
+    def read1(self, size: int = -1) -> bytes:
+        try:
+            return super().read1(size)
+        except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+            raise self._fail(e) from None
+
+    def readline(self, size: int | None = -1) -> bytes:
+        try:
+            return super().readline(size)
+        except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+            raise self._fail(e) from None
+
+    def peek(self, n: int) -> bytes:
+        try:
+            return super().peek(n)
+        except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+            raise self._fail(e) from None
 
 
 @overload

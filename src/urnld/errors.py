@@ -30,7 +30,7 @@ NID may not end with '-' (at position 8)
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .findings import Finding
@@ -51,7 +51,29 @@ _EXCERPT_RADIUS = 40
 
 
 class URNError(ValueError):
-    """Base class of every error urnld raises on bad input."""
+    """Base class of every error urnld raises on bad input.
+
+    Every subclass pickles with its attributes (a worker process or a ``multiprocessing.Pool``
+    sends errors back to its parent this way), whatever its constructor takes:
+
+    >>> import pickle
+    >>> e = pickle.loads(pickle.dumps(URNError("bad")))
+    >>> type(e).__name__, str(e)
+    ('URNError', 'bad')
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # BaseException's own reduce calls ``cls(*self.args)``, which fails for subclasses
+        # whose constructor takes other arguments than the message; rebuild without calling it.
+        return (_rebuild, (type(self), self.args, self.__dict__))
+
+
+def _rebuild(cls: type[BaseException], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """Unpickle an error: a bare instance, its ``args`` and its attributes."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class URNSyntaxError(URNError):

@@ -136,3 +136,73 @@ def test_bad_input():
         canonical_nquads(42)
     with pytest.raises(ValueError, match="hash_algorithm"):
         canonical_nquads("", hash_algorithm="md5")
+
+
+# -- robustness and the scaled budget ---------------------------------------------------------
+
+
+def _chain(n: int) -> str:
+    return "".join(f"_:b{i} <http://e/p> _:b{i + 1} .\n" for i in range(n))
+
+
+def test_a_long_chain_needs_no_deep_python_recursion():
+    """N-degree hashing walks the whole chain; it must not use the Python stack for that."""
+    import inspect
+    import sys
+
+    text = _chain(120)
+    expected = _canonical_from_quads(_quads_of(text, False, False), "sha256", None, "pyoxigraph")
+    limit = sys.getrecursionlimit()
+    # Room for pytest's frames and the call itself, far less than one frame per chain link.
+    sys.setrecursionlimit(len(inspect.stack()) + 80)
+    try:
+        got = canonical_nquads(text)
+    finally:
+        sys.setrecursionlimit(limit)
+    assert got == expected
+
+
+def test_a_thousand_long_chain_is_refused_not_crashed():
+    # pyoxigraph needs minutes on this shape (quadratic N-degree hashing); urnld refuses it
+    # within its budget instead of raising RecursionError.
+    start = time.perf_counter()
+    with pytest.raises(CanonicalizationTooComplex):
+        digest(_chain(1000))
+    assert time.perf_counter() - start < 30
+
+
+@pytest.mark.slow
+def test_many_blank_nodes_with_one_identical_statement_each_fit_the_scaled_budget():
+    n = 300_000
+    text = "".join(f'_:b{i} <http://e/p> "x" .\n' for i in range(n))
+    out = canonical_nquads(text)
+    assert out.count("\n") == n
+    assert out.startswith('_:c14n0 <http://e/p> "x" .\n')
+    # An explicit budget is absolute.
+    with pytest.raises(CanonicalizationTooComplex):
+        canonical_nquads("".join(text.splitlines(keepends=True)[:2000]), max_work=100)
+
+
+def test_a_lone_surrogate_is_a_urnld_error():
+    with pytest.raises(RDFCInputError, match="surrogate"):
+        digest('<urn:example:a> <http://e/p> "\ud800" .\n')
+
+
+def test_sorted_runs_on_disk_give_the_same_output(tmp_path):
+    import io
+
+    from urnld.rdf import write_canonical_nquads
+
+    lines = [f"<urn:example:{i % 500}> <http://e/p> \"{i % 700}\" .\n".encode() for i in range(3000)]
+    lines += [b"_:x <http://e/p> <urn:example:1> .\n", b'<http://e/s> <http://e/p> "_:y" .\n']
+    whole, spilled = io.BytesIO(), io.BytesIO()
+    write_canonical_nquads(lines, whole.write)
+    write_canonical_nquads(lines, spilled.write, run_bytes=1000, tmp_dir=str(tmp_path))
+    assert spilled.getvalue() == whole.getvalue()
+    got = whole.getvalue().decode().split("\n")
+    assert got[:-1] == sorted(set(got[:-1]))
+    # (i % 500, i % 700) repeats only after lcm(500, 700) = 3500 > 3000: all distinct.
+    assert len(got) - 1 == 3002
+    assert list(tmp_path.iterdir()) == []  # runs are removed
+    expected = canonical_nquads(b"".join(lines))
+    assert whole.getvalue().decode() == expected

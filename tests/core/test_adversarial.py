@@ -39,7 +39,15 @@ def _canonical(s: str) -> object:
         return e.position
 
 
+def _display(s: str) -> object:
+    try:
+        return urnld.URN(s).display()
+    except URNSyntaxError as e:
+        return e.position
+
+
 FUNCTIONS: dict[str, Callable[[str], object]] = {
+    "display": _display,
     "parse": _parse,
     "is_valid": urnld.is_valid,
     "check": urnld.check,
@@ -63,6 +71,9 @@ INPUTS: dict[str, Callable[[int], str]] = {
     "long-valid": lambda n: _repeat("a", n, head="urn:example:"),
     "lowercase-escapes": lambda n: _repeat("%2a", n, head="urn:example:"),
     "not-utf8-escapes": lambda n: _repeat("%C3", n, head="urn:example:"),
+    # display(): one run of escapes of visible and of invisible non-ASCII characters
+    "utf8-escapes": lambda n: _repeat("%C4%81", n, head="urn:example:"),
+    "hidden-escapes": lambda n: _repeat("%E2%80%8B", n, head="urn:example:"),
     "r-of-question-marks": lambda n: _repeat("?", n, head="urn:example:a?+"),
     "q-of-q-delims": lambda n: _repeat("?=", n, head="urn:example:a?="),
     "f-of-r-delims": lambda n: _repeat("?+", n, head="urn:example:a#"),
@@ -109,6 +120,9 @@ def test_linear_time(input_name: str, func_name: str) -> None:
 
 def test_results_on_adversarial_inputs_are_right() -> None:
     # Not only fast: the answers are the expected ones.
+    assert _display("urn:example:" + "%C4%81" * 1000) == "urn:example:" + "ā" * 1000
+    hidden = "urn:example:" + "%E2%80%8B" * 1000
+    assert _display(hidden) == hidden
     assert _parse("%" * MB) == 0
     assert _parse(_repeat("a", MB, head="urn:ex:", tail="%")) == MB - 1
     assert urnld.is_valid(_repeat("a", MB, head="urn:example:"))

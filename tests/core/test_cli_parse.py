@@ -277,3 +277,42 @@ def test_stdin_lines_ignore_surrounding_spaces(
     code, data = run_json(capsys, "-")
     assert code == 0
     assert [d["input"] for d in data] == ["urn:example:a", "urn:example:b"]
+
+
+def test_json_output_is_the_same_bytes_as_one_json_dump(capsys: pytest.CaptureFixture[str]) -> None:
+    from urnld.cli._parse import describe
+
+    inputs = ["urn:isbn:0-395-36341-1", "urn:ex:a b", "URN:EXAMPLE:é"]
+    main(["parse", "--json", *inputs])
+    out = capsys.readouterr().out
+    expected = json.dumps(
+        [describe(t, "rfc8141", False, []) for t in inputs], indent=2, ensure_ascii=False
+    )
+    assert out == expected + "\n"
+
+
+class _Discard(io.StringIO):
+    def write(self, s: str) -> int:
+        return len(s)
+
+
+def test_parse_stdin_streams_in_constant_memory(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Each result is printed and dropped: memory does not grow with the number of lines
+    # (keeping them cost ~1.7 KB per line).
+    import tracemalloc
+
+    def peak(lines: int, as_json: bool) -> int:
+        text = "".join(f"urn:example:item-{i}\n" for i in range(lines))
+        monkeypatch.setattr("sys.stdin", io.StringIO(text))
+        monkeypatch.setattr("sys.stdout", _Discard())
+        tracemalloc.start()
+        try:
+            main(["parse", *(["--json"] if as_json else []), "-"])
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
+
+    for as_json in (False, True):
+        small, large = peak(500, as_json), peak(5000, as_json)
+        # Results kept would add 1.7 KB per line (~7.6 MB here).
+        assert large - small < 500_000, (as_json, small, large)

@@ -92,8 +92,10 @@ def test_yields_urn_values() -> None:
 
 
 @pytest.mark.parametrize("bad", [None, b"urn:example:a", 42])
-def test_never_raises_on_non_str(bad: object) -> None:
-    assert list(find_urns(bad)) == []  # type: ignore[arg-type]
+def test_non_str_is_a_type_error_at_the_call(bad: object) -> None:
+    # Silently yielding nothing hid the mistake (bytes read from a file, a missing value).
+    with pytest.raises(TypeError, match="str"):
+        find_urns(bad)  # type: ignore[arg-type]
 
 
 _START_BLOCKERS = re.compile(r"[A-Za-z0-9+\-./:%_]")

@@ -426,3 +426,36 @@ def test_differential_against_plain_store(make_store: Callable[[], Store], templ
     assert got == expected
     # ...that a plain store misses when asked with the messy spellings (the test can fail)
     assert _result_set(plain.query(PREFIXES + template.format(**MESSY_CONSTANTS))) != expected
+
+
+def test_queries_from_several_threads_on_one_urn_graph() -> None:
+    # rdflib's SPARQL parser is not thread-safe: without urnld serializing the parse, most of
+    # these queries failed with TypeErrors or "Expected SelectQuery".
+    import threading
+
+    from rdflib import Graph
+
+    g = Graph(store="URN")
+    g.parse(data="<urn:isbn:0395363411> <http://e/p> 'x' . <urn:example:a> <http://e/q> 'y' .",
+            format="turtle")
+    errors: list[str] = []
+
+    def work(i: int) -> None:
+        for j in range(25):
+            q = (f"SELECT ?o WHERE {{ <URN:ISBN:0-395-36341-1> <http://e/p> ?o . "
+                 f"FILTER(?o != 'y{i}-{j}') OPTIONAL {{ ?s <http://e/q> ?z }} }}")
+            try:
+                rows = list(g.query(q))
+                if len(rows) != 1:
+                    errors.append(f"{len(rows)} rows")
+                g.update(f"INSERT DATA {{ <urn:example:t{i}> <http://e/n> {j} }}")
+            except Exception as e:  # any failure counts
+                errors.append(repr(e))
+
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []
+    assert len(g) == 2 + 6 * 25

@@ -18,8 +18,9 @@ import argparse
 import contextlib
 import importlib
 import os
+import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any
 
@@ -150,6 +151,11 @@ def _main(argv: Sequence[str] | None) -> int:
     if command not in COMMANDS:
         command = None
     prog = f"urnld {command}" if command else "urnld"
+    with _stop_signals_interrupt():
+        return _run(args_list, command, prog)
+
+
+def _run(args_list: list[str], command: str | None, prog: str) -> int:
     try:
         parser = _build(command)
         args = parser.parse_args(args_list)
@@ -159,6 +165,10 @@ def _main(argv: Sequence[str] | None) -> int:
             return 2
         code: int = _load(args.command).run(args)
         return code
+    except _Stopped as e:
+        # The same path as Ctrl-C (temporary output removed, workers stopped), the POSIX code.
+        print(f"{prog}: stopped by {signal.Signals(e.signum).name}", file=sys.stderr)
+        return 128 + e.signum
     except KeyboardInterrupt:
         print(f"{prog}: interrupted", file=sys.stderr)
         return 130
@@ -180,6 +190,37 @@ def _main(argv: Sequence[str] | None) -> int:
             file=sys.stderr,
         )
         return 2
+
+
+class _Stopped(KeyboardInterrupt):
+    """SIGTERM or SIGHUP arrived: unwind like Ctrl-C."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+def _raise_stopped(signum: int, _frame: object) -> None:
+    raise _Stopped(signum)
+
+
+@contextlib.contextmanager
+def _stop_signals_interrupt() -> Iterator[None]:
+    """While the command runs, SIGTERM and SIGHUP (a supervisor, a closed terminal) take the
+    Ctrl-C path: every ``finally`` runs, so temporary files go and worker processes stop."""
+    signals = [s for s in (getattr(signal, "SIGTERM", None), getattr(signal, "SIGHUP", None))
+               if s is not None]
+    previous = {}
+    try:
+        for sig in signals:
+            previous[sig] = signal.signal(sig, _raise_stopped)
+    except ValueError:  # not the main thread: signals are not ours to handle
+        pass
+    try:
+        yield
+    finally:
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
 
 
 def _one_line(e: BaseException) -> str:

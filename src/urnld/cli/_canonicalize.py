@@ -66,7 +66,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-work", type=int, default=None, metavar="N",
-        help="with --rdfc: work budget for blank-node hashing (default 500000)",
+        help="with --rdfc: work budget for blank-node hashing "
+        "(default: 500000 plus 20 per statement with a blank node)",
     )
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
@@ -222,33 +223,38 @@ def _one(
                 bar.close()
 
     if stream_in and args.rdfc:
-        # N-Triples/N-Quads: URN pass streamed into memory, then RDFC-1.0 on the text.
-        from ..rdf import DEFAULT_MAX_WORK, canonical_nquads
+        # N-Triples/N-Quads: the URN pass streams straight into RDFC-1.0, which keeps only the
+        # statements with blank nodes in memory and sorts the rest in runs (spilled to disk
+        # beside the output when large).
+        from ..rdf import write_canonical_nquads
         from ..report import CanonicalizeReport
-        from ..stream import canonicalize_lines
+        from ..stream import canonicalize_lines, read_lines
 
         report = CanonicalizeReport()
-        with open_input(src) as (f, _size):
-            text = b"".join(
-                canonicalize_lines(f, source=source_name(src), report=report, **opts)
+        tmp_dir = None if out == "-" else str(Path(out).resolve().parent)
+        with open_input(src) as (f, _size), atomic_output(out, fsync=True) as fo:
+            write_canonical_nquads(
+                canonicalize_lines(
+                    read_lines(f, source=source_name(src)),
+                    source=source_name(src), report=report, **opts,
+                ),
+                fo.write,
+                max_work=args.max_work,
+                tmp_dir=tmp_dir,
+                source=source_name(src),
             )
-        result = canonical_nquads(text, max_work=args.max_work or DEFAULT_MAX_WORK)
-        with atomic_output(out, fsync=True) as fo:
-            fo.write(result.encode("utf-8"))
         return report
 
     from rdflib import Dataset, Graph
 
-    from ..rdf import DEFAULT_MAX_WORK, canonical_nquads, canonicalize
+    from ..rdf import canonical_nquads, canonicalize
     from ._input_options import read_graph, warnings_to_stderr
 
     with warnings_to_stderr("urnld canonicalize"):
         graph = read_graph(src, in_fmt, args)
     result_graph = canonicalize(graph, iris=args.iris, **opts)
     if args.rdfc:
-        nquads = canonical_nquads(
-            result_graph.graph, max_work=args.max_work or DEFAULT_MAX_WORK
-        )
+        nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
         with atomic_output(out, fsync=True) as fo:
             fo.write(nquads.encode("utf-8"))
     else:
@@ -261,6 +267,15 @@ def _one(
                     "use --output-format nquads or trig"
                 )
             target = target.default_graph
+        elif not isinstance(target, Dataset) and out_fmt in QUAD_FORMATS:
+            # A triples input written as quads: its statements go to the default graph
+            # (rdflib refuses to write N-Quads/TriG from a plain Graph).
+            dataset = Dataset()
+            for triple in target:
+                dataset.add(triple)
+            for prefix, namespace in target.namespaces():
+                dataset.bind(prefix, namespace, override=False)
+            target = dataset
         with atomic_output(out, fsync=True) as fo:
             target.serialize(destination=fo, format=out_fmt, encoding="utf-8")
     return result_graph.report
@@ -279,6 +294,7 @@ def run(args: argparse.Namespace) -> int:
     if args.engine == "dask":
         if args.jobs is not None:
             raise URNError("--jobs is for the local engine; --engine dask takes --workers")
+        _check_outputs(args)
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
@@ -288,6 +304,7 @@ def run(args: argparse.Namespace) -> int:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
     if args.jobs is not None and args.jobs < 1:
         raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
+    _check_outputs(args)
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
@@ -312,6 +329,21 @@ def run(args: argparse.Namespace) -> int:
     _write_html(args, report)
     _print_summary(args, report)
     return 0
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Every output (data files, report) against every input and each other, before writing."""
+    from ._paths import check_paths
+
+    inputs: list[str] = args.inputs
+    out: str = args.output
+    if len(inputs) > 1 or args.engine == "dask" or (out != "-" and os.path.isdir(out)):
+        outputs = [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
+    else:
+        outputs = [out]
+    if args.report:
+        outputs.append(args.report)
+    check_paths(inputs, outputs)
 
 
 def _run_dask(args: argparse.Namespace) -> int:

@@ -50,18 +50,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write here (atomically) instead of stdout")
 
 
+#: The largest JSON document read (pyld holds several copies of it in memory).
+MAX_JSON_BYTES = 256 << 20
+
+
 def _read_json(path: str) -> Any:
     from .._files import open_input
     from ..errors import URNError
 
     with open_input(path) as (f, _size):
-        data = f.read()
+        data = f.read(MAX_JSON_BYTES + 1)
+    if len(data) > MAX_JSON_BYTES:
+        raise URNError(f"{path}: over {MAX_JSON_BYTES:,} bytes, the limit for a JSON document")
     try:
         return json.loads(data.decode("utf-8"))
     except UnicodeDecodeError as e:
         raise URNError(f"{path}: not UTF-8 (byte {e.start})") from None
     except json.JSONDecodeError as e:
         raise URNError(f"{path}: not JSON: {e.msg} (line {e.lineno}, column {e.colno})") from None
+    except RecursionError:
+        raise URNError(f"{path}: JSON nested too deeply to read") from None
 
 
 def _context_arg(value: str) -> Any:
@@ -96,6 +104,12 @@ def run(args: argparse.Namespace) -> int:
     from .._files import atomic_output
     from ..errors import URNError
     from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten, frame
+    from ._paths import check_paths
+
+    inputs = [args.file]
+    if getattr(args, "context", None) and Path(args.context).is_file():
+        inputs.append(args.context)
+    check_paths(inputs, [args.output])
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", URNContextWarning)

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+import textwrap
 from collections.abc import Iterator
 
 from .. import json_default
@@ -157,11 +158,20 @@ def _print_text(d: dict[str, object]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     check_profiles(args.profile)
-    results = [describe(t, args.mode, args.strict, args.profile) for t in _inputs(args.urns)]
-    if args.json:
-        json.dump(results, sys.stdout, indent=2, ensure_ascii=False, default=json_default)
-        print()
-    else:
-        for d in results:
+    # Each result is printed as soon as it is known and then dropped, so ``urnld parse -`` on
+    # a long list runs in constant memory.
+    valid = True
+    opened = False
+    for text in _inputs(args.urns):
+        d = describe(text, args.mode, args.strict, args.profile)
+        valid = valid and bool(d["valid"])
+        if args.json:
+            # The same bytes as json.dump(list, indent=2), one item at a time.
+            item = json.dumps(d, indent=2, ensure_ascii=False, default=json_default)
+            sys.stdout.write(("," if opened else "[") + "\n" + textwrap.indent(item, "  "))
+            opened = True
+        else:
             _print_text(d)
-    return 0 if all(d["valid"] for d in results) else 1
+    if args.json:
+        print("\n]" if opened else "[]")
+    return 0 if valid else 1

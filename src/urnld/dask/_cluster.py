@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
+import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from types import ModuleType
 from typing import Any
 
@@ -67,16 +69,45 @@ def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
         with client:
             yield client
         return
-    with (
-        distributed.LocalCluster(
-            n_workers=n_workers,
-            threads_per_worker=1,
-            processes=True,
-            # The scheduler always serves HTTP (health, metrics): on a free port, so that two
-            # jobs, or a job next to a running cluster, never collide on 8787.
-            dashboard_address=":0",
-            silence_logs=logging.ERROR,
-        ) as cluster,
-        distributed.Client(cluster) as client,
-    ):
-        yield client
+    with ExitStack() as stack:
+        # Worker spill files go to a private directory removed at the end (distributed's default
+        # is a dask-scratch-space/ in the current directory, left behind).
+        scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="urnld-dask-"))
+        with _sigint_ignored():
+            cluster = stack.enter_context(
+                distributed.LocalCluster(
+                    n_workers=n_workers,
+                    threads_per_worker=1,
+                    processes=True,
+                    # The scheduler always serves HTTP (health, metrics): on a free port, so
+                    # that two jobs, or a job next to a running cluster, never collide on 8787.
+                    dashboard_address=":0",
+                    # A failing task reaches the caller as one DaskJobError; the workers' own
+                    # multi-line "Compute Failed" log (level ERROR) would only repeat it.
+                    silence_logs=logging.CRITICAL,
+                    local_directory=scratch,
+                    # Also ignore Ctrl-C in a worker the nanny restarts later.
+                    preload=["urnld.dask._preload"],
+                )
+            )
+        yield stack.enter_context(distributed.Client(cluster))
+
+
+@contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Start the worker processes with SIGINT ignored, then restore the caller's handler.
+
+    Ctrl-C reaches every process of the terminal's process group, and each worker would print a
+    traceback. An ignored signal stays ignored across ``exec`` (Python then installs no
+    KeyboardInterrupt handler), so only this process sees Ctrl-C and stops the cluster. A Ctrl-C
+    during the start-up itself (a second or two) is not seen.
+    """
+    try:
+        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread: signals are not ours to change
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)

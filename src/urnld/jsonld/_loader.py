@@ -94,6 +94,8 @@ def _parse_json(data: bytes, where: str) -> Any:
         raise CatalogError(
             f"{where} is not JSON: {e.msg} (line {e.lineno}, column {e.colno})"
         ) from e
+    except RecursionError:
+        raise CatalogError(f"{where} is JSON nested too deeply to read") from None
 
 
 class URNDocumentLoader(_PyldDocumentLoader):  # type: ignore[misc]

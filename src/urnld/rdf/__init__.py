@@ -35,6 +35,7 @@ if TYPE_CHECKING:
         RDFCInputError,
         canonical_nquads,
         digest,
+        write_canonical_nquads,
     )
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
@@ -60,6 +61,7 @@ __all__ = [
     "check_graph",
     "digest",
     "register_functions",
+    "write_canonical_nquads",
 ]
 
 # name -> submodule; imported on first access so `import urnld.rdf` stays light.
@@ -76,6 +78,7 @@ _LAZY = {
     "canonical_nquads": "._rdfc",
     "DEFAULT_MAX_WORK": "._rdfc",
     "digest": "._rdfc",
+    "write_canonical_nquads": "._rdfc",
     "EndpointError": "._client",
     "BatchProgress": "._endpoint",
     "EndpointBatchError": "._endpoint",

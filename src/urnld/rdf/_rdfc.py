@@ -17,28 +17,35 @@ True
 
 Untrusted input must not hang the tool. RDFC-1.0 is exponential in the worst case ("poison"
 graphs such as a clique of blank nodes, W3C test 074), and pyoxigraph's implementation cannot be
-interrupted (it holds the GIL and ignores signals). So the work is split:
+interrupted (it holds the GIL and ignores signals). So this module runs RDFC-1.0 itself:
 
-1. The first-degree hash of every blank node is computed here (linear in the input). When every
-   blank node's hash is unique, RDFC-1.0 needs no N-degree hashing: its cost is bounded, and
-   pyoxigraph's ``Dataset.canonicalize(RDFC_1_0)`` does the job (the common, fast path).
-2. Otherwise the N-degree hashing runs in this module's own RDFC-1.0 implementation, which
-   counts its work (calls of *Hash N-Degree Quads* and permutations tried — the limit the
-   specification itself recommends, §4.4 "Blank Node Identifier Issuance … complexity") and
-   raises :class:`CanonicalizationTooComplex` past ``max_work`` units. The default
-   (:data:`DEFAULT_MAX_WORK`) handles every approved W3C test and refuses test 074 in well under
-   a second.
+1. Statements without blank nodes need no labelling: they are re-serialized in canonical term
+   syntax by pyoxigraph, in batches, and sorted (in runs spilled to temporary files when they
+   outgrow ``run_bytes``, then merged), so memory holds the lines, not a dataset.
+2. The first-degree hash of every blank node is computed (linear in the input). When every
+   hash is unique, the labels follow from sorting them.
+3. Otherwise the N-degree hashing runs on an explicit stack (a chain of blank nodes needs one
+   level per link), counting its work (calls of *Hash N-Degree Quads* and permutation elements
+   tried — the limit the specification itself recommends, §4.4 "Blank Node Identifier Issuance
+   … complexity"). Past ``max_work`` units it raises :class:`CanonicalizationTooComplex`. The
+   default budget grows with the input (:data:`DEFAULT_MAX_WORK` plus :data:`WORK_PER_QUAD` per
+   statement with a blank node): every approved W3C test passes, 300,000 blank nodes with one
+   statement each are labelled, and test 074 is refused in about a second.
 
 The own implementation also supports ``hash_algorithm="sha384"`` (W3C test 075); pyoxigraph
-only implements SHA-256.
+only implements SHA-256 (it is used to cross-check this module in the tests).
 """
 
 from __future__ import annotations
 
 import hashlib
+import heapq
+import io
 import itertools
-from collections.abc import Iterable, Iterator
-from typing import Any
+import re
+import tempfile
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import IO, Any, cast
 
 import pyoxigraph as ox
 
@@ -46,13 +53,20 @@ from ..errors import URNError
 
 __all__ = [
     "DEFAULT_MAX_WORK",
+    "RUN_BYTES",
+    "WORK_PER_QUAD",
     "CanonicalizationTooComplex",
+    "RDFCInputError",
     "canonical_nquads",
     "digest",
+    "write_canonical_nquads",
 ]
 
-#: Default work budget of the N-degree hashing (calls + permutations).
+#: Work budget of the N-degree hashing (calls + permutation elements) for any input ...
 DEFAULT_MAX_WORK = 500_000
+#: ... plus this much per statement that mentions a blank node: the budget grows with the input,
+#: so large benign data is canonicalized while a small poison graph is still refused in seconds.
+WORK_PER_QUAD = 20
 
 _HASHES = {"sha256": hashlib.sha256, "sha384": hashlib.sha384}
 
@@ -138,42 +152,80 @@ def _from_rdflib(graph: Any, ignore_components: bool, literals: bool) -> list[ox
     return quads
 
 
-def _from_nquads(data: bytes, ignore_components: bool, literals: bool) -> list[ox.Quad]:
+def _urn_pass(data: bytes, ignore_components: bool, literals: bool) -> Iterator[bytes]:
+    """The URN canonicalization of N-Quads text, line by line (done once, before RDFC-1.0)."""
     from ..report import CanonicalizeReport
     from ..stream import canonicalize_lines
 
-    lines = data.splitlines(keepends=True)
-    text = b"".join(
-        canonicalize_lines(
-            lines,
-            source="<input>",
-            ignore_components=ignore_components,
-            literals=literals,
-            report=CanonicalizeReport(),
-        )
+    return canonicalize_lines(
+        data.splitlines(keepends=True),
+        source="<input>",
+        ignore_components=ignore_components,
+        literals=literals,
+        report=CanonicalizeReport(),
     )
-    try:
-        return list(ox.parse(text, format=ox.RdfFormat.N_QUADS))
-    except SyntaxError as e:
-        raise RDFCInputError(f"invalid N-Quads: {e}") from e
 
 
-def _quads_of(data: Any, ignore_components: bool, literals: bool) -> list[ox.Quad]:
+def _text_of(data: Any, ignore_components: bool, literals: bool) -> Iterable[bytes]:
+    """The input as URN-canonical N-Quads lines."""
     if isinstance(data, str):
-        return _from_nquads(data.encode("utf-8"), ignore_components, literals)
+        try:
+            raw = data.encode("utf-8")
+        except UnicodeEncodeError as e:
+            raise RDFCInputError(
+                f"the text holds {data[e.start]!r} at index {e.start}, which is not a Unicode "
+                "scalar value (a lone surrogate) and cannot be RDF"
+            ) from e
+        return _urn_pass(raw, ignore_components, literals)
     if isinstance(data, bytes | bytearray):
-        return _from_nquads(bytes(data), ignore_components, literals)
+        return _urn_pass(bytes(data), ignore_components, literals)
     if isinstance(data, ox.Dataset):
         text = ox.serialize(data, format=ox.RdfFormat.N_QUADS) or b""
-        return _from_nquads(text, ignore_components, literals)
+        return _urn_pass(text, ignore_components, literals)
     from rdflib import Graph
 
     if isinstance(data, Graph):
-        return _from_rdflib(data, ignore_components, literals)
+        quads = _from_rdflib(data, ignore_components, literals)
+        return [ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""]
     raise TypeError(
         "canonical_nquads() takes an rdflib Graph/Dataset, a pyoxigraph Dataset, or N-Quads "
         f"text; got {type(data).__name__}"
     )
+
+
+def _quads_of(data: Any, ignore_components: bool, literals: bool) -> list[ox.Quad]:
+    """The input as pyoxigraph quads, URNs canonicalized (for tests and the engine check)."""
+    return list(_parse(b"".join(_text_of(data, ignore_components, literals))))
+
+
+def _parse(data: bytes, source: str = "<input>") -> Iterator[ox.Quad]:
+    """pyoxigraph's N-Quads parser, its failures as urnld errors (one line each)."""
+    try:
+        yield from ox.parse(data, format=ox.RdfFormat.N_QUADS)
+    except SyntaxError as e:
+        # Statements are parsed in batches: pyoxigraph's line numbers are not the file's.
+        reason = _POSITION.sub("", _first_line(e))
+        raise RDFCInputError(f"{source}: invalid N-Quads: {reason}") from e
+    except MemoryError as e:  # how pyoxigraph refuses a line over its buffer limit
+        raise RDFCInputError(
+            f"{source}: invalid N-Quads: a line is longer than the parser's limit (16 MiB)"
+        ) from e
+
+
+_POSITION = re.compile(r"^Parser error at line \d+ between columns \d+ and \d+: |\s*\(line \d+\)$")
+
+
+def _first_line(e: BaseException) -> str:
+    text = str(e).strip() or type(e).__name__
+    return text.splitlines()[0]
+
+
+def _lines_of(quads: Iterable[ox.Quad]) -> list[bytes]:
+    """Canonical N-Quads lines (pyoxigraph's canonical term syntax), each ending in a line feed."""
+    text = ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""
+    # split on b"\n" only: the serializer escapes line feeds, but literals may hold U+2028,
+    # \x0b… (W3C test 060), which splitlines() would cut.
+    return [line + b"\n" for line in text.split(b"\n") if line]
 
 
 # -- RDFC-1.0 (W3C Recommendation, 2024) ------------------------------------------------------
@@ -276,7 +328,29 @@ class _RDFC:
         return self._h(data)
 
     def n_degree(self, node: str, issuer: _Issuer) -> tuple[str, _Issuer]:
-        """Hash N-Degree Quads (§4.8)."""
+        """Hash N-Degree Quads (§4.8), run on an explicit stack.
+
+        The algorithm recurses once per blank node along a path, so a chain of a thousand blank
+        nodes would exceed Python's recursion limit; each call is a generator that yields the
+        calls it needs and receives their results.
+        """
+        stack = [self._n_degree(node, issuer)]
+        result: tuple[str, _Issuer] | None = None
+        while True:
+            try:
+                call = stack[-1].send(result)
+            except StopIteration as done:
+                stack.pop()
+                if not stack:
+                    return cast("tuple[str, _Issuer]", done.value)
+                result = done.value
+                continue
+            stack.append(self._n_degree(*call))
+            result = None
+
+    def _n_degree(
+        self, node: str, issuer: _Issuer
+    ) -> Generator[tuple[str, _Issuer], tuple[str, _Issuer] | None, tuple[str, _Issuer]]:
         # Work is counted in quads visited and permutation elements tried, so a unit costs
         # about the same (a few µs) whatever the shape of the graph.
         self._spend(1 + len(self.bnode_quads[node]))
@@ -311,7 +385,9 @@ class _RDFC:
                 if skip:
                     continue
                 for r in recursion:
-                    rh, rissuer = self.n_degree(r, issuer_copy)
+                    got = yield (r, issuer_copy)
+                    assert got is not None
+                    rh, rissuer = got
                     path += "_:" + issuer_copy.issue(r) + "<" + rh + ">"
                     issuer_copy = rissuer
                     if chosen_path and len(path) >= len(chosen_path) and path > chosen_path:
@@ -335,51 +411,196 @@ class _RDFC:
         for h in sorted(groups):
             if len(groups[h]) == 1:
                 continue
-            paths: list[tuple[str, _Issuer]] = []
+            paths: list[tuple[str, Iterable[str]]] = []
             for node in groups[h]:
                 if node in self.canonical.issued:
                     continue
+                if self._alone(node):
+                    # No other blank node in its statements: §4.8 hashes the empty string and
+                    # issues only the node itself (a shortcut for a common, large case).
+                    self._spend(1 + len(self.bnode_quads[node]))
+                    paths.append((self._h(""), (node,)))
+                    continue
                 temp = _Issuer("b")
                 temp.issue(node)
-                paths.append(self.n_degree(node, temp))
-            for _hash, issuer in sorted(paths, key=lambda r: r[0]):
-                for existing in issuer.issued:
+                rh, issuer = self.n_degree(node, temp)
+                paths.append((rh, issuer.issued))
+            for _hash, issued in sorted(paths, key=lambda r: r[0]):
+                for existing in issued:
                     self.canonical.issue(existing)
         return self.canonical.issued
 
+    def _alone(self, node: str) -> bool:
+        for q in self.bnode_quads[node]:
+            for t in (q.subject, q.object, q.graph_name):
+                if isinstance(t, ox.BlankNode) and t.value != node:
+                    return False
+        return True
 
-def _sorted_nquads(quads: Iterable[ox.Quad]) -> str:
-    """Canonical N-Quads text: pyoxigraph's canonical term syntax, one line per quad, sorted."""
-    # split("\n"), not splitlines(): literals may hold U+2028, \x0b… (W3C test 060).
-    text = ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""
-    lines = text.decode("utf-8").split("\n")
-    return "".join(line + "\n" for line in sorted(set(lines)) if line)
 
-
-def _relabel(quads: Iterable[ox.Quad], labels: dict[str, str]) -> Iterator[ox.Quad]:
-    nodes = {old: ox.BlankNode(new) for old, new in labels.items()}
-
-    def term(t: Any) -> Any:
-        return nodes[t.value] if isinstance(t, ox.BlankNode) else t
-
+def _relabel(quads: Iterable[ox.Quad], labels: dict[str, str]) -> list[bytes]:
+    """Canonical N-Quads lines of ``quads`` with their blank nodes renamed by ``labels``."""
+    # Written here rather than by building new Quad objects for pyoxigraph's serializer (twice
+    # as slow); str() of a pyoxigraph term is its canonical N-Quads form.
+    lines = []
     for q in quads:
-        yield ox.Quad(term(q.subject), q.predicate, term(q.object), term(q.graph_name))
+        s, o, g = q.subject, q.object, q.graph_name
+        parts = [
+            "_:" + labels[s.value] if isinstance(s, ox.BlankNode) else str(s),
+            str(q.predicate),
+            "_:" + labels[o.value] if isinstance(o, ox.BlankNode) else str(o),
+        ]
+        if isinstance(g, ox.BlankNode):
+            parts.append("_:" + labels[g.value])
+        elif not isinstance(g, ox.DefaultGraph):
+            parts.append(str(g))
+        lines.append((" ".join(parts) + " .\n").encode("utf-8"))
+    return lines
+
+
+def _budget(max_work: int | None, bnode_quads: int) -> int:
+    """The work budget: ``max_work`` as given, or one that grows with the input."""
+    if max_work is not None:
+        return max_work
+    return DEFAULT_MAX_WORK + WORK_PER_QUAD * bnode_quads
+
+
+def _blank_node_lines(
+    data: bytes, hash_algorithm: str, max_work: int | None, engine: str, source: str
+) -> list[bytes]:
+    """Canonical lines of the statements that may hold blank nodes (all in memory)."""
+    # A dataset is a set: duplicates go before hashing (dict keeps the input order).
+    quads = list(dict.fromkeys(_parse(data, source)))
+    state = _RDFC(quads, hash_algorithm, _budget(max_work, len(quads)))
+    if not state.bnode_quads:  # "_:" was inside literals only
+        return _lines_of(quads)
+    groups = state.first_degree_groups()
+    if engine == "pyoxigraph":
+        dataset = ox.Dataset(quads)
+        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
+        return _lines_of(dataset)
+    # Where every first-degree hash is unique, run() only sorts them (no N-degree step): the
+    # same work pyoxigraph would do, without copying the quads into a Dataset.
+    return _relabel(quads, state.run(groups))
+
+
+class _SortedRuns:
+    """Unique lines in code point order (UTF-8 byte order is code point order), kept in memory
+    up to ``run_bytes`` and spilled to sorted temporary files past it, merged at the end."""
+
+    def __init__(self, run_bytes: int, tmp_dir: str | None) -> None:
+        self.run_bytes = run_bytes
+        self.tmp_dir = tmp_dir
+        self.lines: list[bytes] = []
+        self.size = 0
+        self.runs: list[IO[bytes]] = []
+
+    def add(self, lines: list[bytes]) -> None:
+        self.lines += lines
+        self.size += sum(map(len, lines))
+        if self.size > self.run_bytes:
+            # Kept open until write() merges it; deleted when closed.
+            run = tempfile.TemporaryFile(dir=self.tmp_dir)  # noqa: SIM115
+            run.writelines(sorted(set(self.lines)))
+            run.seek(0)
+            self.runs.append(run)
+            self.lines = []
+            self.size = 0
+
+    def write(self, write: Callable[[bytes], object]) -> None:
+        try:
+            tail = sorted(set(self.lines))
+            self.lines = []
+            if not self.runs:
+                write(b"".join(tail))
+                return
+            last = b""
+            batch: list[bytes] = []
+            for line in heapq.merge(tail, *self.runs):
+                if line != last:
+                    batch.append(line)
+                    last = line
+                    if len(batch) >= 8192:
+                        write(b"".join(batch))
+                        batch = []
+            write(b"".join(batch))
+        finally:
+            for run in self.runs:
+                run.close()
+
+
+#: Statements are re-serialized and sorted in batches of about this many bytes.
+_BATCH_BYTES = 8 << 20
+#: Past this many bytes of canonical lines, sorted runs go to temporary files.
+RUN_BYTES = 512 << 20
+
+
+def write_canonical_nquads(
+    lines: Iterable[bytes],
+    write: Callable[[bytes], object],
+    *,
+    hash_algorithm: str = "sha256",
+    max_work: int | None = None,
+    run_bytes: int = RUN_BYTES,
+    tmp_dir: str | None = None,
+    source: str = "<input>",
+    _engine: str = "auto",
+) -> None:
+    r"""Write the RDFC-1.0 canonical N-Quads of ``lines`` through ``write``.
+
+    ``lines`` are N-Quads lines (bytes) whose URNs are already canonical, for example the output
+    of :func:`urnld.stream.canonicalize_lines`. Statements without blank nodes are
+    re-serialized in batches and sorted in runs of ``run_bytes``, spilled to temporary files in
+    ``tmp_dir`` and merged, so a dump larger than memory can be canonicalized and digested when
+    its blank-node statements fit in memory; the statements that mention blank nodes are held in
+    memory for the blank-node labelling, which needs all of them at once. ``source`` names the
+    input in error messages.
+
+    >>> import io
+    >>> out = io.BytesIO()
+    >>> write_canonical_nquads([b'_:x <http://e/p> "b" .\n', b'<urn:a:b> <http://e/p> _:x .\n',
+    ...                         b'<urn:a:b> <http://e/p> _:x .\n'], out.write)
+    >>> print(out.getvalue().decode(), end="")
+    <urn:a:b> <http://e/p> _:c14n0 .
+    _:c14n0 <http://e/p> "b" .
+    """
+    if hash_algorithm not in _HASHES:
+        raise ValueError(f"hash_algorithm must be one of {sorted(_HASHES)}, not {hash_algorithm!r}")
+    runs = _SortedRuns(run_bytes, tmp_dir)
+    ground: list[bytes] = []
+    ground_size = 0
+    blank: list[bytes] = []
+    for raw in lines:
+        line = raw if raw.endswith(b"\n") else raw + b"\n"
+        # A line without "_:" has no blank node; one with it may (or holds "_:" in a literal).
+        if b"_:" in line:
+            blank.append(line)
+        else:
+            ground.append(line)
+            ground_size += len(line)
+            if ground_size >= _BATCH_BYTES:
+                runs.add(_lines_of(_parse(b"".join(ground), source)))
+                ground = []
+                ground_size = 0
+    runs.add(_lines_of(_parse(b"".join(ground), source)))
+    del ground
+    if blank:
+        data = b"".join(blank)
+        del blank
+        runs.add(_blank_node_lines(data, hash_algorithm, max_work, _engine, source))
+    runs.write(write)
 
 
 def _canonical_from_quads(
-    quads: list[ox.Quad], hash_algorithm: str, max_work: int, engine: str = "auto"
+    quads: list[ox.Quad], hash_algorithm: str, max_work: int | None, engine: str = "auto"
 ) -> str:
-    dataset = ox.Dataset(quads)  # a dataset is a set: duplicates go
-    unique = list(dataset)
-    state = _RDFC(unique, hash_algorithm, max_work)
-    if not state.bnode_quads:
-        return _sorted_nquads(unique)
-    groups = state.first_degree_groups()
-    simple = all(len(nodes) == 1 for nodes in groups.values())
-    if engine == "pyoxigraph" or (engine == "auto" and simple and hash_algorithm == "sha256"):
-        dataset.canonicalize(ox.CanonicalizationAlgorithm.RDFC_1_0)
-        return _sorted_nquads(dataset)
-    return _sorted_nquads(_relabel(unique, state.run(groups)))
+    out = io.BytesIO()
+    text = ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""
+    write_canonical_nquads(
+        text.splitlines(keepends=True), out.write, hash_algorithm=hash_algorithm,
+        max_work=max_work, _engine=engine,
+    )
+    return out.getvalue().decode("utf-8")
 
 
 def canonical_nquads(
@@ -388,7 +609,7 @@ def canonical_nquads(
     ignore_components: bool = False,
     literals: bool = False,
     hash_algorithm: str = "sha256",
-    max_work: int = DEFAULT_MAX_WORK,
+    max_work: int | None = None,
 ) -> str:
     """RDFC-1.0 canonical N-Quads of the input, after URN canonicalization.
 
@@ -399,15 +620,23 @@ def canonical_nquads(
     ``Graph`` is one default graph (its own name is not part of the output).
 
     Raises :class:`CanonicalizationTooComplex` when the blank-node structure needs more than
-    ``max_work`` N-degree hashing steps, and :class:`RDFCInputError` for unreadable input.
+    ``max_work`` N-degree hashing steps (by default :data:`DEFAULT_MAX_WORK` plus
+    :data:`WORK_PER_QUAD` per statement that mentions a blank node), and
+    :class:`RDFCInputError` for unreadable input.
 
     >>> print(canonical_nquads('_:x <http://e/p> <URN:EXAMPLE:a> <urn:Example:g> .\\n'), end="")
     _:c14n0 <http://e/p> <urn:example:a> <urn:example:g> .
     """
     if hash_algorithm not in _HASHES:
         raise ValueError(f"hash_algorithm must be one of {sorted(_HASHES)}, not {hash_algorithm!r}")
-    quads = _quads_of(graph_or_dataset, ignore_components, literals)
-    return _canonical_from_quads(quads, hash_algorithm, max_work)
+    out = io.BytesIO()
+    write_canonical_nquads(
+        _text_of(graph_or_dataset, ignore_components, literals),
+        out.write,
+        hash_algorithm=hash_algorithm,
+        max_work=max_work,
+    )
+    return out.getvalue().decode("utf-8")
 
 
 def digest(
@@ -415,17 +644,15 @@ def digest(
     *,
     ignore_components: bool = False,
     literals: bool = False,
-    max_work: int = DEFAULT_MAX_WORK,
+    max_work: int | None = None,
 ) -> str:
     """SHA-256 (hex) of :func:`canonical_nquads` (UTF-8).
 
     >>> digest('<urn:example:a> <http://e/p> "x" .') == digest('<URN:EXAMPLE:a> <http://e/p> "x" .')
     True
     """
-    text = canonical_nquads(
-        graph_or_dataset,
-        ignore_components=ignore_components,
-        literals=literals,
-        max_work=max_work,
+    h = hashlib.sha256()
+    write_canonical_nquads(
+        _text_of(graph_or_dataset, ignore_components, literals), h.update, max_work=max_work
     )
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return h.hexdigest()

@@ -19,6 +19,7 @@ query over a URN store — the constant *is* the canonical node there.
 from __future__ import annotations
 
 import copy
+import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from types import MethodType
@@ -148,12 +149,19 @@ def _bindings(store: URNStore, init: Mapping[str, Identifier]) -> dict[str, Any]
     return {k: store.canonical_term(v) for k, v in (init or {}).items()}
 
 
+# rdflib's SPARQL grammar (pyparsing) keeps parse state in shared objects: two threads parsing
+# at once corrupt each other's results (TypeErrors, "Expected SelectQuery"). Parsing is a small
+# part of a query's cost, so it is serialized; evaluation runs in parallel.
+_PARSE_LOCK = threading.Lock()
+
+
 def prepare_query(
     query: Query | str, init_ns: Mapping[str, Any], base: str | None, canon: _Mapper
 ) -> Query:
     """Parse/translate (or copy a prepared query) and canonicalize its IRI constants."""
     if isinstance(query, str):
-        query = translateQuery(parseQuery(query), base, init_ns)
+        with _PARSE_LOCK:
+            query = translateQuery(parseQuery(query), base, init_ns)
     return Query(query.prologue, canonicalize_algebra(query.algebra, canon))
 
 
@@ -201,7 +209,8 @@ def evaluate_update(
     if isinstance(update, str):
         update = guard_text(update, base, source="SPARQL update", syntax="sparql",
                             hazards=hazards)
-        update = translateUpdate(parseUpdate(update), base, init_ns)
+        with _PARSE_LOCK:
+            update = translateUpdate(parseUpdate(update), base, init_ns)
     prepared = Update(update.prologue, canonicalize_algebra(update.algebra, store.canonical_term))
     graph = _graph_for(store, query_graph)
     evalUpdate(graph, prepared, _bindings(store, init_bindings))

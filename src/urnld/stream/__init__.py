@@ -31,6 +31,7 @@ by :mod:`urnld._files`.
 from __future__ import annotations
 
 from .._files import atomic_output as atomic_output
+from ._chunks import MAX_LINE_BYTES, read_lines
 from ._grammar import NTriplesSyntaxError
 from ._passes import OnError as OnError
 from ._run import (
@@ -44,6 +45,7 @@ from ._run import (
 
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [
+    "MAX_LINE_BYTES",
     "NTriplesSyntaxError",
     "Progress",
     "ProgressCallback",
@@ -51,6 +53,7 @@ __all__ = [
     "canonicalize_lines",
     "check_file",
     "check_lines",
+    "read_lines",
 ]
 
 

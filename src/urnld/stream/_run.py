@@ -148,7 +148,7 @@ def canonicalize_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = read_chunks(fin, counter)
+        chunks: Iterator[bytes] = read_chunks(fin, counter, source=source)
         known = size
         if jobs is None and size is None:
             # A stream of unknown size (stdin): read ahead up to the size that pays for
@@ -220,7 +220,7 @@ def check_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = read_chunks(fin, counter)
+        chunks: Iterator[bytes] = read_chunks(fin, counter, source=source)
         if progress is not None:
             chunks = _told(chunks, lambda: progress(Progress(pos[0], size, report.statements_in)))
         lines = itertools.chain.from_iterable(map(io.BytesIO, chunks))

@@ -19,6 +19,7 @@ report). Memory stays bounded: each worker holds at most one chunk.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing
 import os
 import signal
@@ -32,12 +33,15 @@ from ..errors import WorkerError
 from ..report import CanonicalizeReport
 from ._chunks import line_count
 from ._grammar import NTriplesSyntaxError
+from ._lifeline import watch_parent
 from ._passes import CanonPass, OnError
 
-__all__ = ["MIN_PARALLEL_BYTES", "canonicalize_chunks", "default_jobs"]
+__all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "default_jobs"]
 
 #: Below this many input bytes a second process costs more than it saves.
 MIN_PARALLEL_BYTES = 8 << 20
+#: The most worker processes one run starts, whatever ``jobs`` asks for.
+MAX_JOBS = 64
 # How long the parent waits for a result before checking that the workers are alive.
 _POLL_SECONDS = 1.0
 
@@ -67,17 +71,25 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int]) -> None:
+def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int], parent: int) -> None:
     # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
-    # traceback of its own.
+    # traceback of its own. SIGTERM (how the parent stops a worker) and SIGHUP end it quietly,
+    # whatever handlers a forked worker inherited. A worker whose parent is killed ends too.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    watch_parent(parent)
     source, on_error, literals, ignore_components, max_examples = options
     report = CanonicalizeReport(
         ignore_components=ignore_components, literals=literals, max_examples=max_examples
     )
     state = CanonPass(report, literals=literals, ignore_components=ignore_components)
     while True:
-        task = conn.recv()
+        try:
+            task = conn.recv()
+        except (EOFError, OSError):  # the parent is gone: nobody wants the rest
+            return
         if task is None:
             break
         lineno, chunk = task
@@ -111,7 +123,7 @@ def _start(jobs: int, options: tuple[str, OnError, bool, bool, int]) -> tuple[li
         for _ in range(jobs):
             parent, child = ctx.Pipe()
             conns.append(parent)
-            proc = ctx.Process(target=_worker, args=(child, options), daemon=True)
+            proc = ctx.Process(target=_worker, args=(child, options, os.getpid()), daemon=True)
             proc.start()
             child.close()
             procs.append(proc)
@@ -145,6 +157,12 @@ def canonicalize_chunks(
     ``on_progress(statements)`` is called as chunks complete.
     """
     options = (source, on_error, literals, ignore_components, report.max_examples)
+    # No more workers than chunks to give them (the first ones are read to know), nor than
+    # MAX_JOBS: "-j 2000" on a one-line file starts one process, not 2000.
+    it = iter(chunks)
+    first = list(itertools.islice(it, min(jobs, MAX_JOBS)))
+    jobs = max(1, len(first))
+    chunks = itertools.chain(first, it)
     procs, conns = _start(jobs, options)
     if not procs:
         # No worker processes to be had: the same work in this process.

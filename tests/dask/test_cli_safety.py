@@ -1,0 +1,85 @@
+"""``--engine dask`` on the command line: one clear line, no traceback, nothing left behind."""
+
+from __future__ import annotations
+
+import gzip
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+URNLD = [sys.executable, "-c", "import sys; from urnld.cli import main; sys.exit(main())"]
+
+
+def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [*URNLD, *args], cwd=cwd, capture_output=True, text=True, timeout=180, check=False
+    )
+
+
+def _children(pid: int) -> set[int]:
+    """Every descendant of ``pid`` (Linux /proc)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except FileNotFoundError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    kids = {int(k) for k in f.read().split()}
+            except FileNotFoundError:
+                continue
+            todo.extend(kids - found)
+            found |= kids
+    return found
+
+
+@pytest.mark.slow
+def test_a_failing_task_is_one_line_naming_the_file_and_leaves_no_scratch_space(tmp_path):
+    data = b"".join(b'<urn:example:%d> <http://e/p> "x" .\n' % i for i in range(3000))
+    (tmp_path / "trunc.nt.gz").write_bytes(gzip.compress(data)[:200])
+    done = _run(["canonicalize", "trunc.nt.gz", "-o", "out.nt", "--engine", "dask"], tmp_path)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr  # not distributed's "Compute Failed" block
+    assert "trunc.nt.gz" in lines[0] and "gzip" in lines[0]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["trunc.nt.gz"]  # no dask-scratch-space
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+def test_ctrl_c_prints_one_line_and_no_worker_traceback(tmp_path):
+    # Big enough (~130 MB) that the job is still running after the cluster's start-up.
+    block = b"".join(
+        b'<URN:EXAMPLE:%d> <http://e/p> "a literal of some length %d" .\n' % (i, i)
+        for i in range(20_000)
+    )
+    with open(tmp_path / "big.nt", "wb") as f:
+        for _ in range(100):
+            f.write(block)
+    proc = subprocess.Popen(
+        [*URNLD, "canonicalize", "big.nt", "-o", "out.nt", "--engine", "dask", "--workers", "1"],
+        cwd=tmp_path, stderr=subprocess.PIPE, text=True, start_new_session=True,
+    )
+    # Ctrl-C once the worker processes run (a terminal signals the whole process group).
+    deadline = time.monotonic() + 60
+    while len(_children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(2)  # the cluster's start-up ignores Ctrl-C (its workers must not see it)
+    if proc.poll() is not None:
+        proc.communicate()
+        pytest.fail("the job finished before it could be interrupted")
+    os.killpg(proc.pid, signal.SIGINT)
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 130
+    assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
+    assert err.strip().splitlines() == ["urnld canonicalize: interrupted"]
+    assert not (tmp_path / "dask-scratch-space").exists()

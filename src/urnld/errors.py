@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from .findings import Finding
 
 __all__ = [
+    "SpellingLimitError",
     "URNConversionError",
     "URNError",
     "URNLDEnvironmentError",
@@ -171,6 +172,12 @@ class URNValidationError(URNError):
 
     def __reduce__(self) -> tuple[type[URNValidationError], tuple[str, list[Finding]]]:
         return (type(self), (self.text, self.findings))
+
+
+class SpellingLimitError(URNError):
+    """More distinct URN spellings than a streamed canonicalization keeps (its report's
+    ``max_examples``): the statements ``link`` / ``keep_spellings`` / ``link_resolvers`` add
+    would be incomplete, so none are written (and no output file appears)."""
 
 
 class URNLDEnvironmentError(RuntimeError):

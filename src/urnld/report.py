@@ -254,6 +254,9 @@ class CanonicalizeReport(_ReportBase):
         urn_occurrences: statement-occurrences of URN terms (IRIs, and literals with
             ``literals=True``), valid or not.
         rewritten: those whose spelling changed.
+        same_as_added / spellings_added / see_also_added: statements added by the opt-in modes
+            ``link`` (``owl:sameAs``), ``keep_spellings`` (``urnld:spelling``) and
+            ``link_resolvers`` (``rdfs:seeAlso``); they are part of ``statements_out``.
         error_count: malformed lines met (streaming only).
 
     >>> r = CanonicalizeReport()
@@ -263,7 +266,8 @@ class CanonicalizeReport(_ReportBase):
     """
 
     _COUNTS = (*_ReportBase._COUNTS, "statements_out", "duplicates_merged", "urn_occurrences",
-               "rewritten", "invalid_occurrences")
+               "rewritten", "invalid_occurrences", "same_as_added", "spellings_added",
+               "see_also_added")
     _MAPS = (*_ReportBase._MAPS, "_clusters", "_invalid", "_dropped")
 
     def __init__(
@@ -281,6 +285,9 @@ class CanonicalizeReport(_ReportBase):
         self.urn_occurrences = 0
         self.rewritten = 0
         self.invalid_occurrences = 0
+        self.same_as_added = 0
+        self.spellings_added = 0
+        self.see_also_added = 0
         self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
         self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
         self._dropped: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
@@ -347,11 +354,38 @@ class CanonicalizeReport(_ReportBase):
         self.invalid_occurrences += count
         self._invalid.add(spelling, (count, reason))
 
+    def record_added(self, *, same_as: int = 0, spellings: int = 0, see_also: int = 0) -> None:
+        """Record statements written by the opt-in modes (they count in ``statements_out``)."""
+        self.same_as_added += same_as
+        self.spellings_added += spellings
+        self.see_also_added += see_also
+        self.statements_out += same_as + spellings + see_also
+
+    @property
+    def added(self) -> int:
+        """Statements added by the opt-in modes, all kinds together."""
+        return self.same_as_added + self.spellings_added + self.see_also_added
+
     # -- views ---------------------------------------------------------------------------
     @property
     def clusters(self) -> dict[str, dict[str, int]]:
         """canonical URN → {original spelling → statements}, for every kept canonical URN."""
         return _group(self._clusters.items(), drop_last=False)
+
+    @property
+    def clusters_truncated(self) -> bool:
+        """True when :attr:`clusters` hit ``max_examples`` (spellings) and is incomplete."""
+        return self._clusters.truncated
+
+    def spellings(self) -> list[tuple[str, str]]:
+        """Every kept ``(canonical, spelling)`` pair, sorted.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_urn("URN:EXAMPLE:a", "urn:example:a", "example")
+        >>> r.spellings()
+        [('urn:example:a', 'URN:EXAMPLE:a')]
+        """
+        return [key for key, _n in self._clusters.items()]
 
     @property
     def invalid(self) -> dict[str, tuple[int, str]]:
@@ -391,6 +425,7 @@ class CanonicalizeReport(_ReportBase):
             {"kind": "canonicalize", "options": {"ignore_components": b, "literals": b},
              "statements": {"in": n, "out": n, "duplicates_merged": n},
              "urns": {"occurrences": n, "rewritten": n, "invalid": n},
+             "added": {"same_as": n, "spellings": n, "see_also": n},  # in statements.out
              "nids": {nid: n}, "nids_truncated": b,
              "clusters": {canonical: {spelling: n}},  # only canonical forms met in >1
              "clusters_truncated": b,                 # spelling or in a non-canonical one
@@ -418,6 +453,11 @@ class CanonicalizeReport(_ReportBase):
                 "occurrences": self.urn_occurrences,
                 "rewritten": self.rewritten,
                 "invalid": self.invalid_occurrences,
+            },
+            "added": {
+                "same_as": self.same_as_added,
+                "spellings": self.spellings_added,
+                "see_also": self.see_also_added,
             },
             "nids": dict(self._nids.items()),
             "nids_truncated": self._nids.truncated,

@@ -39,3 +39,20 @@ def test_failed_dask_job_writes_the_full_report(
     assert errors["count"] == 2
     assert [(e["source"], e["line"]) for e in errors["lines"]] == [(str(src), 2), (str(src), 6)]
     assert not (tmp_path / "out").exists()
+
+
+def test_added_statements_same_on_both_engines(
+    dump: list[Path], dask_scheduler: str, tmp_path: Path, capsys
+) -> None:
+    inputs = [str(p) for p in dump if not p.name.endswith(".gz")][:2]
+    flags = ["--link", "--keep-spellings", "--link-resolvers", "-q"]
+    local, dask = tmp_path / "local", tmp_path / "dask"
+    assert main(["canonicalize", *inputs, "-o", str(local), "--report",
+                 str(tmp_path / "l.json"), *flags]) == 0
+    assert main(["canonicalize", "--engine", "dask", "--scheduler", dask_scheduler, *inputs,
+                 "-o", str(dask), "--report", str(tmp_path / "d.json"), *flags]) == 0
+    for name in (Path(p).name for p in inputs):
+        assert (local / name).read_bytes() == (dask / name).read_bytes()
+    reports = [json.loads((tmp_path / n).read_text()) for n in ("l.json", "d.json")]
+    assert reports[0] == reports[1]
+    assert reports[0]["added"]["spellings"] > 0

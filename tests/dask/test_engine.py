@@ -424,3 +424,33 @@ def test_lost_worker_is_retried_with_the_same_result(gen_dump, tmp_path):
     assert interrupted
     assert report == ref_report
     assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")
+
+
+def test_added_statements_equal_single_process(dump, dask_scheduler, tmp_path):
+    # link / keep_spellings / link_resolvers: per file, the same statements at the end of each
+    # output as the local run adds, for split files (an extra piece) and whole ones (.gz).
+    opts = {"link": True, "keep_spellings": True, "link_resolvers": True}
+    inputs = [dump[0], dump[-1]]  # a split plain file and a gzipped one
+    report = canonicalize_files(
+        inputs, tmp_path / "out", scheduler=dask_scheduler, partition_size=PART, **opts
+    )
+    ref_report = _single_process(inputs, tmp_path / "ref", **opts)
+    assert _tree(tmp_path / "out") == _tree(tmp_path / "ref")
+    assert report == ref_report
+    assert report.spellings_added > 0 and report.see_also_added > 0
+    assert report.statements_out == report.statements_in + report.added
+
+
+def test_added_statements_past_the_cap_fail_the_job_naming_the_file(dask_scheduler, tmp_path):
+    from urnld.errors import SpellingLimitError
+    from urnld.report import DEFAULT_MAX_EXAMPLES
+
+    src = tmp_path / "many.nt"
+    src.write_text("".join(
+        f"<URN:EXAMPLE:{i}> <http://e/p> <http://e/o> .\n" for i in range(DEFAULT_MAX_EXAMPLES + 1)
+    ))
+    out = tmp_path / "out"
+    with pytest.raises(SpellingLimitError, match=r"many\.nt: more than 10,000 distinct"):
+        canonicalize_files([src], out, scheduler=dask_scheduler, partition_size=PART,
+                           keep_spellings=True)
+    assert not out.exists() and _leftovers(tmp_path) == []

@@ -87,6 +87,7 @@ def _samples() -> dict[str, BaseException]:
         urnld.URNEncodingError("ab%C3", 2, "not UTF-8"),
         ResolverError("bad template"),
         ResolverPluginError("broken resolver plugin"),
+        urnld.errors.SpellingLimitError("more than 3 distinct URN spellings"),
     ]
     return {type(e).__qualname__: e for e in samples}
 

@@ -26,7 +26,7 @@ _LAYERS = {
     "namespaces": 1,
     "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_native": 2, "_json": 2, "resolvers": 2,
     "_functional": 2, "_schema": 2,
-    "_terms": 3,
+    "_terms": 3, "_links": 3,  # the statements the canonicalization modes add
     "stream": 4, "jsonld": 4, "xmlns": 4,
     # glue to other libraries' types (pydantic, rfc3986/rdflib URIs, Hypothesis)
     "pydantic": 4, "interop": 4, "strategies": 4,

@@ -61,6 +61,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="also canonicalize plain/xsd:string/xsd:anyURI literals that are a whole URN",
     )
     parser.add_argument(
+        "--link", action="store_true",
+        help="add owl:sameAs (both ways) between functionally equivalent URNs of the data "
+        "(ISBN-10 and ISBN-13, an ISBN and its ISBN-A DOI)",
+    )
+    parser.add_argument(
+        "--keep-spellings", action="store_true",
+        help='add <canonical> urnld:spelling "original" for every rewritten spelling',
+    )
+    parser.add_argument(
+        "--link-resolvers", action="store_true",
+        help="add <urn> rdfs:seeAlso <locator> from the resolver table (nothing is fetched)",
+    )
+    parser.add_argument(
         "--rdfc", action="store_true",
         help="write RDFC-1.0 canonical N-Quads (blank nodes relabelled, lines sorted)",
     )
@@ -193,6 +206,12 @@ def _summary(report: Any) -> str:
             "occurrences): they break RFC 8141 or their namespace's rules, so no canonical "
             "form exists (urnld check lists them)"
         )
+    added = d["added"]
+    if any(added.values()):
+        text += (
+            f"; added {added['same_as']:,} owl:sameAs, {added['spellings']:,} "
+            f"urnld:spelling and {added['see_also']:,} rdfs:seeAlso statements"
+        )
     return text
 
 
@@ -204,7 +223,11 @@ def _one(
 
     if _same_file(src, out):
         raise URNError(f"output {out!r} is the input file; the input is never modified")
-    opts = {"ignore_components": args.ignore_components, "literals": args.literals}
+    opts = {
+        "ignore_components": args.ignore_components, "literals": args.literals,
+        "link": args.link, "keep_spellings": args.keep_spellings,
+        "link_resolvers": args.link_resolvers,
+    }
     stream_in = STREAMABLE.get(in_fmt)
     stream_out = STREAMABLE.get(out_fmt)
     streams = stream_in and stream_out and not (stream_in == "nq" and stream_out == "nt")
@@ -284,6 +307,12 @@ def _one(
 def run(args: argparse.Namespace) -> int:
     if args.endpoint is not None:
         from ._endpoint import run_canonicalize
+
+        for flag, given in (("--link", args.link), ("--keep-spellings", args.keep_spellings),
+                            ("--link-resolvers", args.link_resolvers)):
+            if given:
+                # They add statements to an output; a store rewritten in place has none.
+                raise URNError(f"{flag} is for files; --endpoint does not add statements")
 
         return run_canonicalize(args, _summary, _finish)
     from ..read import format_for_path
@@ -372,6 +401,9 @@ def _run_dask(args: argparse.Namespace) -> int:
             scheduler=args.scheduler,
             ignore_components=args.ignore_components,
             literals=args.literals,
+            link=args.link,
+            keep_spellings=args.keep_spellings,
+            link_resolvers=args.link_resolvers,
         )
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.

@@ -311,6 +311,12 @@ def canonicalize_document(
             ("URN occurrences", d["urns"]["occurrences"]),
             ("rewritten", d["urns"]["rewritten"]),
             ("invalid occurrences", d["urns"]["invalid"]),
+            # The opt-in modes' statements, shown only when a run added some.
+            *((label, n) for label, n in (
+                ("owl:sameAs added", d["added"]["same_as"]),
+                ("urnld:spelling added", d["added"]["spellings"]),
+                ("rdfs:seeAlso added", d["added"]["see_also"]),
+            ) if n),
         ],
         "charts": [
             {"id": "nids", "title": "URN occurrences by NID",

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
+from urnld._links import LinkOptions, extras_of_report, ntriples, record_extras
 from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
 from urnld.dask._errors import DaskJobError, positive_int
 from urnld.dask._output import OutputDir, output_names
@@ -201,6 +202,9 @@ def canonicalize_files(
     ignore_components: bool = False,
     literals: bool = False,
     partition_size: int = DEFAULT_PARTITION_SIZE,
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
 ) -> CanonicalizeReport:
     """Canonicalize the URNs of N-Triples/N-Quads files (plain or ``.gz``) on a Dask cluster.
 
@@ -212,6 +216,10 @@ def canonicalize_files(
     ``workers``: size of the local cluster to start (default: one process per CPU);
     ``scheduler``: address of an existing cluster instead (its workers must see the inputs and
     ``outdir`` at the same paths, and have urnld installed).
+
+    ``link``, ``keep_spellings``, ``link_resolvers``: the statements
+    :func:`urnld.stream.canonicalize_file` adds, per file, at the end of each output (from the
+    file's own spellings, so each output still equals the local command's).
 
     Raises :class:`DaskJobError` (malformed lines — all partitions still run and the report in
     ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
@@ -230,6 +238,7 @@ def canonicalize_files(
     _check_args(workers, scheduler, partition_size)
     files = stat_inputs(inputs)
     names = output_names([f.path for f in files])
+    options = LinkOptions(link, keep_spellings, link_resolvers)
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
         parts = _plan_on(client, files, partition_size)
         split = Counter(p.file.index for p in parts)
@@ -241,10 +250,12 @@ def canonicalize_files(
             i = part.file.index
             if split[i] == 1:
                 target = out.path(names[i])
+                whole = options  # the task sees every spelling of the file
             else:
                 target = out.piece(i, part.number)
                 pieces.setdefault(i, []).append(target)
-            calls.append((part, target, ignore_components, literals))
+                whole = LinkOptions()  # added below, from the file's merged report
+            calls.append((part, target, ignore_components, literals, whole))
         done = _submit(
             client,
             canonicalize_partition,
@@ -254,6 +265,17 @@ def canonicalize_files(
         )
         merged: CanonicalizeReport = _reduce(client, done)
         _fail_on_malformed(merged)
+        if options:
+            for i, targets in pieces.items():
+                file_report: CanonicalizeReport = _reduce(
+                    client, [f for f, p in zip(done, parts, strict=True) if p.file.index == i]
+                )
+                extras = extras_of_report(file_report, options, files[i].source)
+                last = out.piece(i, len(targets))
+                with open(last, "wb") as fh:  # a split file is never compressed
+                    fh.write(ntriples(extras))
+                targets.append(last)
+                record_extras(merged, extras)
         _submit(
             client,
             concat_pieces,

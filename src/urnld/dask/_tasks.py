@@ -16,6 +16,7 @@ import functools
 from typing import TypeVar
 
 from urnld._files import atomic_output
+from urnld._links import LinkOptions
 from urnld.dask._output import concat
 from urnld.dask._partition import FileInfo, Partition, iter_lines
 from urnld.errors import URNError
@@ -33,9 +34,18 @@ __all__ = [
 Report = TypeVar("Report", CanonicalizeReport, CheckReport)
 
 def canonicalize_partition(
-    part: Partition, out_path: str, ignore_components: bool, literals: bool
+    part: Partition,
+    out_path: str,
+    ignore_components: bool,
+    literals: bool,
+    options: LinkOptions | None = None,
 ) -> CanonicalizeReport:
-    """Canonicalize the lines of ``part`` into ``out_path``; return the partition's report."""
+    """Canonicalize the lines of ``part`` into ``out_path``; return the partition's report.
+
+    ``options`` (the statements the opt-in modes add) only for a partition that is a whole
+    file: the added statements depend on every spelling of the file.
+    """
+    options = options or LinkOptions()
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
     # Written like ``urnld canonicalize`` writes (the file layer; gzip like the input), so
     # outputs are byte-identical to the single-process ones; fsynced, so a committed
@@ -50,6 +60,9 @@ def canonicalize_partition(
                 literals=literals,
                 report=report,
                 on_error="report",
+                link=options.link,
+                keep_spellings=options.keep_spellings,
+                link_resolvers=options.link_resolvers,
             )
         )
     return report

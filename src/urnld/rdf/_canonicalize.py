@@ -29,6 +29,7 @@ from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import ConjunctiveGraph
 from rdflib.term import Node
 
+from .._links import SPELLING, Extra, LinkOptions, extra_statements, record_extras
 from .._terms import (
     URN_LITERAL_DATATYPES,
     TermCache,
@@ -205,6 +206,9 @@ def canonicalize(
     ignore_components: bool = False,
     literals: bool = False,
     iris: _Choice["as-is", "rfc3986"] = "as-is",
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
 ) -> CanonicalizeResult[G]:
     """Return a copy of ``graph_or_dataset`` with every URN term in canonical form.
 
@@ -221,6 +225,30 @@ def canonicalize(
     The input is never modified; the result is a new graph of the same kind (``Dataset`` in,
     ``Dataset`` out) in an in-memory store, with the input's namespace bindings. The result does
     not depend on the order of the input statements, and canonicalizing it again changes nothing.
+
+    Three opt-in modes add statements (into the default graph of a dataset), counted in the
+    report (``same_as_added``, ``spellings_added``, ``see_also_added``) and in
+    ``statements_out``:
+
+    * ``link=True``: ``owl:sameAs`` both ways between canonical URNs of the data that are
+      functionally equivalent (:func:`urnld.functionally_equivalent`: ISBN-10 and ISBN-13, an
+      ISBN and its ISBN-A DOI); only URNs that occur, and only without components.
+    * ``keep_spellings=True``: ``<canonical> urnld:spelling "original"``
+      (``https://w3id.org/urnld/vocab#spelling``, a plain literal) for every rewritten spelling.
+    * ``link_resolvers=True``: ``<canonical> rdfs:seeAlso <locator>`` for each locator the
+      resolver table (:mod:`urnld.resolvers`) builds; nothing is fetched.
+
+    (An added statement the data already holds merges with it: it counts in its kind's field
+    but not again in ``statements_out``.)
+
+    >>> from rdflib import Graph, URIRef
+    >>> g = Graph()
+    >>> g.add((URIRef("URN:ISBN:0-395-36341-1"), URIRef("http://e/p"),
+    ...        URIRef("urn:isbn:9780395363416")))  # doctest: +ELLIPSIS
+    <Graph ...>
+    >>> r = canonicalize(g, link=True, keep_spellings=True).report
+    >>> r.same_as_added, r.spellings_added, r.statements_out
+    (2, 1, 4)
 
     >>> from rdflib import Dataset, URIRef
     >>> ds = Dataset()
@@ -284,7 +312,33 @@ def canonicalize(
     report.statements_in = count[0]
     report.statements_out = statements_out
     report.duplicates_merged = count[0] - statements_out
+    options = LinkOptions(link, keep_spellings, link_resolvers)
+    if options:
+        # Every pair the pass met (the graph is in memory: no cap applies here).
+        pairs = {(v.output, tmap.spelling[key]) for key, v in _met(tmap, occ)}
+        extras = extra_statements(pairs, options)
+        target = _default_graph(out) if isinstance(out, ConjunctiveGraph) else out
+        if keep_spellings:
+            out.bind("urnld", SPELLING.rpartition("#")[0] + "#", override=False)
+        before = len(target)
+        target.addN((*_extra_terms(e), target) for e in extras)
+        record_extras(report, extras)
+        # A graph is a set: an added statement the data already held is no new statement.
+        report.statements_out = statements_out + len(target) - before
     return CanonicalizeResult(out, report)
+
+
+def _met(tmap: _TermMap, occ: dict[Any, int]) -> Iterator[tuple[Any, TermVerdict]]:
+    """``(key, verdict)`` of the usable URNs the pass met."""
+    for key in occ:
+        info = tmap.cache[key][1]
+        if info is not None and info.nid is not None:
+            yield key, info
+
+
+def _extra_terms(e: Extra) -> tuple[Node, Node, Node]:
+    obj: Node = Literal(e.object) if e.literal else URIRef(e.object)
+    return URIRef(e.subject), URIRef(e.predicate), obj
 
 
 def _quads(ds: ConjunctiveGraph) -> Iterator[tuple[Node, Node, Node, Node | None]]:

@@ -15,6 +15,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import NamedTuple
 
 from .._files import atomic_output, open_input
+from .._links import LinkOptions, extras_of_report, ntriples
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import CanonPass, CheckPass, OnError
@@ -57,6 +58,9 @@ def canonicalize_lines(
     literals: bool = False,
     report: CanonicalizeReport | None = None,
     on_error: OnError = "raise",
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
 ) -> Iterator[bytes]:
     r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
 
@@ -66,6 +70,12 @@ def canonicalize_lines(
     closed. A malformed line is recorded in the report (source and line number) and raises
     :class:`NTriplesSyntaxError`, or with ``on_error="report"`` is skipped.
 
+    ``link``, ``keep_spellings`` and ``link_resolvers`` add statements (``owl:sameAs``,
+    ``urnld:spelling``, ``rdfs:seeAlso``; see :mod:`urnld.rdf`'s :func:`canonicalize`) after
+    the last line, sorted, as triples (the default graph of N-Quads). They are computed from
+    the report's clusters, so past its ``max_examples`` distinct spellings they raise
+    :class:`urnld.errors.SpellingLimitError` at the end instead.
+
     >>> from urnld.report import CanonicalizeReport
     >>> r = CanonicalizeReport()
     >>> list(canonicalize_lines([b"<a> <b> <c>\n", b"<urn:EXAMPLE:1> <b> <c> .\n"], report=r,
@@ -73,6 +83,11 @@ def canonicalize_lines(
     [b'<urn:example:1> <b> <c> .\n']
     >>> [str(e) for e in r.errors]
     ["<stdin>:1: statement does not end with '.'"]
+    >>> lines = [b"<URN:EXAMPLE:1> <b> <c> .\n"]
+    >>> for line in canonicalize_lines(lines, keep_spellings=True):
+    ...     print(line.decode(), end="")
+    <urn:example:1> <b> <c> .
+    <urn:example:1> <https://w3id.org/urnld/vocab#spelling> "URN:EXAMPLE:1" .
     """
     if report is None:
         report = CanonicalizeReport()
@@ -81,6 +96,9 @@ def canonicalize_lines(
     state = CanonPass(report, literals=literals, ignore_components=ignore_components)
     for chunk in state.run(line_chunks(lines), source, first_line, on_error):
         yield from io.BytesIO(chunk)
+    options = LinkOptions(link, keep_spellings, link_resolvers)
+    if options:
+        yield from io.BytesIO(ntriples(extras_of_report(report, options, source)))
 
 
 def check_lines(
@@ -116,6 +134,9 @@ def canonicalize_file(
     report: CanonicalizeReport | None = None,
     progress: ProgressCallback | None = None,
     jobs: int | None = None,
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
 ) -> CanonicalizeReport:
     """Canonicalize an N-Triples / N-Quads file (``.gz`` in and out supported) into ``out_path``.
 
@@ -124,7 +145,9 @@ def canonicalize_file(
     :class:`Progress` as the work advances (the command line draws it on a terminal).
     ``jobs`` worker processes share the work (``None``: one per CPU for inputs over 8 MiB,
     else 1); output and report are the same for any ``jobs``.
-    Returns the report.
+    ``link``, ``keep_spellings`` and ``link_resolvers`` add statements at the end, as
+    :func:`canonicalize_lines` does (a :class:`~urnld.errors.SpellingLimitError` leaves no
+    output). Returns the report.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
@@ -186,6 +209,10 @@ def canonicalize_file(
                     fout.write(chunk)
                     if n_jobs == 1 and progress is not None:
                         tell(report.statements_in)
+                # The report is complete (workers merged) only now: the added statements last.
+                options = LinkOptions(link, keep_spellings, link_resolvers)
+                if options:
+                    fout.write(ntriples(extras_of_report(report, options, source)))
         finally:
             # On an error, stop the workers now rather than when the traceback is freed.
             outputs.close()

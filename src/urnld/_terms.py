@@ -30,14 +30,17 @@ import dataclasses
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
+from . import _accel
 from ._check import check, nid_policy_error
 from ._normalizers import is_urn_like
 from ._parser import RFC8141_RE, syntax_error
 from ._urn import URN, canonical_of_match
 from .errors import URNError
 from .findings import Finding
+from .namespaces import PREFIXES
 
 __all__ = [
+    "POLICY_OK_NIDS",
     "RDFLIB_INTERNAL_PREFIX",
     "URN_LITERAL_DATATYPES",
     "XSD",
@@ -196,6 +199,44 @@ class TermRule:
         return term_verdict(text, self.ignore_components, self.nid_policy)
 
 
+#: NIDs (as written) that the core's NID policy accepts, met by an accelerated verdict: the
+#: compiled accelerator's fast path takes only these (the policy is a function of the NID
+#: alone, so entries never go stale). Bounded.
+POLICY_OK_NIDS: dict[str, None] = {}
+_MAX_POLICY_OK = 1024
+
+
+def _accelerated(rule: TermRule) -> Callable[[str], TermVerdict]:
+    """*rule*'s verdict, through the compiled accelerator where it can answer.
+
+    The accelerator takes an ASCII URN whose NID is already in the core's NID table and in
+    :data:`POLICY_OK_NIDS` (its namespace rule, if any, still runs in Python) and returns the
+    verdict :func:`term_verdict` would; everything else, and any rule with its own NID policy,
+    goes through :func:`term_verdict`.
+    """
+    c = _accel.speedups
+    slow = rule.verdict
+    if c is None or rule.nid_policy is not nid_policy_error:
+        return slow
+    fast = c.canonical
+    ignore_components = rule.ignore_components
+
+    def verdict(text: str) -> TermVerdict:
+        got = fast(text, PREFIXES, POLICY_OK_NIDS)
+        if got is None:
+            v = slow(text)
+            if v.nid is not None and len(POLICY_OK_NIDS) < _MAX_POLICY_OK:
+                POLICY_OK_NIDS[text[4 : text.index(":", 4)]] = None
+            return v
+        canonical = got if isinstance(got, str) else got[0] + got[1].canonical_nss(got[2]) + got[3]
+        if ignore_components and ("?" in canonical or "#" in canonical):
+            return slow(text)
+        nid = canonical[4 : canonical.index(":", 4)]
+        return TermVerdict(canonical, canonical, nid, None, None, None)
+
+    return verdict
+
+
 class TermCache:
     """The term rule's verdicts, cached per distinct string, in bounded memory.
 
@@ -214,7 +255,7 @@ class TermCache:
     def __init__(self, rule: TermRule | None = None, *, max_size: int = 200_000) -> None:
         self.rule = rule if rule is not None else TermRule()
         #: The uncached rule (for callers that cache by a key of their own).
-        self.verdict: Callable[[str], TermVerdict] = self.rule.verdict
+        self.verdict: Callable[[str], TermVerdict] = _accelerated(self.rule)
         self._cache: dict[str, TermVerdict] = {}
         self._checks: dict[str, TermCheck] = {}
         self._max = max_size

@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from . import _accel
 from ._display import display_form
 from ._normalizers import LOWER_HEX_PCT, upper_match, upper_pct
 from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
 from .errors import URNConversionError, URNError, URNSyntaxError
-from .namespaces import PREFIXES, get_rule, prefix_entry
+from .namespaces import PREFIXES, NamespaceRule, get_rule, prefix_entry
 
 if TYPE_CHECKING:
     import uuid
@@ -24,6 +26,24 @@ _match_rfc8141: Final = RFC8141_RE.fullmatch
 _upper_lower_pct: Final = LOWER_HEX_PCT.sub
 _lower_pct_search: Final = LOWER_HEX_PCT.search
 _Parts = tuple[str, str, str | None, str | None, str | None]
+# The compiled accelerator's syntax test and canonical form (None: the Python code alone).
+_c_is_urn: Callable[[str], bool | None] | None = (
+    None if _accel.speedups is None else _accel.speedups.is_urn
+)
+_c_canonical: Callable[[str, Any, Any], str | tuple[str, NamespaceRule, str, str] | None] | None = (
+    None if _accel.speedups is None else _accel.speedups.canonical
+)
+
+
+def _fast_canonical(text: str) -> str | None:
+    """The accelerator's canonical form of *text* (None: not its case, use _canonical_of)."""
+    if _c_canonical is None:
+        return None
+    got = _c_canonical(text, PREFIXES, None)
+    if got is None or isinstance(got, str):
+        return got
+    prefix, rule, nss, tail = got  # a namespace rule of its own decides the NSS
+    return prefix + rule.canonical_nss(nss) + tail
 
 
 def _parts_of(m: re.Match[str]) -> _Parts:
@@ -114,11 +134,11 @@ class URN:
 
     # The parts stay in the regex match until asked for: fewer objects and stores per URN,
     # which is most of what building one costs.
-    __slots__ = ("_canon", "_match", "_mode", "_text")
+    __slots__ = ("_canon", "_m", "_mode", "_text")
     __match_args__ = _PART_NAMES
 
     _text: str
-    _match: re.Match[str]
+    _m: re.Match[str] | None
     _mode: Mode
     _canon: str | None
 
@@ -126,6 +146,13 @@ class URN:
         if type(text) is not str:
             text = _check_text(text)
         if mode == "rfc8141":
+            if _c_is_urn is not None and _c_is_urn(text):
+                # Valid by the accelerator's scan: the regex match waits until a part is asked.
+                self._m = None
+                self._text = text
+                self._mode = mode
+                self._canon = None
+                return
             m = _match_rfc8141(text)
             if m is None:
                 raise syntax_error(text, mode)
@@ -134,7 +161,7 @@ class URN:
             m = RFC2141_RE.fullmatch(text)
             if m is None:
                 raise syntax_error(text, mode)
-        self._match = m
+        self._m = m
         self._text = text
         self._mode = mode
         self._canon = None
@@ -252,9 +279,19 @@ class URN:
             raise URNError(
                 f"namespace rule {get_rule(self.nid)!r} produced an invalid URN: {text!r}"
             )
-        new._match = m
+        new._m = m
         new._canon = None
         return new
+
+    @property
+    def _match(self) -> re.Match[str]:
+        """The grammar's match of the text (made on first use when the accelerator parsed it)."""
+        m = self._m
+        if m is None:
+            regex = RFC8141_RE if self._mode == "rfc8141" else RFC2141_RE
+            m = self._m = regex.fullmatch(self._text)
+            assert m is not None  # the text was found valid when the URN was made
+        return m
 
     # -- parts --------------------------------------------------------------------------
 
@@ -327,7 +364,17 @@ class URN:
         """The canonical form as a string (see :meth:`canonical`)."""
         canon = self._canon
         if canon is None:
-            canon = self._canon = canonical_of_match(self._text, self._match)
+            # _fast_canonical, written out: this is the per-URN hot path of parse + canonical.
+            got = None
+            if _c_canonical is not None and self._mode == "rfc8141":
+                got = _c_canonical(self._text, PREFIXES, None)
+            if got is None:
+                canon = canonical_of_match(self._text, self._match)
+            elif isinstance(got, str):
+                canon = got
+            else:
+                canon = got[0] + got[1].canonical_nss(got[2]) + got[3]
+            self._canon = canon
         return canon
 
     @property
@@ -669,6 +716,10 @@ def is_valid(text: str, mode: Mode = "rfc8141") -> bool:
     """
     text = _check_text(text)
     regex = RFC8141_RE if _check_mode(mode) == "rfc8141" else RFC2141_RE
+    if _c_is_urn is not None and regex is RFC8141_RE:
+        valid = _c_is_urn(text)  # None: not ASCII, the regex decides
+        if valid is not None:
+            return valid
     return regex.fullmatch(text) is not None
 
 
@@ -680,6 +731,9 @@ def canonical(text: str | URN, mode: Mode = "rfc8141") -> str:
     """
     if type(text) is str and mode == "rfc8141":
         # Fast path, no URN object: this runs once per term over whole RDF dumps.
+        fast = _fast_canonical(text)
+        if fast is not None:
+            return fast
         m = _match_rfc8141(text)
         if m is None:
             raise syntax_error(text, mode)

@@ -11,12 +11,9 @@ False
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 import functools
-import io
 from collections.abc import Mapping
-from importlib import resources
 
 __all__ = ["RegistryEntry", "is_registered", "registry", "registry_entry"]
 
@@ -49,6 +46,12 @@ def registry() -> Mapping[str, RegistryEntry]:
     >>> len(registry()) > 100
     True
     """
+    # Imported here: the registry is read on first use, and importlib.resources (zipfile,
+    # bz2, lzma) would otherwise be paid by every `import urnld`.
+    import csv
+    import io
+    from importlib import resources
+
     text = resources.files("urnld").joinpath("data/urn-namespaces.csv").read_text("utf-8")
     entries = {}
     for row in csv.DictReader(io.StringIO(text)):

@@ -319,6 +319,7 @@ class CanonicalizeReport(_ReportBase):
         """Bulk :meth:`record_urn` over ``(spelling, canonical, nid, count, dropped)`` tuples."""
         nids: dict[str, int] = {}
         clusters: dict[tuple[str, str], int] = {}
+        dropped_counts: dict[tuple[str, str], int] = {}
         occurrences = rewritten = 0
         for spelling, canonical, nid, count, dropped in items:
             occurrences += count
@@ -328,11 +329,24 @@ class CanonicalizeReport(_ReportBase):
             clusters[key] = clusters.get(key, 0) + count
             nids[nid] = nids.get(nid, 0) + count
             if dropped:
-                self._dropped.add((canonical, dropped), count)
+                key = (canonical, dropped)
+                dropped_counts[key] = dropped_counts.get(key, 0) + count
+        self._add_urn_counts(occurrences, rewritten, clusters, nids, dropped_counts)
+
+    def _add_urn_counts(
+        self,
+        occurrences: int,
+        rewritten: int,
+        clusters: dict[tuple[str, str], int],
+        nids: dict[str, int],
+        dropped: dict[tuple[str, str], int],
+    ) -> None:
+        """Add the aggregated counts of a batch of valid URNs (see :meth:`record_urns`)."""
         self.urn_occurrences += occurrences
         self.rewritten += rewritten
         self._clusters.add_counts(clusters)
         self._nids.add_counts(nids)
+        self._dropped.add_counts(dropped)
 
     def record_verdicts(self, items: Iterable[tuple[str, TermVerdict, int]]) -> None:
         """Record ``(spelling, verdict, count)`` triples as the term rule judged them.

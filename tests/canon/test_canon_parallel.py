@@ -235,7 +235,9 @@ def test_no_worker_processes_means_one_process_not_an_error(tmp_path, monkeypatc
         def no_context():
             raise AssertionError("a daemonic process must not try to start workers")
 
-        monkeypatch.setattr(_workers.multiprocessing, "current_process", Daemonic)
+        import multiprocessing  # urnld._workers imports it when it starts workers
+
+        monkeypatch.setattr(multiprocessing, "current_process", Daemonic)
         monkeypatch.setattr(_workers, "_context", no_context)
     monkeypatch.setattr(_chunks, "CHUNK_BYTES", 200)
     text = "".join(f"<URN:ISBN:0-395-36341-1> {P} <urn:EXAMPLE:{i % 7}> .\n" for i in range(100))

@@ -115,9 +115,9 @@ def test_jobs_are_capped_by_the_chunks_and_a_maximum(monkeypatch: pytest.MonkeyP
     started: list[int] = []
     real_start = workers._start
 
-    def spy(jobs: int, options: object) -> object:
+    def spy(jobs: int, *rest: object) -> object:  # (jobs, kind, options)
         started.append(jobs)
-        return real_start(jobs, options)  # type: ignore[arg-type]
+        return real_start(jobs, *rest)  # type: ignore[arg-type]
 
     monkeypatch.setattr(workers, "_start", spy)
     monkeypatch.setattr(workers, "MAX_JOBS", 3)  # the real one (64) would fork 64 processes

@@ -23,6 +23,7 @@ PKG = SRC / "urnld"
 _LAYERS = {
     "errors": 0, "findings": 0, "_normalizers": 0, "_abnf": 0, "_parser": 0, "_display": 0,
     "registry": 0, "_files": 0, "report": 0, "_encode": 0, "_params": 0, "_bases": 0,
+    "_accel": 0,
     "namespaces": 1,
     "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_native": 2, "_json": 2, "resolvers": 2,
     "_functional": 2, "_schema": 2,

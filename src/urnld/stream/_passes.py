@@ -16,7 +16,9 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Final, Literal
 
-from .._terms import TermCache, TermRule, TermVerdict, is_urn_like
+from .. import _accel
+from .._terms import POLICY_OK_NIDS, TermCache, TermRule, TermVerdict, is_urn_like
+from ..namespaces import PREFIXES
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
 from ._grammar import (
@@ -70,11 +72,21 @@ def statements(
                 raise NTriplesSyntaxError(source, i, reason, line)
 
 
+# Statements in the layout most dumps use (FAST_LINE), matched at line starts: findall gives
+# (s, p, o, g) tuples for a whole batch in one C call, g b"" for a triple. Every match is one
+# whole line (no token holds a newline), so a batch is clean when matches == lines.
+_ROWS: Final = re.compile(rb"(?m)^" + FAST_LINE.pattern)
+Row = tuple[bytes, bytes, bytes, bytes]
+
+
 class _Pass(abc.ABC):
     """State shared by the canonicalize and check passes: term caches and occurrence counts."""
 
+    report: CanonicalizeReport | CheckReport
+
     def __init__(self, *, literals: bool, ignore_components: bool = False) -> None:
         self.literals = literals
+        self.ignore_components = ignore_components
         self.terms = TermCache(TermRule(ignore_components=ignore_components), max_size=MAX_CACHE)
         # raw token -> output token (NOT_URN when the token is not a URN)
         self.tokens: dict[bytes, bytes] = {}
@@ -82,6 +94,8 @@ class _Pass(abc.ABC):
         self.info: dict[bytes, tuple[str, TermVerdict, bool]] = {}
         # raw URN token -> statements it occurs in (since the last flush)
         self.occ: dict[bytes, int] = {}
+        # The compiled accelerator (None: pure Python), read once per pass.
+        self._c = _accel.speedups
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
@@ -144,29 +158,9 @@ class _Pass(abc.ABC):
     def flush(self) -> None:
         """Move the counts gathered since the last flush into the report."""
 
-
-# Statements in the layout most dumps use (FAST_LINE), matched at line starts: findall gives
-# (s, p, o, g) tuples for a whole batch in one C call, g b"" for a triple. Every match is one
-# whole line (no token holds a newline), so a batch is clean when matches == lines.
-_ROWS: Final = re.compile(rb"(?m)^" + FAST_LINE.pattern)
-Row = tuple[bytes, bytes, bytes, bytes]
-
-
-class CanonPass(_Pass):
-    """The rewrite pass: output lines with URNs canonical; counts into a CanonicalizeReport."""
-
-    def __init__(
-        self, report: CanonicalizeReport, *, literals: bool, ignore_components: bool
-    ) -> None:
-        super().__init__(literals=literals, ignore_components=ignore_components)
-        self.report = report
-
-    def flush(self) -> None:
-        info = self.info
-        self.report.record_verdicts(
-            (info[tok][0], info[tok][1], n) for tok, n in self.occ.items()
-        )
-        self.occ.clear()
+    def _statements(self, n: int) -> None:
+        """Count *n* statements read (and written, for a rewriting pass)."""
+        self.report.statements_in += n
 
     def slow_rows(
         self, chunk: bytes, lineno: int, source: str, on_error: OnError
@@ -191,6 +185,17 @@ class CanonPass(_Pass):
         Raises :class:`NTriplesSyntaxError` (``on_error="raise"``) after counting the
         statements before the malformed line.
         """
+        if self._c is not None:
+            # The accelerator rewrites a chunk in the usual layout (None: any other chunk).
+            done = self._c.rewrite(
+                chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
+                self.info, PREFIXES, POLICY_OK_NIDS, self.ignore_components, TermVerdict,
+            )
+            if done is not None:
+                out: bytes = done[0]
+                self._statements(done[1])
+                self.maybe_reset()
+                return out
         # Most chunks are all statements in the usual layout: one C call splits them.
         rows = _ROWS.findall(chunk)
         error = None
@@ -265,8 +270,7 @@ class CanonPass(_Pass):
                     g = v
             append(b"%s %s %s %s .\n" % (s, p, o, g))
         _count_elements(self.occ, urns)
-        self.report.statements_in += len(rows)
-        self.report.statements_out += len(rows)
+        self._statements(len(rows))
         return b"".join(out)
 
     def run(
@@ -286,8 +290,42 @@ class CanonPass(_Pass):
             self.flush()
 
 
+
+class CanonPass(_Pass):
+    """The rewrite pass: output lines with URNs canonical; counts into a CanonicalizeReport."""
+
+    report: CanonicalizeReport
+
+    def __init__(
+        self, report: CanonicalizeReport, *, literals: bool, ignore_components: bool
+    ) -> None:
+        super().__init__(literals=literals, ignore_components=ignore_components)
+        self.report = report
+
+    def _statements(self, n: int) -> None:
+        self.report.statements_in += n
+        self.report.statements_out += n
+
+    def flush(self) -> None:
+        info = self.info
+        report = self.report
+        if self._c is not None and self.occ:
+            # record_verdicts' aggregation in one C call (the invalid ones in the same order).
+            occurrences, rewritten, clusters, nids, dropped, invalid = self._c.canon_counts(
+                self.occ, info, report._clusters.limit
+            )
+            for spelling, reason, n in invalid:
+                report.record_invalid(spelling, reason, n)
+            report._add_urn_counts(occurrences, rewritten, clusters, nids, dropped)
+        else:
+            report.record_verdicts((info[tok][0], info[tok][1], n) for tok, n in self.occ.items())
+        self.occ.clear()
+
 class CheckPass(_Pass):
-    """The check pass: every URN spelling with its findings into a CheckReport."""
+    """The check pass: the rewrite pass's line loop over URN IRIs and literals (its output is
+    not kept), every URN spelling with its findings into a CheckReport."""
+
+    report: CheckReport
 
     def __init__(self, report: CheckReport) -> None:
         super().__init__(literals=True)
@@ -300,34 +338,3 @@ class CheckPass(_Pass):
             spelling, _inf, is_literal = self.info[tok]
             report.record_check(spelling, checked(spelling), literal=is_literal, count=n)
         self.occ.clear()
-
-    def run(self, lines: Iterable[bytes], source: str, first_line: int, on_error: OnError) -> None:
-        report = self.report
-        get = self.tokens.get
-        occ = self.occ
-        iri = self.iri
-        literal = self.literal
-        try:
-            for toks in statements(lines, first_line, source, on_error, report):
-                report.statements_in += 1
-                seen: set[bytes] = set()
-                for tok in toks:
-                    if tok is None:
-                        continue
-                    c = tok[0]
-                    if c == 60:
-                        v = get(tok)
-                        if v is None:
-                            v = iri(tok)
-                    elif c == 34 and (tok[1:5].lower() == b"urn:" or tok[1:2] == b"\\"):
-                        v = get(tok)
-                        if v is None:
-                            v = literal(tok)
-                    else:
-                        continue
-                    if v and tok not in seen:
-                        seen.add(tok)
-                        occ[tok] = occ.get(tok, 0) + 1
-                self.maybe_reset()
-        finally:
-            self.flush()

@@ -19,7 +19,7 @@ from .._links import LinkOptions, extras_of_report, ntriples
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import CanonPass, CheckPass, OnError
-from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, default_jobs
+from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
 
 __all__ = [
     "Progress",
@@ -121,7 +121,29 @@ def check_lines(
     >>> sorted(r.invalid)
     ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
     """
-    CheckPass(report).run(lines, source, first_line, on_error)
+    for _ in CheckPass(report).run(line_chunks(lines), source, first_line, on_error):
+        pass
+
+
+def _jobs_for(
+    chunks: Iterator[bytes], size: int | None, jobs: int | None
+) -> tuple[Iterator[bytes], int]:
+    """The chunks (unchanged) and the number of processes for an input of *size* bytes."""
+    if jobs is not None:
+        return chunks, jobs
+    if size is None:
+        # A stream of unknown size (stdin): read ahead up to the size that pays for worker
+        # processes, then decide.
+        head: list[bytes] = []
+        got = 0
+        for chunk in chunks:
+            head.append(chunk)
+            got += len(chunk)
+            if got >= MIN_PARALLEL_BYTES:
+                break
+        size = got if got < MIN_PARALLEL_BYTES else None
+        chunks = itertools.chain(head, chunks)
+    return chunks, default_jobs(size)
 
 
 def canonicalize_file(
@@ -171,21 +193,7 @@ def canonicalize_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = read_chunks(fin, counter, source=source)
-        known = size
-        if jobs is None and size is None:
-            # A stream of unknown size (stdin): read ahead up to the size that pays for
-            # worker processes, then decide.
-            head: list[bytes] = []
-            got = 0
-            for chunk in chunks:
-                head.append(chunk)
-                got += len(chunk)
-                if got >= MIN_PARALLEL_BYTES:
-                    break
-            known = got if got < MIN_PARALLEL_BYTES else None
-            chunks = itertools.chain(head, chunks)
-        n_jobs = default_jobs(known) if jobs is None else jobs
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter, source=source), size, jobs)
 
         def tell(statements: int) -> None:
             assert progress is not None
@@ -225,11 +233,14 @@ def check_file(
     report: CheckReport | None = None,
     on_error: OnError = "report",
     progress: ProgressCallback | None = None,
+    jobs: int | None = None,
 ) -> CheckReport:
     """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
 
-    ``progress`` is called with a :class:`Progress` before each chunk of the input is checked
-    (the command line draws it on a terminal).
+    ``progress`` is called with a :class:`Progress` as the work advances (the command line
+    draws it on a terminal). ``jobs`` worker processes share the work, as in
+    :func:`canonicalize_file` (``None``: one per CPU for inputs over 8 MiB, else 1); the report
+    is the same for any ``jobs``.
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -240,6 +251,8 @@ def check_file(
     """
     if report is None:
         report = CheckReport()
+    if jobs is not None and jobs < 1:
+        raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
     with open_input(path) as (fin, size):
         pos = [0]
@@ -247,11 +260,20 @@ def check_file(
         def counter(p: int) -> None:
             pos[0] = p
 
-        chunks: Iterator[bytes] = read_chunks(fin, counter, source=source)
-        if progress is not None:
-            chunks = _told(chunks, lambda: progress(Progress(pos[0], size, report.statements_in)))
-        lines = itertools.chain.from_iterable(map(io.BytesIO, chunks))
-        CheckPass(report).run(lines, source, 1, on_error)
+        chunks, n_jobs = _jobs_for(read_chunks(fin, counter, source=source), size, jobs)
+        tell = progress
+        if n_jobs > 1:
+            # The workers' statement counts reach the report at the end: progress from them.
+            check_chunks(
+                chunks, jobs=n_jobs, report=report, source=source, on_error=on_error,
+                on_progress=None if tell is None else (
+                    lambda n: tell(Progress(pos[0], size, n))),
+            )
+        else:
+            if tell is not None:
+                chunks = _told(chunks, lambda: tell(Progress(pos[0], size, report.statements_in)))
+            for _ in CheckPass(report).run(chunks, source, 1, on_error):
+                pass
     return report
 
 

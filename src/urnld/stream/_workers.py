@@ -20,7 +20,6 @@ report). Memory stays bounded: each worker holds at most one chunk.
 from __future__ import annotations
 
 import itertools
-import multiprocessing
 import os
 import signal
 import sys
@@ -30,13 +29,17 @@ from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from ..errors import WorkerError
-from ..report import CanonicalizeReport
+from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
 from ._grammar import NTriplesSyntaxError
 from ._lifeline import watch_parent
-from ._passes import CanonPass, OnError
+from ._passes import CanonPass, CheckPass, OnError
 
-__all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "default_jobs"]
+__all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "check_chunks", "default_jobs"]
+
+# What a worker runs: kind ("canonicalize" or "check") and (source, on_error, literals,
+# ignore_components, max_examples).
+_Options = tuple[str, OnError, bool, bool, int]
 
 #: Below this many input bytes a second process costs more than it saves.
 MIN_PARALLEL_BYTES = 8 << 20
@@ -59,6 +62,8 @@ def default_jobs(size: int | None) -> int:
 
 
 def _context() -> Any:
+    import multiprocessing  # here: one process (small inputs) never needs it
+
     # fork starts a worker in milliseconds with urnld already imported; it is unsafe with other
     # threads running (and unavailable off POSIX), where spawn is the safe choice.
     if (
@@ -71,7 +76,24 @@ def _context() -> Any:
     return multiprocessing.get_context("spawn")
 
 
-def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int], parent: int) -> None:
+def _new_report(kind: str, options: _Options) -> CanonicalizeReport | CheckReport:
+    _source, _on_error, literals, ignore_components, max_examples = options
+    if kind == "check":
+        return CheckReport(max_examples=max_examples)
+    return CanonicalizeReport(
+        ignore_components=ignore_components, literals=literals, max_examples=max_examples
+    )
+
+
+def _new_pass(kind: str, report: CanonicalizeReport | CheckReport,
+              options: _Options) -> CanonPass | CheckPass:
+    if isinstance(report, CheckReport):
+        return CheckPass(report)
+    _source, _on_error, literals, ignore_components, _max = options
+    return CanonPass(report, literals=literals, ignore_components=ignore_components)
+
+
+def _worker(conn: Any, kind: str, options: _Options, parent: int) -> None:
     # Ctrl-C is the parent's to handle (it stops the workers); a worker must not print a
     # traceback of its own. SIGTERM (how the parent stops a worker) and SIGHUP end it quietly,
     # whatever handlers a forked worker inherited. A worker whose parent is killed ends too.
@@ -80,11 +102,9 @@ def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int], parent: in
         if hasattr(signal, name):
             signal.signal(getattr(signal, name), signal.SIG_DFL)
     watch_parent(parent)
-    source, on_error, literals, ignore_components, max_examples = options
-    report = CanonicalizeReport(
-        ignore_components=ignore_components, literals=literals, max_examples=max_examples
-    )
-    state = CanonPass(report, literals=literals, ignore_components=ignore_components)
+    source, on_error = options[0], options[1]
+    report = _new_report(kind, options)
+    state = _new_pass(kind, report, options)
     while True:
         try:
             task = conn.recv()
@@ -107,13 +127,15 @@ def _worker(conn: Any, options: tuple[str, OnError, bool, bool, int], parent: in
     conn.send(("report", report))
 
 
-def _start(jobs: int, options: tuple[str, OnError, bool, bool, int]) -> tuple[list[Any], list[Any]]:
+def _start(jobs: int, kind: str, options: _Options) -> tuple[list[Any], list[Any]]:
     """Start *jobs* workers: their processes and the parent's ends of their pipes.
 
     Both lists are empty when no process can be started: a daemonic process (a
     ``multiprocessing.Pool`` worker) may not have children, and process limits or a sandbox may
     refuse them.
     """
+    import multiprocessing
+
     procs: list[Any] = []
     conns: list[Any] = []
     if multiprocessing.current_process().daemon:
@@ -123,7 +145,9 @@ def _start(jobs: int, options: tuple[str, OnError, bool, bool, int]) -> tuple[li
         for _ in range(jobs):
             parent, child = ctx.Pipe()
             conns.append(parent)
-            proc = ctx.Process(target=_worker, args=(child, options, os.getpid()), daemon=True)
+            proc = ctx.Process(
+                target=_worker, args=(child, kind, options, os.getpid()), daemon=True
+            )
             proc.start()
             child.close()
             procs.append(proc)
@@ -156,17 +180,58 @@ def canonicalize_chunks(
     order and *report* holds the error but not the counts (the output is discarded anyway).
     ``on_progress(statements)`` is called as chunks complete.
     """
-    options = (source, on_error, literals, ignore_components, report.max_examples)
+    return _run_chunks(
+        "canonicalize", chunks, jobs=jobs, report=report,
+        options=(source, on_error, literals, ignore_components, report.max_examples),
+        on_progress=on_progress,
+    )
+
+
+def check_chunks(
+    chunks: Iterable[bytes],
+    *,
+    jobs: int,
+    report: CheckReport,
+    source: str = "<stdin>",
+    on_error: OnError = "report",
+    on_progress: Callable[[int], None] | None = None,
+) -> None:
+    """Check the URNs of each chunk (whole lines) on *jobs* processes, as
+    :func:`canonicalize_chunks` rewrites them (without output); the counts go into *report*.
+
+    >>> from urnld.report import CheckReport
+    >>> r = CheckReport()
+    >>> check_chunks([b"<URN:ISBN:0-395-36341-1> <http://e/p> <urn:x-a:b> .\\n"], jobs=2,
+    ...              report=r)
+    >>> r.statements_in, sorted(r.invalid)
+    (1, ['urn:x-a:b'])
+    """
+    for _ in _run_chunks("check", chunks, jobs=jobs, report=report,
+                         options=(source, on_error, True, False, report.max_examples),
+                         on_progress=on_progress):
+        pass
+
+
+def _run_chunks(
+    kind: str,
+    chunks: Iterable[bytes],
+    *,
+    jobs: int,
+    report: CanonicalizeReport | CheckReport,
+    options: _Options,
+    on_progress: Callable[[int], None] | None,
+) -> Generator[bytes, None, None]:
+    source, on_error = options[0], options[1]
     # No more workers than chunks to give them (the first ones are read to know), nor than
     # MAX_JOBS: "-j 2000" on a one-line file starts one process, not 2000.
     it = iter(chunks)
     first = list(itertools.islice(it, min(jobs, MAX_JOBS)))
     jobs = max(1, len(first))
     chunks = itertools.chain(first, it)
-    procs, conns = _start(jobs, options)
+    procs, conns = _start(jobs, kind, options)
     if not procs:
         # No worker processes to be had: the same work in this process.
-        state = CanonPass(report, literals=literals, ignore_components=ignore_components)
+        state = _new_pass(kind, report, options)
         for out in state.run(chunks, source, 1, on_error):
             if on_progress is not None:
                 on_progress(report.statements_in)

@@ -1,0 +1,1137 @@
+/* Optional compiled accelerator for urnld's hot paths (built at install where a C compiler is
+ * present; urnld works the same without it).
+ *
+ * Every function here handles the common case only and answers None for anything unusual, so
+ * the caller falls back to the pure-Python code, which stays the reference:
+ *
+ *   is_urn(text)                          RFC 8141 syntax of an ASCII string;
+ *   canonical(text, prefixes, policy_ok)  RFC 8141 canonical form of an ASCII URN string;
+ *   rewrite(chunk, tokens, occ, iri, literal, literals)
+ *                                         the rewrite of a chunk of N-Triples/N-Quads lines in
+ *                                         the usual layout (the stream's per-line loop);
+ *   canon_counts(occ, info, limit)        the per-flush aggregation of a canonicalize report.
+ *
+ * The differential tests (tests/core/test_speedups.py) run both paths on the same inputs.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+/* ---- character classes (RFC 3986 / RFC 8141) ----------------------------------------- */
+
+static unsigned char PCHAR[256];   /* unreserved / sub-delims / ":" / "@"  */
+static unsigned char HEX[256];
+static unsigned char ALNUM[256];
+static unsigned char LDH[256];
+static unsigned char IRI_BAD[256]; /* bytes that end or break an N-Triples IRIREF */
+static unsigned char PN[256];      /* blank-node label bytes after the first */
+static PyObject *empty_bytes;      /* b"": "not a URN" */
+static PyObject *one;
+static PyObject *str_canonical_nss;  /* "canonical_nss" */
+static PyObject *str_reason;         /* "reason" */
+static PyObject *nid_of_prefix;      /* "urn:nid:" -> "nid", shared by the verdicts */
+
+static void
+init_tables(void)
+{
+    const char *pc = "-._~!$&'()*+,;=:@";
+    for (int c = 0; c < 256; c++) {
+        int alnum = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+        ALNUM[c] = (unsigned char)alnum;
+        LDH[c] = (unsigned char)(alnum || c == '-');
+        PCHAR[c] = (unsigned char)alnum;
+        HEX[c] = (unsigned char)((c >= '0' && c <= '9') || (c >= 'A' && c <= 'F') ||
+                                 (c >= 'a' && c <= 'f'));
+        IRI_BAD[c] = (unsigned char)(c <= 0x20 || c == '<' || c == '>' || c == '"' || c == '{' ||
+                                     c == '}' || c == '|' || c == '^' || c == '`' || c == '\\');
+        PN[c] = (unsigned char)(alnum || c == '_' || c == '-' || c == '.' || c >= 0x80);
+    }
+    for (const char *p = pc; *p; p++)
+        PCHAR[(unsigned char)*p] = 1;
+}
+
+/* ---- RFC 8141 ---------------------------------------------------------------------------- */
+
+/* The parts after the NID, by what may follow their first character (RFC 8141 §2):
+ * NSS: pchar / "/", ends at "?" or "#"; r-component: pchar / "/" / "?", ends at "?=" or "#";
+ * q-component: pchar / "/" / "?", ends at "#"; f-component: pchar / "/" / "?", to the end. */
+enum part { NSS, R_COMP, Q_COMP, F_COMP };
+
+/* One pchar or pct-encoded at s[i]: the index after it, or -1. */
+static Py_ssize_t
+scan_pchar(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i >= n)
+        return -1;
+    if (PCHAR[s[i]])
+        return i + 1;
+    if (s[i] == '%' && i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
+        return i + 3;
+    return -1;
+}
+
+/* The rest of a part from s[i]: the index where it ends (n, or the delimiter that starts the
+ * next part), or -1 when a character is not allowed. */
+static Py_ssize_t
+scan_part(const unsigned char *s, Py_ssize_t i, Py_ssize_t n, enum part part)
+{
+    while (i < n) {
+        unsigned char c = s[i];
+        if (PCHAR[c] || c == '/')
+            i++;
+        else if (c == '%') {
+            if (!(i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]]))
+                return -1;
+            i += 3;
+        }
+        else if (c == '?') {
+            if (part == NSS || (part == R_COMP && i + 1 < n && s[i + 1] == '='))
+                return i;
+            i++;
+        }
+        else if (c == '#' && part != F_COMP)
+            return i;
+        else
+            return -1;
+    }
+    return i;
+}
+
+/* Scan an RFC 8141 namestring in s[0..n). On success store the end of the NID (index of its
+ * ':') and the end of the NSS, and return 1; return 0 when s is not one. */
+static int
+scan_urn(const unsigned char *s, Py_ssize_t n, Py_ssize_t *nid_end, Py_ssize_t *nss_end)
+{
+    Py_ssize_t i;
+    if (n < 7 || (s[0] | 0x20) != 'u' || (s[1] | 0x20) != 'r' || (s[2] | 0x20) != 'n' ||
+        s[3] != ':')
+        return 0;
+    /* NID = alphanum 0*30(ldh) alphanum */
+    i = 4;
+    while (i < n && LDH[s[i]])
+        i++;
+    if (i >= n || s[i] != ':' || i - 4 < 2 || i - 4 > 32 || !ALNUM[s[4]] || !ALNUM[s[i - 1]])
+        return 0;
+    *nid_end = i;
+    /* NSS = pchar *(pchar / "/") */
+    i = scan_pchar(s, i + 1, n);
+    if (i < 0 || (i = scan_part(s, i, n, NSS)) < 0)
+        return 0;
+    *nss_end = i;
+    if (i < n && s[i] == '?' && i + 1 < n && s[i + 1] == '+') { /* "?+" r-component */
+        i = scan_pchar(s, i + 2, n);
+        if (i < 0 || (i = scan_part(s, i, n, R_COMP)) < 0)
+            return 0;
+    }
+    if (i < n && s[i] == '?') { /* "?=" q-component */
+        if (i + 1 >= n || s[i + 1] != '=')
+            return 0;
+        i = scan_pchar(s, i + 2, n);
+        if (i < 0 || (i = scan_part(s, i, n, Q_COMP)) < 0)
+            return 0;
+    }
+    if (i < n) { /* "#" f-component (scan_part stopped at "#") */
+        if (s[i] != '#' || scan_part(s, i + 1, n, F_COMP) < 0)
+            return 0;
+    }
+    return 1;
+}
+
+/* A new str: s[start..end) with the hex digits of every %XX upper-cased. */
+static PyObject *
+upper_pct(const unsigned char *s, Py_ssize_t start, Py_ssize_t end)
+{
+    PyObject *out = PyUnicode_New(end - start, 127);
+    if (out == NULL)
+        return NULL;
+    unsigned char *d = PyUnicode_1BYTE_DATA(out);
+    memcpy(d, s + start, (size_t)(end - start));
+    for (Py_ssize_t k = 0; k < end - start; k++) {
+        if (d[k] == '%') {
+            if (d[k + 1] >= 'a')
+                d[k + 1] -= 32;
+            if (d[k + 2] >= 'a')
+                d[k + 2] -= 32;
+            k += 2;
+        }
+    }
+    return out;
+}
+
+/* canonical(text, prefixes, policy_ok) -> str | tuple | None
+ *
+ * text: a str. prefixes: the core's NID table, NID as written -> ("urn:nid:", rule or None).
+ * policy_ok: a dict or set of NIDs (as written) that RFC 8141's NID policy accepts, or None
+ * to skip that test. Returns the canonical form when the NID has no rule of its own, the tuple
+ * (prefix, rule, nss, tail) when it has one (canonical = prefix + rule.canonical_nss(nss) +
+ * tail, nss and tail with their %XX hex upper-cased), and None for anything else (not ASCII,
+ * not RFC 8141, an NID in neither table): the caller takes the Python path. */
+static PyObject *
+canon_core(PyObject *text, PyObject *prefixes, PyObject *policy, PyObject **prefix_out)
+{
+    if (!PyUnicode_CheckExact(text) || !PyDict_CheckExact(prefixes))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    if (!PyUnicode_IS_ASCII(text))
+        Py_RETURN_NONE;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), nid_end, nss_end;
+    if (!scan_urn(s, n, &nid_end, &nss_end))
+        Py_RETURN_NONE;
+    PyObject *nid = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s + 4, nid_end - 4);
+    if (nid == NULL)
+        return NULL;
+    if (policy != Py_None) {
+        int ok = PySequence_Contains(policy, nid);
+        if (ok <= 0) {
+            Py_DECREF(nid);
+            if (ok < 0)
+                return NULL;
+            Py_RETURN_NONE;
+        }
+    }
+    PyObject *entry = PyDict_GetItemWithError(prefixes, nid); /* borrowed */
+    Py_DECREF(nid);
+    if (entry == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 2 ||
+        !PyUnicode_CheckExact(PyTuple_GET_ITEM(entry, 0)))
+        Py_RETURN_NONE;
+    PyObject *prefix = PyTuple_GET_ITEM(entry, 0), *rule = PyTuple_GET_ITEM(entry, 1);
+    if (PyUnicode_GET_LENGTH(prefix) != nid_end + 1 || !PyUnicode_IS_ASCII(prefix))
+        Py_RETURN_NONE;
+    if (prefix_out != NULL)
+        *prefix_out = prefix; /* borrowed from the table, valid while the caller holds it */
+    if (rule == Py_None) {
+        /* "urn:" + nid.lower() + ":" is the prefix; the rest has its %XX hex upper-cased. */
+        PyObject *out = PyUnicode_New(n, 127);
+        if (out == NULL)
+            return NULL;
+        unsigned char *d = PyUnicode_1BYTE_DATA(out);
+        memcpy(d, PyUnicode_1BYTE_DATA(prefix), (size_t)(nid_end + 1));
+        memcpy(d + nid_end + 1, s + nid_end + 1, (size_t)(n - nid_end - 1));
+        for (Py_ssize_t k = nid_end + 1; k < n; k++) {
+            if (d[k] == '%') {
+                if (d[k + 1] >= 'a')
+                    d[k + 1] -= 32;
+                if (d[k + 2] >= 'a')
+                    d[k + 2] -= 32;
+                k += 2;
+            }
+        }
+        return out;
+    }
+    PyObject *nss = upper_pct(s, nid_end + 1, nss_end);
+    if (nss == NULL)
+        return NULL;
+    PyObject *tail = upper_pct(s, nss_end, n);
+    if (tail == NULL) {
+        Py_DECREF(nss);
+        return NULL;
+    }
+    PyObject *res = PyTuple_New(4);
+    if (res == NULL) {
+        Py_DECREF(nss);
+        Py_DECREF(tail);
+        return NULL;
+    }
+    Py_INCREF(prefix);
+    Py_INCREF(rule);
+    PyTuple_SET_ITEM(res, 0, prefix);
+    PyTuple_SET_ITEM(res, 1, rule);
+    PyTuple_SET_ITEM(res, 2, nss);
+    PyTuple_SET_ITEM(res, 3, tail);
+    return res;
+}
+
+static PyObject *
+sp_canonical(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "canonical() takes 3 arguments");
+        return NULL;
+    }
+    return canon_core(args[0], args[1], args[2], NULL);
+}
+
+/* is_urn(text) -> True | False | None: whether an ASCII str is an RFC 8141 namestring; None
+ * for anything else (not a str, not ASCII), which the caller's regex decides. */
+static PyObject *
+sp_is_urn(PyObject *self, PyObject *text)
+{
+    if (!PyUnicode_CheckExact(text))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    if (!PyUnicode_IS_ASCII(text))
+        Py_RETURN_NONE;
+    Py_ssize_t nid_end, nss_end;
+    if (scan_urn(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), &nid_end, &nss_end))
+        Py_RETURN_TRUE;
+    Py_RETURN_FALSE;
+}
+
+/* ---- N-Triples lines in the usual layout -------------------------------------------------- */
+
+/* IRIREF at p[i] == '<': index after its '>', or -1. */
+static Py_ssize_t
+scan_iri(const unsigned char *p, Py_ssize_t i, Py_ssize_t n)
+{
+    i++;
+    while (i < n) {
+        unsigned char c = p[i];
+        if (!IRI_BAD[c]) {
+            i++;
+            continue;
+        }
+        if (c == '>')
+            return i + 1;
+        if (c != '\\')
+            return -1;
+        if (i + 1 < n && p[i + 1] == 'u') {
+            if (i + 5 >= n)
+                return -1;
+            for (int k = 2; k < 6; k++)
+                if (!HEX[p[i + k]])
+                    return -1;
+            i += 6;
+        }
+        else if (i + 1 < n && p[i + 1] == 'U') {
+            if (i + 9 >= n)
+                return -1;
+            for (int k = 2; k < 10; k++)
+                if (!HEX[p[i + k]])
+                    return -1;
+            i += 10;
+        }
+        else
+            return -1;
+    }
+    return -1;
+}
+
+/* BLANK_NODE_LABEL at p[i] == '_': index after it, or -1. */
+static Py_ssize_t
+scan_bnode(const unsigned char *p, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i + 2 >= n || p[i + 1] != ':')
+        return -1;
+    unsigned char c = p[i + 2];
+    if (!(ALNUM[c] || c == '_' || c >= 0x80))
+        return -1;
+    i += 3;
+    while (i < n && PN[p[i]])
+        i++;
+    if (p[i - 1] == '.')
+        return -1;
+    return i;
+}
+
+/* A literal at p[i] == '"' (string, then ^^IRIREF or a language tag): index after it, or -1. */
+static Py_ssize_t
+scan_literal(const unsigned char *p, Py_ssize_t i, Py_ssize_t n)
+{
+    i++;
+    for (;;) {
+        if (i >= n)
+            return -1;
+        unsigned char c = p[i];
+        if (c == '"')
+            break;
+        if (c == '\n' || c == '\r')
+            return -1;
+        if (c == '\\') {
+            if (i + 1 >= n)
+                return -1;
+            unsigned char e = p[i + 1];
+            if (e == 'u' || e == 'U') {
+                int len = e == 'u' ? 4 : 8;
+                if (i + 1 + len >= n)
+                    return -1;
+                for (int k = 2; k < 2 + len; k++)
+                    if (!HEX[p[i + k]])
+                        return -1;
+                i += 2 + len;
+            }
+            else if (e == 't' || e == 'b' || e == 'n' || e == 'r' || e == 'f' || e == '"' ||
+                     e == '\'' || e == '\\')
+                i += 2;
+            else
+                return -1;
+            continue;
+        }
+        i++;
+    }
+    i++; /* the closing quote */
+    if (i >= n)
+        return -1;
+    if (p[i] == '^') {
+        if (i + 2 >= n || p[i + 1] != '^' || p[i + 2] != '<')
+            return -1;
+        return scan_iri(p, i + 2, n);
+    }
+    if (p[i] == '@') {
+        Py_ssize_t j = i + 1;
+        while (j < n && ((p[j] | 0x20) >= 'a' && (p[j] | 0x20) <= 'z'))
+            j++;
+        if (j == i + 1)
+            return -1;
+        while (j + 1 < n && p[j] == '-' && ALNUM[p[j + 1]]) {
+            j += 2;
+            while (j < n && ALNUM[p[j]])
+                j++;
+        }
+        if (j + 4 < n && p[j] == '-' && p[j + 1] == '-' &&
+            (memcmp(p + j + 2, "ltr", 3) == 0 || memcmp(p + j + 2, "rtl", 3) == 0))
+            j += 5;
+        return j;
+    }
+    return i;
+}
+
+/* A subject, object or graph term at p[i]: index after it, or -1. kind: 1 IRI, 2 blank node,
+ * 3 literal (only where allow_literal). */
+static Py_ssize_t
+scan_term(const unsigned char *p, Py_ssize_t i, Py_ssize_t n, int allow_literal, int *kind)
+{
+    if (i >= n)
+        return -1;
+    switch (p[i]) {
+    case '<':
+        *kind = 1;
+        return scan_iri(p, i, n);
+    case '_':
+        *kind = 2;
+        return scan_bnode(p, i, n);
+    case '"':
+        if (!allow_literal)
+            return -1;
+        *kind = 3;
+        return scan_literal(p, i, n);
+    default:
+        return -1;
+    }
+}
+
+/* One statement line in the layout "S P O [G] .\n" (single spaces): token bounds into sp[8]
+ * (graph bounds 0, 0 for a triple) and kinds into kinds[4]; returns the index after the line's
+ * '\n', or -1. */
+static Py_ssize_t
+scan_line(const unsigned char *p, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *sp, int *kinds)
+{
+    Py_ssize_t j;
+    int k;
+    sp[0] = i;
+    j = scan_term(p, i, n, 0, &k);
+    if (j < 0 || j >= n || p[j] != ' ')
+        return -1;
+    kinds[0] = k;
+    sp[1] = j;
+    i = j + 1;
+    if (i >= n || p[i] != '<')
+        return -1;
+    sp[2] = i;
+    j = scan_iri(p, i, n);
+    if (j < 0 || j >= n || p[j] != ' ')
+        return -1;
+    kinds[1] = 1;
+    sp[3] = j;
+    i = j + 1;
+    sp[4] = i;
+    j = scan_term(p, i, n, 1, &k);
+    if (j < 0 || j + 2 >= n || p[j] != ' ')
+        return -1;
+    kinds[2] = k;
+    sp[5] = j;
+    if (p[j + 1] == '.' && p[j + 2] == '\n') {
+        sp[6] = sp[7] = 0;
+        kinds[3] = 0;
+        return j + 3;
+    }
+    i = j + 1;
+    sp[6] = i;
+    j = scan_term(p, i, n, 0, &k);
+    if (j < 0 || j + 2 >= n || p[j] != ' ' || p[j + 1] != '.' || p[j + 2] != '\n')
+        return -1;
+    kinds[3] = k;
+    sp[7] = j;
+    return j + 3;
+}
+
+/* ---- the rewrite of a chunk ----------------------------------------------------------- */
+
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} Buf;
+
+static int
+buf_put(Buf *b, const void *data, Py_ssize_t len)
+{
+    if (b->len + len > b->cap) {
+        Py_ssize_t cap = b->cap * 2;
+        if (cap < b->len + len)
+            cap = b->len + len + 4096;
+        char *nb = PyMem_Realloc(b->buf, (size_t)cap);
+        if (nb == NULL) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        b->buf = nb;
+        b->cap = cap;
+    }
+    memcpy(b->buf + b->len, data, (size_t)len);
+    b->len += len;
+    return 0;
+}
+
+static int
+count(PyObject *occ, PyObject *tok)
+{
+    PyObject *old = PyDict_GetItemWithError(occ, tok);
+    PyObject *val;
+    if (old == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        val = PyLong_FromLong(1);
+    }
+    else
+        val = PyNumber_Add(old, one);
+    if (val == NULL)
+        return -1;
+    int r = PyDict_SetItem(occ, tok, val);
+    Py_DECREF(val);
+    return r;
+}
+
+/* The output token for the term p[a..b) (a new reference; an empty bytes object means "not a
+ * URN, write it as it is"), through the cache *tokens* or the miss function. *tok receives a
+ * new reference to the token as a bytes object, or NULL when the term cannot be a URN. */
+
+typedef struct {
+    PyObject *info, *prefixes, *policy, *canonical_nss;
+    PyTypeObject *verdict_type; /* urnld._terms.TermVerdict, a tuple subclass */
+    int ignore_components;
+} Fast;
+
+/* The stream's IRI cache-miss work (_Pass.iri) for the common case: an ASCII IRI without
+ * escapes that is a URN the accelerator's canonical() takes. Fills tokens/info as iri() does
+ * and returns the output token (new reference); NULL without an exception means "take the
+ * Python path". */
+static PyObject *
+fast_iri(PyObject *t, PyObject *tokens, Fast *f)
+{
+    const unsigned char *q = (const unsigned char *)PyBytes_AS_STRING(t);
+    Py_ssize_t n = PyBytes_GET_SIZE(t);
+    if (n < 2 || memchr(q, '\\', (size_t)n) != NULL) /* escapes: iri() decodes them */
+        return NULL;
+    if (!(n >= 5 && (q[2] | 0x20) == 'r' && (q[3] | 0x20) == 'n' && q[4] == ':')) {
+        if (PyDict_SetItem(tokens, t, empty_bytes) < 0)
+            return NULL;
+        Py_INCREF(empty_bytes);
+        return empty_bytes;
+    }
+    for (Py_ssize_t k = 1; k < n - 1; k++)
+        if (q[k] >= 0x80)
+            return NULL;
+    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, q + 1, n - 2);
+    if (text == NULL)
+        return NULL;
+    PyObject *prefix = NULL;
+    PyObject *got = canon_core(text, f->prefixes, f->policy, &prefix);
+    PyObject *canonical = NULL, *out = NULL;
+    if (got == NULL)
+        goto fail;
+    if (got == Py_None) {
+        Py_DECREF(got);
+        goto fallback;
+    }
+    /* The NID (lower case) of this prefix, shared by every term with it. */
+    PyObject *nid = PyDict_GetItemWithError(nid_of_prefix, prefix); /* borrowed */
+    if (nid == NULL) {
+        if (PyErr_Occurred()) {
+            Py_DECREF(got);
+            goto fail;
+        }
+        nid = PyUnicode_Substring(prefix, 4, PyUnicode_GET_LENGTH(prefix) - 1);
+        if (nid == NULL) {
+            Py_DECREF(got);
+            goto fail;
+        }
+        if (PyDict_GET_SIZE(nid_of_prefix) >= 4096)
+            PyDict_Clear(nid_of_prefix);
+        int r = PyDict_SetItem(nid_of_prefix, prefix, nid);
+        Py_DECREF(nid); /* the dict holds it */
+        if (r < 0) {
+            Py_DECREF(got);
+            goto fail;
+        }
+    }
+    Py_INCREF(nid);
+    if (PyTuple_CheckExact(got)) {
+        PyObject *r = PyObject_CallMethodOneArg(PyTuple_GET_ITEM(got, 1), f->canonical_nss,
+                                                PyTuple_GET_ITEM(got, 2));
+        if (r == NULL) {
+            Py_DECREF(got);
+            Py_DECREF(nid);
+            goto fail;
+        }
+        if (!PyUnicode_CheckExact(r) || !PyUnicode_IS_ASCII(r)) {
+            /* let the Python path meet whatever this is */
+            Py_DECREF(r);
+            Py_DECREF(got);
+            Py_DECREF(nid);
+            goto fallback;
+        }
+        PyObject *head = PyUnicode_Concat(PyTuple_GET_ITEM(got, 0), r);
+        Py_DECREF(r);
+        if (head == NULL) {
+            Py_DECREF(got);
+            Py_DECREF(nid);
+            goto fail;
+        }
+        canonical = PyUnicode_Concat(head, PyTuple_GET_ITEM(got, 3));
+        Py_DECREF(head);
+        Py_DECREF(got);
+        if (canonical == NULL) {
+            Py_DECREF(nid);
+            goto fail;
+        }
+    }
+    else
+        canonical = got;
+    const unsigned char *c = PyUnicode_1BYTE_DATA(canonical);
+    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+    if (f->ignore_components && (memchr(c, '?', (size_t)cn) || memchr(c, '#', (size_t)cn))) {
+        Py_DECREF(canonical);
+        Py_DECREF(nid);
+        goto fallback;
+    }
+    /* TermVerdict(output=canonical, canonical, nid, dropped=None, code=None, message=None),
+     * made as tuple.__new__ makes a tuple subclass instance. */
+    PyObject *verdict = f->verdict_type->tp_alloc(f->verdict_type, 6);
+    if (verdict == NULL) {
+        Py_DECREF(nid);
+        Py_DECREF(canonical);
+        goto fail;
+    }
+    Py_INCREF(canonical);
+    PyTuple_SET_ITEM(verdict, 0, canonical);
+    Py_INCREF(canonical);
+    PyTuple_SET_ITEM(verdict, 1, canonical);
+    PyTuple_SET_ITEM(verdict, 2, nid); /* our reference */
+    for (int k = 3; k < 6; k++) {
+        Py_INCREF(Py_None);
+        PyTuple_SET_ITEM(verdict, k, Py_None);
+    }
+    PyObject *entry = PyTuple_Pack(3, text, verdict, Py_False);
+    Py_DECREF(verdict);
+    if (entry == NULL || PyDict_SetItem(f->info, t, entry) < 0) {
+        Py_XDECREF(entry);
+        Py_DECREF(canonical);
+        goto fail;
+    }
+    Py_DECREF(entry);
+    if (cn == n - 2 && memcmp(c, q + 1, (size_t)cn) == 0) {
+        Py_INCREF(t);
+        out = t;
+    }
+    else {
+        out = PyBytes_FromStringAndSize(NULL, cn + 2);
+        if (out != NULL) {
+            char *d = PyBytes_AS_STRING(out);
+            d[0] = '<';
+            memcpy(d + 1, c, (size_t)cn);
+            d[cn + 1] = '>';
+        }
+    }
+    Py_DECREF(canonical);
+    if (out == NULL)
+        goto fail;
+    if (PyDict_SetItem(tokens, t, out) < 0) {
+        Py_DECREF(out);
+        goto fail;
+    }
+    Py_DECREF(text);
+    return out;
+fallback:
+    Py_DECREF(text);
+    return NULL;
+fail:
+    Py_DECREF(text);
+    return NULL;
+}
+
+static PyObject *
+lookup(const unsigned char *p, Py_ssize_t a, Py_ssize_t b, PyObject *tokens, PyObject *miss,
+       Fast *fast, PyObject **tok)
+{
+    *tok = NULL;
+    unsigned char c = p[a + 1];
+    if (c != 'u' && c != 'U' && c != '\\') {
+        Py_INCREF(empty_bytes);
+        return empty_bytes;
+    }
+    PyObject *t = PyBytes_FromStringAndSize((const char *)p + a, b - a);
+    if (t == NULL)
+        return NULL;
+    PyObject *v = PyDict_GetItemWithError(tokens, t);
+    if (v != NULL)
+        Py_INCREF(v);
+    else {
+        if (PyErr_Occurred()) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        v = fast == NULL ? NULL : fast_iri(t, tokens, fast);
+        if (v == NULL && !PyErr_Occurred())
+            v = PyObject_CallOneArg(miss, t);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        if (!PyBytes_Check(v)) {
+            PyErr_SetString(PyExc_TypeError, "a term function must return bytes");
+            Py_DECREF(v);
+            Py_DECREF(t);
+            return NULL;
+        }
+    }
+    *tok = t;
+    return v;
+}
+
+static int
+same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssize_t b2)
+{
+    return b1 - a1 == b2 - a2 && memcmp(p + a1, p + a2, (size_t)(b1 - a1)) == 0;
+}
+
+/* rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok,
+ *         ignore_components, verdict_type]) -> (bytes, statements) | None
+ *
+ * The output of a chunk whose every line is a statement in the usual layout, as the stream's
+ * Python rewrite loop makes it: each token through the cache *tokens* (raw token -> output
+ * token, b"" for "not a URN"), a miss through iri(token) / literal(token), which fill the
+ * cache; every URN token is counted once per statement in *occ*. None (nothing counted) when a
+ * line is not in that layout. With the last five arguments, an IRI miss that fast_iri() can
+ * take does not call iri(). */
+static PyObject *
+sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 && nargs != 11) {
+        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6 or 11 arguments");
+        return NULL;
+    }
+    PyObject *chunk = args[0], *tokens = args[1], *occ = args[2], *iri = args[3],
+             *literal = args[4];
+    int literals = PyObject_IsTrue(args[5]);
+    if (literals < 0)
+        return NULL;
+    if (!PyBytes_CheckExact(chunk) || !PyDict_CheckExact(tokens) || !PyDict_CheckExact(occ))
+        Py_RETURN_NONE;
+    Fast fast_ctx, *fast = NULL;
+    if (nargs == 11) {
+        int ic = PyObject_IsTrue(args[9]);
+        if (ic < 0)
+            return NULL;
+        if (!PyDict_CheckExact(args[6]) || !PyDict_CheckExact(args[7]))
+            Py_RETURN_NONE;
+        if (!PyType_Check(args[10]) ||
+            !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type))
+            Py_RETURN_NONE;
+        fast_ctx.info = args[6];
+        fast_ctx.prefixes = args[7];
+        fast_ctx.policy = args[8];
+        fast_ctx.verdict_type = (PyTypeObject *)args[10];
+        fast_ctx.canonical_nss = str_canonical_nss;
+        fast_ctx.ignore_components = ic;
+        fast = &fast_ctx;
+    }
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(chunk);
+    Py_ssize_t n = PyBytes_GET_SIZE(chunk);
+    if (n == 0 || p[n - 1] != '\n')
+        Py_RETURN_NONE;
+
+    /* Pass 1: every line must be in the layout (else nothing is counted). */
+    Py_ssize_t cap = 1024, rows = 0;
+    Py_ssize_t *spans = PyMem_Malloc(sizeof(Py_ssize_t) * 9 * (size_t)cap);
+    unsigned char *kinds = PyMem_Malloc(4 * (size_t)cap);
+    if (spans == NULL || kinds == NULL) {
+        PyMem_Free(spans);
+        PyMem_Free(kinds);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t i = 0;
+    while (i < n) {
+        if (rows == cap) {
+            cap *= 2;
+            Py_ssize_t *ns = PyMem_Realloc(spans, sizeof(Py_ssize_t) * 9 * (size_t)cap);
+            if (ns == NULL) {
+                PyMem_Free(spans);
+                PyMem_Free(kinds);
+                return PyErr_NoMemory();
+            }
+            spans = ns;
+            unsigned char *nk = PyMem_Realloc(kinds, 4 * (size_t)cap);
+            if (nk == NULL) {
+                PyMem_Free(spans);
+                PyMem_Free(kinds);
+                return PyErr_NoMemory();
+            }
+            kinds = nk;
+        }
+        int k[4];
+        Py_ssize_t *sp = spans + 9 * rows;
+        Py_ssize_t j = scan_line(p, i, n, sp, k);
+        if (j < 0) {
+            PyMem_Free(spans);
+            PyMem_Free(kinds);
+            Py_RETURN_NONE;
+        }
+        sp[8] = j;
+        for (int q = 0; q < 4; q++)
+            kinds[4 * rows + q] = (unsigned char)k[q];
+        rows++;
+        i = j;
+    }
+
+    /* Pass 2: the rewrite. */
+    Buf out = {NULL, 0, 0};
+    out.cap = n + n / 8 + 64;
+    out.buf = PyMem_Malloc((size_t)out.cap);
+    PyObject *prev_tok = NULL, *prev_v = NULL, *result = NULL;
+    Py_ssize_t prev_a = -1, prev_b = -1;
+    if (out.buf == NULL) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        Py_ssize_t *sp = spans + 9 * r;
+        unsigned char *kd = kinds + 4 * r;
+        Py_ssize_t line_start = sp[0], line_end = sp[8];
+        PyObject *vals[4] = {NULL, NULL, NULL, NULL}; /* borrowed or owned below */
+        PyObject *owned[4] = {NULL, NULL, NULL, NULL};
+        PyObject *toks[4] = {NULL, NULL, NULL, NULL};
+        int changed = 0, fail = 0;
+
+        /* subject: compared with the previous one before any lookup */
+        if (prev_a < 0 || !same(p, sp[0], sp[1], prev_a, prev_b)) {
+            Py_CLEAR(prev_tok);
+            Py_CLEAR(prev_v);
+            prev_a = sp[0];
+            prev_b = sp[1];
+            if (kd[0] == 1) {
+                prev_v = lookup(p, sp[0], sp[1], tokens, iri, fast, &prev_tok);
+                if (prev_v == NULL)
+                    goto done;
+            }
+            else {
+                Py_INCREF(empty_bytes);
+                prev_v = empty_bytes;
+            }
+        }
+        if (PyBytes_GET_SIZE(prev_v)) {
+            if (count(occ, prev_tok) < 0)
+                goto done;
+            vals[0] = prev_v;
+            changed = 1;
+        }
+        /* predicate */
+        owned[1] = lookup(p, sp[2], sp[3], tokens, iri, fast, &toks[1]);
+        if (owned[1] == NULL)
+            goto row_fail;
+        if (PyBytes_GET_SIZE(owned[1])) {
+            if (!same(p, sp[2], sp[3], sp[0], sp[1]) && count(occ, toks[1]) < 0)
+                goto row_fail;
+            vals[1] = owned[1];
+            changed = 1;
+        }
+        /* object */
+        if (kd[2] == 1) {
+            owned[2] = lookup(p, sp[4], sp[5], tokens, iri, fast, &toks[2]);
+            if (owned[2] == NULL)
+                goto row_fail;
+            if (PyBytes_GET_SIZE(owned[2])) {
+                if (!same(p, sp[4], sp[5], sp[0], sp[1]) && !same(p, sp[4], sp[5], sp[2], sp[3]) &&
+                    count(occ, toks[2]) < 0)
+                    goto row_fail;
+                vals[2] = owned[2];
+                changed = 1;
+            }
+        }
+        else if (kd[2] == 3 && literals) {
+            owned[2] = lookup(p, sp[4], sp[5], tokens, literal, NULL, &toks[2]);
+            if (owned[2] == NULL)
+                goto row_fail;
+            if (PyBytes_GET_SIZE(owned[2])) {
+                if (count(occ, toks[2]) < 0)
+                    goto row_fail;
+                vals[2] = owned[2];
+                changed = 1;
+            }
+        }
+        /* graph */
+        if (kd[3] == 1) {
+            owned[3] = lookup(p, sp[6], sp[7], tokens, iri, fast, &toks[3]);
+            if (owned[3] == NULL)
+                goto row_fail;
+            if (PyBytes_GET_SIZE(owned[3])) {
+                if (!same(p, sp[6], sp[7], sp[0], sp[1]) && !same(p, sp[6], sp[7], sp[2], sp[3]) &&
+                    !same(p, sp[6], sp[7], sp[4], sp[5]) && count(occ, toks[3]) < 0)
+                    goto row_fail;
+                vals[3] = owned[3];
+                changed = 1;
+            }
+        }
+        if (!changed) {
+            if (buf_put(&out, p + line_start, line_end - line_start) < 0)
+                goto row_fail;
+        }
+        else {
+            for (int q = 0; q < 4; q++) {
+                Py_ssize_t a = sp[2 * q], b = sp[2 * q + 1];
+                if (q == 3 && kd[3] == 0)
+                    break;
+                if (q > 0 && buf_put(&out, " ", 1) < 0)
+                    goto row_fail;
+                if (vals[q] != NULL) {
+                    if (buf_put(&out, PyBytes_AS_STRING(vals[q]), PyBytes_GET_SIZE(vals[q])) < 0)
+                        goto row_fail;
+                }
+                else if (buf_put(&out, p + a, b - a) < 0)
+                    goto row_fail;
+            }
+            if (buf_put(&out, " .\n", 3) < 0)
+                goto row_fail;
+        }
+        goto row_ok;
+    row_fail:
+        fail = 1;
+    row_ok:
+        for (int q = 1; q < 4; q++) {
+            Py_XDECREF(owned[q]);
+            Py_XDECREF(toks[q]);
+        }
+        if (fail)
+            goto done;
+    }
+    {
+        PyObject *bytes = PyBytes_FromStringAndSize(out.buf, out.len);
+        if (bytes == NULL)
+            goto done;
+        result = Py_BuildValue("(Nn)", bytes, rows);
+    }
+done:
+    Py_XDECREF(prev_tok);
+    Py_XDECREF(prev_v);
+    PyMem_Free(out.buf);
+    PyMem_Free(spans);
+    PyMem_Free(kinds);
+    return result;
+}
+
+/* ---- report flush ----------------------------------------------------------------------- */
+
+static int
+add_count(PyObject *d, PyObject *key, PyObject *n)
+{
+    PyObject *old = PyDict_GetItemWithError(d, key);
+    if (old == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        return PyDict_SetItem(d, key, n);
+    }
+    PyObject *val = PyNumber_Add(old, n);
+    if (val == NULL)
+        return -1;
+    int r = PyDict_SetItem(d, key, val);
+    Py_DECREF(val);
+    return r;
+}
+
+/* canon_counts(occ, info, limit) -> (occurrences, rewritten, clusters, nids, dropped, invalid)
+ *
+ * What CanonicalizeReport.record_verdicts makes of a flush: occ maps a raw token to its
+ * statement count, info a raw token to (spelling, verdict, is_literal), a verdict being a
+ * urnld._terms.TermVerdict (output, canonical, nid, dropped, code, message; usable when nid is
+ * not None, else listed with its .reason). clusters maps (output, spelling),
+ * nids nid, dropped (canonical, dropped) to counts; invalid lists (spelling, reason, count).
+ * Cluster keys above *limit* (the report's capped map refuses them) are left out. */
+static PyObject *
+sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "canon_counts() takes 3 arguments");
+        return NULL;
+    }
+    PyObject *occ = args[0], *info = args[1], *limit = args[2];
+    if (!PyDict_Check(occ) || !PyDict_Check(info)) {
+        PyErr_SetString(PyExc_TypeError, "canon_counts() needs dicts");
+        return NULL;
+    }
+    PyObject *clusters = PyDict_New(), *nids = PyDict_New(), *dropped = PyDict_New(),
+             *invalid = PyList_New(0);
+    PyObject *occurrences = PyLong_FromLong(0), *rewritten = PyLong_FromLong(0);
+    PyObject *result = NULL;
+    if (!clusters || !nids || !dropped || !invalid || !occurrences || !rewritten)
+        goto done;
+    Py_ssize_t pos = 0;
+    PyObject *tok, *n;
+    while (PyDict_Next(occ, &pos, &tok, &n)) {
+        PyObject *entry = PyDict_GetItemWithError(info, tok);
+        if (entry == NULL) {
+            if (!PyErr_Occurred())
+                PyErr_SetObject(PyExc_KeyError, tok);
+            goto done;
+        }
+        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) < 2) {
+            PyErr_SetString(PyExc_TypeError, "bad info entry");
+            goto done;
+        }
+        PyObject *spelling = PyTuple_GET_ITEM(entry, 0), *verdict = PyTuple_GET_ITEM(entry, 1);
+        if (!PyTuple_Check(verdict) || PyTuple_GET_SIZE(verdict) < 4) {
+            PyErr_SetString(PyExc_TypeError, "bad verdict");
+            goto done;
+        }
+        PyObject *canonical = PyTuple_GET_ITEM(verdict, 0), *nid = PyTuple_GET_ITEM(verdict, 2),
+                 *drop = PyTuple_GET_ITEM(verdict, 3);
+        if (nid == Py_None) { /* not a usable URN: listed with its reason */
+            PyObject *reason = PyObject_GetAttr(verdict, str_reason);
+            if (reason == NULL)
+                goto done;
+            if (reason == Py_None) {
+                Py_DECREF(reason);
+                reason = PyUnicode_FromStringAndSize("", 0);
+                if (reason == NULL)
+                    goto done;
+            }
+            PyObject *item = PyTuple_Pack(3, spelling, reason, n);
+            Py_DECREF(reason);
+            if (item == NULL || PyList_Append(invalid, item) < 0) {
+                Py_XDECREF(item);
+                goto done;
+            }
+            Py_DECREF(item);
+            continue;
+        }
+        PyObject *tmp = PyNumber_Add(occurrences, n);
+        if (tmp == NULL)
+            goto done;
+        Py_SETREF(occurrences, tmp);
+        int eq = PyObject_RichCompareBool(spelling, canonical, Py_EQ);
+        if (eq < 0)
+            goto done;
+        if (!eq) {
+            tmp = PyNumber_Add(rewritten, n);
+            if (tmp == NULL)
+                goto done;
+            Py_SETREF(rewritten, tmp);
+        }
+        /* (canonical, spelling) <= limit, compared part by part before any tuple is built:
+         * most keys of a big flush are above the limit of a capped map. */
+        int keep = 1;
+        if (limit != Py_None) {
+            if (PyTuple_CheckExact(limit) && PyTuple_GET_SIZE(limit) == 2 &&
+                PyUnicode_CheckExact(canonical) && PyUnicode_CheckExact(spelling) &&
+                PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 0)) &&
+                PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 1))) {
+                int c = PyUnicode_Compare(canonical, PyTuple_GET_ITEM(limit, 0));
+                if (c == 0)
+                    c = PyUnicode_Compare(spelling, PyTuple_GET_ITEM(limit, 1));
+                if (c == -1 && PyErr_Occurred())
+                    goto done;
+                keep = c <= 0;
+            }
+            else {
+                PyObject *probe = PyTuple_Pack(2, canonical, spelling);
+                if (probe == NULL)
+                    goto done;
+                keep = PyObject_RichCompareBool(probe, limit, Py_LE);
+                Py_DECREF(probe);
+                if (keep < 0)
+                    goto done;
+            }
+        }
+        if (keep) {
+            PyObject *key = PyTuple_Pack(2, canonical, spelling);
+            if (key == NULL)
+                goto done;
+            int r = add_count(clusters, key, n);
+            Py_DECREF(key);
+            if (r < 0)
+                goto done;
+        }
+        if (add_count(nids, nid, n) < 0)
+            goto done;
+        if (drop != Py_None) {
+            int truth = PyObject_IsTrue(drop);
+            if (truth < 0)
+                goto done;
+            if (truth) {
+                PyObject *key = PyTuple_Pack(2, canonical, drop);
+                if (key == NULL)
+                    goto done;
+                int r = add_count(dropped, key, n);
+                Py_DECREF(key);
+                if (r < 0)
+                    goto done;
+            }
+        }
+    }
+    result = PyTuple_Pack(6, occurrences, rewritten, clusters, nids, dropped, invalid);
+done:
+    Py_XDECREF(clusters);
+    Py_XDECREF(nids);
+    Py_XDECREF(dropped);
+    Py_XDECREF(invalid);
+    Py_XDECREF(occurrences);
+    Py_XDECREF(rewritten);
+    return result;
+}
+
+/* ---- module ----------------------------------------------------------------------------- */
+
+static PyMethodDef methods[] = {
+    {"is_urn", (PyCFunction)sp_is_urn, METH_O, "is_urn(text) -> bool | None"},
+    {"canonical", (PyCFunction)(void (*)(void))sp_canonical, METH_FASTCALL,
+     "canonical(text, prefixes, policy_ok) -> str | tuple | None"},
+    {"rewrite", (PyCFunction)(void (*)(void))sp_rewrite, METH_FASTCALL,
+     "rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok, "
+     "ignore_components, verdict_type]) -> (bytes, int) | None"},
+    {"canon_counts", (PyCFunction)(void (*)(void))sp_canon_counts, METH_FASTCALL,
+     "canon_counts(occ, info, limit) -> tuple"},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "urnld._speedups",
+    "urnld's optional compiled accelerator (private; see urnld._accel).", -1, methods,
+    NULL, NULL, NULL, NULL,
+};
+
+PyMODINIT_FUNC
+PyInit__speedups(void)
+{
+    init_tables();
+    empty_bytes = PyBytes_FromStringAndSize(NULL, 0);
+    one = PyLong_FromLong(1);
+    str_canonical_nss = PyUnicode_InternFromString("canonical_nss");
+    str_reason = PyUnicode_InternFromString("reason");
+    if (str_reason == NULL)
+        return NULL;
+    nid_of_prefix = PyDict_New();
+    if (nid_of_prefix == NULL)
+        return NULL;
+    if (empty_bytes == NULL || one == NULL || str_canonical_nss == NULL)
+        return NULL;
+    return PyModule_Create(&module);
+}

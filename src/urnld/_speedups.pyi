@@ -1,0 +1,19 @@
+from collections.abc import Callable
+from typing import Any
+
+def is_urn(text: str) -> bool | None: ...
+def canonical(
+    text: str, prefixes: dict[str, tuple[str, Any]], policy_ok: Any
+) -> str | tuple[str, Any, str, str] | None: ...
+def rewrite(
+    chunk: bytes,
+    tokens: dict[bytes, bytes],
+    occ: dict[bytes, int],
+    iri: Callable[[bytes], bytes],
+    literal: Callable[[bytes], bytes],
+    literals: bool,
+) -> tuple[bytes, int] | None: ...
+def canon_counts(
+    occ: dict[bytes, int], info: dict[bytes, Any], limit: Any
+) -> tuple[int, int, dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int],
+           list[tuple[str, str, int]]]: ...

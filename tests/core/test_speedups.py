@@ -1,0 +1,154 @@
+"""The compiled accelerator agrees with the pure-Python core (differential, Hypothesis).
+
+``urnld._speedups.canonical`` answers the common case (an ASCII RFC 8141 URN whose NID is in the
+core's table) and None for everything else; wherever it answers, its answer must be the pure
+Python one, and it must answer for the common case (else the fast path would be dead code).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from core_strategies import any_text, near_misses, valid_urns
+from hypothesis import given
+from hypothesis import strategies as st
+
+import urnld
+from urnld import _accel
+from urnld._parser import RFC8141_RE
+from urnld._terms import POLICY_OK_NIDS, TermCache, TermRule, term_verdict
+from urnld._urn import canonical_of_match
+from urnld.namespaces import PREFIXES, prefix_entry
+
+speedups = pytest.importorskip("urnld._speedups", reason="the C accelerator is not built")
+
+DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "nid_examples.jsonl"
+
+
+def python_canonical(text: str) -> str | None:
+    m = RFC8141_RE.fullmatch(text)
+    return None if m is None else canonical_of_match(text, m)
+
+
+def c_canonical(text: str, policy: object = None) -> str | None:
+    got = speedups.canonical(text, PREFIXES, policy)
+    if got is None or type(got) is str:
+        return got
+    prefix, rule, nss, tail = got
+    return prefix + rule.canonical_nss(nss) + tail
+
+
+def check_agrees(text: str) -> None:
+    # The syntax test decides every ASCII string as the regex does (and declines the rest).
+    assert speedups.is_urn(text) == (
+        (RFC8141_RE.fullmatch(text) is not None) if text.isascii() else None), text
+    expected = python_canonical(text)
+    if len(PREFIXES) > 1000:  # the table stops growing at 1024 NIDs: make room
+        PREFIXES.clear()
+    if expected is not None:
+        prefix_entry(RFC8141_RE.fullmatch(text)[1])  # the NID is in the table from now on
+    got = c_canonical(text)
+    if expected is None:
+        assert got is None, text
+        return
+    # An ASCII URN whose NID is in the table is always the accelerator's case.
+    assert got == expected, text
+    assert text.isascii()
+
+
+@given(valid_urns)
+def test_valid_urns(text):
+    check_agrees(text)
+
+
+@given(near_misses())
+def test_near_misses(text):
+    check_agrees(text)
+
+
+@given(any_text)
+def test_any_text(text):
+    check_agrees(text)
+
+
+def test_nid_examples_and_their_variants():
+    """Every URN of the shared examples table, and its upper/lower-case variants."""
+    for line in DATA.read_text(encoding="utf-8").splitlines():
+        row = json.loads(line)
+        for text in [row["urn"], *row.get("equivalent_to", []), *row.get("not_equivalent_to", [])]:
+            for variant in (text, text.upper(), text.lower(), "URN" + text[3:]):
+                check_agrees(variant)
+
+
+def test_answers_none_for_unknown_nids_and_the_policy_table():
+    assert speedups.canonical("urn:zz-not-seen-yet:a", {}, None) is None
+    prefix_entry("example")
+    assert speedups.canonical("urn:example:a%2c", PREFIXES, {}) is None  # policy unknown
+    assert speedups.canonical("urn:example:a%2c", PREFIXES, {"example": None}) == (
+        "urn:example:a%2C")
+    assert speedups.canonical("urn:example:é", PREFIXES, None) is None  # not ASCII
+    assert speedups.canonical(b"urn:example:a", PREFIXES, None) is None  # not a str
+
+
+TERMS = st.one_of(valid_urns, near_misses(), st.sampled_from([
+    "urn:X-foo:Bar", "URN:ISBN:0-395-36341-1", "urn:isbn:0-395-36341-2", "urn:ex:a?+r?=q#f",
+    "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:urn-0:x", "urn:aa:x", "urn:example:",
+]))
+
+
+@given(st.lists(TERMS, max_size=20), st.booleans())
+def test_term_rule_same_verdicts(monkeypatch_module, texts, ignore):
+    """The term rule's verdict (TermVerdict): the same through the accelerator as from
+    term_verdict itself (twice: the second time the NIDs are known, which is when the
+    accelerator answers)."""
+    monkeypatch_module.setattr(_accel, "speedups", speedups)
+    fast = TermCache(TermRule(ignore_components=ignore)).verdict
+    for _ in range(2):
+        for text in texts:
+            assert fast(text) == term_verdict(text, ignore), text
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+def test_plugin_rules_keep_working(monkeypatch):
+    """A rule registered at run time (Python) decides canonical forms on the fast path too."""
+    from urnld.namespaces import NamespaceRule, register
+
+    class Shout(NamespaceRule):
+        nid = "shout-test"
+
+        def canonical_nss(self, nss: str) -> str:
+            return nss.upper()
+
+    before = term_verdict("urn:shout-test:abc").output
+    register(Shout(), replace=True)
+    try:
+        monkeypatch.setattr(_accel, "speedups", speedups)
+        verdict = TermCache().verdict
+        for _ in range(2):  # the second time through the accelerator
+            assert verdict("urn:shout-test:abc").output == "urn:shout-test:ABC"
+        assert "shout-test" in POLICY_OK_NIDS
+    finally:
+        from urnld import namespaces
+
+        namespaces._registered.pop("shout-test", None)
+        namespaces._cache.clear()
+        namespaces.PREFIXES.clear()
+    assert term_verdict("urn:shout-test:abc").output == before
+
+
+def test_public_api_unchanged():
+    """The accelerator sits behind private names: public classes and docs are the Python ones."""
+    import inspect
+
+    assert inspect.isfunction(urnld.canonical) and inspect.isfunction(urnld.parse)
+    assert type(urnld.URN) is type and urnld.URN.__dict__["canonical"].__code__  # Python code
+    assert "RFC 8141" in (urnld.URN.__doc__ or "")
+    assert all(not name.startswith("_speedups") for name in dir(urnld))

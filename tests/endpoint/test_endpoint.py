@@ -281,3 +281,24 @@ def test_endpoint_stays_reachable_after(store: Store) -> None:
     store.load(catalog())
     check_endpoint(store.query_url)
     assert httpx.post(store.query_url, data={"query": "ASK {}"}, timeout=5).status_code == 200
+
+
+def test_select_columns_projects_and_stops_early(store: Store) -> None:
+    """The term pass's row reader: columns in the order asked, unbound as "", a missing column
+    named, and a reader dropped after one row leaves the connection usable."""
+    from urnld.rdf import EndpointError
+    from urnld.rdf._client import Endpoint
+
+    store.load(catalog())
+    query = "SELECT ?s ?o ?none WHERE { ?s ?p ?o } ORDER BY ?s ?o LIMIT 3"
+    with Endpoint(store.query_url) as e:
+        rows = list(e.select_columns(query, ("o", "none", "s")))
+        assert rows == [(r["o"], r["none"], r["s"]) for r in e.select(query)]
+        assert len(rows) == 3 and all(none == "" for _o, none, _s in rows)
+        assert list(e.select_columns(query, ("s",))) == [(s,) for _o, _n, s in rows]
+        with pytest.raises(EndpointError, match=r"unexpected results \(columns s, o, none\)"):
+            list(e.select_columns(query, ("s", "x")))
+        first = e.select_columns(query, ("s",))
+        assert next(first) == (rows[0][2],)
+        first.close()
+        assert e.ask("ASK {}")

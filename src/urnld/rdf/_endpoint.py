@@ -208,17 +208,14 @@ def _terms(
         )
     for page in pages:
         n = 0
-        for row in endpoint.select(page):
+        for x, count, dt in endpoint.select_columns(page, ("x", "n", "dt")):
             n += 1
             try:
-                dt = row.get("dt", "")
-                term = _Term("literal", row["x"], dt) if dt else _Term("iri", row["x"])
-                count = int(row["n"])
-            except (KeyError, ValueError) as e:
+                yield (_Term("literal", x, dt) if dt else _Term("iri", x)), int(count)
+            except ValueError as e:
                 raise EndpointError(
-                    f"{endpoint.url}: unexpected results (columns {', '.join(row)})"
+                    f"{endpoint.url}: unexpected results (a count of {count!r})"
                 ) from e
-            yield term, count
         if page_size is None or n < page_size:
             return
 
@@ -324,8 +321,7 @@ class _Spool:
         self.occurrences = 0
 
     def add(self, change: _Change) -> None:
-        json.dump([*change.old, *change.new, change.n], self.file)
-        self.file.write("\n")
+        self.file.write(json.dumps([*change.old, *change.new, change.n]) + "\n")  # one write
         self.terms += 1
         self.occurrences += change.n
 

@@ -3,9 +3,9 @@
 Issue 6: validating 100,000 URN literals with ``urnsh:namespaceValid`` must cost at most 3x
 validating them with a hand-written ``sh:pattern`` shape in pyshacl, measured in one run.
 
-    /work/venv/bin/python bench/shacl.py                 # 20,000 records x 5 = 100,000 literals
-    /work/venv/bin/python bench/shacl.py --records 2000  # quick
-    /work/venv/bin/python bench/shacl.py --sparql 200    # also time the plain SPARQL path
+    python bench/shacl.py                 # 20,000 records x 5 = 100,000 literals
+    python bench/shacl.py --records 2000  # quick
+    python bench/shacl.py --sparql 200    # also time the plain SPARQL path
 
 Both runs see the same data graph object: pyshacl finds the focus and value nodes the same way,
 and the difference is the constraint evaluation. The pattern is urnld's RFC 8141 sh:pattern

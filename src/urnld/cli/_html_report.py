@@ -119,6 +119,29 @@ def _nid(spelling: str) -> str:
     return parts[1].lower() if len(parts) > 2 else "?"
 
 
+
+def _cluster_table(
+    title: str,
+    groups: Mapping[str, Mapping[str, int]],
+    positions: Mapping[str, list[str]],
+    *,
+    sort_column: int,
+    truncated: bool,
+) -> dict[str, Any]:
+    """The table of clusters (canonical form, its spellings with counts and first places)."""
+    return {
+        "id": "clusters", "title": title,
+        "columns": [{"name": "canonical"}, {"name": "spellings", "type": "num"},
+                    {"name": "occurrences", "type": "num"}, {"name": "as written"},
+                    {"name": "where (first places)"}],
+        "rows": [[c, len(sp), sum(sp.values()),
+                  ", ".join(f"{s} ×{n}" for s, n in sorted(sp.items())),
+                  _where(positions, *sorted(s for s in sp if s != c))]
+                 for c, sp in groups.items()],
+        "sort": [sort_column, "desc"],
+        "note": _capped(truncated, "canonical forms"),
+    }
+
 def _capped(truncated: bool, what: str) -> str:
     return (
         f"The report keeps the first 10,000 {what} (code-point order) with exact counts; "
@@ -216,18 +239,8 @@ def check_document(
             "sort": [2, "desc"],
             "note": _capped(d["invalid"]["truncated"], "invalid URNs"),
         },
-        {
-            "id": "clusters", "title": "Equivalent spellings that are separate nodes",
-            "columns": [{"name": "canonical"}, {"name": "spellings", "type": "num"},
-                        {"name": "occurrences", "type": "num"}, {"name": "as written"},
-                        {"name": "where (first places)"}],
-            "rows": [[c, len(sp), sum(sp.values()),
-                      ", ".join(f"{s} ×{n}" for s, n in sorted(sp.items())),
-                      _where(positions, *sorted(s for s in sp if s != c))]
-                     for c, sp in groups.items()],
-            "sort": [1, "desc"],
-            "note": _capped(d["clusters"]["truncated"], "canonical forms"),
-        },
+        _cluster_table("Equivalent spellings that are separate nodes", groups, positions,
+                       sort_column=1, truncated=d["clusters"]["truncated"]),
         {
             "id": "noncanonical", "title": "Non-canonical spellings of valid URNs",
             "columns": [{"name": "as written"}, {"name": "canonical"},
@@ -333,16 +346,8 @@ def canonicalize_document(
              "note": _capped(d["clusters_truncated"], "canonical forms")},
         ],
         "tables": [
-            {"id": "clusters", "title": "What was merged",
-             "columns": [{"name": "canonical"}, {"name": "spellings", "type": "num"},
-                         {"name": "occurrences", "type": "num"}, {"name": "as written"},
-                         {"name": "where (first places)"}],
-             "rows": [[c, len(sp), sum(sp.values()),
-                       ", ".join(f"{s} ×{n}" for s, n in sorted(sp.items())),
-                       _where(positions, *sorted(s for s in sp if s != c))]
-                      for c, sp in clusters.items()],
-             "sort": [2, "desc"],
-             "note": _capped(d["clusters_truncated"], "canonical forms")},
+            _cluster_table("What was merged", clusters, positions,
+                           sort_column=2, truncated=d["clusters_truncated"]),
             {"id": "invalid", "title": "Invalid URNs left as written",
              "columns": [{"name": "URN as written"}, {"name": "NID"},
                          {"name": "occurrences", "type": "num"}, {"name": "why"},

@@ -158,62 +158,78 @@ upper_pct(const unsigned char *s, Py_ssize_t start, Py_ssize_t end)
     return out;
 }
 
-/* canonical(text, prefixes, policy_ok) -> str | tuple | None
- *
- * text: a str. prefixes: the core's NID table, NID as written -> ("urn:nid:", rule or None).
- * policy_ok: a dict or set of NIDs (as written) that RFC 8141's NID policy accepts, or None
- * to skip that test. Returns the canonical form when the NID has no rule of its own, the tuple
- * (prefix, rule, nss, tail) when it has one (canonical = prefix + rule.canonical_nss(nss) +
- * tail, nss and tail with their %XX hex upper-cased), and None for anything else (not ASCII,
- * not RFC 8141, an NID in neither table): the caller takes the Python path. */
-static PyObject *
-canon_core(PyObject *text, PyObject *prefixes, PyObject *policy, PyObject **prefix_out)
+/* A tuple that only holds objects the garbage collector does not track (str, None, bool,
+ * int, bytes, untracked tuples) can be in no reference cycle: untrack it, as CPython does for
+ * exact tuples at their first collection. It matters for tuple subclasses (TermVerdict), which
+ * CPython never untracks: a dense run keeps ~100k of them alive, and every collection of the
+ * older generations would walk them all. */
+static void
+untrack_atomic(PyObject *t)
+{
+    if (!PyObject_GC_IsTracked(t))
+        return;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(t); k++)
+        if (PyObject_GC_IsTracked(PyTuple_GET_ITEM(t, k)))
+            return;
+    PyObject_GC_UnTrack(t);
+}
+
+/* What canon_scan() found for an ASCII URN whose NID is in the core's NID table. */
+typedef struct {
+    PyObject *prefix;    /* borrowed from the table: "urn:nid:" (the NID in lower case) */
+    PyObject *rule;      /* borrowed: the namespace rule, or None */
+    PyObject *canonical; /* new reference when rule is None: the canonical form */
+    PyObject *nss, *tail; /* new references when it is not: NSS and the rest, %XX upper */
+} Canon;
+
+/* text: a str. prefixes: the core's NID table, NID as written -> ("urn:nid:", rule or None).
+ * policy: a dict or set of NIDs (as written) that RFC 8141's NID policy accepts, or None to
+ * skip that test. Returns 1 with *out filled, 0 for anything this does not take (not ASCII,
+ * not RFC 8141, an NID in neither table: the caller takes the Python path), -1 on error. */
+static int
+canon_scan(PyObject *text, PyObject *prefixes, PyObject *policy, Canon *out)
 {
     if (!PyUnicode_CheckExact(text) || !PyDict_CheckExact(prefixes))
-        Py_RETURN_NONE;
+        return 0;
 #if PY_VERSION_HEX < 0x030C0000
     if (PyUnicode_READY(text) < 0)
-        return NULL;
+        return -1;
 #endif
     if (!PyUnicode_IS_ASCII(text))
-        Py_RETURN_NONE;
+        return 0;
     const unsigned char *s = PyUnicode_1BYTE_DATA(text);
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), nid_end, nss_end;
     if (!scan_urn(s, n, &nid_end, &nss_end))
-        Py_RETURN_NONE;
+        return 0;
     PyObject *nid = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s + 4, nid_end - 4);
     if (nid == NULL)
-        return NULL;
+        return -1;
     if (policy != Py_None) {
         int ok = PySequence_Contains(policy, nid);
         if (ok <= 0) {
             Py_DECREF(nid);
-            if (ok < 0)
-                return NULL;
-            Py_RETURN_NONE;
+            return ok;
         }
     }
     PyObject *entry = PyDict_GetItemWithError(prefixes, nid); /* borrowed */
     Py_DECREF(nid);
-    if (entry == NULL) {
-        if (PyErr_Occurred())
-            return NULL;
-        Py_RETURN_NONE;
-    }
+    if (entry == NULL)
+        return PyErr_Occurred() ? -1 : 0;
     if (!PyTuple_CheckExact(entry) || PyTuple_GET_SIZE(entry) != 2 ||
         !PyUnicode_CheckExact(PyTuple_GET_ITEM(entry, 0)))
-        Py_RETURN_NONE;
+        return 0;
     PyObject *prefix = PyTuple_GET_ITEM(entry, 0), *rule = PyTuple_GET_ITEM(entry, 1);
     if (PyUnicode_GET_LENGTH(prefix) != nid_end + 1 || !PyUnicode_IS_ASCII(prefix))
-        Py_RETURN_NONE;
-    if (prefix_out != NULL)
-        *prefix_out = prefix; /* borrowed from the table, valid while the caller holds it */
+        return 0;
+    out->prefix = prefix; /* valid while the caller holds the table */
+    out->rule = rule;
+    out->canonical = out->nss = out->tail = NULL;
     if (rule == Py_None) {
         /* "urn:" + nid.lower() + ":" is the prefix; the rest has its %XX hex upper-cased. */
-        PyObject *out = PyUnicode_New(n, 127);
-        if (out == NULL)
-            return NULL;
-        unsigned char *d = PyUnicode_1BYTE_DATA(out);
+        PyObject *c = PyUnicode_New(n, 127);
+        if (c == NULL)
+            return -1;
+        unsigned char *d = PyUnicode_1BYTE_DATA(c);
         memcpy(d, PyUnicode_1BYTE_DATA(prefix), (size_t)(nid_end + 1));
         memcpy(d + nid_end + 1, s + nid_end + 1, (size_t)(n - nid_end - 1));
         for (Py_ssize_t k = nid_end + 1; k < n; k++) {
@@ -225,28 +241,48 @@ canon_core(PyObject *text, PyObject *prefixes, PyObject *policy, PyObject **pref
                 k += 2;
             }
         }
-        return out;
+        out->canonical = c;
+        return 1;
     }
-    PyObject *nss = upper_pct(s, nid_end + 1, nss_end);
-    if (nss == NULL)
-        return NULL;
-    PyObject *tail = upper_pct(s, nss_end, n);
-    if (tail == NULL) {
-        Py_DECREF(nss);
-        return NULL;
+    out->nss = upper_pct(s, nid_end + 1, nss_end);
+    if (out->nss == NULL)
+        return -1;
+    out->tail = upper_pct(s, nss_end, n);
+    if (out->tail == NULL) {
+        Py_CLEAR(out->nss);
+        return -1;
     }
+    return 1;
+}
+
+/* canonical(text, prefixes, policy_ok) -> str | tuple | None
+ *
+ * canon_scan()'s answer for Python: the canonical form when the NID has no rule of its own,
+ * the tuple (prefix, rule, nss, tail) when it has one (canonical = prefix +
+ * rule.canonical_nss(nss) + tail), and None for anything canon_scan() does not take. */
+static PyObject *
+canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
+{
+    Canon c;
+    int r = canon_scan(text, prefixes, policy, &c);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        Py_RETURN_NONE;
+    if (c.canonical != NULL)
+        return c.canonical;
     PyObject *res = PyTuple_New(4);
     if (res == NULL) {
-        Py_DECREF(nss);
-        Py_DECREF(tail);
+        Py_DECREF(c.nss);
+        Py_DECREF(c.tail);
         return NULL;
     }
-    Py_INCREF(prefix);
-    Py_INCREF(rule);
-    PyTuple_SET_ITEM(res, 0, prefix);
-    PyTuple_SET_ITEM(res, 1, rule);
-    PyTuple_SET_ITEM(res, 2, nss);
-    PyTuple_SET_ITEM(res, 3, tail);
+    Py_INCREF(c.prefix);
+    Py_INCREF(c.rule);
+    PyTuple_SET_ITEM(res, 0, c.prefix);
+    PyTuple_SET_ITEM(res, 1, c.rule);
+    PyTuple_SET_ITEM(res, 2, c.nss);
+    PyTuple_SET_ITEM(res, 3, c.tail);
     return res;
 }
 
@@ -257,7 +293,7 @@ sp_canonical(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         PyErr_SetString(PyExc_TypeError, "canonical() takes 3 arguments");
         return NULL;
     }
-    return canon_core(args[0], args[1], args[2], NULL);
+    return canon_core(args[0], args[1], args[2]);
 }
 
 /* is_urn(text) -> True | False | None: whether an ASCII str is an RFC 8141 namestring; None
@@ -494,22 +530,40 @@ buf_put(Buf *b, const void *data, Py_ssize_t len)
 }
 
 static int
-count(PyObject *occ, PyObject *tok)
+add_count(PyObject *d, PyObject *key, PyObject *n)
 {
-    PyObject *old = PyDict_GetItemWithError(occ, tok);
-    PyObject *val;
+    PyObject *old = PyDict_GetItemWithError(d, key);
     if (old == NULL) {
         if (PyErr_Occurred())
             return -1;
-        val = PyLong_FromLong(1);
+        return PyDict_SetItem(d, key, n);
     }
-    else
-        val = PyNumber_Add(old, one);
+    PyObject *val = PyNumber_Add(old, n);
     if (val == NULL)
         return -1;
-    int r = PyDict_SetItem(occ, tok, val);
+    int r = PyDict_SetItem(d, key, val);
     Py_DECREF(val);
     return r;
+}
+
+/* d[(a, b)] += n */
+static int
+add_pair(PyObject *d, PyObject *a, PyObject *b, PyObject *n)
+{
+    PyObject *key = PyTuple_Pack(2, a, b);
+    if (key == NULL)
+        return -1;
+    untrack_atomic(key);
+    int r = add_count(d, key, n);
+    Py_DECREF(key);
+    return r;
+}
+
+/* One more statement for the URN token tok. */
+static int
+count(PyObject *occ, PyObject *tok)
+{
+    return add_count(occ, tok, one);
 }
 
 /* The output token for the term p[a..b) (a new reference; an empty bytes object means "not a
@@ -545,69 +599,58 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
     PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, q + 1, n - 2);
     if (text == NULL)
         return NULL;
-    PyObject *prefix = NULL;
-    PyObject *got = canon_core(text, f->prefixes, f->policy, &prefix);
+    Canon got;
     PyObject *canonical = NULL, *out = NULL;
-    if (got == NULL)
+    int r = canon_scan(text, f->prefixes, f->policy, &got);
+    if (r < 0)
         goto fail;
-    if (got == Py_None) {
-        Py_DECREF(got);
+    if (r == 0)
         goto fallback;
-    }
     /* The NID (lower case) of this prefix, shared by every term with it. */
+    PyObject *prefix = got.prefix;
     PyObject *nid = PyDict_GetItemWithError(nid_of_prefix, prefix); /* borrowed */
     if (nid == NULL) {
-        if (PyErr_Occurred()) {
-            Py_DECREF(got);
-            goto fail;
-        }
+        if (PyErr_Occurred())
+            goto fail_canon;
         nid = PyUnicode_Substring(prefix, 4, PyUnicode_GET_LENGTH(prefix) - 1);
-        if (nid == NULL) {
-            Py_DECREF(got);
-            goto fail;
-        }
+        if (nid == NULL)
+            goto fail_canon;
         if (PyDict_GET_SIZE(nid_of_prefix) >= 4096)
             PyDict_Clear(nid_of_prefix);
-        int r = PyDict_SetItem(nid_of_prefix, prefix, nid);
+        int rr = PyDict_SetItem(nid_of_prefix, prefix, nid);
         Py_DECREF(nid); /* the dict holds it */
-        if (r < 0) {
-            Py_DECREF(got);
-            goto fail;
-        }
+        if (rr < 0)
+            goto fail_canon;
     }
-    Py_INCREF(nid);
-    if (PyTuple_CheckExact(got)) {
-        PyObject *r = PyObject_CallMethodOneArg(PyTuple_GET_ITEM(got, 1), f->canonical_nss,
-                                                PyTuple_GET_ITEM(got, 2));
-        if (r == NULL) {
-            Py_DECREF(got);
-            Py_DECREF(nid);
-            goto fail;
-        }
-        if (!PyUnicode_CheckExact(r) || !PyUnicode_IS_ASCII(r)) {
+    if (got.canonical == NULL) {
+        PyObject *nss = PyObject_CallMethodOneArg(got.rule, f->canonical_nss, got.nss);
+        Py_CLEAR(got.nss);
+        if (nss == NULL)
+            goto fail_canon;
+        if (!PyUnicode_CheckExact(nss) || !PyUnicode_IS_ASCII(nss)) {
             /* let the Python path meet whatever this is */
-            Py_DECREF(r);
-            Py_DECREF(got);
-            Py_DECREF(nid);
+            Py_DECREF(nss);
+            Py_CLEAR(got.tail);
             goto fallback;
         }
-        PyObject *head = PyUnicode_Concat(PyTuple_GET_ITEM(got, 0), r);
-        Py_DECREF(r);
-        if (head == NULL) {
-            Py_DECREF(got);
-            Py_DECREF(nid);
-            goto fail;
+        /* prefix + nss + tail, all ASCII, in one allocation */
+        Py_ssize_t lp = PyUnicode_GET_LENGTH(prefix), ln = PyUnicode_GET_LENGTH(nss),
+                   lt = PyUnicode_GET_LENGTH(got.tail);
+        canonical = PyUnicode_New(lp + ln + lt, 127);
+        if (canonical != NULL) {
+            unsigned char *d = PyUnicode_1BYTE_DATA(canonical);
+            memcpy(d, PyUnicode_1BYTE_DATA(prefix), (size_t)lp);
+            memcpy(d + lp, PyUnicode_1BYTE_DATA(nss), (size_t)ln);
+            memcpy(d + lp + ln, PyUnicode_1BYTE_DATA(got.tail), (size_t)lt);
         }
-        canonical = PyUnicode_Concat(head, PyTuple_GET_ITEM(got, 3));
-        Py_DECREF(head);
-        Py_DECREF(got);
-        if (canonical == NULL) {
-            Py_DECREF(nid);
+        Py_DECREF(nss);
+        Py_CLEAR(got.tail);
+        if (canonical == NULL)
             goto fail;
-        }
     }
     else
-        canonical = got;
+        canonical = got.canonical;
+    Py_INCREF(nid);
     const unsigned char *c = PyUnicode_1BYTE_DATA(canonical);
     Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
     if (f->ignore_components && (memchr(c, '?', (size_t)cn) || memchr(c, '#', (size_t)cn))) {
@@ -632,8 +675,11 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
         Py_INCREF(Py_None);
         PyTuple_SET_ITEM(verdict, k, Py_None);
     }
+    untrack_atomic(verdict);
     PyObject *entry = PyTuple_Pack(3, text, verdict, Py_False);
     Py_DECREF(verdict);
+    if (entry != NULL)
+        untrack_atomic(entry);
     if (entry == NULL || PyDict_SetItem(f->info, t, entry) < 0) {
         Py_XDECREF(entry);
         Py_DECREF(canonical);
@@ -662,10 +708,12 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
     }
     Py_DECREF(text);
     return out;
-fallback:
-    Py_DECREF(text);
-    return NULL;
+fail_canon:
+    Py_XDECREF(got.canonical);
+    Py_XDECREF(got.nss);
+    Py_XDECREF(got.tail);
 fail:
+fallback: /* NULL without an exception: the Python path */
     Py_DECREF(text);
     return NULL;
 }
@@ -941,23 +989,6 @@ done:
 
 /* ---- report flush ----------------------------------------------------------------------- */
 
-static int
-add_count(PyObject *d, PyObject *key, PyObject *n)
-{
-    PyObject *old = PyDict_GetItemWithError(d, key);
-    if (old == NULL) {
-        if (PyErr_Occurred())
-            return -1;
-        return PyDict_SetItem(d, key, n);
-    }
-    PyObject *val = PyNumber_Add(old, n);
-    if (val == NULL)
-        return -1;
-    int r = PyDict_SetItem(d, key, val);
-    Py_DECREF(val);
-    return r;
-}
-
 /* canon_counts(occ, info, limit) -> (occurrences, rewritten, clusters, nids, dropped, invalid)
  *
  * What CanonicalizeReport.record_verdicts makes of a flush: occ maps a raw token to its
@@ -1016,6 +1047,8 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             }
             PyObject *item = PyTuple_Pack(3, spelling, reason, n);
             Py_DECREF(reason);
+            if (item != NULL)
+                untrack_atomic(item);
             if (item == NULL || PyList_Append(invalid, item) < 0) {
                 Py_XDECREF(item);
                 goto done;
@@ -1061,30 +1094,16 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                     goto done;
             }
         }
-        if (keep) {
-            PyObject *key = PyTuple_Pack(2, canonical, spelling);
-            if (key == NULL)
-                goto done;
-            int r = add_count(clusters, key, n);
-            Py_DECREF(key);
-            if (r < 0)
-                goto done;
-        }
+        if (keep && add_pair(clusters, canonical, spelling, n) < 0)
+            goto done;
         if (add_count(nids, nid, n) < 0)
             goto done;
         if (drop != Py_None) {
             int truth = PyObject_IsTrue(drop);
             if (truth < 0)
                 goto done;
-            if (truth) {
-                PyObject *key = PyTuple_Pack(2, canonical, drop);
-                if (key == NULL)
-                    goto done;
-                int r = add_count(dropped, key, n);
-                Py_DECREF(key);
-                if (r < 0)
-                    goto done;
-            }
+            if (truth && add_pair(dropped, canonical, drop, n) < 0)
+                goto done;
         }
     }
     result = PyTuple_Pack(6, occurrences, rewritten, clusters, nids, dropped, invalid);

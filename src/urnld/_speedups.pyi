@@ -12,6 +12,11 @@ def rewrite(
     iri: Callable[[bytes], bytes],
     literal: Callable[[bytes], bytes],
     literals: bool,
+    info: dict[bytes, Any] = ...,
+    prefixes: dict[str, tuple[str, Any]] = ...,
+    policy_ok: Any = ...,
+    ignore_components: bool = ...,
+    verdict_type: type = ...,
 ) -> tuple[bytes, int] | None: ...
 def canon_counts(
     occ: dict[bytes, int], info: dict[bytes, Any], limit: Any

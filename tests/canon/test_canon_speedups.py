@@ -155,3 +155,34 @@ def test_bench_dumps_identical(tmp_path: Path, jobs: int):
         assert fast[0] == pure[0]
         assert fast[1] == pure[1]
         assert fast[2] == pure[2]
+
+
+def test_fast_path_entries_are_not_gc_tracked():
+    """The verdicts the accelerator makes hold only strings and None: it untracks them (and
+    their info entries), so the garbage collector does not walk ~100k of them at every
+    collection of the older generations (CPython never untracks a tuple subclass itself)."""
+    import gc
+
+    from urnld._terms import POLICY_OK_NIDS, TermVerdict
+    from urnld.namespaces import PREFIXES, prefix_entry
+
+    for nid in ("isbn", "example"):
+        prefix_entry(nid)
+        POLICY_OK_NIDS[nid] = None
+    chunk = b"<URN:ISBN:0-395-36341-1> <http://e/p> <urn:example:%2f> .\n"
+    tokens: dict[bytes, bytes] = {}
+    info: dict[bytes, tuple] = {}
+
+    def miss(tok: bytes) -> bytes:
+        raise AssertionError(tok)  # both IRIs are the fast path's
+
+    out, n = speedups.rewrite(chunk, tokens, {}, miss, miss, False, info, PREFIXES,
+                              POLICY_OK_NIDS, False, TermVerdict)
+    assert out == b"<urn:isbn:0395363411> <http://e/p> <urn:example:%2F> .\n"
+    entry = info[b"<URN:ISBN:0-395-36341-1>"]
+    assert entry == ("URN:ISBN:0-395-36341-1",
+                     TermVerdict("urn:isbn:0395363411", "urn:isbn:0395363411", "isbn", None,
+                                 None, None), False)
+    assert type(entry[1]) is TermVerdict
+    for entry in info.values():
+        assert not gc.is_tracked(entry) and not gc.is_tracked(entry[1])

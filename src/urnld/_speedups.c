@@ -6,6 +6,8 @@
  *
  *   is_urn(text)                          RFC 8141 syntax of an ASCII string;
  *   canonical(text, prefixes, policy_ok)  RFC 8141 canonical form of an ASCII URN string;
+ *   canonical_str(text, prefixes, policy_ok)
+ *                                         the same with the namespace rule applied here;
  *   rewrite(chunk, tokens, occ, iri, literal, literals)
  *                                         the rewrite of a chunk of N-Triples/N-Quads lines in
  *                                         the usual layout (the stream's per-line loop);
@@ -284,6 +286,72 @@ canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
     PyTuple_SET_ITEM(res, 2, c.nss);
     PyTuple_SET_ITEM(res, 3, c.tail);
     return res;
+}
+
+/* The canonical form from canon_scan()'s parts (a new reference): prefix +
+ * rule.canonical_nss(nss) + tail when the NID has a rule. Consumes the parts' references.
+ * NULL without an exception means "take the Python path": the rule returned something other
+ * than a str (the Python path then meets it again), or, with ascii_only, a str that is not
+ * an ASCII one. An exception from the rule propagates, as it would from the Python path. */
+static PyObject *
+canon_finish(Canon *c, int ascii_only)
+{
+    if (c->canonical != NULL)
+        return c->canonical;
+    PyObject *nss = PyObject_CallMethodOneArg(c->rule, str_canonical_nss, c->nss);
+    Py_CLEAR(c->nss);
+    PyObject *out = NULL;
+    if (nss == NULL || !PyUnicode_Check(nss) ||
+        (ascii_only && (!PyUnicode_CheckExact(nss) || !PyUnicode_IS_ASCII(nss)))) {
+        Py_XDECREF(nss);
+        Py_CLEAR(c->tail);
+        return NULL;
+    }
+    if (PyUnicode_IS_ASCII(nss)) {
+        /* prefix + nss + tail, all ASCII, in one allocation */
+        Py_ssize_t lp = PyUnicode_GET_LENGTH(c->prefix), ln = PyUnicode_GET_LENGTH(nss),
+                   lt = PyUnicode_GET_LENGTH(c->tail);
+        out = PyUnicode_New(lp + ln + lt, 127);
+        if (out != NULL) {
+            unsigned char *d = PyUnicode_1BYTE_DATA(out);
+            memcpy(d, PyUnicode_1BYTE_DATA(c->prefix), (size_t)lp);
+            memcpy(d + lp, PyUnicode_1BYTE_DATA(nss), (size_t)ln);
+            memcpy(d + lp + ln, PyUnicode_1BYTE_DATA(c->tail), (size_t)lt);
+        }
+    }
+    else {
+        PyObject *head = PyUnicode_Concat(c->prefix, nss);
+        if (head != NULL) {
+            out = PyUnicode_Concat(head, c->tail);
+            Py_DECREF(head);
+        }
+    }
+    Py_DECREF(nss);
+    Py_CLEAR(c->tail);
+    return out;
+}
+
+/* canonical_str(text, prefixes, policy_ok) -> str | None
+ *
+ * canonical() with the namespace rule's canonical_nss() called here: the canonical form, or
+ * None for anything canon_scan() does not take (and for a rule that returns no str). */
+static PyObject *
+sp_canonical_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "canonical_str() takes 3 arguments");
+        return NULL;
+    }
+    Canon c;
+    int r = canon_scan(args[0], args[1], args[2], &c);
+    if (r < 0)
+        return NULL;
+    if (r == 0)
+        Py_RETURN_NONE;
+    PyObject *out = canon_finish(&c, 0);
+    if (out == NULL && !PyErr_Occurred())
+        Py_RETURN_NONE;
+    return out;
 }
 
 static PyObject *
@@ -622,34 +690,9 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
         if (rr < 0)
             goto fail_canon;
     }
-    if (got.canonical == NULL) {
-        PyObject *nss = PyObject_CallMethodOneArg(got.rule, f->canonical_nss, got.nss);
-        Py_CLEAR(got.nss);
-        if (nss == NULL)
-            goto fail_canon;
-        if (!PyUnicode_CheckExact(nss) || !PyUnicode_IS_ASCII(nss)) {
-            /* let the Python path meet whatever this is */
-            Py_DECREF(nss);
-            Py_CLEAR(got.tail);
-            goto fallback;
-        }
-        /* prefix + nss + tail, all ASCII, in one allocation */
-        Py_ssize_t lp = PyUnicode_GET_LENGTH(prefix), ln = PyUnicode_GET_LENGTH(nss),
-                   lt = PyUnicode_GET_LENGTH(got.tail);
-        canonical = PyUnicode_New(lp + ln + lt, 127);
-        if (canonical != NULL) {
-            unsigned char *d = PyUnicode_1BYTE_DATA(canonical);
-            memcpy(d, PyUnicode_1BYTE_DATA(prefix), (size_t)lp);
-            memcpy(d + lp, PyUnicode_1BYTE_DATA(nss), (size_t)ln);
-            memcpy(d + lp + ln, PyUnicode_1BYTE_DATA(got.tail), (size_t)lt);
-        }
-        Py_DECREF(nss);
-        Py_CLEAR(got.tail);
-        if (canonical == NULL)
-            goto fail;
-    }
-    else
-        canonical = got.canonical;
+    canonical = canon_finish(&got, 1);
+    if (canonical == NULL)
+        goto fail; /* an error, or NULL alone: the Python path */
     Py_INCREF(nid);
     const unsigned char *c = PyUnicode_1BYTE_DATA(canonical);
     Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
@@ -1123,6 +1166,8 @@ static PyMethodDef methods[] = {
     {"is_urn", (PyCFunction)sp_is_urn, METH_O, "is_urn(text) -> bool | None"},
     {"canonical", (PyCFunction)(void (*)(void))sp_canonical, METH_FASTCALL,
      "canonical(text, prefixes, policy_ok) -> str | tuple | None"},
+    {"canonical_str", (PyCFunction)(void (*)(void))sp_canonical_str, METH_FASTCALL,
+     "canonical_str(text, prefixes, policy_ok) -> str | None"},
     {"rewrite", (PyCFunction)(void (*)(void))sp_rewrite, METH_FASTCALL,
      "rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok, "
      "ignore_components, verdict_type]) -> (bytes, int) | None"},

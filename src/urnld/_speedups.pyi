@@ -5,6 +5,9 @@ def is_urn(text: str) -> bool | None: ...
 def canonical(
     text: str, prefixes: dict[str, tuple[str, Any]], policy_ok: Any
 ) -> str | tuple[str, Any, str, str] | None: ...
+def canonical_str(
+    text: str, prefixes: dict[str, tuple[str, Any]], policy_ok: Any
+) -> str | None: ...
 def rewrite(
     chunk: bytes,
     tokens: dict[bytes, bytes],

@@ -246,17 +246,16 @@ def _accelerated(rule: TermRule) -> Callable[[str], TermVerdict]:
     if c is None or rule.nid_policy is not nid_policy_error or policy.strict or policy.severity:
         # POLICY_OK_NIDS holds the default policy's verdicts only.
         return slow
-    fast = c.canonical
+    fast = c.canonical_str
     ignore_components = rule.ignore_components
 
     def verdict(text: str) -> TermVerdict:
-        got = fast(text, PREFIXES, POLICY_OK_NIDS)
-        if got is None:
+        canonical = fast(text, PREFIXES, POLICY_OK_NIDS)
+        if canonical is None:
             v = slow(text)
             if v.nid is not None and len(POLICY_OK_NIDS) < _MAX_POLICY_OK:
                 POLICY_OK_NIDS[text[4 : text.index(":", 4)]] = None
             return v
-        canonical = got if isinstance(got, str) else got[0] + got[1].canonical_nss(got[2]) + got[3]
         if ignore_components and ("?" in canonical or "#" in canonical):
             return slow(text)
         nid = canonical[4 : canonical.index(":", 4)]

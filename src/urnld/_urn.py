@@ -11,7 +11,7 @@ from ._display import display_form
 from ._normalizers import LOWER_HEX_PCT, upper_match, upper_pct
 from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
 from .errors import URNConversionError, URNError, URNSyntaxError
-from .namespaces import PREFIXES, NamespaceRule, get_rule, prefix_entry
+from .namespaces import PREFIXES, get_rule, prefix_entry
 
 if TYPE_CHECKING:
     import uuid
@@ -30,8 +30,9 @@ _Parts = tuple[str, str, str | None, str | None, str | None]
 _c_is_urn: Callable[[str], bool | None] | None = (
     None if _accel.speedups is None else _accel.speedups.is_urn
 )
-_c_canonical: Callable[[str, Any, Any], str | tuple[str, NamespaceRule, str, str] | None] | None = (
-    None if _accel.speedups is None else _accel.speedups.canonical
+# canonical_str calls the namespace rule's canonical_nss itself (None: not its case).
+_c_canonical: Callable[[str, Any, Any], str | None] | None = (
+    None if _accel.speedups is None else _accel.speedups.canonical_str
 )
 
 
@@ -39,11 +40,7 @@ def _fast_canonical(text: str) -> str | None:
     """The accelerator's canonical form of *text* (None: not its case, use _canonical_of)."""
     if _c_canonical is None:
         return None
-    got = _c_canonical(text, PREFIXES, None)
-    if got is None or isinstance(got, str):
-        return got
-    prefix, rule, nss, tail = got  # a namespace rule of its own decides the NSS
-    return prefix + rule.canonical_nss(nss) + tail
+    return _c_canonical(text, PREFIXES, None)
 
 
 def _parts_of(m: re.Match[str]) -> _Parts:
@@ -365,15 +362,11 @@ class URN:
         canon = self._canon
         if canon is None:
             # _fast_canonical, written out: this is the per-URN hot path of parse + canonical.
-            got = None
             if _c_canonical is not None and self._mode == "rfc8141":
-                got = _c_canonical(self._text, PREFIXES, None)
-            if got is None:
-                canon = canonical_of_match(self._text, self._match)
-            elif isinstance(got, str):
-                canon = got
-            else:
-                canon = got[0] + got[1].canonical_nss(got[2]) + got[3]
+                canon = _c_canonical(self._text, PREFIXES, None)
+            if canon is None:
+                m = self._m
+                canon = canonical_of_match(self._text, self._match if m is None else m)
             self._canon = canon
         return canon
 

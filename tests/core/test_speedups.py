@@ -50,6 +50,8 @@ def check_agrees(text: str) -> None:
     if expected is not None:
         prefix_entry(RFC8141_RE.fullmatch(text)[1])  # the NID is in the table from now on
     got = c_canonical(text)
+    # canonical_str: the same answer with the namespace rule applied in C.
+    assert speedups.canonical_str(text, PREFIXES, None) == got, text
     if expected is None:
         assert got is None, text
         return
@@ -142,6 +144,46 @@ def test_plugin_rules_keep_working(monkeypatch):
         namespaces._cache.clear()
         namespaces.PREFIXES.clear()
     assert term_verdict("urn:shout-test:abc").output == before
+
+
+@pytest.mark.parametrize("result", ["\u00e9{}", "{}?x", "int", "raise"])
+def test_plugin_rule_results_agree(result):
+    """Whatever a Python rule's canonical_nss returns (non-ASCII text, a str subclass, no str
+    at all) or raises, canonical_str answers as the Python path does, or leaves it to it."""
+    from urnld.namespaces import NamespaceRule, register
+
+    class Odd(NamespaceRule):
+        nid = "odd-test"
+
+        def canonical_nss(self, nss: str) -> str:
+            if result == "raise":
+                raise ValueError(nss)
+            if result == "int":
+                return 7  # type: ignore[return-value]
+            return type("S", (str,), {})(result.format(nss))
+
+    register(Odd(), replace=True)
+    try:
+        text = "URN:odd-test:a%2fb#F"
+        prefix_entry("odd-test")
+        try:
+            expected: object = python_canonical(text)
+        except (ValueError, TypeError) as e:
+            expected = type(e)
+        try:
+            got: object = speedups.canonical_str(text, PREFIXES, None)
+        except ValueError as e:
+            got = type(e)
+        if result == "int":
+            assert expected is TypeError and got is None  # the Python path raises it
+        else:
+            assert got == expected and (got is ValueError or type(got) is str)
+    finally:
+        from urnld import namespaces
+
+        namespaces._registered.pop("odd-test", None)
+        namespaces._cache.clear()
+        namespaces.PREFIXES.clear()
 
 
 def test_public_api_unchanged():

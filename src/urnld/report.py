@@ -331,17 +331,48 @@ class CanonicalizeReport(_ReportBase):
             if dropped:
                 key = (canonical, dropped)
                 dropped_counts[key] = dropped_counts.get(key, 0) + count
-        self._add_urn_counts(occurrences, rewritten, clusters, nids, dropped_counts)
+        self.record_counts(occurrences, rewritten, clusters, nids, dropped_counts)
 
-    def _add_urn_counts(
+    @property
+    def cluster_limit(self) -> tuple[str, str] | None:
+        """The largest ``(canonical, spelling)`` key :attr:`clusters` still takes, or None
+        while it has never been cut to ``max_examples``.
+
+        :meth:`record_counts` ignores larger keys, so a caller that aggregates a batch itself
+        may leave them out.
+
+        >>> CanonicalizeReport().cluster_limit is None
+        True
+        """
+        return self._clusters.limit
+
+    def record_counts(
         self,
         occurrences: int,
         rewritten: int,
         clusters: dict[tuple[str, str], int],
         nids: dict[str, int],
         dropped: dict[tuple[str, str], int],
+        *,
+        invalid: Iterable[tuple[str, str, int]] = (),
     ) -> None:
-        """Add the aggregated counts of a batch of valid URNs (see :meth:`record_urns`)."""
+        """Record a batch already aggregated, as :meth:`record_urns` and :meth:`record_invalid`
+        would have recorded it spelling by spelling.
+
+        ``occurrences`` and ``rewritten`` count the valid URNs' statement-occurrences (all,
+        and those whose spelling changed); ``clusters`` maps ``(canonical, spelling)``,
+        ``nids`` an NID (lower case) and ``dropped`` ``(canonical, components)`` to counts;
+        ``invalid`` lists ``(spelling, reason, count)`` for the strings that are no usable URN.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_counts(3, 2, {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 2,
+        ...                        ("urn:isbn:0395363411", "urn:isbn:0395363411"): 1},
+        ...                 {"isbn": 3}, {}, invalid=[("urn:x-a:b", "nid-experimental: …", 1)])
+        >>> r.urn_occurrences, r.rewritten, r.invalid_occurrences
+        (4, 2, 1)
+        """
+        for spelling, reason, count in invalid:
+            self.record_invalid(spelling, reason, count)
         self.urn_occurrences += occurrences
         self.rewritten += rewritten
         self._clusters.add_counts(clusters)

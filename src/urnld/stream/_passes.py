@@ -193,6 +193,12 @@ class _Pass(abc.ABC):
         Raises :class:`NTriplesSyntaxError` (``on_error="raise"``) after counting the
         statements before the malformed line.
         """
+        return self._run_chunk(chunk, lineno, source, on_error)[0]
+
+    def _run_chunk(
+        self, chunk: bytes, lineno: int, source: str, on_error: OnError
+    ) -> tuple[bytes, int]:
+        """:meth:`run_chunk`'s output and the number of lines in *chunk*."""
         if self._c is not None:
             # The accelerator rewrites a chunk in the usual layout (None: any other chunk).
             done = self._c.rewrite(
@@ -203,17 +209,19 @@ class _Pass(abc.ABC):
                 out: bytes = done[0]
                 self._statements(done[1])
                 self.maybe_reset()
-                return out
+                return out, done[1]  # every line a statement: as many lines as statements
         # Most chunks are all statements in the usual layout: one C call splits them.
         rows = _ROWS.findall(chunk)
         error = None
-        if len(rows) != chunk.count(b"\n") or not chunk.endswith(b"\n"):
+        lines = chunk.count(b"\n")  # line_count(chunk), from the count this test needs
+        if len(rows) != lines or not chunk.endswith(b"\n"):
             rows, error = self.slow_rows(chunk, lineno, source, on_error)
+            lines = line_count(chunk)
         out = self.rewrite(rows)
         if error is not None:
             raise error
         self.maybe_reset()
-        return out
+        return out, lines
 
     def rewrite(self, rows: list[Row]) -> bytes:
         """The output lines of *rows*, their URNs counted for the report."""
@@ -292,8 +300,9 @@ class _Pass(abc.ABC):
         lineno = first_line
         try:
             for chunk in chunks:
-                yield self.run_chunk(chunk, lineno, source, on_error)
-                lineno += line_count(chunk)
+                out, lines = self._run_chunk(chunk, lineno, source, on_error)
+                yield out
+                lineno += lines
         finally:
             self.flush()
 
@@ -325,11 +334,9 @@ class CanonPass(_Pass):
         if self._c is not None and self.occ:
             # record_verdicts' aggregation in one C call (the invalid ones in the same order).
             occurrences, rewritten, clusters, nids, dropped, invalid = self._c.canon_counts(
-                self.occ, info, report._clusters.limit
+                self.occ, info, report.cluster_limit
             )
-            for spelling, reason, n in invalid:
-                report.record_invalid(spelling, reason, n)
-            report._add_urn_counts(occurrences, rewritten, clusters, nids, dropped)
+            report.record_counts(occurrences, rewritten, clusters, nids, dropped, invalid=invalid)
         else:
             report.record_verdicts((info[tok][0], info[tok][1], n) for tok, n in self.occ.items())
         self.occ.clear()

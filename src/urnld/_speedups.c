@@ -1054,9 +1054,10 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
     PyObject *clusters = PyDict_New(), *nids = PyDict_New(), *dropped = PyDict_New(),
              *invalid = PyList_New(0);
-    PyObject *occurrences = PyLong_FromLong(0), *rewritten = PyLong_FromLong(0);
+    /* Sums in C: no int object per token. */
+    long long occurrences = 0, rewritten = 0;
     PyObject *result = NULL;
-    if (!clusters || !nids || !dropped || !invalid || !occurrences || !rewritten)
+    if (!clusters || !nids || !dropped || !invalid)
         goto done;
     Py_ssize_t pos = 0;
     PyObject *tok, *n;
@@ -1099,19 +1100,15 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             Py_DECREF(item);
             continue;
         }
-        PyObject *tmp = PyNumber_Add(occurrences, n);
-        if (tmp == NULL)
+        long long count = PyLong_AsLongLong(n); /* statements: far below 2**63 */
+        if (count == -1 && PyErr_Occurred())
             goto done;
-        Py_SETREF(occurrences, tmp);
+        occurrences += count;
         int eq = PyObject_RichCompareBool(spelling, canonical, Py_EQ);
         if (eq < 0)
             goto done;
-        if (!eq) {
-            tmp = PyNumber_Add(rewritten, n);
-            if (tmp == NULL)
-                goto done;
-            Py_SETREF(rewritten, tmp);
-        }
+        if (!eq)
+            rewritten += count;
         /* (canonical, spelling) <= limit, compared part by part before any tuple is built:
          * most keys of a big flush are above the limit of a capped map. */
         int keep = 1;
@@ -1149,14 +1146,12 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 goto done;
         }
     }
-    result = PyTuple_Pack(6, occurrences, rewritten, clusters, nids, dropped, invalid);
+    result = Py_BuildValue("(LLOOOO)", occurrences, rewritten, clusters, nids, dropped, invalid);
 done:
     Py_XDECREF(clusters);
     Py_XDECREF(nids);
     Py_XDECREF(dropped);
     Py_XDECREF(invalid);
-    Py_XDECREF(occurrences);
-    Py_XDECREF(rewritten);
     return result;
 }
 

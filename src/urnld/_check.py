@@ -13,9 +13,9 @@ from typing import Final
 
 from ._abnf import UNRESERVED_CHARS
 from ._legacy import draft_query_position
-from ._parser import Mode
+from ._parser import Mode, syntax_error
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
-from ._urn import URN, _check_mode, _check_text
+from ._urn import URN, _check_mode, _check_text, _fast_canonical, _match_rfc8141, canonical_of_match
 from .errors import URNError, URNSyntaxError, URNValidationError
 from .findings import CODES, CheckOptions, Finding, Severity
 from .namespaces import get_rule
@@ -219,15 +219,26 @@ def check_options(strict: bool, profiles: Collection[str]) -> CheckOptions:
 
 def check_parsed(
     text: str, mode: Mode, strict: bool, options: CheckOptions
-) -> tuple[list[Finding], URN | None]:
-    """:func:`check`'s findings before severity overrides, and the parsed URN (None when
-    *text* does not parse): the one implementation behind :func:`check` and the term rule's
-    check side, which needs the parse too. *text* and *mode* are already checked."""
-    try:
-        urn = URN(text, mode)
-    except URNSyntaxError as e:
-        return [_syntax_finding(text, mode, e)], None
-    nid, nss, r_component, q_component, f_component = urn.parts
+) -> tuple[list[Finding], str | None, str | None]:
+    """:func:`check`'s findings before severity overrides, with the canonical form and the NID
+    as written (both None when *text* does not parse): the one implementation behind
+    :func:`check` and the term rule's check side, which needs the parse too. *text* and *mode*
+    are already checked."""
+    urn: URN | None = None
+    if mode == "rfc8141":
+        # The grammar's match gives every part at once (a URN object would match lazily).
+        m = _match_rfc8141(text)
+        if m is None:
+            return [_syntax_finding(text, mode, syntax_error(text, mode))], None, None
+        nid, nss, r_component, q_component, f_component = m.groups()
+        canonical = _fast_canonical(text) or canonical_of_match(text, m)
+    else:
+        try:
+            urn = URN(text, mode)
+        except URNSyntaxError as e:
+            return [_syntax_finding(text, mode, e)], None, None
+        nid, nss, r_component, q_component, f_component = urn.parts
+        canonical = urn.canonical_str
     findings = list(_nid_findings_of(nid, mode, strict))
     nss_start = 4 + len(nid) + 1
     if "%" in text:
@@ -269,19 +280,19 @@ def check_parsed(
                 )
                 break
     findings.extend(f.shifted(nss_start) for f in get_rule(nid).check_nss(nss, options))
-    canonical = urn.canonical_str
     if text != canonical:
+        legacy = "" if urn is None else _rfc8141_spelling(urn)
         findings.append(
             _finding(
                 "not-canonical",
-                f"canonical form is {canonical!r}" + _rfc8141_spelling(urn),
+                f"canonical form is {canonical!r}" + legacy,
                 0,
                 len(text),
             )
         )
     if len(findings) > 1:
         findings.sort(key=_sort_key)
-    return findings, urn
+    return findings, canonical, nid
 
 
 def _sort_key(f: Finding) -> tuple[int, int, str]:
@@ -324,7 +335,7 @@ def check(
     text = _check_text(text)
     mode = _check_mode(mode)
     overrides = SeverityMap.of(severity)
-    findings, _ = check_parsed(text, mode, strict, check_options(strict, profiles))
+    findings, _, _ = check_parsed(text, mode, strict, check_options(strict, profiles))
     return overrides.apply(findings)
 
 

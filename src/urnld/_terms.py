@@ -191,7 +191,7 @@ def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
     ('nid-reserved',)
     """
     text = _check_text(text)
-    findings, urn = check_parsed(
+    findings, canonical, nid = check_parsed(
         text, "rfc8141", policy.strict, check_options(policy.strict, policy.profiles)
     )
     if policy.severity:
@@ -202,9 +202,7 @@ def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
         if first.severity is Severity.ERROR:
             error = f"{first.code}: {first.message}"
     codes = tuple(dict.fromkeys([f.code for f in findings]))
-    if urn is None:
-        return TermCheck(codes, error, None, None)
-    return TermCheck(codes, error, urn.canonical_str, urn.nid.lower())
+    return TermCheck(codes, error, canonical, None if nid is None else nid.lower())
 
 
 @functools.lru_cache(maxsize=64)

@@ -9,13 +9,17 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
 
+from urnld import URN
 from urnld.cli import main
 from urnld.errors import SpellingLimitError
 from urnld.rdf import BatchProgress, EndpointBatchError, canonicalize, canonicalize_endpoint
 from urnld.stream import canonicalize_file
+from urnld.strategies import respellings, valid_urns
 
 if TYPE_CHECKING:
     from conftest import Oxigraph, Store
@@ -370,3 +374,36 @@ def test_failed_first_batch_adds_nothing(store: Store) -> None:
     with pytest.raises(EndpointBatchError, match=r"^batch 1 of \d+ failed, nothing was changed"):
         canonicalize_endpoint(store.query_url, **MODES)  # the query URL takes no updates
     assert isomorphic(store.default_graph(), g)
+
+
+# -- a property: any mix of spellings, the in-memory result ----------------------------------------
+@st.composite
+def linked_data(draw: Any) -> Graph:
+    """ISBN URNs with their functional equivalents (ISBN-10/13, ISBN-A DOI), each in random
+    spellings, as subjects, objects and (some) literals."""
+    g = Graph()
+    for k, isbn in enumerate(draw(st.lists(valid_urns("isbn"), min_size=1, max_size=3))):
+        family = [isbn] + [u.canonical_str for u in URN(isbn).functional_equivalents()]
+        for urn in draw(st.lists(st.sampled_from(family), min_size=1, max_size=4)):
+            spelling = draw(respellings(urn))
+            node: Any = Literal(spelling) if draw(st.booleans()) else URIRef(spelling)
+            if isinstance(node, URIRef) and draw(st.booleans()):
+                g.add((node, URIRef("http://e/p"), Literal(f"record {k}")))
+            else:
+                g.add((URIRef(f"http://e/r{k}"), URIRef("http://e/id"), node))
+    return g
+
+
+@settings(max_examples=25, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=linked_data(), batch=st.integers(1, 5))
+def test_any_spellings_as_in_memory(store: Store, data: Graph, batch: int) -> None:
+    store.clear()
+    store.load(data)
+    report = run(store, literals=True, batch=batch, **MODES)
+    expected = canonicalize(data, literals=True, **MODES)
+    assert isomorphic(store.default_graph(), expected.graph)
+    assert report.to_dict() == expected.report.to_dict()
+    again = run(store, literals=True, batch=batch, **MODES)
+    assert (again.added, again.rewritten) == (0, 0)
+    assert isomorphic(store.default_graph(), expected.graph)

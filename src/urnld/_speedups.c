@@ -31,6 +31,7 @@ static PyObject *empty_bytes;      /* b"": "not a URN" */
 static PyObject *one;
 static PyObject *str_canonical_nss;  /* "canonical_nss" */
 static PyObject *str_reason;         /* "reason" */
+static PyObject *str_native;         /* "_urnld_native": see native_kind() */
 static PyObject *nid_of_prefix;      /* "urn:nid:" -> "nid", shared by the verdicts */
 
 static void
@@ -288,6 +289,156 @@ canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
     return res;
 }
 
+/* ---- the built-in namespace rules' canonical_nss, for ASCII input ------------------------
+ *
+ * A built-in rule's canonical_nss marked with urnld.namespaces._base.native_copy(kind) has an
+ * exact copy here (the differential tests run both on the same NSSs); a subclass that
+ * overrides the method, or a method replaced at run time, loses the mark and runs in Python. */
+
+enum native { NATIVE_NONE, NATIVE_ISBN, NATIVE_ISSN, NATIVE_UUID };
+
+/* The native kind of a bound canonical_nss method: NATIVE_NONE when unmarked, -1 on error. */
+static int
+native_kind(PyObject *meth)
+{
+    if (!PyMethod_Check(meth) || !PyFunction_Check(PyMethod_GET_FUNCTION(meth)))
+        return NATIVE_NONE;
+    PyObject *d = PyObject_GenericGetDict(PyMethod_GET_FUNCTION(meth), NULL);
+    if (d == NULL)
+        return -1;
+    PyObject *kind = PyDict_GetItemWithError(d, str_native); /* borrowed */
+    Py_DECREF(d);
+    if (kind == NULL)
+        return PyErr_Occurred() ? -1 : NATIVE_NONE;
+    if (!PyUnicode_Check(kind))
+        return NATIVE_NONE;
+    if (PyUnicode_CompareWithASCIIString(kind, "isbn") == 0)
+        return NATIVE_ISBN;
+    if (PyUnicode_CompareWithASCIIString(kind, "issn") == 0)
+        return NATIVE_ISSN;
+    if (PyUnicode_CompareWithASCIIString(kind, "uuid") == 0)
+        return NATIVE_UUID;
+    return NATIVE_NONE;
+}
+
+#define DIGIT(ch) ((ch) >= '0' && (ch) <= '9')
+
+/* ISBNRule.canonical_nss: an NSS matching
+ * [0-9](?:-?[0-9]){8}-?[0-9Xx] | 9-?7-?[89](?:-?[0-9]){9}-?[0-9]
+ * (ten or thirteen symbols, single hyphens between them) without its hyphens, upper-cased;
+ * any other NSS as it is. */
+static PyObject *
+native_isbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    unsigned char sym[13];
+    int k = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char ch = s[i];
+        if (ch == '-') {
+            if (i == 0 || i == n - 1 || s[i - 1] == '-')
+                goto as_is;
+            continue;
+        }
+        if (k == 13 || !(DIGIT(ch) || ch == 'X' || ch == 'x'))
+            goto as_is;
+        sym[k++] = ch;
+    }
+    if (k == 10) {
+        for (int j = 0; j < 9; j++)
+            if (!DIGIT(sym[j]))
+                goto as_is;
+        if (sym[9] == 'x')
+            sym[9] = 'X';
+    }
+    else if (k == 13) {
+        for (int j = 0; j < 13; j++)
+            if (!DIGIT(sym[j]))
+                goto as_is;
+        if (sym[0] != '9' || sym[1] != '7' || (sym[2] != '8' && sym[2] != '9'))
+            goto as_is;
+    }
+    else
+        goto as_is;
+    return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, sym, k);
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* ISSNRule.canonical_nss: an NSS matching [0-9]{4}-?[0-9]{3}[0-9Xx] as NNNN-NNNC (C upper);
+ * any other NSS as it is. */
+static PyObject *
+native_issn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    unsigned char out[9];
+    Py_ssize_t h = n == 9 ? 1 : 0; /* the hyphen, if any, is the fifth character */
+    if (n != 8 && n != 9)
+        goto as_is;
+    if (h && s[4] != '-')
+        goto as_is;
+    for (int j = 0; j < 8; j++) {
+        unsigned char ch = s[j < 4 ? j : j + h];
+        if (!(DIGIT(ch) || (j == 7 && (ch == 'X' || ch == 'x'))))
+            goto as_is;
+        out[j < 4 ? j : j + 1] = ch == 'x' ? 'X' : ch;
+    }
+    out[4] = '-';
+    return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, 9);
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* UUIDRule.canonical_nss: an NSS matching 8-4-4-4-12 hex digits in lower case; any other NSS
+ * as it is. */
+static PyObject *
+native_uuid(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    if (n != 36)
+        goto as_is;
+    unsigned char out[36];
+    for (int j = 0; j < 36; j++) {
+        unsigned char ch = s[j];
+        if (j == 8 || j == 13 || j == 18 || j == 23) {
+            if (ch != '-')
+                goto as_is;
+        }
+        else if (!HEX[ch])
+            goto as_is;
+        out[j] = ch >= 'A' && ch <= 'F' ? (unsigned char)(ch + 32) : ch;
+    }
+    return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, 36);
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* rule.canonical_nss(nss): the native copy for a marked built-in rule and an ASCII str, else
+ * the Python method. */
+static PyObject *
+call_canonical_nss(PyObject *rule, PyObject *nss)
+{
+    PyObject *meth = PyObject_GetAttr(rule, str_canonical_nss);
+    if (meth == NULL)
+        return NULL;
+    int kind = PyUnicode_CheckExact(nss) && PyUnicode_IS_ASCII(nss) ? native_kind(meth)
+                                                                      : NATIVE_NONE;
+    PyObject *out;
+    if (kind < 0)
+        out = NULL;
+    else if (kind == NATIVE_NONE)
+        out = PyObject_CallOneArg(meth, nss);
+    else {
+        const unsigned char *s = PyUnicode_1BYTE_DATA(nss);
+        Py_ssize_t n = PyUnicode_GET_LENGTH(nss);
+        out = kind == NATIVE_ISBN   ? native_isbn(nss, s, n)
+              : kind == NATIVE_ISSN ? native_issn(nss, s, n)
+                                    : native_uuid(nss, s, n);
+    }
+    Py_DECREF(meth);
+    return out;
+}
+
 /* The canonical form from canon_scan()'s parts (a new reference): prefix +
  * rule.canonical_nss(nss) + tail when the NID has a rule. Consumes the parts' references.
  * NULL without an exception means "take the Python path": the rule returned something other
@@ -298,7 +449,7 @@ canon_finish(Canon *c, int ascii_only)
 {
     if (c->canonical != NULL)
         return c->canonical;
-    PyObject *nss = PyObject_CallMethodOneArg(c->rule, str_canonical_nss, c->nss);
+    PyObject *nss = call_canonical_nss(c->rule, c->nss);
     Py_CLEAR(c->nss);
     PyObject *out = NULL;
     if (nss == NULL || !PyUnicode_Check(nss) ||
@@ -1185,7 +1336,8 @@ PyInit__speedups(void)
     one = PyLong_FromLong(1);
     str_canonical_nss = PyUnicode_InternFromString("canonical_nss");
     str_reason = PyUnicode_InternFromString("reason");
-    if (str_reason == NULL)
+    str_native = PyUnicode_InternFromString("_urnld_native");
+    if (str_reason == NULL || str_native == NULL)
         return NULL;
     nid_of_prefix = PyDict_New();
     if (nid_of_prefix == NULL)

@@ -194,3 +194,100 @@ def test_public_api_unchanged():
     assert type(urnld.URN) is type and urnld.URN.__dict__["canonical"].__code__  # Python code
     assert "RFC 8141" in (urnld.URN.__doc__ or "")
     assert all(not name.startswith("_speedups") for name in dir(urnld))
+
+
+# NSS alphabets near each built-in rule's grammar: hyphens, check characters, hex of both cases,
+# and characters the grammar refuses (the rule then returns the NSS as it is).
+_NATIVE_NSS = {
+    "isbn": st.text(alphabet="0123456789-Xx9786%2A", max_size=20),
+    "issn": st.text(alphabet="0123456789-Xx%2Fa", max_size=11),
+    "uuid": st.one_of(
+        st.uuids().map(str).map(lambda u: "".join(
+            c.upper() if i % 3 == 0 else c for i, c in enumerate(u))),
+        st.text(alphabet="0123456789abcdefABCDEFgG-", min_size=34, max_size=38),
+    ),
+}
+
+
+@pytest.mark.parametrize("nid", sorted(_NATIVE_NSS))
+@given(data=st.data())
+def test_native_rule_copies_agree(nid, data):
+    """The accelerator's copies of the ISBN, ISSN and UUID rules' canonical_nss give the
+    Python rule's answer for every NSS (valid, near-valid or not the namespace's at all)."""
+    from urnld.namespaces import get_rule
+
+    nss = data.draw(_NATIVE_NSS[nid])
+    text = f"urn:{nid.upper()}:{nss}"
+    if RFC8141_RE.fullmatch(text) is None:
+        return
+    prefix_entry(nid.upper())
+    rule = get_rule(nid)
+    assert type(rule).canonical_nss._urnld_native == nid
+    expected = python_canonical(text)
+    assert speedups.canonical_str(text, PREFIXES, None) == expected, text
+    assert expected == f"urn:{nid}:" + rule.canonical_nss(speedups.canonical(
+        text, PREFIXES, None)[2]), text
+
+
+@pytest.mark.parametrize("nss", ["0-395-36341-1", "978-0-395-36341-6", "0-8044-2957-x",
+                                 "9790-395-36341-6", "0--395363411", "-0395363411",
+                                 "0395363411-", "039536341X1", "97903953634X"])
+def test_native_isbn_examples(nss):
+    """RFC 3187 §5's example and its near misses (double and edge hyphens, X inside, ISBN-13
+    prefixes other than 978/979), through the accelerator and through the rule."""
+    from urnld.namespaces import get_rule
+
+    text = f"urn:isbn:{nss}"
+    prefix_entry("isbn")
+    expected = "urn:isbn:" + get_rule("isbn").canonical_nss(nss)
+    assert speedups.canonical_str(text, PREFIXES, None) == expected == python_canonical(text)
+
+
+def test_native_copy_not_used_for_overrides(monkeypatch):
+    """A subclass that overrides canonical_nss, or a method replaced at run time, runs its own
+    Python code; a subclass that keeps it keeps the native copy's (identical) answers."""
+    from urnld.namespaces import register
+    from urnld.namespaces.isbn import ISBNRule
+
+    class Upper(ISBNRule):
+        nid = "isbn-upper-test"
+
+        def canonical_nss(self, nss: str) -> str:
+            return "n" + nss
+
+    class Same(ISBNRule):
+        nid = "isbn-same-test"
+
+    try:
+        for rule in (Upper(), Same()):
+            register(rule, replace=True)
+        prefix_entry("isbn-upper-test")
+        prefix_entry("isbn-same-test")
+        assert speedups.canonical_str("urn:isbn-upper-test:0-395-36341-1", PREFIXES,
+                                      None) == "urn:isbn-upper-test:n0-395-36341-1"
+        assert speedups.canonical_str("urn:isbn-same-test:0-395-36341-1", PREFIXES,
+                                      None) == "urn:isbn-same-test:0395363411"
+        monkeypatch.setattr(Same, "canonical_nss", lambda self, nss: nss + "z")
+        assert speedups.canonical_str("urn:isbn-same-test:0-395-36341-1", PREFIXES,
+                                      None) == "urn:isbn-same-test:0-395-36341-1z"
+    finally:
+        from urnld import namespaces
+
+        for nid in ("isbn-upper-test", "isbn-same-test"):
+            namespaces._registered.pop(nid, None)
+        namespaces._cache.clear()
+        namespaces.PREFIXES.clear()
+
+
+def test_native_copy_is_taken(monkeypatch):
+    """The accelerator does run its copy for a marked rule (else the tests above would compare
+    the Python rule with itself): with the Python rule's grammar broken, only it still answers."""
+    import re
+
+    from urnld.namespaces import get_rule, isbn
+
+    prefix_entry("isbn")
+    monkeypatch.setattr(isbn, "_ISBN", re.compile("(?!)"))
+    assert get_rule("isbn").canonical_nss("0-395-36341-1") == "0-395-36341-1"
+    assert speedups.canonical_str("urn:isbn:0-395-36341-1", PREFIXES, None) == \
+        "urn:isbn:0395363411"

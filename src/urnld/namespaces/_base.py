@@ -17,7 +17,8 @@ The core calls :meth:`NamespaceRule.canonical_nss` with the NSS after RFC 8141 n
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+from typing import TypeVar
 
 from .._normalizers import lower_except_pct, upper_except_pct, upper_pct
 from ..findings import CODES, CheckOptions, Finding, Severity
@@ -30,6 +31,31 @@ __all__ = [
     "upper_except_pct",
     "upper_pct",
 ]
+
+_F = TypeVar("_F", bound=Callable[..., object])
+
+
+def native_copy(kind: str) -> Callable[[_F], _F]:
+    """Mark a built-in rule's ``canonical_nss`` as one the compiled accelerator has an exact
+    copy of (*kind*: ``"isbn"``, ``"issn"``, ``"uuid"``), which it runs for ASCII input.
+
+    The mark sits on the function itself: a subclass that overrides the method, or a method
+    replaced at run time, has none, and its Python code runs. The accelerator's differential
+    tests run both copies on the same NSSs.
+
+    >>> @native_copy("uuid")
+    ... def f(self: object, nss: str) -> str:
+    ...     return nss
+    >>> f._urnld_native  # type: ignore[attr-defined]
+    'uuid'
+    """
+
+    def mark(fn: _F) -> _F:
+        fn._urnld_native = kind  # type: ignore[attr-defined]
+        return fn
+
+    return mark
+
 
 class NamespaceRule:
     """Rules of one URN namespace: NSS grammar, check digits, canonical NSS.

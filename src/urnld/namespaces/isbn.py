@@ -36,7 +36,7 @@ from collections.abc import Iterator
 from .._normalizers import is_urn_like
 from ..errors import URNError
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule
+from ._base import CheckOptions, NamespaceRule, native_copy
 from .views import ISBN
 
 __all__ = ["RULE", "ISBNError", "ISBNRule", "isbn_a", "same_isbn"]
@@ -80,6 +80,7 @@ class ISBNRule(NamespaceRule):
     title = "International Standard Book Number"
     reference = "RFC 3187 §5; ISO 2108:2017 (template v2)"
 
+    @native_copy("isbn")  # the compiled accelerator's copy: _speedups.c native_isbn
     def canonical_nss(self, nss: str) -> str:
         if _ISBN.fullmatch(nss):
             return nss.replace("-", "").upper()

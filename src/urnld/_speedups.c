@@ -723,10 +723,21 @@ scan_line(const unsigned char *p, Py_ssize_t i, Py_ssize_t n, Py_ssize_t *sp, in
 
 /* ---- the rewrite of a chunk ----------------------------------------------------------- */
 
+/* The output, written straight into the bytes object that is returned (no copy at the end):
+ * grown, and finally cut to its length, with _PyBytes_Resize. */
 typedef struct {
-    char *buf;
+    PyObject *bytes; /* NULL after a failed resize (the error is set) */
     Py_ssize_t len, cap;
 } Buf;
+
+static int
+buf_resize(Buf *b, Py_ssize_t cap)
+{
+    if (_PyBytes_Resize(&b->bytes, cap) < 0)
+        return -1; /* b->bytes is NULL now */
+    b->cap = cap;
+    return 0;
+}
 
 static int
 buf_put(Buf *b, const void *data, Py_ssize_t len)
@@ -735,15 +746,10 @@ buf_put(Buf *b, const void *data, Py_ssize_t len)
         Py_ssize_t cap = b->cap * 2;
         if (cap < b->len + len)
             cap = b->len + len + 4096;
-        char *nb = PyMem_Realloc(b->buf, (size_t)cap);
-        if (nb == NULL) {
-            PyErr_NoMemory();
+        if (buf_resize(b, cap) < 0)
             return -1;
-        }
-        b->buf = nb;
-        b->cap = cap;
     }
-    memcpy(b->buf + b->len, data, (size_t)len);
+    memcpy(PyBytes_AS_STRING(b->bytes) + b->len, data, (size_t)len);
     b->len += len;
     return 0;
 }
@@ -1047,15 +1053,12 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
 
     /* Pass 2: the rewrite. */
-    Buf out = {NULL, 0, 0};
-    out.cap = n + n / 8 + 64;
-    out.buf = PyMem_Malloc((size_t)out.cap);
+    Buf out = {NULL, 0, n + n / 8 + 64};
+    out.bytes = PyBytes_FromStringAndSize(NULL, out.cap);
     PyObject *prev_tok = NULL, *prev_v = NULL, *result = NULL;
     Py_ssize_t prev_a = -1, prev_b = -1;
-    if (out.buf == NULL) {
-        PyErr_NoMemory();
+    if (out.bytes == NULL)
         goto done;
-    }
     for (Py_ssize_t r = 0; r < rows; r++) {
         Py_ssize_t *sp = spans + 9 * r;
         unsigned char *kd = kinds + 4 * r;
@@ -1166,16 +1169,13 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (fail)
             goto done;
     }
-    {
-        PyObject *bytes = PyBytes_FromStringAndSize(out.buf, out.len);
-        if (bytes == NULL)
-            goto done;
-        result = Py_BuildValue("(Nn)", bytes, rows);
-    }
+    if (buf_resize(&out, out.len) < 0)
+        goto done;
+    result = Py_BuildValue("(On)", out.bytes, rows);
 done:
     Py_XDECREF(prev_tok);
     Py_XDECREF(prev_v);
-    PyMem_Free(out.buf);
+    Py_XDECREF(out.bytes);
     PyMem_Free(spans);
     PyMem_Free(kinds);
     return result;

@@ -7,8 +7,7 @@ Baseline: copying the rdflib graph into a new Memory-store graph through ``addN`
 ``Graph() += graph`` does) — the unavoidable part of building a new graph. ``canonicalize``
 does the same plus one cached canonicalization per distinct term and the report. Target: <= 1.5x.
 Times are the best of ``--repeat`` interleaved runs (a full garbage collection before each),
-wall and CPU (CPU is steadier on a shared
-machine). The graph is the catalog-like dump of ``bench/canonicalize.py``.
+wall and CPU (CPU is steadier on a shared machine). The graph is the catalog-like dump of ``bench/canonicalize.py``.
 """
 
 from __future__ import annotations

@@ -30,6 +30,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from ._terms import SPELLING
 from ._urn import URN
 from .errors import SpellingLimitError
 
@@ -51,8 +52,6 @@ __all__ = [
 
 OWL_SAME_AS: Final = "http://www.w3.org/2002/07/owl#sameAs"
 RDFS_SEE_ALSO: Final = "http://www.w3.org/2000/01/rdf-schema#seeAlso"
-#: urnld's property for an original spelling of a canonical URN (a plain literal).
-SPELLING: Final = "https://w3id.org/urnld/vocab#spelling"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

@@ -44,8 +44,10 @@ from .namespaces import PREFIXES
 __all__ = [
     "POLICY_OK_NIDS",
     "RDFLIB_INTERNAL_PREFIX",
+    "SPELLING",
     "URN_LITERAL_DATATYPES",
     "XSD",
+    "CheckFields",
     "NidPolicy",
     "TermCache",
     "TermCheck",
@@ -65,6 +67,11 @@ XSD: Final = "http://www.w3.org/2001/XMLSchema#"
 #: Datatypes of literals whose whole lexical form may be a URN (besides plain literals without
 #: a language tag): ``xsd:string`` and ``xsd:anyURI``.
 URN_LITERAL_DATATYPES: Final = (XSD + "string", XSD + "anyURI")
+
+#: urnld's property for an original spelling of a canonical URN (``keep_spellings``). Its
+#: literal object records how the data spelled a URN: it is never a URN term itself, on any
+#: path, so no later run (``literals=True``) rewrites or reports the record.
+SPELLING: Final = "https://w3id.org/urnld/vocab#spelling"
 
 #: rdflib names its own internals with this ``X-`` URN prefix (the Dataset default graph is
 #: ``urn:x-rdflib:default``). They are not data: every path passes them through silently instead
@@ -175,6 +182,9 @@ class TermCheck(NamedTuple):
         """True when no finding is an error (:func:`urnld.check`'s definition)."""
         return self.error is None
 
+
+#: :class:`TermCheck`'s fields as a plain tuple (what :meth:`TermCache.checked` returns).
+CheckFields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
 
 _DEFAULT_POLICY: Final = Policy()
 
@@ -303,7 +313,7 @@ class TermCache:
         #: The uncached rule (for callers that cache by a key of their own).
         self.verdict: Callable[[str], TermVerdict] = _accelerated(self.rule)
         self._cache: dict[str, TermVerdict] = {}
-        self._checks: dict[str, TermCheck] = {}
+        self._checks: dict[str, CheckFields] = {}
         self._max = max_size
 
     def get(self, text: str) -> TermVerdict:
@@ -317,12 +327,19 @@ class TermCache:
         self._cache[text] = result
         return result
 
-    def checked(self, text: str) -> TermCheck:
-        """:func:`check_term` for *text*, cached."""
+    def checked(self, text: str) -> CheckFields:
+        """:func:`check_term` for *text*, cached, as a plain tuple of its fields.
+
+        >>> codes, error, canonical, nid = TermCache().checked("URN:EXAMPLE:a")
+        >>> codes, error, canonical, nid
+        (('not-canonical',), None, 'urn:example:a', 'example')
+        """
         hit = self._checks.get(text)
         if hit is not None:
             return hit
-        result = check_term(text, self.rule.policy)
+        # A plain tuple: the garbage collector stops tracking a tuple that holds only strings,
+        # but never a NamedTuple instance, and a pass caches hundreds of thousands of these.
+        result: CheckFields = tuple(check_term(text, self.rule.policy))  # type: ignore[assignment]
         if len(self._checks) >= self._max:
             self._checks.clear()
         self._checks[text] = result

@@ -162,9 +162,9 @@ class _Scope:
 
 
 def _not_spelling(var: str) -> str:
-    """Leave the literal object of a ``urnld:spelling`` statement alone (``keep_spellings``
-    with ``literals``): it records a spelling as the data said it, and rewriting it would make
-    a second run change what the first wrote."""
+    """Leave the literal object of a ``urnld:spelling`` statement alone (whenever literals are
+    looked at): it records a spelling as the data said it, and rewriting it would make a later
+    run change what an earlier ``keep_spellings`` run wrote."""
     return f"FILTER(!isLiteral({var}) || !sameTerm(?p, <{SPELLING}>))"
 
 
@@ -294,7 +294,8 @@ def check_endpoint(
         report = CheckReport()
     with Endpoint(url, timeout=timeout) as endpoint:
         report.statements_in += _check_scope(endpoint, scope)
-        for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size):
+        for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size,
+                                  keep_spellings=literals):
             if is_rdflib_internal(term.value):
                 continue  # rdflib's own names are not data (as in the file paths)
             # Each distinct term comes once: the uncached rule, the one report-filling call.
@@ -409,8 +410,9 @@ def canonicalize_endpoint(
     statements the store did not hold yet (on a dry run: would not hold), so a second run adds
     and counts nothing; ``undo`` deletes exactly those. They come from the report's clusters:
     past ``max_examples`` distinct spellings a :class:`~urnld.errors.SpellingLimitError` is
-    raised before anything is written. With ``keep_spellings`` and ``literals``, the literal
-    objects of ``urnld:spelling`` statements are not canonicalized (they record spellings).
+    raised before anything is written. With ``literals``, the literal objects of
+    ``urnld:spelling`` statements are not canonicalized (they record spellings), as on every
+    path.
 
     Idempotent (a second run changes nothing) and resumable: when a batch fails,
     :class:`EndpointBatchError` says which; batches before it are committed, and running again
@@ -424,7 +426,8 @@ def canonicalize_endpoint(
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
     options = LinkOptions(link, keep_spellings, link_resolvers)
-    skip_spellings = keep_spellings and literals
+    # Spelling records (an earlier keep_spellings run) are never URN terms, on every path.
+    skip_spellings = literals
     report = CanonicalizeReport(
         ignore_components=ignore_components, literals=literals, max_examples=max_examples
     )

@@ -295,7 +295,7 @@ canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
  * exact copy here (the differential tests run both on the same NSSs); a subclass that
  * overrides the method, or a method replaced at run time, loses the mark and runs in Python. */
 
-enum native { NATIVE_NONE, NATIVE_ISBN, NATIVE_ISSN, NATIVE_UUID };
+enum native { NATIVE_NONE, NATIVE_ISBN, NATIVE_ISSN, NATIVE_UUID, NATIVE_UPPER, NATIVE_LOWER };
 
 /* The native kind of a bound canonical_nss method: NATIVE_NONE when unmarked, -1 on error. */
 static int
@@ -318,6 +318,10 @@ native_kind(PyObject *meth)
         return NATIVE_ISSN;
     if (PyUnicode_CompareWithASCIIString(kind, "uuid") == 0)
         return NATIVE_UUID;
+    if (PyUnicode_CompareWithASCIIString(kind, "upper") == 0)
+        return NATIVE_UPPER;
+    if (PyUnicode_CompareWithASCIIString(kind, "lower_except_pct") == 0)
+        return NATIVE_LOWER;
     return NATIVE_NONE;
 }
 
@@ -413,6 +417,36 @@ as_is:
     return nss;
 }
 
+/* upper_except_pct(nss) (str.upper of ASCII text; %XX hex is upper-cased with it), or
+ * lower_except_pct(nss) (ASCII lower case, then the hex of every %XX upper-cased again). */
+static PyObject *
+native_case(PyObject *nss, const unsigned char *s, Py_ssize_t n, int upper)
+{
+    PyObject *out = PyUnicode_New(n, 127);
+    if (out == NULL)
+        return NULL;
+    unsigned char *d = PyUnicode_1BYTE_DATA(out);
+    for (Py_ssize_t j = 0; j < n; j++) {
+        unsigned char ch = s[j];
+        if (upper)
+            d[j] = ch >= 'a' && ch <= 'z' ? (unsigned char)(ch - 32) : ch;
+        else
+            d[j] = ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch + 32) : ch;
+    }
+    if (!upper) {
+        for (Py_ssize_t j = 0; j + 2 < n; j++) {
+            if (d[j] == '%' && HEX[d[j + 1]] && HEX[d[j + 2]]) {
+                if (d[j + 1] >= 'a')
+                    d[j + 1] -= 32;
+                if (d[j + 2] >= 'a')
+                    d[j + 2] -= 32;
+                j += 2;
+            }
+        }
+    }
+    return out;
+}
+
 /* rule.canonical_nss(nss): the native copy for a marked built-in rule and an ASCII str, else
  * the Python method. */
 static PyObject *
@@ -433,7 +467,8 @@ call_canonical_nss(PyObject *rule, PyObject *nss)
         Py_ssize_t n = PyUnicode_GET_LENGTH(nss);
         out = kind == NATIVE_ISBN   ? native_isbn(nss, s, n)
               : kind == NATIVE_ISSN ? native_issn(nss, s, n)
-                                    : native_uuid(nss, s, n);
+              : kind == NATIVE_UUID ? native_uuid(nss, s, n)
+                                    : native_case(nss, s, n, kind == NATIVE_UPPER);
     }
     Py_DECREF(meth);
     return out;

@@ -53,7 +53,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, lower_except_pct
+from ._base import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ._util import PCHAR_NC_RE, segments, visible_span
 
 __all__ = ["PROFILE_CURRENT", "RULE", "ISORule"]
@@ -86,6 +86,7 @@ class ISORule(NamespaceRule):
     reference = "RFC 5141 §2"
     profiles = frozenset({PROFILE_CURRENT})
 
+    @native_copy("lower_except_pct")  # the compiled accelerator's copy: _speedups.c native_case
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 

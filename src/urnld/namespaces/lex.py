@@ -30,7 +30,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import Finding, Severity
-from ._base import CheckOptions, NamespaceRule, lower_except_pct
+from ._base import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ._util import segments, visible_span
 from .views import LexName
 
@@ -46,6 +46,7 @@ class LexRule(NamespaceRule):
     title = "Sources of law (LEX)"
     reference = "RFC 9676 §2-3"
 
+    @native_copy("lower_except_pct")  # the compiled accelerator's copy: _speedups.c native_case
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 

@@ -295,7 +295,10 @@ canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
  * exact copy here (the differential tests run both on the same NSSs); a subclass that
  * overrides the method, or a method replaced at run time, loses the mark and runs in Python. */
 
-enum native { NATIVE_NONE, NATIVE_ISBN, NATIVE_ISSN, NATIVE_UUID, NATIVE_UPPER, NATIVE_LOWER };
+enum native {
+    NATIVE_NONE, NATIVE_ISBN, NATIVE_ISSN, NATIVE_UUID, NATIVE_UPPER, NATIVE_LOWER, NATIVE_ISNI,
+    NATIVE_NBN, NATIVE_MPEG, NATIVE_IETF
+};
 
 /* The native kind of a bound canonical_nss method: NATIVE_NONE when unmarked, -1 on error. */
 static int
@@ -322,6 +325,14 @@ native_kind(PyObject *meth)
         return NATIVE_UPPER;
     if (PyUnicode_CompareWithASCIIString(kind, "lower_except_pct") == 0)
         return NATIVE_LOWER;
+    if (PyUnicode_CompareWithASCIIString(kind, "isni") == 0)
+        return NATIVE_ISNI;
+    if (PyUnicode_CompareWithASCIIString(kind, "nbn") == 0)
+        return NATIVE_NBN;
+    if (PyUnicode_CompareWithASCIIString(kind, "mpeg") == 0)
+        return NATIVE_MPEG;
+    if (PyUnicode_CompareWithASCIIString(kind, "ietf") == 0)
+        return NATIVE_IETF;
     return NATIVE_NONE;
 }
 
@@ -447,6 +458,133 @@ native_case(PyObject *nss, const unsigned char *s, Py_ssize_t n, int upper)
     return out;
 }
 
+/* ISNIRule.canonical_nss: an NSS matching [0-9]{15}[0-9Xx] upper-cased; any other as it is. */
+static PyObject *
+native_isni(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    if (n != 16)
+        goto as_is;
+    for (int j = 0; j < 15; j++)
+        if (!DIGIT(s[j]))
+            goto as_is;
+    if (!(DIGIT(s[15]) || s[15] == 'X' || s[15] == 'x'))
+        goto as_is;
+    if (s[15] != 'x')
+        goto as_is; /* already upper case */
+    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, 16);
+    if (out != NULL)
+        PyUnicode_1BYTE_DATA(out)[15] = 'X';
+    return out;
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* Whether s[i..n) is PCHAR (PCHAR / "/")*, the tail of the NBN and MPEG grammars
+ * (namespaces._util.PCHAR_RE, PCHAR_SLASH_RE): non-empty, not starting with "/". */
+static int
+pchar_tail(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
+{
+    if (i >= n || s[i] == '/')
+        return 0;
+    while (i < n) {
+        if (PCHAR[s[i]] || s[i] == '/')
+            i++;
+        else if (s[i] == '%' && i + 2 < n && HEX[s[i + 1]] && HEX[s[i + 2]])
+            i += 3;
+        else
+            return 0;
+    }
+    return 1;
+}
+
+/* NBNRule.canonical_nss: an NSS matching ([A-Za-z]{2}(?::[A-Za-z0-9]+)*)-(tail) with the
+ * group lower-cased (it holds no "-", so it ends at the first one); any other as it is. */
+static PyObject *
+native_nbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    const unsigned char *dash = memchr(s, '-', (size_t)n);
+    if (dash == NULL)
+        goto as_is;
+    Py_ssize_t k = dash - s, i = 2;
+    if (k < 2 || !ALNUM[s[0]] || DIGIT(s[0]) || !ALNUM[s[1]] || DIGIT(s[1]))
+        goto as_is;
+    while (i < k) {
+        if (s[i++] != ':' || i >= k || !ALNUM[s[i]])
+            goto as_is;
+        while (i < k && ALNUM[s[i]])
+            i++;
+    }
+    if (!pchar_tail(s, k + 1, n))
+        goto as_is;
+    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, n);
+    if (out != NULL) {
+        unsigned char *d = PyUnicode_1BYTE_DATA(out);
+        for (Py_ssize_t j = 0; j < k; j++)
+            if (d[j] >= 'A' && d[j] <= 'Z')
+                d[j] += 32;
+    }
+    return out;
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* MPEGRule.canonical_nss: an NSS matching (PCHAR_NC+):(tail) with lower_except_pct applied
+ * to the group (it holds no ":", so it ends at the first one); any other as it is. */
+static PyObject *
+native_mpeg(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    const unsigned char *colon = memchr(s, ':', (size_t)n);
+    if (colon == NULL || colon == s)
+        goto as_is;
+    Py_ssize_t k = colon - s;
+    for (Py_ssize_t i = 0; i < k;) {
+        if (PCHAR[s[i]] && s[i] != ':')
+            i++;
+        else if (s[i] == '%' && i + 2 < k && HEX[s[i + 1]] && HEX[s[i + 2]])
+            i += 3;
+        else
+            goto as_is;
+    }
+    if (!pchar_tail(s, k + 1, n))
+        goto as_is;
+    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, n);
+    if (out != NULL) {
+        unsigned char *d = PyUnicode_1BYTE_DATA(out);
+        for (Py_ssize_t j = 0; j < k; j++) {
+            if (d[j] == '%') { /* hex stays upper case */
+                d[j + 1] = d[j + 1] >= 'a' ? (unsigned char)(d[j + 1] - 32) : d[j + 1];
+                d[j + 2] = d[j + 2] >= 'a' ? (unsigned char)(d[j + 2] - 32) : d[j + 2];
+                j += 2;
+            }
+            else if (d[j] >= 'A' && d[j] <= 'Z')
+                d[j] += 32;
+        }
+    }
+    return out;
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* IETFRule.canonical_nss: "params:" (any case) and the rest as it is, or else
+ * lower_except_pct of the whole NSS. */
+static PyObject *
+native_ietf(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    static const char params[] = "params:";
+    Py_ssize_t j = 0;
+    while (j < 7 && j < n && (s[j] | (s[j] >= 'A' && s[j] <= 'Z' ? 0x20 : 0)) == params[j])
+        j++;
+    if (j < 7)
+        return native_case(nss, s, n, 0);
+    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, n);
+    if (out != NULL)
+        memcpy(PyUnicode_1BYTE_DATA(out), params, 7);
+    return out;
+}
+
 /* rule.canonical_nss(nss): the native copy for a marked built-in rule and an ASCII str, else
  * the Python method. */
 static PyObject *
@@ -468,6 +606,10 @@ call_canonical_nss(PyObject *rule, PyObject *nss)
         out = kind == NATIVE_ISBN   ? native_isbn(nss, s, n)
               : kind == NATIVE_ISSN ? native_issn(nss, s, n)
               : kind == NATIVE_UUID ? native_uuid(nss, s, n)
+              : kind == NATIVE_ISNI ? native_isni(nss, s, n)
+              : kind == NATIVE_NBN  ? native_nbn(nss, s, n)
+              : kind == NATIVE_MPEG ? native_mpeg(nss, s, n)
+              : kind == NATIVE_IETF ? native_ietf(nss, s, n)
                                     : native_case(nss, s, n, kind == NATIVE_UPPER);
     }
     Py_DECREF(meth);

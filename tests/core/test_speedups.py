@@ -214,6 +214,33 @@ _CASE_RULES = {"doi": "upper", "isan": "upper", "lei": "upper", "iso": "lower_ex
                "lex": "lower_except_pct", "nzl": "lower_except_pct"}
 _ANY_NSS = st.text(alphabet="aZ09%2cF-._~!$&'()*+,;=:@/eEfA", min_size=1, max_size=16)
 _NATIVE_NSS.update(dict.fromkeys(_CASE_RULES, _ANY_NSS))
+_DIGITS = st.text(alphabet="0123456789", min_size=15, max_size=15)
+_NATIVE_NSS["isni"] = st.one_of(
+    st.tuples(_DIGITS, st.sampled_from("09Xx")).map("".join),
+    st.text(alphabet="0123456789Xxa", min_size=14, max_size=17),
+)
+# NBN: ([A-Za-z]{2}(:[A-Za-z0-9]+)*)-(pchar ...); MPEG: (pchar-nc+):(pchar ...). Built by
+# their grammars (parts drawn near it), and as free text over their characters.
+_TAIL = st.text(alphabet="aZ09-:@%2c/.", min_size=0, max_size=8)
+_NBN_BUILT = st.tuples(
+    st.sampled_from(["de", "DE", "sE", "d", "dEe", "d1"]),
+    st.lists(st.text(alphabet="gBv0", min_size=1, max_size=4), max_size=3),
+    st.sampled_from(["-", "-", "-", "--", ":-", ""]),
+    st.text(alphabet="aZ09-:@%2c/.", min_size=1, max_size=8),
+).map(lambda t: t[0] + "".join(":" + x for x in t[1]) + t[2] + t[3])
+_NATIVE_NSS["nbn"] = st.one_of(
+    _NBN_BUILT, _NBN_BUILT, st.text(alphabet="dEeF:gb09-/%2cA.@", min_size=1, max_size=16)
+)
+_NATIVE_NSS["ietf"] = st.one_of(
+    st.tuples(st.sampled_from(["params:", "PARAMS:", "Params:", "param:", "params", "rfc:"]),
+              _ANY_NSS).map("".join),
+    _ANY_NSS,
+)
+_NATIVE_NSS["mpeg"] = st.one_of(
+    st.tuples(st.text(alphabet="mP4-%2f", min_size=0, max_size=6),
+              st.sampled_from([":", "::", ":/", ""]), _TAIL).map("".join),
+    st.text(alphabet="mP4:/%2fcA-.@", min_size=1, max_size=14),
+)
 
 
 @pytest.mark.parametrize("nid", sorted(_NATIVE_NSS))
@@ -237,18 +264,32 @@ def test_native_rule_copies_agree(nid, data):
         text, PREFIXES, None)[2]), text
 
 
-@pytest.mark.parametrize("nss", ["0-395-36341-1", "978-0-395-36341-6", "0-8044-2957-x",
-                                 "9790-395-36341-6", "0--395363411", "-0395363411",
-                                 "0395363411-", "039536341X1", "97903953634X"])
-def test_native_isbn_examples(nss):
-    """RFC 3187 §5's example and its near misses (double and edge hyphens, X inside, ISBN-13
-    prefixes other than 978/979), through the accelerator and through the rule."""
+@pytest.mark.parametrize(("nid", "nss"), [
+    # RFC 3187 §5's example and near misses (double and edge hyphens, X inside, ISBN-13
+    # prefixes other than 978/979)
+    *[("isbn", nss) for nss in ("0-395-36341-1", "978-0-395-36341-6", "0-8044-2957-x",
+                                "9790-395-36341-6", "0--395363411", "-0395363411",
+                                "0395363411-", "039536341X1", "97903953634X")],
+    ("issn", "0259-000x"), ("issn", "0259000X"), ("issn", "0259-00X0"),  # RFC 3044 §5 style
+    ("uuid", "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"),  # RFC 9562 §4 example
+    ("isni", "000000012146438x"), ("isni", "00000001214643x8"),
+    ("nbn", "DE:Bvb:19-146642"), ("nbn", "SE:uu:diva-3475"), ("nbn", "fi-fe19981001"),  # RFC 8458
+    ("nbn", "de:-146642"), ("nbn", "de:bvb:19-/x"),
+    ("mpeg", "MPEG7:schema:2001"), ("mpeg", "mpeg%2A:/x"), ("mpeg", ":x"),  # RFC 3614 §2
+    ("lex", "BR:Federal:Lei:2008-06-19;11705"), ("iso", "STD:ISO:8601"),
+    ("doi", "10.1000/abc%2f"), ("lei", "5493001kjtiigc8y1r12"),
+    ("ietf", "RFC:2648"), ("ietf", "Params:XML:NS:a%2f"), ("ietf", "param"),  # RFC 2648
+])
+def test_native_examples(nid, nss):
+    """Standards' examples and near misses, through the accelerator's copy and the rule."""
     from urnld.namespaces import get_rule
 
-    text = f"urn:isbn:{nss}"
-    prefix_entry("isbn")
-    expected = "urn:isbn:" + get_rule("isbn").canonical_nss(nss)
-    assert speedups.canonical_str(text, PREFIXES, None) == expected == python_canonical(text)
+    text = f"urn:{nid}:{nss}"
+    prefix_entry(nid)
+    expected = python_canonical(text)
+    assert expected == f"urn:{nid}:" + get_rule(nid).canonical_nss(
+        speedups.canonical(text, PREFIXES, None)[2])
+    assert speedups.canonical_str(text, PREFIXES, None) == expected
 
 
 def test_native_copy_not_used_for_overrides(monkeypatch):

@@ -37,9 +37,9 @@ _F = TypeVar("_F", bound=Callable[..., object])
 
 def native_copy(kind: str) -> Callable[[_F], _F]:
     """Mark a built-in rule's ``canonical_nss`` as one the compiled accelerator has an exact
-    copy of, which it runs for ASCII input. *kind*: ``"isbn"``, ``"issn"``, ``"uuid"`` (those
-    rules' own grammars), ``"upper"`` (``return upper_except_pct(nss)``) or
-    ``"lower_except_pct"`` (``return lower_except_pct(nss)``).
+    copy of, which it runs for ASCII input. *kind*: ``"isbn"``, ``"issn"``, ``"uuid"``,
+    ``"isni"``, ``"nbn"``, ``"mpeg"``, ``"ietf"`` (those rules' own grammars), ``"upper"`` (``return
+    upper_except_pct(nss)``) or ``"lower_except_pct"`` (``return lower_except_pct(nss)``).
 
     The mark sits on the function itself: a subclass that overrides the method, or a method
     replaced at run time, has none, and its Python code runs. The accelerator's differential

@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule
+from ._base import CheckOptions, NamespaceRule, native_copy
 
 __all__ = ["RULE", "ISNIRule"]
 
@@ -36,6 +36,7 @@ class ISNIRule(NamespaceRule):
     reference = "ISO 27729; IANA template v1.0 (2025), partly read"
     provisional = True
 
+    @native_copy("isni")  # the compiled accelerator's copy: _speedups.c native_isni
     def canonical_nss(self, nss: str) -> str:
         if _ISNI.fullmatch(nss):
             return nss.upper()

@@ -20,7 +20,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, lower_except_pct
+from ._base import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ._util import PCHAR_NC_RE, PCHAR_RE, PCHAR_SLASH_RE
 
 __all__ = ["RULE", "MPEGRule"]
@@ -35,6 +35,7 @@ class MPEGRule(NamespaceRule):
     title = "Moving Picture Experts Group"
     reference = "RFC 3614 §2"
 
+    @native_copy("mpeg")  # the compiled accelerator's copy: _speedups.c native_mpeg
     def canonical_nss(self, nss: str) -> str:
         m = _MPEG.fullmatch(nss)
         if m is None:

@@ -38,7 +38,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule
+from ._base import CheckOptions, NamespaceRule, native_copy
 from ._util import PCHAR_RE, PCHAR_SLASH_RE, segments, visible_span
 from .views import NBN
 
@@ -93,6 +93,7 @@ class NBNRule(NamespaceRule):
     reference = "RFC 8458 §4"
     profiles = frozenset({PROFILE_DE})
 
+    @native_copy("nbn")  # the compiled accelerator's copy: _speedups.c native_nbn
     def canonical_nss(self, nss: str) -> str:
         m = _NBN.fullmatch(nss)
         if m is None:

@@ -204,9 +204,10 @@ canon_scan(PyObject *text, PyObject *prefixes, PyObject *policy, Canon *out)
     Py_ssize_t n = PyUnicode_GET_LENGTH(text), nid_end, nss_end;
     if (!scan_urn(s, n, &nid_end, &nss_end))
         return 0;
-    PyObject *nid = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s + 4, nid_end - 4);
+    PyObject *nid = PyUnicode_New(nid_end - 4, 127); /* ASCII: no scan for the widest char */
     if (nid == NULL)
         return -1;
+    memcpy(PyUnicode_1BYTE_DATA(nid), s + 4, (size_t)(nid_end - 4));
     if (policy != Py_None) {
         int ok = PySequence_Contains(policy, nid);
         if (ok <= 0) {
@@ -228,7 +229,18 @@ canon_scan(PyObject *text, PyObject *prefixes, PyObject *policy, Canon *out)
     out->rule = rule;
     out->canonical = out->nss = out->tail = NULL;
     if (rule == Py_None) {
-        /* "urn:" + nid.lower() + ":" is the prefix; the rest has its %XX hex upper-cased. */
+        /* "urn:" + nid.lower() + ":" is the prefix; the rest has its %XX hex upper-cased.
+         * Already so (most URNs in data): the text itself, as the Python path returns it. */
+        if (memcmp(s, PyUnicode_1BYTE_DATA(prefix), (size_t)(nid_end + 1)) == 0) {
+            Py_ssize_t k = nid_end + 1;
+            while (k < n && !(s[k] == '%' && (s[k + 1] >= 'a' || s[k + 2] >= 'a')))
+                k++;
+            if (k == n) {
+                Py_INCREF(text);
+                out->canonical = text;
+                return 1;
+            }
+        }
         PyObject *c = PyUnicode_New(n, 127);
         if (c == NULL)
             return -1;

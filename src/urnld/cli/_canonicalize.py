@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import URNError
 from ._common import ProgressLine
-from ._formats import QUAD_FORMATS, STREAMABLE, format_of, source_name
+from ._formats import STREAMABLE, format_of, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "merge URN-equivalent nodes in RDF files"
@@ -126,19 +126,9 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
         fmt = guess_format(out[:-3] if out.endswith(".gz") else out)
     fmt = fmt or in_fmt
     if fmt not in STREAMABLE:
-        from rdflib.plugin import PluginException, get, plugins
-        from rdflib.serializer import Serializer
+        from ..rdf import check_output_format
 
-        try:
-            get(fmt, Serializer)
-        except PluginException:
-            known = sorted(
-                p.name for p in plugins(kind=Serializer)
-                if "/" not in p.name and not p.name.startswith("ox-")  # MIME and oxrdflib twins
-            )
-            raise URNError(
-                f"unknown output format {fmt!r}; use one of: {', '.join(known)}"
-            ) from None
+        check_output_format(fmt)
     return fmt
 
 
@@ -270,39 +260,24 @@ def _one(
             )
         return report
 
-    from rdflib import Dataset, Graph
+    from ._input_options import read_graph, read_options, warnings_to_stderr
 
+    if not args.rdfc:
+        from ..rdf import canonicalize_document
+
+        with warnings_to_stderr("urnld canonicalize"):
+            return canonicalize_document(
+                src, out, format=in_fmt, output_format=out_fmt, name=source_name(src),
+                iris=args.iris, **read_options(args), **opts,
+            )
     from ..rdf import canonical_nquads, canonicalize
-    from ._input_options import read_graph, warnings_to_stderr
 
     with warnings_to_stderr("urnld canonicalize"):
         graph = read_graph(src, in_fmt, args)
     result_graph = canonicalize(graph, iris=args.iris, **opts)
-    if args.rdfc:
-        nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
-        with atomic_output(out, fsync=True) as fo:
-            fo.write(nquads.encode("utf-8"))
-    else:
-        target: Graph = result_graph.graph
-        if isinstance(target, Dataset) and out_fmt not in QUAD_FORMATS:
-            named = [g for g in target.graphs() if g.identifier != target.default_graph.identifier]
-            if any(len(g) for g in named):
-                raise URNError(
-                    f"{source_name(src)} has named graphs, which {out_fmt} cannot hold; "
-                    "use --output-format nquads or trig"
-                )
-            target = target.default_graph
-        elif not isinstance(target, Dataset) and out_fmt in QUAD_FORMATS:
-            # A triples input written as quads: its statements go to the default graph
-            # (rdflib refuses to write N-Quads/TriG from a plain Graph).
-            dataset = Dataset()
-            for triple in target:
-                dataset.add(triple)
-            for prefix, namespace in target.namespaces():
-                dataset.bind(prefix, namespace, override=False)
-            target = dataset
-        with atomic_output(out, fsync=True) as fo:
-            target.serialize(destination=fo, format=out_fmt, encoding="utf-8")
+    nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
+    with atomic_output(out, fsync=True) as fo:
+        fo.write(nquads.encode("utf-8"))
     return result_graph.report
 
 

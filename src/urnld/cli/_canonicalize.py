@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import URNError
 from ._common import ProgressLine
-from ._formats import STREAMABLE, format_of, source_name
+from ._formats import STREAMABLE, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "merge URN-equivalent nodes in RDF files"
@@ -85,7 +85,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
-        help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
+        help="local (default) or dask (N-Triples/N-Quads are partitioned, other syntaxes read "
+        "whole, one worker each; needs urnld[dask])",
     )
     parser.add_argument(
         "-j", "--jobs", type=int, metavar="N",
@@ -363,28 +364,33 @@ def _run_dask(args: argparse.Namespace) -> int:
         )
     if args.output == "-":
         raise URNError("--engine dask writes a directory: give -o OUTDIR")
-    for src in args.inputs:
-        fmt = format_of(src, args.input_format, "nt")
-        if fmt not in STREAMABLE or src == "-":
-            raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {src!r}")
+    if "-" in args.inputs:
+        raise URNError("--engine dask reads files: '-' (stdin) cannot be partitioned")
     try:
         import urnld.dask as udask
     except ImportError as e:  # the module itself is ours; its dependency may be missing
         raise URNError(
             f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
         ) from e
+    from ._input_options import read_options, warnings_to_stderr
+
     try:
-        report = udask.canonicalize_files(
-            args.inputs,
-            args.output,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            ignore_components=args.ignore_components,
-            literals=args.literals,
-            link=args.link,
-            keep_spellings=args.keep_spellings,
-            link_resolvers=args.link_resolvers,
-        )
+        with warnings_to_stderr("urnld canonicalize"):
+            report = udask.canonicalize_files(
+                args.inputs,
+                args.output,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                ignore_components=args.ignore_components,
+                literals=args.literals,
+                link=args.link,
+                keep_spellings=args.keep_spellings,
+                link_resolvers=args.link_resolvers,
+                input_format=args.input_format,
+                output_format=args.output_format,
+                iris=args.iris,
+                **read_options(args),
+            )
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.
         if args.report and e.report is not None:

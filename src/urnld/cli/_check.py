@@ -16,7 +16,7 @@ import sys
 from typing import IO, Any
 
 from ..errors import URNError
-from ._formats import STREAMABLE, format_of, source_name
+from ._formats import source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
@@ -53,7 +53,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="show every row of every table (no --limit)")
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
-        help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
+        help="local (default) or dask (N-Triples/N-Quads are partitioned, other syntaxes read "
+        "whole, one worker each; needs urnld[dask])",
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
@@ -127,7 +128,8 @@ def _run(args: argparse.Namespace) -> int:
         raise URNError("give RDF files to check, or --endpoint URL")
     elif args.engine == "dask":
         require_default_policy(policy, "--engine dask")
-        report = _run_dask(args)
+        with warnings_to_stderr("urnld check"):
+            report = _run_dask(args)
     else:
         if args.workers is not None or args.scheduler is not None:
             raise URNError("--workers/--scheduler need --engine dask")
@@ -194,16 +196,20 @@ def _write_html(
 
 
 def _run_dask(args: argparse.Namespace) -> Any:
-    for path in args.files:
-        if path == "-" or format_of(path, args.input_format, "nt") not in STREAMABLE:
-            raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {path!r}")
+    if "-" in args.files:
+        raise URNError("--engine dask reads files: '-' (stdin) cannot be partitioned")
     try:
         import urnld.dask as udask
     except ImportError as e:
         raise URNError(
             f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
         ) from e
-    return udask.check_files(args.files, workers=args.workers, scheduler=args.scheduler)
+    from ._input_options import read_options
+
+    return udask.check_files(
+        args.files, workers=args.workers, scheduler=args.scheduler,
+        input_format=args.input_format, **read_options(args),
+    )
 
 
 def _distinct(n: int, truncated: bool) -> str:

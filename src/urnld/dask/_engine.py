@@ -5,21 +5,32 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from urnld._links import LinkOptions, extras_of_report, ntriples, record_extras
 from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
+from urnld.dask._documents import (
+    Reading,
+    check_hazards,
+    reading_catalog,
+    relay,
+    streams,
+)
 from urnld.dask._errors import DaskJobError, positive_int
 from urnld.dask._output import OutputDir, output_names
 from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
 from urnld.dask._tasks import (
+    canonicalize_document_task,
     canonicalize_partition,
+    check_document_task,
     check_partition,
     concat_pieces,
     digest_file,
     merge_reports,
 )
 from urnld.errors import URNError
+from urnld.rdf import check_output_format
+from urnld.read import LINE_FORMATS, Catalog, HazardMode, format_for_path
 from urnld.report import CanonicalizeReport, CheckReport
 
 __all__ = [
@@ -111,20 +122,23 @@ def _raise_task_error(future: Any, what: str) -> None:
     raise DaskJobError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
 
 
-def _submit(
+def _start(
     client: Any,
     func: Callable[..., Any],
     calls: Sequence[tuple[Any, ...]],
-    names: Sequence[str],
     priorities: Sequence[int] | None = None,
 ) -> list[Any]:
-    """Submit ``func(*call)`` for every call and wait for all of them (results stay on the
-    workers); on the first task error cancel the rest and raise."""
-    distributed = require_distributed()
-    futures = [
+    """Submit ``func(*call)`` for every call; return the futures without waiting."""
+    return [
         client.submit(func, *args, pure=False, priority=priorities[i] if priorities else 0)
         for i, args in enumerate(calls)
     ]
+
+
+def _wait(client: Any, futures: list[Any], names: Sequence[str]) -> list[Any]:
+    """Wait for every future (results stay on the workers); on the first task error cancel the
+    rest and raise."""
+    distributed = require_distributed()
     label = dict(zip((f.key for f in futures), names, strict=True))
     try:
         for fut in distributed.as_completed(futures):
@@ -136,6 +150,17 @@ def _submit(
         client.cancel(futures)
         raise
     return futures
+
+
+def _submit(
+    client: Any,
+    func: Callable[..., Any],
+    calls: Sequence[tuple[Any, ...]],
+    names: Sequence[str],
+    priorities: Sequence[int] | None = None,
+) -> list[Any]:
+    """Submit ``func(*call)`` for every call and wait for all of them (see :func:`_wait`)."""
+    return _wait(client, _start(client, func, calls, priorities), names)
 
 
 def _map(
@@ -193,6 +218,40 @@ def _fail_on_malformed(report: Any) -> None:
         )
 
 
+def _route(
+    files: Sequence[FileInfo],
+    input_format: str | None,
+    stream: Callable[[str], bool],
+    *,
+    catalog: Catalog,
+    base: str | None,
+    hazards: object,
+) -> list[Reading | None]:
+    """For every input: ``None`` when it is cut into line partitions, else how a worker reads
+    it whole. Raises (before any cluster starts) for an unknown syntax or a bad option."""
+    mode = check_hazards(hazards)
+    catalog = reading_catalog(catalog)
+    out: list[Reading | None] = []
+    for f in files:
+        fmt = format_for_path(f.source, input_format)
+        out.append(None if stream(fmt) else Reading(fmt, catalog, base, mode))
+    return out
+
+
+def _document_cost(file: FileInfo) -> int:
+    # Parsing a document costs about ten times streaming the same bytes as N-Triples.
+    return (file.size * 10) >> 16
+
+
+def _documents_done(futures: list[Any]) -> list[Any]:
+    """The reports of the whole-document tasks, in input order; their warnings raised here."""
+    reports = []
+    for report, messages in (f.result() for f in futures):
+        relay(messages)
+        reports.append(report)
+    return reports
+
+
 def canonicalize_files(
     inputs: Sequence[str | os.PathLike[str]],
     outdir: str | os.PathLike[str],
@@ -205,17 +264,30 @@ def canonicalize_files(
     link: bool = False,
     keep_spellings: bool = False,
     link_resolvers: bool = False,
+    input_format: str | None = None,
+    output_format: str | None = None,
+    catalog: Catalog = None,
+    base: str | None = None,
+    hazards: HazardMode = "error",
+    iris: Literal["as-is", "rfc3986"] = "as-is",
 ) -> CanonicalizeReport:
-    """Canonicalize the URNs of N-Triples/N-Quads files (plain or ``.gz``) on a Dask cluster.
+    """Canonicalize the URNs of RDF files on a Dask cluster.
 
     Writes one output per input into ``outdir`` (see :mod:`urnld.dask` for the layout), each
-    byte-identical to what ``urnld canonicalize`` writes for that input alone, and returns the
-    merged report, equal to the merge of the single-process reports. ``outdir`` must not exist or
-    be empty; it appears, complete, only if the whole job succeeded.
+    what ``urnld canonicalize INPUT`` writes for that input alone, and returns the merged
+    report, equal to the merge of the single-process reports. ``outdir`` must not exist or be
+    empty; it appears, complete, only if the whole job succeeded.
+
+    N-Triples/N-Quads files (plain or ``.gz``) are cut into line partitions and streamed, and
+    their outputs are byte-identical to the local ones. Every other syntax the reader reads
+    (``input_format``, default: from the extension) is read whole by one worker with
+    :func:`urnld.read.read` (``catalog``, ``base``, ``hazards`` as there) and canonicalized in
+    memory, as locally. ``output_format`` (default: each input's syntax) is the syntax written;
+    ``iris="rfc3986"`` also normalizes IRIs that are not URNs (in memory, as locally).
 
     ``workers``: size of the local cluster to start (default: one process per CPU);
-    ``scheduler``: address of an existing cluster instead (its workers must see the inputs and
-    ``outdir`` at the same paths, and have urnld installed).
+    ``scheduler``: address of an existing cluster instead (its workers must see the inputs,
+    the catalog and ``outdir`` at the same paths, and have urnld installed).
 
     ``link``, ``keep_spellings``, ``link_resolvers``: the statements
     :func:`urnld.stream.canonicalize_file` adds, per file, at the end of each output (from the
@@ -223,7 +295,9 @@ def canonicalize_files(
 
     Raises :class:`DaskJobError` (malformed lines — all partitions still run and the report in
     ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
-    :class:`URNError` for bad arguments, ``OSError`` for unreadable inputs.
+    :class:`URNError` for bad arguments and unreadable documents (:class:`urnld.read.ReadError`,
+    :class:`urnld.jsonld.URNBaseError`…, the local command's messages), ``OSError`` for
+    unreadable inputs.
 
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -236,35 +310,64 @@ def canonicalize_files(
     (1, {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1}})
     """
     _check_args(workers, scheduler, partition_size)
+    if iris not in ("as-is", "rfc3986"):
+        raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
+    if output_format is not None:
+        check_output_format(output_format)
     files = stat_inputs(inputs)
+    routes = _route(files, input_format, lambda fmt: streams(fmt, output_format, iris),
+                    catalog=catalog, base=base, hazards=hazards)
     names = output_names([f.path for f in files])
     options = LinkOptions(link, keep_spellings, link_resolvers)
+    streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
+    documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
-        parts = _plan_on(client, files, partition_size)
-        split = Counter(p.file.index for p in parts)
-        # A file of one partition is written straight to its output; a split file's partitions
-        # write pieces that are joined, in order, once everything succeeded.
-        pieces: dict[int, list[str]] = {}
-        calls = []
-        for part in parts:
-            i = part.file.index
-            if split[i] == 1:
-                target = out.path(names[i])
-                whole = options  # the task sees every spelling of the file
-            else:
-                target = out.piece(i, part.number)
-                pieces.setdefault(i, []).append(target)
-                whole = LinkOptions()  # added below, from the file's merged report
-            calls.append((part, target, ignore_components, literals, whole))
-        done = _submit(
+        # Whole documents start first (one task each, the slowest ones) and run while the
+        # line partitions are planned.
+        whole = _start(
             client,
-            canonicalize_partition,
-            calls,
-            [f"canonicalizing {_describe(p)}" for p in parts],
-            [_cost(p) for p in parts],
+            canonicalize_document_task,
+            [(f, out.path(names[f.index]), r, {
+                "output_format": output_format or r.format, "iris": iris,
+                "ignore_components": ignore_components, "literals": literals,
+                "link": link, "keep_spellings": keep_spellings,
+                "link_resolvers": link_resolvers,
+            }) for f, r in documents],
+            [_document_cost(f) for f, _ in documents],
         )
-        merged: CanonicalizeReport = _reduce(client, done)
+        try:
+            parts = _plan_on(client, streamed, partition_size)
+            split = Counter(p.file.index for p in parts)
+            # A file of one partition is written straight to its output; a split file's
+            # partitions write pieces that are joined, in order, once everything succeeded.
+            pieces: dict[int, list[str]] = {}
+            calls = []
+            for part in parts:
+                i = part.file.index
+                if split[i] == 1:
+                    target = out.path(names[i])
+                    whole_file = options  # the task sees every spelling of the file
+                else:
+                    target = out.piece(i, part.number)
+                    pieces.setdefault(i, []).append(target)
+                    whole_file = LinkOptions()  # added below, from the file's merged report
+                calls.append((part, target, ignore_components, literals, whole_file))
+            done = _start(client, canonicalize_partition, calls, [_cost(p) for p in parts])
+        except BaseException:
+            client.cancel(whole)
+            raise
+        _wait(
+            client,
+            whole + done,
+            [f"reading and canonicalizing {f.source}" for f, _ in documents]
+            + [f"canonicalizing {_describe(p)}" for p in parts],
+        )
+        merged = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
+        if done:
+            merged = merged.merge(_reduce(client, done))
         _fail_on_malformed(merged)
+        for report in _documents_done(whole):
+            merged = merged.merge(report)
         if options:
             for i, targets in pieces.items():
                 file_report: CanonicalizeReport = _reduce(
@@ -292,25 +395,47 @@ def check_files(
     workers: int | None = None,
     scheduler: str | None = None,
     partition_size: int = DEFAULT_PARTITION_SIZE,
+    input_format: str | None = None,
+    catalog: Catalog = None,
+    base: str | None = None,
+    hazards: HazardMode = "error",
 ) -> CheckReport:
-    """Check the URNs of N-Triples/N-Quads files on a Dask cluster; return the merged report.
+    """Check the URNs of RDF files on a Dask cluster; return the merged report.
 
     The report equals the merge of the single-process ``urnld check`` reports of the inputs;
     malformed lines are in it (``.errors``, with file and exact line number), not raised.
-    ``workers``/``scheduler`` as for :func:`canonicalize_files`.
+    N-Triples/N-Quads files are partitioned; other syntaxes are read whole, one task each, with
+    ``input_format``, ``catalog``, ``base`` and ``hazards`` as in :func:`canonicalize_files`,
+    whose ``workers``/``scheduler`` these are too. A document that cannot be read raises the
+    reader's error (:class:`urnld.read.ReadError`, :class:`urnld.jsonld.URNBaseError`…).
     """
     _check_args(workers, scheduler, partition_size)
     files = stat_inputs(inputs)
+    routes = _route(files, input_format, lambda fmt: fmt in LINE_FORMATS,
+                    catalog=catalog, base=base, hazards=hazards)
+    streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
+    documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
     with client_for(workers, scheduler) as client:
-        parts = _plan_on(client, files, partition_size)
-        done = _submit(
+        whole = _start(client, check_document_task, documents,
+                       [_document_cost(f) for f, _ in documents])
+        try:
+            parts = _plan_on(client, streamed, partition_size)
+            done = _start(client, check_partition, [(p,) for p in parts],
+                          [_cost(p) for p in parts])
+        except BaseException:
+            client.cancel(whole)
+            raise
+        _wait(
             client,
-            check_partition,
-            [(p,) for p in parts],
-            [f"checking {_describe(p)}" for p in parts],
-            [_cost(p) for p in parts],
+            whole + done,
+            [f"reading and checking {f.source}" for f, _ in documents]
+            + [f"checking {_describe(p)}" for p in parts],
         )
-        merged: CheckReport = _reduce(client, done)
+        merged = CheckReport()
+        if done:
+            merged = merged.merge(_reduce(client, done))
+        for report in _documents_done(whole):
+            merged = merged.merge(report)
     return merged
 
 

@@ -232,3 +232,27 @@ def test_bad_reading_options_fail_before_any_cluster(documents: dict[str, Path],
         canonicalize_files([documents["ttl"]], tmp_path / "o", scheduler=nowhere,
                            output_format="yaml")
     assert not (tmp_path / "o").exists()
+
+
+def test_check_goes_on_past_unreadable_inputs_as_local(
+    documents: dict[str, Path], dask_scheduler: str, tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bad = tmp_path / "haz.ttl"
+    bad.write_text(HAZARDS["haz.ttl"])
+    inputs = [str(documents["ttl"]), str(bad), str(tmp_path / "missing.nt"),
+              str(documents["nt"])]
+    seen = []
+    for flags in ([], _dask(dask_scheduler)):
+        for out in (["--json"], []):
+            code = main(["check", *inputs, *out, *flags])
+            seen.append((code, *capsys.readouterr()))
+    assert seen[2:] == seen[:2]  # exit status, stdout (JSON, then text) and stderr
+    code, stdout, _ = seen[2]
+    assert code == 2
+    report = json.loads(stdout)
+    assert [u["source"] for u in report["unreadable"]] == inputs[1:3]
+    # Both readable inputs were checked.
+    assert report["statements"] == sum(len(read(documents[e])) for e in ("ttl", "nt"))
+    _, text, err = seen[3]
+    assert "incomplete" in text and err.count("\n") == 2 and "[urn-base]" in err

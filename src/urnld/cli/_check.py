@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
 from ..errors import URNError
@@ -129,7 +130,9 @@ def _run(args: argparse.Namespace) -> int:
     elif args.engine == "dask":
         require_default_policy(policy, "--engine dask")
         with warnings_to_stderr("urnld check"):
-            report = _run_dask(args)
+            report = _run_dask(
+                args, lambda source, e: _unreadable(source, e, args, unreadable, files)
+            )
     else:
         if args.workers is not None or args.scheduler is not None:
             raise URNError("--workers/--scheduler need --engine dask")
@@ -141,15 +144,7 @@ def _run(args: argparse.Namespace) -> int:
                 with warnings_to_stderr("urnld check"):
                     _check_one(path, args, part, quiet=args.quiet, policy=policy)
             except (OSError, URNError) as e:
-                message = (
-                    f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
-                ).splitlines()[0]
-                unreadable.append({"source": source, "error": message.removeprefix(f"{source}: ")})
-                files.append({"source": source, "error": message.removeprefix(f"{source}: ")})
-                if not args.json:
-                    # The reader's messages name the input themselves (with line and column).
-                    where = "" if message.startswith(source) else f"{source}: "
-                    print(f"urnld check: error: {where}{message}", file=sys.stderr)
+                _unreadable(source, e, args, unreadable, files)
             else:
                 files.append({
                     "source": source, "statements": part.statements_in,
@@ -181,6 +176,22 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _unreadable(
+    source: str, e: Exception, args: argparse.Namespace, unreadable: list[dict[str, str]],
+    files: list[dict[str, Any]],
+) -> None:
+    """Record an input that could not be read (the others are still checked) and say so."""
+    message = (
+        f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
+    ).splitlines()[0]
+    unreadable.append({"source": source, "error": message.removeprefix(f"{source}: ")})
+    files.append({"source": source, "error": message.removeprefix(f"{source}: ")})
+    if not args.json:
+        # The reader's messages name the input themselves (with line and column).
+        where = "" if message.startswith(source) else f"{source}: "
+        print(f"urnld check: error: {where}{message}", file=sys.stderr)
+
+
 def _write_html(
     args: argparse.Namespace, report: Any, files: list[dict[str, Any]], *, partial: bool
 ) -> None:
@@ -195,7 +206,7 @@ def _write_html(
     ))
 
 
-def _run_dask(args: argparse.Namespace) -> Any:
+def _run_dask(args: argparse.Namespace, on_unreadable: Callable[[str, Exception], None]) -> Any:
     if "-" in args.files:
         raise URNError("--engine dask reads files: '-' (stdin) cannot be partitioned")
     try:
@@ -208,7 +219,7 @@ def _run_dask(args: argparse.Namespace) -> Any:
 
     return udask.check_files(
         args.files, workers=args.workers, scheduler=args.scheduler,
-        input_format=args.input_format, **read_options(args),
+        input_format=args.input_format, on_unreadable=on_unreadable, **read_options(args),
     )
 
 

@@ -58,13 +58,17 @@ def _check_args(workers: int | None, scheduler: str | None, partition_size: int)
     positive_int(partition_size, "partition_size (bytes)")
 
 
-def stat_inputs(inputs: Sequence[str | os.PathLike[str]]) -> list[FileInfo]:
-    """Stat every input up front, so a typo fails before any cluster starts."""
+def _check_inputs(inputs: object) -> None:
     if isinstance(inputs, (str, bytes, os.PathLike)):
         # A lone path would otherwise be iterated character by character.
         raise URNError("inputs must be a sequence of paths, not a single path")
     if not inputs:
         raise URNError("no input files given")
+
+
+def stat_inputs(inputs: Sequence[str | os.PathLike[str]]) -> list[FileInfo]:
+    """Stat every input up front, so a typo fails before any cluster starts."""
+    _check_inputs(inputs)
     return [FileInfo.stat(i, p) for i, p in enumerate(inputs)]
 
 
@@ -135,14 +139,22 @@ def _start(
     ]
 
 
-def _wait(client: Any, futures: list[Any], names: Sequence[str]) -> list[Any]:
+def _wait(
+    client: Any,
+    futures: list[Any],
+    names: Sequence[str],
+    spare: Callable[[int, BaseException], bool] | None = None,
+) -> list[Any]:
     """Wait for every future (results stay on the workers); on the first task error cancel the
-    rest and raise."""
+    rest and raise, unless ``spare(index of the future, error)`` says to go on without it."""
     distributed = require_distributed()
     label = dict(zip((f.key for f in futures), names, strict=True))
+    index = {f.key: i for i, f in enumerate(futures)}
     try:
         for fut in distributed.as_completed(futures):
             if fut.status == "error":
+                if spare is not None and spare(index[fut.key], fut.exception()):
+                    continue
                 _raise_task_error(fut, label[fut.key])
             if fut.status == "cancelled":
                 raise DaskJobError(f"{label[fut.key]} was cancelled (scheduler or worker lost?)")
@@ -218,24 +230,25 @@ def _fail_on_malformed(report: Any) -> None:
         )
 
 
-def _route(
-    files: Sequence[FileInfo],
+def _router(
     input_format: str | None,
     stream: Callable[[str], bool],
     *,
     catalog: Catalog,
     base: str | None,
     hazards: object,
-) -> list[Reading | None]:
-    """For every input: ``None`` when it is cut into line partitions, else how a worker reads
-    it whole. Raises (before any cluster starts) for an unknown syntax or a bad option."""
+) -> Callable[[FileInfo], Reading | None]:
+    """Checks the reading options (before any cluster starts) and returns the rule that says,
+    for an input, ``None`` when it is cut into line partitions, else how a worker reads it
+    whole (raising :class:`urnld.read.ReadError` for an unknown syntax)."""
     mode = check_hazards(hazards)
     catalog = reading_catalog(catalog)
-    out: list[Reading | None] = []
-    for f in files:
+
+    def route(f: FileInfo) -> Reading | None:
         fmt = format_for_path(f.source, input_format)
-        out.append(None if stream(fmt) else Reading(fmt, catalog, base, mode))
-    return out
+        return None if stream(fmt) else Reading(fmt, catalog, base, mode)
+
+    return route
 
 
 def _document_cost(file: FileInfo) -> int:
@@ -246,7 +259,7 @@ def _document_cost(file: FileInfo) -> int:
 def _documents_done(futures: list[Any]) -> list[Any]:
     """The reports of the whole-document tasks, in input order; their warnings raised here."""
     reports = []
-    for report, messages in (f.result() for f in futures):
+    for report, messages in (f.result() for f in futures if f.status != "error"):
         relay(messages)
         reports.append(report)
     return reports
@@ -315,8 +328,9 @@ def canonicalize_files(
     if output_format is not None:
         check_output_format(output_format)
     files = stat_inputs(inputs)
-    routes = _route(files, input_format, lambda fmt: streams(fmt, output_format, iris),
+    route = _router(input_format, lambda fmt: streams(fmt, output_format, iris),
                     catalog=catalog, base=base, hazards=hazards)
+    routes = [route(f) for f in files]
     names = output_names([f.path for f in files])
     options = LinkOptions(link, keep_spellings, link_resolvers)
     streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
@@ -399,6 +413,7 @@ def check_files(
     catalog: Catalog = None,
     base: str | None = None,
     hazards: HazardMode = "error",
+    on_unreadable: Callable[[str, Exception], None] | None = None,
 ) -> CheckReport:
     """Check the URNs of RDF files on a Dask cluster; return the merged report.
 
@@ -406,37 +421,80 @@ def check_files(
     malformed lines are in it (``.errors``, with file and exact line number), not raised.
     N-Triples/N-Quads files are partitioned; other syntaxes are read whole, one task each, with
     ``input_format``, ``catalog``, ``base`` and ``hazards`` as in :func:`canonicalize_files`,
-    whose ``workers``/``scheduler`` these are too. A document that cannot be read raises the
-    reader's error (:class:`urnld.read.ReadError`, :class:`urnld.jsonld.URNBaseError`…).
+    whose ``workers``/``scheduler`` these are too.
+
+    An input that cannot be read (missing, of unknown syntax, a document the reader refuses:
+    :class:`urnld.read.ReadError`, :class:`urnld.jsonld.URNBaseError`…) raises that error; with
+    ``on_unreadable``, it is called instead with the input as given and the error, in input
+    order, and the other inputs are checked (what ``urnld check`` does with several files).
     """
     _check_args(workers, scheduler, partition_size)
-    files = stat_inputs(inputs)
-    routes = _route(files, input_format, lambda fmt: fmt in LINE_FORMATS,
+    route = _router(input_format, lambda fmt: fmt in LINE_FORMATS,
                     catalog=catalog, base=base, hazards=hazards)
+    skipped: dict[int, Exception] = {}
+    if on_unreadable is None:
+        files = stat_inputs(inputs)
+        routes = [route(f) for f in files]
+    else:
+        files, routes = _readable(inputs, route, skipped)
     streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
     documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
-    with client_for(workers, scheduler) as client:
-        whole = _start(client, check_document_task, documents,
-                       [_document_cost(f) for f, _ in documents])
-        try:
-            parts = _plan_on(client, streamed, partition_size)
-            done = _start(client, check_partition, [(p,) for p in parts],
-                          [_cost(p) for p in parts])
-        except BaseException:
-            client.cancel(whole)
-            raise
-        _wait(
-            client,
-            whole + done,
-            [f"reading and checking {f.source}" for f, _ in documents]
-            + [f"checking {_describe(p)}" for p in parts],
-        )
-        merged = CheckReport()
-        if done:
-            merged = merged.merge(_reduce(client, done))
-        for report in _documents_done(whole):
-            merged = merged.merge(report)
+
+    def spare(i: int, exc: BaseException) -> bool:
+        # Only a whole document's own error (not a lost worker, not a bad partition).
+        if on_unreadable is None or i >= len(documents) or not isinstance(exc, (URNError, OSError)):
+            return False
+        skipped[documents[i][0].index] = exc
+        return True
+
+    merged = CheckReport()
+    if files:
+        with client_for(workers, scheduler) as client:
+            whole = _start(client, check_document_task, documents,
+                           [_document_cost(f) for f, _ in documents])
+            try:
+                parts = _plan_on(client, streamed, partition_size)
+                done = _start(client, check_partition, [(p,) for p in parts],
+                              [_cost(p) for p in parts])
+            except BaseException:
+                client.cancel(whole)
+                raise
+            _wait(
+                client,
+                whole + done,
+                [f"reading and checking {f.source}" for f, _ in documents]
+                + [f"checking {_describe(p)}" for p in parts],
+                spare,
+            )
+            if done:
+                merged = merged.merge(_reduce(client, done))
+            for report in _documents_done(whole):
+                merged = merged.merge(report)
+    if on_unreadable is not None:
+        for i in sorted(skipped):
+            on_unreadable(os.fspath(inputs[i]), skipped[i])
     return merged
+
+
+def _readable(
+    inputs: Sequence[str | os.PathLike[str]],
+    route: Callable[[FileInfo], Reading | None],
+    skipped: dict[int, Exception],
+) -> tuple[list[FileInfo], list[Reading | None]]:
+    """:func:`stat_inputs` and *route* on every input, except that an input that cannot be
+    stat'ed or has no known syntax goes into ``skipped`` (by its index) instead of raising."""
+    _check_inputs(inputs)
+    files: list[FileInfo] = []
+    routes: list[Reading | None] = []
+    for i, path in enumerate(inputs):
+        try:
+            f = FileInfo.stat(i, path)
+            routes.append(route(f))
+        except (OSError, URNError) as e:
+            skipped[i] = e
+            continue
+        files.append(f)
+    return files, routes
 
 
 def digest_files(

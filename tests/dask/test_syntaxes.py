@@ -9,6 +9,7 @@ catalog and the clean-up after an error are checked the same way.
 
 from __future__ import annotations
 
+import gzip
 import json
 from pathlib import Path
 
@@ -29,6 +30,7 @@ SYNTAXES = {
     "n3": ("n3", False),
     "rdf": ("xml", False),
     "nt": ("nt", False),
+    "ttl.gz": ("turtle", False),  # read through gzip, written gzipped, as locally
     "trig": ("trig", True),
     "nq": ("nquads", True),
     "jsonld": ("json-ld", True),
@@ -50,9 +52,9 @@ def documents(dump: list[Path], tmp_path_factory: pytest.TempPathFactory) -> dic
     dataset = Dataset().parse(data=quads, format="nquads")
     out = {}
     for ext, (fmt, has_quads) in SYNTAXES.items():
-        path = root / f"doc-{ext}.{ext}"
-        (dataset if has_quads else graph).serialize(destination=str(path), format=fmt,
-                                                    encoding="utf-8")
+        path = root / f"doc-{ext.split('.')[0]}.{ext}"
+        data = (dataset if has_quads else graph).serialize(format=fmt, encoding="utf-8")
+        path.write_bytes(gzip.compress(data, mtime=0) if ext.endswith(".gz") else data)
         out[ext] = path
     return out
 
@@ -101,6 +103,8 @@ def test_every_syntax_same_report_and_statements_as_local(
     assert code == (1 if checked["invalid"]["occurrences"] else 0)
     assert statements != _statements(doc, fmt)  # something was rewritten
     assert ("warning:" in warnings) == (ext == "jsonld")
+    if ext.endswith(".gz"):
+        assert (tmp_path / "dask" / doc.name).read_bytes()[:2] == b"\x1f\x8b"
 
 
 @pytest.mark.parametrize(("ext", "output_format", "read_as"), [

@@ -417,6 +417,8 @@ def check_graph(
             occ[key] = occ.get(key, 0) + 1
     report.statements_in += n
     terms = TermCache(TermRule(policy=policy))
-    for (text, is_literal), count in sorted(occ.items()):
-        report.record_check(text, terms.checked(text), literal=is_literal, count=count)
+    report.record_checks(
+        (text, terms.checked(text), is_literal, count)
+        for (text, is_literal), count in sorted(occ.items())
+    )
     return report

@@ -346,9 +346,11 @@ class CheckPass(_Pass):
         self.report = report
 
     def flush(self) -> None:
-        report = self.report
         checked = self.terms.checked
+        info = self.info
+        items = []
         for tok, n in self.occ.items():
-            spelling, _inf, is_literal = self.info[tok]
-            report.record_check(spelling, checked(spelling), literal=is_literal, count=n)
+            spelling, _inf, is_literal = info[tok]
+            items.append((spelling, checked(spelling), is_literal, n))
+        self.report.record_checks(items)
         self.occ.clear()

@@ -107,29 +107,38 @@ def test_every_syntax_same_report_and_statements_as_local(
         assert (tmp_path / "dask" / doc.name).read_bytes()[:2] == b"\x1f\x8b"
 
 
-@pytest.mark.parametrize(("ext", "output_format", "read_as"), [
-    ("nt", "turtle", "turtle"),  # a line input whose output is written from a graph
-    ("nq", "nt", "nt"),  # N-Quads to N-Triples: named graphs refused, as locally
-    ("trig", "nquads", "nquads"),
+@pytest.mark.parametrize(("ext", "flags", "read_as"), [
+    # a line input whose output is written from a graph
+    ("nt", ["--output-format", "turtle"], "turtle"),
+    # N-Quads to N-Triples: named graphs refused, as locally
+    ("nq", ["--output-format", "nt"], "nt"),
+    ("trig", ["--output-format", "nquads"], "nquads"),
+    # IRIs that are not URNs normalized: in memory, as locally
+    ("nt", ["--iris", "rfc3986"], "nt"),
 ])
-def test_output_format_as_local(
-    ext: str, output_format: str, read_as: str, documents: dict[str, Path],
+def test_output_format_and_iris_as_local(
+    ext: str, flags: list[str], read_as: str, documents: dict[str, Path],
     dask_scheduler: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
 ) -> None:
     doc = documents[ext]
-    codes, errors, statements = [], [], []
-    for engine, flags in (("local", []), ("dask", _dask(dask_scheduler))):
+    results = []
+    for engine, engine_flags in (("local", []), ("dask", _dask(dask_scheduler))):
         out = tmp_path / engine
         out.mkdir()
-        codes.append(main(["canonicalize", str(doc), "-o", str(out), "-q",
-                           "--output-format", output_format, *flags]))
-        errors.append(capsys.readouterr().err)
-        statements.append(_statements(out / doc.name, read_as) if codes[-1] == 0 else None)
-    assert codes[0] == codes[1] and errors[0] == errors[1] and statements[0] == statements[1]
+        report = tmp_path / f"{engine}.json"
+        code = main(["canonicalize", str(doc), "-o", str(out), "-q", "--report", str(report),
+                     *flags, *engine_flags])
+        results.append((
+            code, capsys.readouterr().err,
+            _statements(out / doc.name, read_as) if code == 0 else None,
+            json.loads(report.read_text()) if code == 0 else None,
+        ))
+    assert results[0] == results[1]
+    code, err, statements, _ = results[1]
     if ext == "nq":
-        assert codes[0] == 2 and "has named graphs, which nt cannot hold" in errors[0]
+        assert code == 2 and "has named graphs, which nt cannot hold" in err
     else:
-        assert codes[0] == 0 and statements[0]
+        assert code == 0 and statements
 
 
 HAZARDS = {

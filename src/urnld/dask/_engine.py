@@ -256,6 +256,42 @@ def _document_cost(file: FileInfo) -> int:
     return (file.size * 10) >> 16
 
 
+def _run_tasks(
+    client: Any,
+    verb: str,
+    *,
+    documents: Sequence[tuple[Any, ...]],
+    document_task: Callable[..., Any],
+    streamed: list[FileInfo],
+    partition_size: int,
+    partition_task: Callable[..., Any],
+    partition_calls: Callable[[list[Partition]], list[tuple[Any, ...]]],
+    spare: Callable[[int, BaseException], bool] | None = None,
+) -> tuple[list[Any], list[Partition], list[Any]]:
+    """Run ``document_task`` on every call of ``documents`` (each begins with its
+    :class:`FileInfo`) and ``partition_task`` on the line partitions of ``streamed``; wait for
+    all (see :func:`_wait`). Return the documents' futures, the partitions and theirs.
+
+    Whole documents start first (one task each, the slowest ones) and run while the line
+    partitions are planned.
+    """
+    whole = _start(client, document_task, documents, [_document_cost(c[0]) for c in documents])
+    try:
+        parts = _plan_on(client, streamed, partition_size)
+        done = _start(client, partition_task, partition_calls(parts), [_cost(p) for p in parts])
+    except BaseException:
+        client.cancel(whole)
+        raise
+    _wait(
+        client,
+        whole + done,
+        [f"reading and {verb} {c[0].source}" for c in documents]
+        + [f"{verb} {_describe(p)}" for p in parts],
+        spare,
+    )
+    return whole, parts, done
+
+
 def _documents_done(futures: list[Any]) -> list[Any]:
     """The reports of the whole-document tasks, in input order; their warnings raised here."""
     reports = []
@@ -335,27 +371,18 @@ def canonicalize_files(
     options = LinkOptions(link, keep_spellings, link_resolvers)
     streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
     documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
+    settings = {
+        "iris": iris, "ignore_components": ignore_components, "literals": literals,
+        "link": link, "keep_spellings": keep_spellings, "link_resolvers": link_resolvers,
+    }
+    pieces: dict[int, list[str]] = {}
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
-        # Whole documents start first (one task each, the slowest ones) and run while the
-        # line partitions are planned.
-        whole = _start(
-            client,
-            canonicalize_document_task,
-            [(f, out.path(names[f.index]), r, {
-                "output_format": output_format or r.format, "iris": iris,
-                "ignore_components": ignore_components, "literals": literals,
-                "link": link, "keep_spellings": keep_spellings,
-                "link_resolvers": link_resolvers,
-            }) for f, r in documents],
-            [_document_cost(f) for f, _ in documents],
-        )
-        try:
-            parts = _plan_on(client, streamed, partition_size)
-            split = Counter(p.file.index for p in parts)
+
+        def partition_calls(parts: list[Partition]) -> list[tuple[Any, ...]]:
             # A file of one partition is written straight to its output; a split file's
             # partitions write pieces that are joined, in order, once everything succeeded.
-            pieces: dict[int, list[str]] = {}
-            calls = []
+            split = Counter(p.file.index for p in parts)
+            calls: list[tuple[Any, ...]] = []
             for part in parts:
                 i = part.file.index
                 if split[i] == 1:
@@ -366,15 +393,16 @@ def canonicalize_files(
                     pieces.setdefault(i, []).append(target)
                     whole_file = LinkOptions()  # added below, from the file's merged report
                 calls.append((part, target, ignore_components, literals, whole_file))
-            done = _start(client, canonicalize_partition, calls, [_cost(p) for p in parts])
-        except BaseException:
-            client.cancel(whole)
-            raise
-        _wait(
-            client,
-            whole + done,
-            [f"reading and canonicalizing {f.source}" for f, _ in documents]
-            + [f"canonicalizing {_describe(p)}" for p in parts],
+            return calls
+
+        whole, parts, done = _run_tasks(
+            client, "canonicalizing",
+            documents=[(f, out.path(names[f.index]), r,
+                        {"output_format": output_format or r.format, **settings})
+                       for f, r in documents],
+            document_task=canonicalize_document_task,
+            streamed=streamed, partition_size=partition_size,
+            partition_task=canonicalize_partition, partition_calls=partition_calls,
         )
         merged = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
         if done:
@@ -450,21 +478,12 @@ def check_files(
     merged = CheckReport()
     if files:
         with client_for(workers, scheduler) as client:
-            whole = _start(client, check_document_task, documents,
-                           [_document_cost(f) for f, _ in documents])
-            try:
-                parts = _plan_on(client, streamed, partition_size)
-                done = _start(client, check_partition, [(p,) for p in parts],
-                              [_cost(p) for p in parts])
-            except BaseException:
-                client.cancel(whole)
-                raise
-            _wait(
-                client,
-                whole + done,
-                [f"reading and checking {f.source}" for f, _ in documents]
-                + [f"checking {_describe(p)}" for p in parts],
-                spare,
+            whole, _, done = _run_tasks(
+                client, "checking",
+                documents=documents, document_task=check_document_task,
+                streamed=streamed, partition_size=partition_size,
+                partition_task=check_partition, partition_calls=lambda ps: [(p,) for p in ps],
+                spare=spare,
             )
             if done:
                 merged = merged.merge(_reduce(client, done))

@@ -44,6 +44,7 @@ from .namespaces import PREFIXES
 __all__ = [
     "POLICY_OK_NIDS",
     "RDFLIB_INTERNAL_PREFIX",
+    "SPELLING",
     "URN_LITERAL_DATATYPES",
     "XSD",
     "NidPolicy",
@@ -65,6 +66,11 @@ XSD: Final = "http://www.w3.org/2001/XMLSchema#"
 #: Datatypes of literals whose whole lexical form may be a URN (besides plain literals without
 #: a language tag): ``xsd:string`` and ``xsd:anyURI``.
 URN_LITERAL_DATATYPES: Final = (XSD + "string", XSD + "anyURI")
+
+#: urnld's property for an original spelling of a canonical URN (``keep_spellings``). Its
+#: literal object records how the data spelled a URN: it is never a URN term itself, on any
+#: path, so no later run (``literals=True``) rewrites or reports the record.
+SPELLING: Final = "https://w3id.org/urnld/vocab#spelling"
 
 #: rdflib names its own internals with this ``X-`` URN prefix (the Dataset default graph is
 #: ``urn:x-rdflib:default``). They are not data: every path passes them through silently instead

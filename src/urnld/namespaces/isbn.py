@@ -45,6 +45,7 @@ __all__ = ["RULE", "ISBNError", "ISBNRule", "isbn_a", "same_isbn"]
 # inside the 978/979 prefix: otherwise "97-8…" would fall out of its equivalence class.
 _ISBN = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](?:-?[0-9]){9}-?[0-9]")
 _ALLOWED = "0123456789-Xx"
+_WEIGHTS10 = (10, 9, 8, 7, 6, 5, 4, 3, 2)
 
 
 class ISBNError(URNError):
@@ -57,7 +58,7 @@ def isbn10_check_digit(first9: str) -> str:
     >>> isbn10_check_digit("039536341")
     '1'
     """
-    total = sum(map(operator.mul, range(10, 1, -1), map(int, first9)))
+    total = sum(map(operator.mul, _WEIGHTS10, map(int, first9)))
     check = (11 - total % 11) % 11
     return "X" if check == 10 else str(check)
 

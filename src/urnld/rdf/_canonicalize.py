@@ -189,7 +189,7 @@ def _map_statements(
         if pi is not None and kp != ks:
             add_urn(kp)
         to = type(o)
-        if to is BNode or (to is Literal and not literals):
+        if to is BNode or (to is Literal and (not literals or kp == SPELLING)):
             o2, ko = o, None
         else:
             ko = _key(o)
@@ -409,7 +409,8 @@ def check_graph(
                 text = str(getattr(t, "original", t))
                 if is_urn_like(text) and not is_rdflib_internal(text):
                     seen.add((text, False))
-            elif isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES:
+            elif (isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES
+                  and str(st[1]) != SPELLING):
                 text = str(t)
                 if is_urn_like(text):
                     seen.add((text, True))

@@ -5,17 +5,10 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from urnld._links import LinkOptions, extras_of_report, ntriples, record_extras
 from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
-from urnld.dask._documents import (
-    Reading,
-    check_hazards,
-    reading_catalog,
-    relay,
-    streams,
-)
 from urnld.dask._errors import DaskJobError, positive_int
 from urnld.dask._output import OutputDir, output_names
 from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
@@ -29,9 +22,13 @@ from urnld.dask._tasks import (
     merge_reports,
 )
 from urnld.errors import URNError
-from urnld.rdf import check_output_format
-from urnld.read import LINE_FORMATS, Catalog, HazardMode, format_for_path
 from urnld.report import CanonicalizeReport, CheckReport
+
+if TYPE_CHECKING:
+    # The reader (rdflib, pyld) is imported when a job reads documents, not with this module:
+    # workers import it to run any task, and one that only streams never needs the reader.
+    from urnld.dask._documents import Reading
+    from urnld.read import Catalog, HazardMode
 
 __all__ = [
     "DEFAULT_PARTITION_SIZE",
@@ -241,6 +238,9 @@ def _router(
     """Checks the reading options (before any cluster starts) and returns the rule that says,
     for an input, ``None`` when it is cut into line partitions, else how a worker reads it
     whole (raising :class:`urnld.read.ReadError` for an unknown syntax)."""
+    from urnld.dask._documents import Reading, check_hazards, reading_catalog
+    from urnld.read import format_for_path
+
     mode = check_hazards(hazards)
     catalog = reading_catalog(catalog)
 
@@ -296,6 +296,8 @@ def _run_tasks(
 
 def _documents_done(futures: list[Any]) -> list[Any]:
     """The reports of the whole-document tasks, in input order; their warnings raised here."""
+    from urnld.dask._documents import relay
+
     reports = []
     for report, messages in (f.result() for f in futures if f.status != "error"):
         relay(messages)
@@ -364,8 +366,12 @@ def canonicalize_files(
     if iris not in ("as-is", "rfc3986"):
         raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     if output_format is not None:
+        from urnld.rdf import check_output_format  # rdflib's SPARQL engine: only when asked
+
         check_output_format(output_format)
     files = stat_inputs(inputs)
+    from urnld.dask._documents import streams
+
     route = _router(input_format, lambda fmt: streams(fmt, output_format, iris),
                     catalog=catalog, base=base, hazards=hazards)
     routes = [route(f) for f in files]
@@ -459,6 +465,8 @@ def check_files(
     order, and the other inputs are checked (what ``urnld check`` does with several files).
     """
     _check_args(workers, scheduler, partition_size)
+    from urnld.read import LINE_FORMATS
+
     route = _router(input_format, lambda fmt: fmt in LINE_FORMATS,
                     catalog=catalog, base=base, hazards=hazards)
     skipped: dict[int, Exception] = {}

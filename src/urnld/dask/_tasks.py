@@ -13,16 +13,20 @@ decides from the merged report that the job failed.
 from __future__ import annotations
 
 import functools
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from urnld._files import atomic_output
 from urnld._links import LinkOptions
-from urnld.dask._documents import Reading, recorded
 from urnld.dask._output import concat
 from urnld.dask._partition import FileInfo, Partition, iter_lines
 from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_lines, check_lines
+
+if TYPE_CHECKING:
+    # The reader (rdflib, pyld) is imported by the document tasks only: a worker that streams
+    # line partitions never loads it.
+    from urnld.dask._documents import Reading
 
 __all__ = [
     "canonicalize_document_task",
@@ -87,6 +91,7 @@ def canonicalize_document_task(
     ``urnld canonicalize`` does locally; return the report and the hazard warnings raised
     while reading. ``settings``: :func:`urnld.rdf.canonicalize_document`'s other keywords
     (``output_format``, ``iris``, ``ignore_components``, ``literals``, ``link``…)."""
+    from urnld.dask._documents import recorded
     from urnld.rdf import canonicalize_document  # rdflib and pyld: only for such inputs
 
     file.verify()
@@ -98,6 +103,7 @@ def canonicalize_document_task(
 def check_document_task(file: FileInfo, reading: Reading) -> tuple[CheckReport, list[str]]:
     """Read ``file`` whole and check its URNs, as ``urnld check`` does locally; return the
     report and the hazard warnings raised while reading."""
+    from urnld.dask._documents import recorded
     from urnld.rdf import check_graph
     from urnld.read import read
 

@@ -1,9 +1,13 @@
 """Python twins of the SPARQL validators in ``shapes/urn.ttl``.
 
 Each rule answers, for a value node and the shape's parameter values, exactly what the
-``FILTER`` of the component's SPARQL validator answers, with SPARQL's error semantics spelled out:
-an expression error (``STR`` of a blank node, ``urnfn:nid`` of a non-URN…) drops the row, so such
-a value is *not* reported. The SPARQL text stays the normative definition; the test-suite runs
+``FILTER`` of the component's SPARQL validator answers, with SPARQL's error semantics spelled out
+(``true || error`` is true, an error alone drops the row). Every validator binds ``?valueNid`` to
+``urnfn:nid(STR(?value))``, which is unbound exactly when the value is not a URN (a blank node
+has no lexical form; a string may not be RFC 8141 syntax), and reports the value then: a
+component constrains URNs, so a value that is not one breaks it. The optional
+parameter ``urnsh:onlyURNs true`` narrows every component of a shape to values that start with
+``urn:`` (:func:`in_scope`). The SPARQL text stays the normative definition; the test-suite runs
 both on the same data and compares the reports.
 
 What the ``urnfn:`` functions compute is taken from the public core API, once per distinct lexical
@@ -45,6 +49,7 @@ __all__ = [
     "Rule",
     "facts",
     "finding_codes",
+    "in_scope",
     "index_holders",
     "namespace_codes",
 ]
@@ -140,6 +145,26 @@ def _text(value: Node) -> str | None:
     return None
 
 
+def in_scope(value: Node, only_urns: Node | None) -> bool:
+    """``FILTER (!BOUND($onlyURNs) || !$onlyURNs || STRSTARTS(LCASE(STR(?value)), "urn:"))``.
+
+    >>> yes = Literal(True)
+    >>> in_scope(URIRef("http://x"), yes), in_scope(Literal("URN:x"), yes)
+    (False, True)
+    >>> in_scope(URIRef("http://x"), None), in_scope(URIRef("http://x"), Literal(False))
+    (True, True)
+    """
+    if only_urns is None:
+        return True
+    try:
+        if not EBV(only_urns):  # type: ignore[call-overload]  # any term; errors caught
+            return True
+    except SPARQLError:
+        pass  # `!error` is an error: the value stays in scope only through STRSTARTS
+    text = _text(value)
+    return text is not None and text.lower().startswith("urn:")
+
+
 def _ebv(param: Node | None) -> bool:
     """``FILTER ($param)``: SPARQL's effective boolean value; an error counts as false."""
     if param is None:
@@ -185,7 +210,13 @@ class Rule:
         check = self.prepare(params)
         if check is None:
             return []
-        return [(f, v) for f, values in focus_values.items() for v in values if check(v)]
+        only = params.get("onlyURNs")
+        return [
+            (f, v)
+            for f, values in focus_values.items()
+            for v in values
+            if in_scope(v, only) and check(v)
+        ]
 
 
 def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
@@ -206,8 +237,8 @@ def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
 
 
 def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
-    # FILTER (!isLiteral($nid) || !CONTAINS(CONCAT(" ", REPLACE(LCASE(STR($nid)), "\\s+", " "),
-    #         " "), CONCAT(" ", urnfn:nid(STR(?value)), " ")))
+    # FILTER (!BOUND(?valueNid) || !isLiteral($nid) || !CONTAINS(CONCAT(" ",
+    #         REPLACE(LCASE(STR($nid)), "\\s+", " "), " "), CONCAT(" ", ?valueNid, " ")))
     allowed = params.get("nid")
     if not isinstance(allowed, Literal):
         return lambda value: True  # `true || error` is true: every value, even a blank node
@@ -216,7 +247,7 @@ def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
     def check(value: Node) -> bool:
         text = _text(value)
         nid = None if text is None else facts(text).nid
-        return nid is not None and f" {nid} " not in haystack
+        return nid is None or f" {nid} " not in haystack
 
     return check
 
@@ -224,14 +255,17 @@ def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
 def _prepare_codes(
     param: str, codes: frozenset[str], source: Callable[[str], frozenset[str]]
 ) -> Prepare:
-    # FILTER ($param) FILTER (REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
+    # FILTER ($param) FILTER (!BOUND(?valueNid)
+    #                         || REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
     def prepare(params: Mapping[str, Node]) -> Check | None:
         if not _ebv(params.get(param)):
             return None
 
         def check(value: Node) -> bool:
             text = _text(value)
-            return text is not None and not codes.isdisjoint(source(text))
+            if text is None or facts(text).nid is None:
+                return True
+            return not codes.isdisjoint(source(text))
 
         return check
 
@@ -239,30 +273,31 @@ def _prepare_codes(
 
 
 def _prepare_canonical(params: Mapping[str, Node]) -> Check | None:
-    # FILTER ($canonical) FILTER (urnfn:canonical(STR(?value)) != STR(?value))
+    # FILTER ($canonical)
+    # FILTER (!BOUND(?valueNid) || urnfn:canonical(STR(?value)) != STR(?value))
     if not _ebv(params.get("canonical")):
         return None
 
     def check(value: Node) -> bool:
         text = _text(value)
         if text is None:
-            return False
-        canonical = facts(text).canonical
-        return canonical is not None and canonical != text
+            return True
+        canonical = facts(text).canonical  # None exactly where nid is None: not a URN
+        return canonical is None or canonical != text
 
     return check
 
 
 def _prepare_no_components(params: Mapping[str, Node]) -> Check | None:
-    # FILTER ($noComponents) FILTER (REGEX(STR(?value), "[?#]") && urnfn:nid(STR(?value)) != "")
+    # FILTER ($noComponents) FILTER (!BOUND(?valueNid) || REGEX(STR(?value), "[?#]"))
     if not _ebv(params.get("noComponents")):
         return None
 
     def check(value: Node) -> bool:
         text = _text(value)
-        if text is None or ("?" not in text and "#" not in text):
-            return False
-        return facts(text).nid is not None
+        if text is None or facts(text).nid is None:
+            return True
+        return "?" in text or "#" in text
 
     return check
 
@@ -272,16 +307,21 @@ def _unique_violations(
     params: Mapping[str, Node],
     holders: Mapping[str, set[Node]],
 ) -> list[tuple[Node, Node]]:
-    # ?other $PATH ?otherValue . FILTER (!sameTerm(?other, $this))
-    # FILTER (urnfn:equivalent(STR(?value), STR(?otherValue)))
+    # OPTIONAL { ?other $PATH ?otherValue . FILTER (!sameTerm(?other, $this)
+    #            && urnfn:equivalent(STR(?value), STR(?otherValue))) }
+    # FILTER (!BOUND(?valueNid) || BOUND(?other))
     if not _ebv(params.get("uniqueByEquivalence")):
         return []
+    only = params.get("onlyURNs")
     found: list[tuple[Node, Node]] = []
     for focus, values in focus_values.items():
         for value in values:
+            if not in_scope(value, only):
+                continue
             text = _text(value)
             key = None if text is None else facts(text).key
-            if key is None:
+            if key is None:  # not a URN (facts: key is None exactly where nid is)
+                found.append((focus, value))
                 continue
             # !sameTerm(?other, $this): rdflib's == on terms is already term identity.
             if any(s != focus for s in holders.get(key, ())):

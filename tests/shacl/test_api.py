@@ -15,7 +15,7 @@ from shacl_helpers import EX, PREFIXES
 import urnld
 from urnld.rdf import register_functions
 from urnld.shacl import DataError, Report, ShapesError, _engine, shapes_path, validate
-from urnld.shacl._rules import facts, finding_codes, namespace_codes
+from urnld.shacl._rules import facts, finding_codes, namespace_codes, namespace_verdict
 
 SHAPES = PREFIXES + """
 ex:S a sh:NodeShape ; sh:targetClass ex:R ;
@@ -174,8 +174,12 @@ NSS_CODES = frozenset({"nss-invalid", "nss-check-digit"})
 
 
 @given(texts)
+@example("urn:isbn")
+@example("URN:ab:c?x")
 def test_namespace_codes_are_the_nss_part_of_check(text: str) -> None:
     assert namespace_codes(text) == finding_codes(text) & NSS_CODES
+    # None (not a URN) exactly where urnfn:nid raises, as the components read it
+    assert (namespace_verdict(text) is None) == (facts(text).nid is None)
 
 
 def _sparql(expr: str, *args: str) -> str | None:

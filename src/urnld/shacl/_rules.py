@@ -52,6 +52,7 @@ __all__ = [
     "in_scope",
     "index_holders",
     "namespace_codes",
+    "namespace_verdict",
 ]
 
 #: The namespace of urnld's shapes (prefix ``urnsh:``).
@@ -124,15 +125,28 @@ def namespace_codes(text: str) -> frozenset[str]:
     >>> sorted(namespace_codes("urn:isbn:0395363412"))
     ['nss-check-digit']
     """
+    return namespace_verdict(text) or frozenset()
+
+
+def namespace_verdict(text: str) -> frozenset[str] | None:
+    """:func:`namespace_codes`, or None where *text* is not a URN (``urnfn:nid`` raises).
+
+    The rule needs the URN parsed anyway, so ``urnsh:namespaceValid`` learns whether a value is
+    a URN at all from the same (cached) parse; the test-suite checks that None here is exactly
+    :func:`facts` without a NID.
+
+    >>> namespace_verdict("urn:isbn"), namespace_verdict("urn:isbn:0395363411")
+    (None, frozenset())
+    """
     return _namespace_codes(text, active_policy())
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
-def _namespace_codes(text: str, policy: Policy) -> frozenset[str]:
+def _namespace_codes(text: str, policy: Policy) -> frozenset[str] | None:
     try:
         urn = urnld.URN(text)
     except URNError:
-        return frozenset()
+        return None
     options = CheckOptions(strict=policy.strict, profiles=policy.profiles)
     found = policy.severity.apply(get_rule(urn.nid).check_nss(urn.nss, options))
     return frozenset(f.code for f in found)
@@ -252,8 +266,13 @@ def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
     return check
 
 
+def _urn_codes(text: str) -> frozenset[str] | None:
+    """:func:`finding_codes`, or None where *text* is not a URN."""
+    return None if facts(text).nid is None else finding_codes(text)
+
+
 def _prepare_codes(
-    param: str, codes: frozenset[str], source: Callable[[str], frozenset[str]]
+    param: str, codes: frozenset[str], source: Callable[[str], frozenset[str] | None]
 ) -> Prepare:
     # FILTER ($param) FILTER (!BOUND(?valueNid)
     #                         || REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
@@ -263,9 +282,8 @@ def _prepare_codes(
 
         def check(value: Node) -> bool:
             text = _text(value)
-            if text is None or facts(text).nid is None:
-                return True
-            return not codes.isdisjoint(source(text))
+            found = None if text is None else source(text)  # None: not a URN
+            return found is None or not codes.isdisjoint(found)
 
         return check
 
@@ -337,10 +355,10 @@ def _graph_only(params: Mapping[str, Node]) -> Check | None:  # pragma: no cover
 RULES: dict[URIRef, Rule] = {
     URNSH.NIDConstraintComponent: Rule("nid", _prepare_nid),
     URNSH.RegisteredConstraintComponent: Rule(
-        "registered", _prepare_codes("registered", _REGISTRY_CODES, finding_codes)
+        "registered", _prepare_codes("registered", _REGISTRY_CODES, _urn_codes)
     ),
     URNSH.NamespaceValidConstraintComponent: Rule(
-        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, namespace_codes)
+        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, namespace_verdict)
     ),
     URNSH.CanonicalConstraintComponent: Rule("canonical", _prepare_canonical),
     URNSH.NoComponentsConstraintComponent: Rule("noComponents", _prepare_no_components),

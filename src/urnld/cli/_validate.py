@@ -116,10 +116,13 @@ def _run(args: argparse.Namespace) -> int:
     policy = policy_from_args(args, "urnld validate")
     bar = Progress("urnld validate", enabled=False if args.quiet else None)
     options = ReadOptions(format=args.input_format, **read_options(args))
-    with warnings_to_stderr("urnld validate"), \
-            bar.ticking("reading the data and running the shapes (pyshacl reports no progress)"):
+    # Reading (and inference) has no known size: a ticking line; then the shapes' focus-node
+    # checks are counted, with an ETA.
+    counter = (bar.counter("running the shapes", "checks", then="building the report")
+               if bar.enabled else None)
+    with warnings_to_stderr("urnld validate"), bar.ticking("reading the data and the shapes"):
         report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
-                          read_options=options, policy=policy)
+                          read_options=options, policy=policy, progress=counter)
     out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
     if args.html:
         from ._html_report import validate_document, write_html

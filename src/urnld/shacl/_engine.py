@@ -49,6 +49,7 @@ from rdflib.term import Node
 
 from urnld.rdf import register_functions
 
+from . import _progress
 from ._rules import RULES, URNSH, Rule, index_holders
 
 __all__ = ["Engine", "ensure_functions", "run", "shipped_shapes_text"]
@@ -330,10 +331,13 @@ def run(
     *,
     inference: str = "none",
     engine: Engine = "python",
+    progress: _progress.ProgressCallback | None = None,
 ) -> tuple[bool, Graph, str, int]:
     """Validate *data* against *shapes* with pyshacl: (conforms, report graph, text, taken).
 
     *taken* counts the ``urnsh:`` components urnld evaluated (0 with ``engine="pyshacl"``).
+    *progress*, if given, is called with ``(done, total)`` focus-node checks as pyshacl works
+    through them (:mod:`._progress`; not called on a pyshacl whose layout it does not know).
 
     Raises pyshacl's load errors as they come; the public wrapper turns them into
     :class:`urnld.shacl.ShapesError`.
@@ -362,6 +366,8 @@ def run(
                 RuntimeWarning,
                 stacklevel=3,
             )
+    if progress is not None:
+        _progress.install(validator.shacl_graph, progress)
     # pyshacl sets default_union=True on a Dataset it validates (the union is what SHACL sees);
     # that is an attribute of the caller's object: put it back.
     union = data.default_union if isinstance(data, Dataset) else None

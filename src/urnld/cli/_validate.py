@@ -9,6 +9,9 @@ Output: ``text`` is an aligned table on a terminal and tab-separated lines other
 a line, a header first); ``json`` is ``{"conforms": bool, "summary": {severity: count},
 "results": [{"focus_node", "path", "value", "component", "severity", "message",
 "source_shape"}]}`` with terms in Turtle syntax; ``turtle`` is the standard SHACL report graph.
+
+On a terminal (and without ``-q``) stderr shows the seconds spent reading, then the shapes'
+focus-node checks done of all, with the rate and an ETA (``validate(progress=...)``).
 """
 
 from __future__ import annotations

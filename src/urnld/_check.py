@@ -9,12 +9,13 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Collection, Iterator
+from typing import Final
 
 from ._abnf import UNRESERVED_CHARS
 from ._legacy import draft_query_position
-from ._parser import Mode
+from ._parser import Mode, syntax_error
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
-from ._urn import URN, _check_mode, _check_text
+from ._urn import URN, _check_mode, _check_text, _fast_canonical, _match_rfc8141, canonical_of_match
 from .errors import URNError, URNSyntaxError, URNValidationError
 from .findings import CODES, CheckOptions, Finding, Severity
 from .namespaces import get_rule
@@ -133,82 +134,169 @@ def nid_policy_error(
     return None
 
 
-def _pct_findings(part: str, offset: int, what: str) -> Iterator[Finding]:
+def _pct_findings(part: str, offset: int, what: str) -> list[Finding]:
+    """The percent-encoding lints of one part, spans shifted by *offset* (at most
+    ``_MAX_PER_CODE`` findings per code)."""
+    out: list[Finding] = []
     counts: dict[str, int] = {}
 
-    def emit(code: str, message: str, start: int, end: int) -> Iterator[Finding]:
+    def emit(code: str, message: str, start: int, end: int) -> None:
         n = counts.get(code, 0)
         counts[code] = n + 1
         if n < _MAX_PER_CODE:
-            yield _finding(code, message, offset + start, offset + end)
+            out.append(_finding(code, message, offset + start, offset + end))
 
+    # A run of adjacent escapes of bytes >= 0x80 must decode as UTF-8 (RFC 3629 via RFC 3986).
     high_start = -1
     high_end = 0
     high_bytes = bytearray()
 
-    def flush_high(end: int) -> Iterator[Finding]:
+    def flush_high(end: int) -> None:
         nonlocal high_start
-        if high_start >= 0:
-            try:
-                high_bytes.decode("utf-8")
-            except UnicodeDecodeError:
-                yield from emit(
-                    "pct-not-utf8",
-                    f"escapes {part[high_start:end]!r} in the {what} are not UTF-8",
-                    high_start,
-                    end,
-                )
-            high_start = -1
-            high_bytes.clear()
+        try:
+            high_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            if counts.get("pct-not-utf8", 0) < _MAX_PER_CODE:
+                message = f"escapes {part[high_start:end]!r} in the {what} are not UTF-8"
+            else:
+                message = ""
+            emit("pct-not-utf8", message, high_start, end)
+        high_start = -1
+        high_bytes.clear()
 
     for m in _PCT.finditer(part):
-        start, end = m.span()
-        hexdigits = m.group(1)
+        hexdigits = m[1]
         if hexdigits != hexdigits.upper():
-            yield from emit(
+            start, end = m.span()
+            emit(
                 "pct-lowercase",
-                f"escape {m.group()!r} in the {what} should be written {m.group().upper()!r}",
+                f"escape {m[0]!r} in the {what} should be written {m[0].upper()!r}",
                 start,
                 end,
             )
         value = int(hexdigits, 16)
-        if value == 0:
-            yield from emit("pct-nul", f"%00 (NUL) in the {what}", start, end)
-        elif value < 0x80 and chr(value) in _UNRESERVED:
-            yield from emit(
-                "pct-unreserved",
-                f"{m.group()!r} in the {what} encodes {chr(value)!r}, which needs no encoding",
-                start,
-                end,
-            )
         if value >= 0x80:
+            start, end = m.span()
             if high_start >= 0 and start != high_end:
-                yield from flush_high(high_end)
+                flush_high(high_end)
             if high_start < 0:
                 high_start = start
             high_bytes.append(value)
             high_end = end
-        elif high_start >= 0:
-            yield from flush_high(high_end)
+            continue
+        if value == 0:
+            emit("pct-nul", f"%00 (NUL) in the {what}", *m.span())
+        elif chr(value) in _UNRESERVED:
+            emit(
+                "pct-unreserved",
+                f"{m[0]!r} in the {what} encodes {chr(value)!r}, which needs no encoding",
+                *m.span(),
+            )
+        if high_start >= 0:
+            flush_high(high_end)
     if high_start >= 0:
-        yield from flush_high(high_end)
+        flush_high(high_end)
+    return out
 
 
-def _parts_with_offsets(urn: URN) -> Iterator[tuple[str, int, str]]:
-    text = str(urn)
-    pos = 4 + len(urn.nid) + 1
-    yield urn.nss, pos, "NSS"
-    pos += len(urn.nss)
-    for value, delim, what in (
-        (urn.r_component, "?+", "r-component"),
-        (urn.q_component, "?=", "q-component"),
-        (urn.f_component, "#", "f-component"),
-    ):
-        if value is not None:
-            pos += len(delim)
-            yield value, pos, what
-            pos += len(value)
-    assert pos == len(text)
+@functools.lru_cache(maxsize=256)  # bounded: hostile input invents NIDs
+def _nid_findings_of(written: str, mode: Mode, strict: bool) -> tuple[Finding, ...]:
+    """:func:`_nid_findings` as a tuple, cached: a NID's findings and spans (always
+    ``4 … 4+len``) are the same in every URN that writes it so, and data repeats few NIDs."""
+    return tuple(_nid_findings(written, mode, strict))
+
+
+_PLAIN_OPTIONS: Final = {False: CheckOptions(), True: CheckOptions(strict=True)}
+
+
+def check_options(strict: bool, profiles: Collection[str]) -> CheckOptions:
+    """The :class:`~urnld.findings.CheckOptions` namespace rules see (one object per call
+    site when no profile is named)."""
+    if not profiles:
+        return _PLAIN_OPTIONS[bool(strict)]
+    return CheckOptions(strict=strict, profiles=frozenset(profiles))
+
+
+def check_parsed(
+    text: str, mode: Mode, strict: bool, options: CheckOptions
+) -> tuple[list[Finding], str | None, str | None]:
+    """:func:`check`'s findings before severity overrides, with the canonical form and the NID
+    as written (both None when *text* does not parse): the one implementation behind
+    :func:`check` and the term rule's check side, which needs the parse too. *text* and *mode*
+    are already checked."""
+    urn: URN | None = None
+    if mode == "rfc8141":
+        # The grammar's match gives every part at once (a URN object would match lazily).
+        m = _match_rfc8141(text)
+        if m is None:
+            return [_syntax_finding(text, mode, syntax_error(text, mode))], None, None
+        nid, nss, r_component, q_component, f_component = m.groups()
+        canonical = _fast_canonical(text) or canonical_of_match(text, m)
+    else:
+        try:
+            urn = URN(text, mode)
+        except URNSyntaxError as e:
+            return [_syntax_finding(text, mode, e)], None, None
+        nid, nss, r_component, q_component, f_component = urn.parts
+        canonical = urn.canonical_str
+    findings = list(_nid_findings_of(nid, mode, strict))
+    nss_start = 4 + len(nid) + 1
+    if "%" in text:
+        # Spans count from the start of the text: each part's offset, components after the NSS.
+        if "%" in nss:
+            findings.extend(_pct_findings(nss, nss_start, "NSS"))
+        pos = nss_start + len(nss)
+        for value, delim, what in (
+            (r_component, "?+", "r-component"),
+            (q_component, "?=", "q-component"),
+            (f_component, "#", "f-component"),
+        ):
+            if value is not None:
+                pos += len(delim)
+                if "%" in value:
+                    findings.extend(_pct_findings(value, pos, what))
+                pos += len(value)
+    if r_component is not None:
+        start = text.index("?+", nss_start + len(nss))
+        findings.append(
+            _finding(
+                "r-component",
+                "r-components SHOULD NOT be used until their semantics are standardized "
+                "(RFC 8141 §2.3.1)",
+                start,
+                start + 2 + len(r_component),
+            )
+        )
+    if mode == "rfc2141":
+        for i, c in enumerate(nss):
+            if c in "/?#":
+                findings.append(
+                    _finding(
+                        "rfc2141-reserved-char",
+                        f"{c!r} is reserved in RFC 2141 and SHOULD be percent-encoded",
+                        nss_start + i,
+                        nss_start + i + 1,
+                    )
+                )
+                break
+    findings.extend(f.shifted(nss_start) for f in get_rule(nid).check_nss(nss, options))
+    if text != canonical:
+        legacy = "" if urn is None else _rfc8141_spelling(urn)
+        findings.append(
+            _finding(
+                "not-canonical",
+                f"canonical form is {canonical!r}" + legacy,
+                0,
+                len(text),
+            )
+        )
+    if len(findings) > 1:
+        findings.sort(key=_sort_key)
+    return findings, canonical, nid
+
+
+def _sort_key(f: Finding) -> tuple[int, int, str]:
+    return f.sort_key
 
 
 def check(
@@ -247,49 +335,7 @@ def check(
     text = _check_text(text)
     mode = _check_mode(mode)
     overrides = SeverityMap.of(severity)
-    try:
-        urn = URN(text, mode)
-    except URNSyntaxError as e:
-        return overrides.apply([_syntax_finding(text, mode, e)])
-    findings = list(_nid_findings(urn.nid, mode, strict))
-    for part, offset, what in _parts_with_offsets(urn):
-        findings.extend(_pct_findings(part, offset, what))
-    if urn.r_component is not None:
-        start = text.index("?+", 4 + len(urn.nid) + 1 + len(urn.nss))
-        findings.append(
-            _finding(
-                "r-component",
-                "r-components SHOULD NOT be used until their semantics are standardized "
-                "(RFC 8141 §2.3.1)",
-                start,
-                start + 2 + len(urn.r_component),
-            )
-        )
-    nss_start = 4 + len(urn.nid) + 1
-    if mode == "rfc2141":
-        for i, c in enumerate(urn.nss):
-            if c in "/?#":
-                findings.append(
-                    _finding(
-                        "rfc2141-reserved-char",
-                        f"{c!r} is reserved in RFC 2141 and SHOULD be percent-encoded",
-                        nss_start + i,
-                        nss_start + i + 1,
-                    )
-                )
-                break
-    options = CheckOptions(strict=strict, profiles=frozenset(profiles))
-    findings.extend(f.shifted(nss_start) for f in get_rule(urn.nid).check_nss(urn.nss, options))
-    if not urn.is_canonical:
-        findings.append(
-            _finding(
-                "not-canonical",
-                f"canonical form is {urn.canonical_str!r}" + _rfc8141_spelling(urn),
-                0,
-                len(text),
-            )
-        )
-    findings.sort(key=lambda f: f.sort_key)
+    findings, _, _ = check_parsed(text, mode, strict, check_options(strict, profiles))
     return overrides.apply(findings)
 
 

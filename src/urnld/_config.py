@@ -112,9 +112,14 @@ def _table(path: Path) -> dict[str, Any] | None:
     """The urnld table of *path*, None when a pyproject.toml has none."""
     import tomllib  # only when a project file is read: `import urnld` stays lean
 
+    with path.open("rb") as f:
+        raw = f.read()
+    if path.name == "pyproject.toml" and b"urnld" not in raw and b"\\u" not in raw.lower():
+        # Most projects' pyproject.toml has no [tool.urnld] (a key can only spell the name
+        # literally or through a \u escape): every command walks past one, so skip the parse.
+        return None
     try:
-        with path.open("rb") as f:
-            data = tomllib.load(f)
+        data = tomllib.loads(raw.decode("utf-8"))
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
     except UnicodeDecodeError as e:

@@ -30,6 +30,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from ._terms import SPELLING
 from ._urn import URN
 from .errors import SpellingLimitError
 
@@ -46,12 +47,11 @@ __all__ = [
     "extras_of_report",
     "ntriples",
     "record_extras",
+    "report_extras",
 ]
 
 OWL_SAME_AS: Final = "http://www.w3.org/2002/07/owl#sameAs"
 RDFS_SEE_ALSO: Final = "http://www.w3.org/2000/01/rdf-schema#seeAlso"
-#: urnld's property for an original spelling of a canonical URN (a plain literal).
-SPELLING: Final = "https://w3id.org/urnld/vocab#spelling"
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -142,15 +142,26 @@ def extras_of_report(
     cap (``max_examples`` distinct spellings): rather than adding an incomplete set, nothing is
     added.
     """
+    extras = report_extras(report, options, source)
+    record_extras(report, extras)
+    return extras
+
+
+def report_extras(
+    report: CanonicalizeReport, options: LinkOptions, source: str = "<stdin>"
+) -> list[Extra]:
+    """:func:`extra_statements` for the spellings *report* kept, without counting them.
+
+    For a transport that counts only what it writes (a store already holding a statement does
+    not get it again). Raises :class:`SpellingLimitError` as :func:`extras_of_report` does.
+    """
     if report.clusters_truncated:
         raise SpellingLimitError(
             f"{source}: more than {report.max_examples:,} distinct URN spellings, so the "
             "statements link, keep-spellings and link-resolvers add would be incomplete; run "
             "without them, or raise the report's max_examples (Python API)"
         )
-    extras = extra_statements(report.spellings(), options)
-    record_extras(report, extras)
-    return extras
+    return extra_statements(report.spellings(), options)
 
 
 def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:

@@ -32,19 +32,19 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from . import _accel
-from ._check import check, nid_policy_error
+from ._check import check_options, check_parsed, nid_policy_error
 from ._config import Policy
 from ._normalizers import is_urn_like
 from ._parser import RFC8141_RE, syntax_error
 from ._severity import SeverityMap
-from ._urn import URN, canonical_of_match
-from .errors import URNError
-from .findings import Finding
+from ._urn import _check_text, canonical_of_match
+from .findings import Severity
 from .namespaces import PREFIXES
 
 __all__ = [
     "POLICY_OK_NIDS",
     "RDFLIB_INTERNAL_PREFIX",
+    "SPELLING",
     "URN_LITERAL_DATATYPES",
     "XSD",
     "NidPolicy",
@@ -66,6 +66,11 @@ XSD: Final = "http://www.w3.org/2001/XMLSchema#"
 #: Datatypes of literals whose whole lexical form may be a URN (besides plain literals without
 #: a language tag): ``xsd:string`` and ``xsd:anyURI``.
 URN_LITERAL_DATATYPES: Final = (XSD + "string", XSD + "anyURI")
+
+#: urnld's property for an original spelling of a canonical URN (``keep_spellings``). Its
+#: literal object records how the data spelled a URN: it is never a URN term itself, on any
+#: path, so no later run (``literals=True``) rewrites or reports the record.
+SPELLING: Final = "https://w3id.org/urnld/vocab#spelling"
 
 #: rdflib names its own internals with this ``X-`` URN prefix (the Dataset default graph is
 #: ``urn:x-rdflib:default``). They are not data: every path passes them through silently instead
@@ -153,17 +158,28 @@ def term_verdict(
 
 
 class TermCheck(NamedTuple):
-    """Everything ``urnld check`` reports about one spelling.
+    """Everything ``urnld check`` reports about one spelling, as plain strings: caches hold
+    hundreds of thousands of these, and strings and tuples of strings cost the garbage
+    collector nothing (a list of :class:`~urnld.Finding` objects would be traversed on every
+    full collection).
 
     Attributes:
-        findings: :func:`urnld.check`'s findings.
+        codes: the codes of :func:`urnld.check`'s findings, each once, in its order (errors
+            first).
+        error: ``"code: message"`` of the first error-level finding, or None for a valid URN.
         canonical: the canonical form when the spelling parses (RFC 8141), else None.
         nid: the NID in lower case when it parses, else None.
     """
 
-    findings: list[Finding]
+    codes: tuple[str, ...]
+    error: str | None
     canonical: str | None
     nid: str | None
+
+    @property
+    def valid(self) -> bool:
+        """True when no finding is an error (:func:`urnld.check`'s definition)."""
+        return self.error is None
 
 
 _DEFAULT_POLICY: Final = Policy()
@@ -173,17 +189,26 @@ def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
     """The check verdict for one spelling under *policy* (uncached). Never raises for a ``str``.
 
     >>> c = check_term("URN:ISBN:0-395-36341-2")
-    >>> [f.code for f in c.findings], c.canonical
-    (['nss-check-digit', 'not-canonical'], 'urn:isbn:0395363412')
-    >>> [f.code for f in check_term("urn:ab:c", Policy(strict=True)).findings]
-    ['nid-reserved']
+    >>> c.codes, c.canonical
+    (('nss-check-digit', 'not-canonical'), 'urn:isbn:0395363412')
+    >>> c.error
+    "nss-check-digit: ISBN check digit '2' is wrong"
+    >>> check_term("urn:ab:c", Policy(strict=True)).codes
+    ('nid-reserved',)
     """
-    findings = check(text, **policy.check_kwargs())
-    try:
-        urn = URN.parse(text)
-    except URNError:
-        return TermCheck(findings, None, None)
-    return TermCheck(findings, urn.canonical_str, urn.nid.lower())
+    text = _check_text(text)
+    findings, canonical, nid = check_parsed(
+        text, "rfc8141", policy.strict, check_options(policy.strict, policy.profiles)
+    )
+    if policy.severity:
+        findings = policy.severity.apply(findings)
+    error = None
+    if findings:
+        first = findings[0]  # errors first: check() sorts them so
+        if first.severity is Severity.ERROR:
+            error = f"{first.code}: {first.message}"
+    codes = tuple(dict.fromkeys([f.code for f in findings]))
+    return TermCheck(codes, error, canonical, None if nid is None else nid.lower())
 
 
 @functools.lru_cache(maxsize=64)

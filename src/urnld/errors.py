@@ -175,9 +175,10 @@ class URNValidationError(URNError):
 
 
 class SpellingLimitError(URNError):
-    """More distinct URN spellings than a streamed canonicalization keeps (its report's
-    ``max_examples``): the statements ``link`` / ``keep_spellings`` / ``link_resolvers`` add
-    would be incomplete, so none are written (and no output file appears)."""
+    """More distinct URN spellings than a streamed or in-place (endpoint) canonicalization keeps
+    (its report's ``max_examples``): the statements ``link`` / ``keep_spellings`` /
+    ``link_resolvers`` add would be incomplete, so none are written (no output file appears; a
+    store is not changed)."""
 
 
 class URNLDEnvironmentError(RuntimeError):

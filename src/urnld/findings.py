@@ -108,7 +108,9 @@ class Finding:
         (9, 12)
         """
         start, end = self.span
-        return dataclasses.replace(self, span=(start + offset, end + offset))
+        # Not dataclasses.replace: this runs once per namespace finding of every check.
+        return Finding(self.code, self.severity, self.message, (start + offset, end + offset),
+                       self.rule)
 
     def with_severity(self, severity: Severity) -> Finding:
         """Return this finding at another level (a severity override).

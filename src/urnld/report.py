@@ -584,11 +584,51 @@ class CheckReport(_ReportBase):
         self, spelling: str, checked: TermCheck, *, literal: bool = False, count: int = 1
     ) -> None:
         """Record ``count`` occurrences of ``spelling`` as :func:`urnld._terms.check_term`
-        judged it: the one way every check path (stream, in-memory graphs) fills the report."""
-        self.record_urn(
-            spelling, checked.findings, canonical=checked.canonical, nid=checked.nid,
-            literal=literal, count=count,
-        )
+        judged it (see :meth:`record_checks`)."""
+        self.record_checks(((spelling, checked, literal, count),))
+
+    def record_checks(self, items: Iterable[tuple[str, TermCheck, bool, int]]) -> None:
+        """Record ``(spelling, check, is_literal, count)`` tuples as
+        :func:`urnld._terms.check_term` judged them: the one way every check path (stream,
+        in-memory graphs, endpoints) fills the report.
+
+        The same counts as :meth:`record_urn` per item, summed per batch first (a URN-dense
+        file meets each spelling about twice, so the per-item cost is the report's cost).
+        """
+        findings: dict[str, int] = {}
+        nids: dict[str, int] = {}
+        clusters: dict[tuple[str, str], int] = {}
+        iris = literals = errors = non_canonical = 0
+        add_invalid = self._invalid.add
+        add_non_canonical = self._non_canonical.add
+        for spelling, checked, literal, count in items:
+            if literal:
+                literals += count
+            else:
+                iris += count
+            for code in checked.codes:
+                findings[code] = findings.get(code, 0) + count
+            error = checked.error
+            if error is not None:
+                errors += count
+                add_invalid(spelling, (count, error))
+                continue
+            canonical, nid = checked.canonical, checked.nid
+            if canonical is None or nid is None:
+                continue
+            nids[nid] = nids.get(nid, 0) + count
+            key = (canonical, spelling)
+            clusters[key] = clusters.get(key, 0) + count
+            if spelling != canonical:
+                non_canonical += count
+                add_non_canonical(spelling, (count, canonical))
+        self.iri_occurrences += iris
+        self.literal_occurrences += literals
+        self.error_occurrences += errors
+        self.non_canonical_occurrences += non_canonical
+        self._findings.add_counts(findings)
+        self._nids.add_counts(nids)
+        self._clusters.add_counts(clusters)
 
     @property
     def ok(self) -> bool:

@@ -297,9 +297,51 @@ def test_html_report_shows_the_added_statements(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("flag", ["--link", "--keep-spellings", "--link-resolvers"])
-def test_endpoint_refuses_the_modes_in_one_line(capsys, flag):
-    # Nothing is contacted: the refusal comes before any request.
+def test_endpoint_takes_the_modes(capsys, flag):
+    # The modes work on a store too (tests/endpoint): with nothing listening on the port, the
+    # one error line is the connection's, not a refusal of the flag.
     code = main(["canonicalize", "--endpoint", "http://127.0.0.1:9/sparql", flag])
     err = capsys.readouterr().err
     assert code == 2
-    assert err.count("\n") == 1 and f"{flag} is for files" in err
+    assert err.count("\n") == 1 and "cannot connect" in err and flag not in err
+
+
+@pytest.mark.parametrize("accelerated", [True, False], ids=["compiled", "pure"])
+@pytest.mark.parametrize("keep_again", [True, False], ids=["keep-again", "literals-only"])
+def test_spelling_records_survive_a_later_literals_run(tmp_path, monkeypatch, accelerated,
+                                                       keep_again):
+    # The record's literal says how the data spelled a URN; a later run that canonicalizes
+    # literals must neither rewrite it (the spelling would be lost) nor record it again.
+    from urnld import _accel
+    from urnld.rdf import check_graph
+    from urnld.report import CheckReport
+    from urnld.stream import check_file
+
+    if not accelerated:
+        monkeypatch.setattr(_accel, "speedups", None)
+    src = tmp_path / "in.nt"
+    src.write_text(
+        f'<http://e/a> <{P}> <{HOBBIT10[0]}> .\n<http://e/b> <{P}> "{HOBBIT10[0]}" .\n'
+    )
+    first = tmp_path / "first.nt"
+    canonicalize_file(src, first, jobs=1, literals=True, keep_spellings=True)
+    record = f'<{HOBBIT10[1]}> <{SPELLING}> "{HOBBIT10[0]}" .\n'.encode()
+    assert record in first.read_bytes()
+
+    second = tmp_path / "second.nt"
+    report = canonicalize_file(first, second, jobs=1, literals=True, keep_spellings=keep_again)
+    assert second.read_bytes() == first.read_bytes()
+    assert report.rewritten == 0 and report.added == 0
+
+    ds = Dataset()
+    ds.parse(first, format="nt")
+    memory = canonicalize(ds, literals=True, keep_spellings=keep_again)
+    assert {tuple(map(str, q[:3])) for q in memory.graph.quads((None, None, None, None))} \
+        == _triples(first.read_bytes())
+    assert memory.report.rewritten == 0
+
+    # check does not count the record as a (non-canonical) URN literal either.
+    checked = check_file(first, jobs=1)
+    in_memory = check_graph(ds, CheckReport())
+    for r in (checked, in_memory):
+        assert r.non_canonical_occurrences == 0 and r.literal_occurrences == 1

@@ -31,6 +31,22 @@ def test_pyproject_without_the_table_is_passed_over(tmp_path: Path) -> None:
     assert find_project_file(inner) == tmp_path / "urnld.toml"
 
 
+def test_pyproject_of_another_tool_is_not_parsed(tmp_path: Path) -> None:
+    # Every command walks past the project's pyproject.toml; one that cannot hold a urnld
+    # table is skipped unread, even when it is not valid TOML (it is not urnld's file).
+    (tmp_path / "pyproject.toml").write_text("[project\nname = 'x'\n", encoding="utf-8")
+    assert find_project_file(tmp_path) is None
+    assert find_policy(tmp_path) == Policy()
+
+
+def test_pyproject_naming_urnld_through_an_escape_is_read(tmp_path: Path) -> None:
+    # TOML quoted keys may spell "urnld" with \u escapes: such a file is parsed.
+    (tmp_path / "pyproject.toml").write_text(
+        '[tool."\\u0075rnld"]\nstrict = true\n', encoding="utf-8"
+    )
+    assert find_policy(tmp_path).strict is True
+
+
 def test_policy_drives_check(tmp_path: Path) -> None:
     (tmp_path / "pyproject.toml").write_text(
         '[tool.urnld]\nprofiles = ["iso-current"]\n'

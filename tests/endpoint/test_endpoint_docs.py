@@ -37,7 +37,7 @@ PYTHON = blocks(DOC, "python")
 
 
 def test_examples_found() -> None:
-    assert len(SHELL) == 2 and len(PYTHON) == 2
+    assert len(SHELL) == 2 and len(PYTHON) == 3
 
 
 def run_shell(block: str, tmp_path: Path) -> list[tuple[str, int, str]]:
@@ -107,6 +107,15 @@ def test_python_blocks(index: int, store: Store, capsys: pytest.CaptureFixture[s
         rewritten = canonicalize(data, literals=True).report.rewritten
         assert out == (f"False {spellings} non-canonical spellings\n"
                        f"{rewritten} URN occurrences would be rewritten\n")
+    elif "keep_spellings" in PYTHON[index]:
+        from urnld.rdf import canonicalize
+
+        # the statements the file path adds to the same data, and none on the second run
+        r = canonicalize(data, link=True, keep_spellings=True, link_resolvers=True).report
+        assert out == (f"{r.spellings_added} spellings kept, {r.see_also_added} resolver links\n"
+                       "0 statements added by a second run\n")
+        assert f"prints `{out.splitlines()[0]}` for the bundled catalog" in " ".join(
+            DOC.read_text(encoding="utf-8").split())
     else:
         assert "<urn:isbn:0140449132> <http://purl.org/dc/terms/title>" in out
         assert "# URN:X:Y" in out

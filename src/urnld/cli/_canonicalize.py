@@ -312,12 +312,6 @@ def run(args: argparse.Namespace) -> int:
         require_default_policy(args.policy, "--endpoint")
         from ._endpoint import run_canonicalize
 
-        for flag, given in (("--link", args.link), ("--keep-spellings", args.keep_spellings),
-                            ("--link-resolvers", args.link_resolvers)):
-            if given:
-                # They add statements to an output; a store rewritten in place has none.
-                raise URNError(f"{flag} is for files; --endpoint does not add statements")
-
         return run_canonicalize(args, _summary, _finish)
     from ..read import format_for_path
 

@@ -63,11 +63,13 @@ def add_options(parser: argparse.ArgumentParser, *, write: bool) -> None:
         )
         group.add_argument(
             "--batch", type=int, default=None, metavar="N",
-            help="URN occurrences rewritten per update request (default 10000)",
+            help="URN occurrences rewritten (or statements --link, --keep-spellings, "
+            "--link-resolvers add) per update request (default 10000)",
         )
         group.add_argument(
             "--undo", metavar="U.ru",
-            help="write the SPARQL Update that restores the original spellings here",
+            help="write the SPARQL Update that restores the original spellings (and removes the "
+            "statements the run added) here",
         )
 
 
@@ -157,6 +159,9 @@ def run_canonicalize(
             args.endpoint,
             update_url=args.update_endpoint,
             ignore_components=args.ignore_components,
+            link=args.link,
+            keep_spellings=args.keep_spellings,
+            link_resolvers=args.link_resolvers,
             dry_run=args.dry_run,
             undo=args.undo,
             progress=bar,

@@ -29,6 +29,7 @@ True
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Iterator
 
@@ -44,6 +45,7 @@ __all__ = ["RULE", "ISBNError", "ISBNRule", "isbn_a", "same_isbn"]
 # inside the 978/979 prefix: otherwise "97-8…" would fall out of its equivalence class.
 _ISBN = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](?:-?[0-9]){9}-?[0-9]")
 _ALLOWED = "0123456789-Xx"
+_WEIGHTS10 = (10, 9, 8, 7, 6, 5, 4, 3, 2)
 
 
 class ISBNError(URNError):
@@ -56,7 +58,7 @@ def isbn10_check_digit(first9: str) -> str:
     >>> isbn10_check_digit("039536341")
     '1'
     """
-    total = sum((10 - i) * int(c) for i, c in enumerate(first9))
+    total = sum(map(operator.mul, _WEIGHTS10, map(int, first9)))
     check = (11 - total % 11) % 11
     return "X" if check == 10 else str(check)
 
@@ -67,7 +69,8 @@ def isbn13_check_digit(first12: str) -> str:
     >>> isbn13_check_digit("978039536341")
     '6'
     """
-    total = sum((3 if i % 2 else 1) * int(c) for i, c in enumerate(first12))
+    digits = list(map(int, first12))
+    total = sum(digits[0::2]) + 3 * sum(digits[1::2])
     return str((10 - total % 10) % 10)
 
 

@@ -189,7 +189,7 @@ def _map_statements(
         if pi is not None and kp != ks:
             add_urn(kp)
         to = type(o)
-        if to is BNode or (to is Literal and not literals):
+        if to is BNode or (to is Literal and (not literals or kp == SPELLING)):
             o2, ko = o, None
         else:
             ko = _key(o)
@@ -409,7 +409,8 @@ def check_graph(
                 text = str(getattr(t, "original", t))
                 if is_urn_like(text) and not is_rdflib_internal(text):
                     seen.add((text, False))
-            elif isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES:
+            elif (isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES
+                  and str(st[1]) != SPELLING):
                 text = str(t)
                 if is_urn_like(text):
                     seen.add((text, True))
@@ -417,6 +418,8 @@ def check_graph(
             occ[key] = occ.get(key, 0) + 1
     report.statements_in += n
     terms = TermCache(TermRule(policy=policy))
-    for (text, is_literal), count in sorted(occ.items()):
-        report.record_check(text, terms.checked(text), literal=is_literal, count=count)
+    report.record_checks(
+        (text, terms.checked(text), is_literal, count)
+        for (text, is_literal), count in sorted(occ.items())
+    )
     return report

@@ -18,20 +18,30 @@ How it works (see ``docs/endpoint.md``):
 
 A run rewrites only spellings the store still holds, so running it again changes nothing, and a
 run killed after *k* batches is finished by running it again.
+
+3. **Added statements** (opt-in, as in the file paths: ``link``, ``keep_spellings``,
+   ``link_resolvers``; :mod:`urnld._links` decides them from the report's clusters). A spelling's
+   ``urnld:spelling`` statement is inserted in the request that rewrites the spelling, so a
+   store never holds a rewritten spelling without its record, even when a run stops between
+   batches. The ``owl:sameAs`` and ``rdfs:seeAlso`` statements follow in batches of their own.
+   Each batch first asks which of its statements the store already holds: only the others are
+   inserted, counted and (in the undo file) deleted again.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import json
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple
 
+from .._links import SPELLING, Extra, LinkOptions, record_extras, report_extras
 from .._terms import TermCache, TermRule, TermVerdict, check_term, is_rdflib_internal
 from ..errors import URNError
-from ..report import CanonicalizeReport, CheckReport
+from ..report import DEFAULT_MAX_EXAMPLES, CanonicalizeReport, CheckReport
 from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError
 
 __all__ = [
@@ -142,6 +152,21 @@ class _Scope:
         parts = [f"{{ {w('?s ?p ?o')} }}" for w in self.wrappers()]
         return "SELECT (COUNT(*) AS ?n) WHERE { " + " UNION ".join(parts) + " }"
 
+    def target(self) -> Callable[[str], str]:
+        """Where added statements go: the named graph of a one-graph run, else the default
+        graph (with ``all_graphs`` too: the file paths add them to the default graph of a
+        dataset, where statements about the resources themselves belong)."""
+        if self.graph is not None:
+            return self.wrappers()[0]
+        return lambda body: body
+
+
+def _not_spelling(var: str) -> str:
+    """Leave the literal object of a ``urnld:spelling`` statement alone (whenever literals are
+    looked at): it records a spelling as the data said it, and rewriting it would make a later
+    run change what an earlier ``keep_spellings`` run wrote."""
+    return f"FILTER(!isLiteral({var}) || !sameTerm(?p, <{SPELLING}>))"
+
 
 def _urn_filter(var: str, *, literals: bool) -> str:
     test = f'STRSTARTS(LCASE(STR({var})), "urn:")'
@@ -155,7 +180,7 @@ def _urn_filter(var: str, *, literals: bool) -> str:
     return f"FILTER({kinds} && {test})"
 
 
-def _occurrence_patterns(scope: _Scope, *, literals: bool) -> str:
+def _occurrence_patterns(scope: _Scope, *, literals: bool, keep_spellings: bool = False) -> str:
     """A pattern binding ``?x`` once per statement it occurs in (in any position).
 
     Each branch matches one position; the ``sameTerm`` filters drop a statement from the later
@@ -164,6 +189,8 @@ def _occurrence_patterns(scope: _Scope, *, literals: bool) -> str:
     """
     iri = _urn_filter("?x", literals=False)
     any_term = _urn_filter("?x", literals=literals)
+    if literals and keep_spellings:
+        any_term += " " + _not_spelling("?x")
     branches = []
     for w in scope.wrappers():
         branches += [
@@ -179,11 +206,11 @@ def _occurrence_patterns(scope: _Scope, *, literals: bool) -> str:
     return " UNION ".join(branches)
 
 
-def term_count_query(scope: _Scope, *, literals: bool) -> str:
+def term_count_query(scope: _Scope, *, literals: bool, keep_spellings: bool = False) -> str:
     """The aggregate query listing each URN-looking term with its statement count."""
     return (
         "SELECT ?x (COUNT(*) AS ?n) (DATATYPE(?x) AS ?dt) WHERE { "
-        + _occurrence_patterns(scope, literals=literals)
+        + _occurrence_patterns(scope, literals=literals, keep_spellings=keep_spellings)
         + " } GROUP BY ?x"
     )
 
@@ -196,9 +223,10 @@ def occurrence_count_query(scope: _Scope, *, literals: bool) -> str:
 
 
 def _terms(
-    endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None
+    endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None,
+    keep_spellings: bool = False,
 ) -> Iterator[tuple[_Term, int]]:
-    query = term_count_query(scope, literals=literals)
+    query = term_count_query(scope, literals=literals, keep_spellings=keep_spellings)
     if page_size is None:
         pages: Iterable[str] = [query]
     else:
@@ -266,7 +294,8 @@ def check_endpoint(
         report = CheckReport()
     with Endpoint(url, timeout=timeout) as endpoint:
         report.statements_in += _check_scope(endpoint, scope)
-        for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size):
+        for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size,
+                                  keep_spellings=literals):
             if is_rdflib_internal(term.value):
                 continue  # rdflib's own names are not data (as in the file paths)
             # Each distinct term comes once: the uncached rule, the one report-filling call.
@@ -283,26 +312,29 @@ class _Change(NamedTuple):
     n: int  # statement-occurrences
 
 
-def _rewrite_ops(scope: _Scope, changes: list[_Change]) -> str:
+def _rewrite_ops(scope: _Scope, changes: list[_Change], *, keep_spellings: bool = False) -> str:
     """One update request: rewrite every position that holds one of ``changes``' old terms.
 
     The operations run in order within the request, each reading the store as the previous one
-    left it, so a statement holding several old terms ends with all of them rewritten.
+    left it, so a statement holding several old terms ends with all of them rewritten. With
+    ``keep_spellings``, literal objects of ``urnld:spelling`` statements are left alone.
     """
     iri_rows = " ".join(f"({c.old.sparql()} {c.new.sparql()})" for c in changes
                         if c.old.kind == "iri")
     all_rows = " ".join(f"({c.old.sparql()} {c.new.sparql()})" for c in changes)
     ops = []
+    literal_rows = any(c.old.kind == "literal" for c in changes)
+    keep = _not_spelling("?f") if keep_spellings and literal_rows else ""
     for w in scope.wrappers():
-        for pattern, out, rows in (
-            ("?f ?p ?o", "?t ?p ?o", iri_rows),
-            ("?s ?f ?o", "?s ?t ?o", iri_rows),
-            ("?s ?p ?f", "?s ?p ?t", all_rows),
+        for pattern, out, rows, extra in (
+            ("?f ?p ?o", "?t ?p ?o", iri_rows, ""),
+            ("?s ?f ?o", "?s ?t ?o", iri_rows, ""),
+            ("?s ?p ?f", "?s ?p ?t", all_rows, keep),
         ):
             if rows:
                 ops.append(
                     f"DELETE {{ {w(pattern)} }} INSERT {{ {w(out)} }} "
-                    f"WHERE {{ VALUES (?f ?t) {{ {rows} }} {w(pattern)} }}"
+                    f"WHERE {{ VALUES (?f ?t) {{ {rows} }} {w(pattern)}{extra and ' ' + extra} }}"
                 )
     if scope.all_graphs and iri_rows:
         ops.append(
@@ -339,9 +371,6 @@ class _Spool:
         if batch:
             yield batch
 
-    def n_batches(self, size: int) -> int:
-        return sum(1 for _ in self.batches(size))
-
     def close(self) -> None:
         self.file.close()
 
@@ -360,6 +389,10 @@ def canonicalize_endpoint(
     timeout: float = DEFAULT_TIMEOUT,
     page_size: int | None = None,
     progress: Callable[[BatchProgress], None] | None = None,
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
+    max_examples: int = DEFAULT_MAX_EXAMPLES,
 ) -> CanonicalizeReport:
     """Rewrite, in place, every non-canonical URN spelling the store at ``url`` holds.
 
@@ -370,6 +403,16 @@ def canonicalize_endpoint(
     ``undo`` names a file to receive a SPARQL Update that restores the original spellings
     (written also when a batch fails, covering every batch that may have been committed).
     ``progress`` is called with a :class:`BatchProgress` after each batch.
+
+    ``link``, ``keep_spellings`` and ``link_resolvers`` add the statements they add on the file
+    paths (:func:`urnld.rdf.canonicalize`: ``owl:sameAs``, ``urnld:spelling``,
+    ``rdfs:seeAlso``), to the named ``graph`` or else the default graph. The report counts only
+    statements the store did not hold yet (on a dry run: would not hold), so a second run adds
+    and counts nothing; ``undo`` deletes exactly those. They come from the report's clusters:
+    past ``max_examples`` distinct spellings a :class:`~urnld.errors.SpellingLimitError` is
+    raised before anything is written. With ``literals``, the literal objects of
+    ``urnld:spelling`` statements are not canonicalized (they record spellings), as on every
+    path.
 
     Idempotent (a second run changes nothing) and resumable: when a batch fails,
     :class:`EndpointBatchError` says which; batches before it are committed, and running again
@@ -382,14 +425,20 @@ def canonicalize_endpoint(
         raise URNError("a dry run changes nothing, so it has nothing to undo: drop the undo file")
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
-    report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
+    options = LinkOptions(link, keep_spellings, link_resolvers)
+    # Spelling records (an earlier keep_spellings run) are never URN terms, on every path.
+    skip_spellings = literals
+    report = CanonicalizeReport(
+        ignore_components=ignore_components, literals=literals, max_examples=max_examples
+    )
     rule = TermCache(TermRule(ignore_components=ignore_components))
     spool = _Spool()
     try:
         with Endpoint(url, update_url=update_url, timeout=timeout) as endpoint:
             report.statements_in = _check_scope(endpoint, scope)
             verdicts: list[tuple[str, TermVerdict, int]] = []
-            for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size):
+            for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size,
+                                      keep_spellings=skip_spellings):
                 if is_rdflib_internal(term.value):
                     continue  # rdflib's own names are not data (as in the file paths)
                 # Each distinct term comes once: the uncached rule.
@@ -401,17 +450,76 @@ def canonicalize_endpoint(
                 if verdict.ok and verdict.output != term.value:
                     spool.add(_Change(term, term._replace(value=verdict.output), count))
             report.record_verdicts(verdicts)
+            # Decided before anything is written: past the cap, nothing is added or rewritten.
+            extras = report_extras(report, options, endpoint.url) if options else []
             if dry_run:
+                for i in range(0, len(extras), batch):
+                    record_extras(report, _missing(endpoint, scope, extras[i:i + batch]))
                 report.statements_out = report.statements_in
                 return report
             _rewrite(
-                endpoint, scope, spool, size=batch, report=report, undo=undo, progress=progress
+                endpoint, scope, spool, size=batch, report=report, undo=undo, progress=progress,
+                extras=extras, keep_spellings=skip_spellings,
             )
             report.statements_out = endpoint.count(scope.count_query())
-            report.duplicates_merged = max(0, report.statements_in - report.statements_out)
+            # The added statements are in the count but merged nothing.
+            report.duplicates_merged = max(
+                0, report.statements_in + report.added - report.statements_out
+            )
             return report
     finally:
         spool.close()
+
+
+def _plan(
+    spool: _Spool, size: int, extras: list[Extra]
+) -> tuple[list[list[Extra]], list[list[Extra]]]:
+    """The added statements per request: each rewrite batch's ``urnld:spelling`` statements
+    (those of the spellings it rewrites), then the rest in chunks of ``size``."""
+    by_spelling: dict[str, list[Extra]] = {}
+    rest: list[Extra] = []
+    for e in extras:
+        if e.predicate == SPELLING:
+            by_spelling.setdefault(e.object, []).append(e)
+        else:
+            rest.append(e)
+    per_batch = []
+    for changes in spool.batches(size):
+        mine: list[Extra] = []
+        for c in changes:  # an IRI and a literal of one spelling: the first takes them
+            mine.extend(by_spelling.pop(c.old.value, ()))
+        per_batch.append(sorted(mine, key=Extra.ntriples))
+    # A spelling the store no longer holds (written meanwhile by others): added all the same.
+    rest.extend(e for es in by_spelling.values() for e in es)
+    rest.sort(key=Extra.ntriples)
+    return per_batch, [rest[i:i + size] for i in range(0, len(rest), size)]
+
+
+def _extra_sparql(e: Extra) -> str:
+    obj = _Term("literal", e.object) if e.literal else _Term("iri", e.object)
+    return f"{_Term('iri', e.subject).sparql()} {_Term('iri', e.predicate).sparql()} {obj.sparql()}"
+
+
+def _extras_data(scope: _Scope, extras: list[Extra]) -> str:
+    """The ``{ … }`` of an ``INSERT DATA`` / ``DELETE DATA`` holding ``extras``."""
+    return "{ " + scope.target()(" ".join(_extra_sparql(e) + " ." for e in extras)) + " }"
+
+
+def _missing(endpoint: Endpoint, scope: _Scope, extras: list[Extra]) -> list[Extra]:
+    """The statements of ``extras`` (distinct) the store does not hold where they would go."""
+    if not extras:
+        return []
+    rows = " ".join(f"({i} {_extra_sparql(e)})" for i, e in enumerate(extras))
+    query = (
+        f"SELECT ?i WHERE {{ VALUES (?i ?s ?p ?o) {{ {rows} }} {scope.target()('?s ?p ?o')} }}"
+    )
+    held: set[int] = set()
+    for (i,) in endpoint.select_columns(query, ("i",)):
+        try:
+            held.add(int(i))
+        except ValueError as e:
+            raise EndpointError(f"{endpoint.url}: unexpected results (a row {i!r})") from e
+    return [e for i, e in enumerate(extras) if i not in held]
 
 
 def _rewrite(
@@ -423,19 +531,40 @@ def _rewrite(
     report: CanonicalizeReport,
     undo: str | os.PathLike[str] | None,
     progress: Callable[[BatchProgress], None] | None,
+    extras: list[Extra],
+    keep_spellings: bool,
 ) -> None:
-    total = spool.n_batches(size)
+    per_batch, after = _plan(spool, size, extras)
+    total = len(per_batch) + len(after)
+    statements_total = spool.occurrences + len(extras)
     done_statements = 0
     undo_log = _UndoLog(undo) if undo is not None else None
     if progress is not None:
-        progress(BatchProgress(0, total, 0, spool.occurrences))
+        progress(BatchProgress(0, total, 0, statements_total))
+    requests = zip(spool.batches(size), per_batch, strict=True)
     k = 0
     try:
-        for k, changes in enumerate(spool.batches(size), 1):
+        for k, (changes, added) in enumerate(
+            itertools.chain(requests, (([], chunk) for chunk in after)), 1
+        ):
             try:
+                # Read before the request: which added statements are new, what the rewrite
+                # will change (for the undo file).
+                new = _missing(endpoint, scope, added)
+                ops, reverts = [], []
+                if new:
+                    reverts.append("DELETE DATA " + _extras_data(scope, new))
+                if changes:
+                    if undo_log is not None:
+                        reverts.append(_undo_ops(endpoint, scope, changes,
+                                                 keep_spellings=keep_spellings))
+                    ops.append(_rewrite_ops(scope, changes, keep_spellings=keep_spellings))
+                if new:
+                    ops.append("INSERT DATA " + _extras_data(scope, new))
                 if undo_log is not None:
-                    undo_log.add(_undo_ops(endpoint, scope, changes))
-                endpoint.update(_rewrite_ops(scope, changes))
+                    undo_log.add(" ;\n".join(r for r in reverts if r))
+                if ops:
+                    endpoint.update(" ;\n".join(ops))
             except EndpointError as e:
                 raise EndpointBatchError(
                     f"batch {k} of {total} failed, batches 1-{k - 1} are committed "
@@ -443,9 +572,10 @@ def _rewrite(
                     f"batch 1 of {total} failed, nothing was changed (run again to retry): {e}",
                     batch=k, batches_done=k - 1, batches_total=total, report=report,
                 ) from e
-            done_statements += sum(c.n for c in changes)
+            record_extras(report, new)
+            done_statements += sum(c.n for c in changes) + len(added)
             if progress is not None:
-                progress(BatchProgress(k, total, done_statements, spool.occurrences))
+                progress(BatchProgress(k, total, done_statements, statements_total))
     finally:
         if undo_log is not None:
             undo_log.write()
@@ -471,20 +601,25 @@ def _read_term(row: dict[str, str], var: str) -> _Term | None:
     return _Term("iri", value)
 
 
-def _undo_ops(endpoint: Endpoint, scope: _Scope, changes: list[_Change]) -> str:
+def _undo_ops(
+    endpoint: Endpoint, scope: _Scope, changes: list[_Change], *, keep_spellings: bool = False
+) -> str:
     """The update that reverts this batch, read from the store just before the batch runs.
 
     For each statement the batch will rewrite: insert it back as it is, and delete its rewritten
     form unless that form is in the store already (then it was there before the batch too).
     Blank nodes cannot be named across requests, so their statements are reverted by pattern.
+    With ``keep_spellings``, the spelling records the rewrite leaves alone are not read.
     """
     mapping = {c.old: c.new for c in changes}
     olds = " ".join(c.old.sparql() for c in changes)
+    keep = " " + _not_spelling("?f") if keep_spellings else ""
     branches = []
     for w in scope.wrappers():
         for pos in ("?s", "?p", "?o"):
             pattern = "?s ?p ?o".replace(pos, "?f")
-            branches.append(f"{{ {w(pattern)} BIND(?f AS {pos}) }}")
+            only = keep if pos == "?o" else ""
+            branches.append(f"{{ {w(pattern)}{only} BIND(?f AS {pos}) }}")
     if scope.all_graphs:
         branches.append("{ GRAPH ?f { ?s ?p ?o } BIND(?f AS ?g) }")
     if scope.graph is not None:
@@ -597,7 +732,8 @@ class _UndoLog:
         spans = list(zip(self.offsets, ends, strict=True))
         with atomic_output(self.path) as out:
             out.write(
-                b"# urnld: restores the URN spellings the canonicalization rewrote.\n"
+                b"# urnld: restores the URN spellings the canonicalization rewrote and removes\n"
+                b"# the statements it added.\n"
                 b"# Batches in reverse order; each reverts one batch.\n"
             )
             first = True

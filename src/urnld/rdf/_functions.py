@@ -52,7 +52,6 @@ import urnld
 from urnld._config import Policy, active_policy
 from urnld._terms import check_term
 from urnld.errors import URNError
-from urnld.findings import Severity
 
 __all__ = ["URNFN", "register_functions"]
 
@@ -84,10 +83,8 @@ def _info_under(text: str, policy: Policy) -> _Info:
     # The check side of the term rule (what ``urnld check`` reports): findings, and the
     # canonical form of anything that parses, valid or not.
     checked = check_term(text, policy)
-    findings = checked.findings
-    # dict.fromkeys: unique codes, first-appearance order (check's order is deterministic).
-    codes = " ".join(dict.fromkeys(f.code for f in findings))
-    valid = not any(f.severity == Severity.ERROR for f in findings)
+    codes = " ".join(checked.codes)
+    valid = checked.valid
     if checked.canonical is None:
         return _Info(None, None, None, codes or "syntax", valid=False)
     canon = urnld.URN.parse(checked.canonical)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Literal
 
 from .._bases import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
@@ -94,6 +94,32 @@ def _line_col(text: str, offset: int) -> tuple[int, int]:
     return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
 
 
+def _references(
+    text: str, base: str | None
+) -> Iterator[tuple[re.Match[str], str, str, str | None, bool]]:
+    """Each IRI reference of Turtle-like *text*: its match, as written, unescaped, the base in
+    force where it stands (*base* until a ``@base``/``BASE`` directive), and whether it is the
+    IRI of such a directive (the base changes after it, resolved against the one before, as
+    rdflib and RFC 3986 §5.2 do)."""
+    current = base
+    expect_base = False
+    for m in _TOKEN.finditer(text):
+        if m.group("base") is not None:
+            expect_base = True
+            continue
+        raw = m.group("iri")
+        if raw is None:
+            continue
+        ref = _unescape(raw)
+        yield m, raw, ref, current, expect_base
+        if expect_base:
+            if not current or reference_kind(ref) == "absolute":
+                current = ref
+            else:
+                current = resolve(ref, current)
+            expect_base = False
+
+
 def rewrite_turtle(
     text: str, base: str | None, *, source: str, syntax: str, mode: HazardMode
 ) -> tuple[str, list[Hazard]]:
@@ -109,25 +135,11 @@ def rewrite_turtle(
     >>> [h.message.split(": relative")[0] for h in found]
     ['x.ttl:1:32', 'x.ttl:1:36']
     """
-    current = base
-    expect_base = False
     pieces: list[str] = []
     last = 0
     found: list[Hazard] = []
-    for m in _TOKEN.finditer(text):
-        if m.group("base") is not None:
-            expect_base = True
-            continue
-        raw = m.group("iri")
-        if raw is None:
-            continue
-        ref = _unescape(raw)
+    for m, raw, ref, current, _sets_base in _references(text, base):
         if current is None or not is_urn(current):
-            if expect_base:
-                # rdflib resolves a base against the previous one the same way we would.
-                current = resolve(ref, current) if current and reference_kind(ref) != "absolute" \
-                    else ref
-                expect_base = False
             continue
         kind = reference_kind(ref)
         if kind == "absolute":
@@ -147,9 +159,6 @@ def rewrite_turtle(
             pieces.append(text[last:m.start("iri")])
             pieces.append(new)
             last = m.end("iri")
-        if expect_base:
-            current = new
-            expect_base = False
     if not pieces:
         return text, found
     pieces.append(text[last:])
@@ -198,25 +207,11 @@ def prefix_like_rewrites(text: str, *, source: str) -> tuple[str, list[tuple[str
     """Turtle-like *text* with each relative-path reference made under a URN base that ends in
     ``:`` written as base + reference (what "@base <urn:uuid:>" authors mean); and the list of
     ``(where, reference, iri)`` rewrites. Other references are left as they are."""
-    current: str | None = None
-    expect_base = False
     pieces: list[str] = []
     last = 0
     done: list[tuple[str, str, str]] = []
-    for m in _TOKEN.finditer(text):
-        if m.group("base") is not None:
-            expect_base = True
-            continue
-        raw = m.group("iri")
-        if raw is None:
-            continue
-        ref = _unescape(raw)
-        if expect_base:
-            current = ref if current is None or reference_kind(ref) == "absolute" \
-                else resolve(ref, current)
-            expect_base = False
-            continue
-        if (current is not None and is_urn(current) and current.endswith(":")
+    for m, _raw, ref, current, sets_base in _references(text, None):
+        if (not sets_base and current is not None and is_urn(current) and current.endswith(":")
                 and reference_kind(ref) == "relative-path"):
             new = current + ref
             line, col = _line_col(text, m.start())

@@ -18,7 +18,14 @@ from typing import Final, Literal
 
 from .. import _accel
 from .._config import Policy
-from .._terms import POLICY_OK_NIDS, TermCache, TermRule, TermVerdict, is_urn_like
+from .._terms import (
+    POLICY_OK_NIDS,
+    SPELLING,
+    TermCache,
+    TermRule,
+    TermVerdict,
+    is_urn_like,
+)
 from ..namespaces import PREFIXES
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
@@ -44,6 +51,9 @@ _count_elements: Callable[[dict[bytes, int], list[bytes]], None] = (
 )
 # First byte of a token that may be a URN once unescaped: 'u', 'U' or a '\\' escape.
 _URN_START = frozenset(b"uU\\")
+
+# The predicate of spelling records as N-Triples writes it: their literal is not a URN term.
+_SPELLING_TOKEN: Final = b"<" + SPELLING.encode("ascii") + b">"
 
 #: Distinct terms whose output is cached; past it the caches restart (bounded memory).
 MAX_CACHE = 50_000
@@ -193,7 +203,9 @@ class _Pass(abc.ABC):
         Raises :class:`NTriplesSyntaxError` (``on_error="raise"``) after counting the
         statements before the malformed line.
         """
-        if self._c is not None:
+        if self._c is not None and not (self.literals and _SPELLING_TOKEN in chunk):
+            # (The compiled loop decides per literal, not per statement: a chunk holding
+            # spelling records takes the Python loop, which looks at the predicate.)
             # The accelerator rewrites a chunk in the usual layout (None: any other chunk).
             done = self._c.rewrite(
                 chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
@@ -258,7 +270,7 @@ class _Pass(abc.ABC):
                     if o not in (prev_s, row[1]):
                         add_urn(o)
                     o = v
-            elif c == 34 and literals and o[1] in _URN_START:
+            elif c == 34 and literals and o[1] in _URN_START and row[1] != _SPELLING_TOKEN:
                 v = get(o)
                 if v is None:
                     v = literal(o)
@@ -346,9 +358,11 @@ class CheckPass(_Pass):
         self.report = report
 
     def flush(self) -> None:
-        report = self.report
         checked = self.terms.checked
+        info = self.info
+        items = []
         for tok, n in self.occ.items():
-            spelling, _inf, is_literal = self.info[tok]
-            report.record_check(spelling, checked(spelling), literal=is_literal, count=n)
+            spelling, _inf, is_literal = info[tok]
+            items.append((spelling, checked(spelling), is_literal, n))
+        self.report.record_checks(items)
         self.occ.clear()

@@ -296,7 +296,7 @@ def test_every_component_reports_what_is_not_a_urn(constraint: str, engine: str)
         assert "or syntax for a value that is not an RFC 8141 URN" in r.message, r.message
     # A blank node has no lexical form: not a URN either (a fresh node per run, so counted).
     node = blank()
-    found = run_component(constraint, ok + [node], engine=engine).report.results
+    found = run_component(constraint, [*ok, node], engine=engine).report.results
     assert len(found) == 2 and all(isinstance(r.value, BNode) for r in found)
 
 
@@ -319,7 +319,7 @@ def test_only_urns_still_applies_the_constraint(engine: str) -> None:
     # Values that start with "urn:" in any case are judged as before.
     bad = [lit("URN:ISSN:0317-8471"), URIRef("uRn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6")]
     flagged = run_component('urnsh:nid "isbn" ; urnsh:onlyURNs true',
-                            [lit("urn:isbn:0395363411"), lit("ISSN 0317-8471")] + bad,
+                            [lit("urn:isbn:0395363411"), lit("ISSN 0317-8471"), *bad],
                             engine=engine)
     _assert_flagged(flagged, bad)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -30,6 +31,10 @@ def _records(n: int) -> Graph:
         isbn = f"urn:isbn:97803953634{i % 100:02d}"
         g.add((EX[f"r{i}"], EX.id, Literal(isbn.upper() if i % 11 == 0 else isbn)))
     return g
+
+
+def _recorder(calls: list[tuple[int, int]]) -> Callable[[int, int], None]:
+    return lambda done, total: calls.append((done, total))
 
 
 def _comparable(report: Report) -> list[dict[str, str | None]]:
@@ -119,3 +124,24 @@ def test_batch_sizes() -> None:
     assert _progress.Plan.batch_size(1) == 64
     assert _progress.Plan.batch_size(6_400) == 64
     assert _progress.Plan.batch_size(100_000) == 1_000
+
+
+def test_progress_counts_on_the_graph_pyshacl_validates(tmp_path: Path) -> None:
+    # Focus nodes are found where pyshacl finds them: on the union of the named graphs, and on
+    # the graph after inference (the rdfs:domain makes ex:c an ex:R only with "rdfs").
+    trig = tmp_path / "data.trig"
+    trig.write_text("""@prefix ex: <http://example.org/> .
+        @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        ex:g1 { ex:a a ex:R . ex:b a ex:R . ex:isbn rdfs:domain ex:R . }
+        ex:g2 { ex:a ex:id "urn:isbn:0395363412" . ex:b ex:id "URN:ISBN:0395363411" .
+                ex:c ex:isbn "urn:isbn" . }""")
+    shapes = Graph().parse(data=PREFIXES + """
+        ex:S a sh:NodeShape ; sh:targetClass ex:R ; sh:property
+            [ sh:path ex:id ; urnsh:namespaceValid true ; urnsh:canonical true ] .
+        """, format="turtle")
+    for inference, records in (("none", 2), ("rdfs", 3)):
+        calls: list[tuple[int, int]] = []
+        report = validate(trig, shapes, inference=inference, progress=_recorder(calls))
+        total = 2 * records  # the node shape and its property shape
+        assert calls[0] == (0, total) and calls[-1] == (total, total), (inference, calls)
+        _same(report, validate(trig, shapes, inference=inference))

@@ -47,6 +47,7 @@ __all__ = [
     "SPELLING",
     "URN_LITERAL_DATATYPES",
     "XSD",
+    "CheckFields",
     "NidPolicy",
     "TermCache",
     "TermCheck",
@@ -182,6 +183,9 @@ class TermCheck(NamedTuple):
         return self.error is None
 
 
+#: :class:`TermCheck`'s fields as a plain tuple (what :meth:`TermCache.checked` returns).
+CheckFields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
+
 _DEFAULT_POLICY: Final = Policy()
 
 
@@ -310,7 +314,7 @@ class TermCache:
         #: The uncached rule (for callers that cache by a key of their own).
         self.verdict: Callable[[str], TermVerdict] = _accelerated(self.rule)
         self._cache: dict[str, TermVerdict] = {}
-        self._checks: dict[str, TermCheck] = {}
+        self._checks: dict[str, CheckFields] = {}
         self._max = max_size
 
     def get(self, text: str) -> TermVerdict:
@@ -324,12 +328,19 @@ class TermCache:
         self._cache[text] = result
         return result
 
-    def checked(self, text: str) -> TermCheck:
-        """:func:`check_term` for *text*, cached."""
+    def checked(self, text: str) -> CheckFields:
+        """:func:`check_term` for *text*, cached, as a plain tuple of its fields.
+
+        >>> codes, error, canonical, nid = TermCache().checked("URN:EXAMPLE:a")
+        >>> codes, error, canonical, nid
+        (('not-canonical',), None, 'urn:example:a', 'example')
+        """
         hit = self._checks.get(text)
         if hit is not None:
             return hit
-        result = check_term(text, self.rule.policy)
+        # A plain tuple: the garbage collector stops tracking a tuple that holds only strings,
+        # but never a NamedTuple instance, and a pass caches hundreds of thousands of these.
+        result: CheckFields = tuple(check_term(text, self.rule.policy))  # type: ignore[assignment]
         if len(self._checks) >= self._max:
             self._checks.clear()
         self._checks[text] = result

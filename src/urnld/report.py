@@ -42,7 +42,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from ._terms import TermCheck, TermVerdict
+    from ._terms import CheckFields, TermCheck, TermVerdict
 
 __all__ = [
     "DEFAULT_MAX_EXAMPLES",
@@ -581,16 +581,24 @@ class CheckReport(_ReportBase):
             self._non_canonical.add(spelling, (count, canonical))
 
     def record_check(
-        self, spelling: str, checked: TermCheck, *, literal: bool = False, count: int = 1
+        self,
+        spelling: str,
+        checked: TermCheck | CheckFields,
+        *,
+        literal: bool = False,
+        count: int = 1,
     ) -> None:
         """Record ``count`` occurrences of ``spelling`` as :func:`urnld._terms.check_term`
         judged it (see :meth:`record_checks`)."""
         self.record_checks(((spelling, checked, literal, count),))
 
-    def record_checks(self, items: Iterable[tuple[str, TermCheck, bool, int]]) -> None:
+    def record_checks(
+        self, items: Iterable[tuple[str, TermCheck | CheckFields, bool, int]]
+    ) -> None:
         """Record ``(spelling, check, is_literal, count)`` tuples as
-        :func:`urnld._terms.check_term` judged them: the one way every check path (stream,
-        in-memory graphs, endpoints) fills the report.
+        :func:`urnld._terms.check_term` judged them (a :class:`~urnld._terms.TermCheck` or its
+        fields as a plain tuple): the one way every check path (stream, in-memory graphs,
+        endpoints) fills the report.
 
         The same counts as :meth:`record_urn` per item, summed per batch first (a URN-dense
         file meets each spelling about twice, so the per-item cost is the report's cost).
@@ -606,14 +614,13 @@ class CheckReport(_ReportBase):
                 literals += count
             else:
                 iris += count
-            for code in checked.codes:
+            codes, error, canonical, nid = checked
+            for code in codes:
                 findings[code] = findings.get(code, 0) + count
-            error = checked.error
             if error is not None:
                 errors += count
                 add_invalid(spelling, (count, error))
                 continue
-            canonical, nid = checked.canonical, checked.nid
             if canonical is None or nid is None:
                 continue
             nids[nid] = nids.get(nid, 0) + count

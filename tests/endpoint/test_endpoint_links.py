@@ -173,6 +173,18 @@ def test_second_run_adds_nothing(store: Store, literals: bool) -> None:
     assert ("URN:ISBN:978-88-98392-31-5" in spellings) == literals
 
 
+def test_a_later_literals_run_leaves_the_records(store: Store) -> None:
+    # A record's literal is never a URN term: a later run with literals but without
+    # keep_spellings neither rewrites it nor reports it (the file paths do the same).
+    store.load(triples_data())
+    run(store, literals=True, batch=2, **MODES)
+    once = store.default_graph()
+    again = run(store, literals=True, batch=2)
+    assert isomorphic(store.default_graph(), once)
+    assert (again.rewritten, again.duplicates_merged) == (0, 0)
+    assert "URN:ISBN:0-395-36341-1" in {str(o) for o in once.objects(None, SPELLING)}
+
+
 def test_report_counts_only_statements_not_held(store: Store) -> None:
     """Statements the store already holds are neither written again nor counted (the file
     path counts what it writes; a store holding them gets nothing new)."""

@@ -77,9 +77,12 @@ def test_warn_goes_on_with_the_rfc3986_resolution(fmt):
 def test_warn_in_json_ld_goes_on_with_pyld():
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        g = read(data=DOCS["json-ld"].format(ref="../d"), format="json-ld", hazards="warn")
+        g = read(data=DOCS["json-ld"].format(ref="../d"), format="json-ld", hazards="warn",
+                 name="doc.jsonld")
     assert subjects(g) == ["urn:../d"]
     assert "continuing with <urn:../d>" in str(caught[0].message)
+    # Named like the error would be: a command's warning line says which input it is about.
+    assert str(caught[0].message).startswith("doc.jsonld: JSON-LD /@id: relative reference")
 
 
 def test_base_argument_is_guarded_too():

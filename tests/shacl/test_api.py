@@ -15,7 +15,7 @@ from shacl_helpers import EX, PREFIXES
 import urnld
 from urnld.rdf import register_functions
 from urnld.shacl import DataError, Report, ShapesError, _engine, shapes_path, validate
-from urnld.shacl._rules import facts, finding_codes, namespace_codes
+from urnld.shacl._rules import facts, finding_codes, namespace_codes, namespace_verdict
 
 SHAPES = PREFIXES + """
 ex:S a sh:NodeShape ; sh:targetClass ex:R ;
@@ -107,12 +107,15 @@ def test_complex_paths_are_rendered_and_validated() -> None:
              "ex:part/(^ex:of)"),
             (EX.b, URIRef("urn:example:z"), "UniqueByEquivalenceConstraintComponent",
              "ex:part/(^ex:of)"),
+            # the path reaches ex:q too, and an http IRI is not a URN
+            (EX.a, EX.q, "CanonicalConstraintComponent", "ex:part/(^ex:of)"),
+            (EX.a, EX.q, "UniqueByEquivalenceConstraintComponent", "ex:part/(^ex:of)"),
         }, engine
 
 
 def test_a_redefined_component_is_left_to_pyshacl() -> None:
     text = Path(shapes_path("urn.ttl")).read_text(encoding="utf-8")
-    changed = text.replace("not in canonical form (rule", "spelled differently (rule")
+    changed = text.replace("not in canonical form, or", "spelled differently, or")
     assert changed != text
     shapes = Graph().parse(data=changed, format="turtle").parse(data=SHAPES, format="turtle")
     data = Graph().parse(data=DATA, format="turtle")
@@ -120,8 +123,9 @@ def test_a_redefined_component_is_left_to_pyshacl() -> None:
     assert taken == 1  # namespaceValid is unchanged; canonical is not ours any more
     report = Report.from_graph(graph)
     assert [r.message for r in report.results if "Canonical" in r.component] == [
-        "URN:ISBN:0-395-36341-1: spelled differently (rule urnsh:canonical; finding not-canonical"
-        "; functions-missing where the engine lacks the urnfn: functions)"
+        "URN:ISBN:0-395-36341-1: spelled differently, or not a URN at all (rule urnsh:canonical; "
+        "finding not-canonical, or syntax for a value that is not an RFC 8141 URN; "
+        "functions-missing where the engine lacks the urnfn: functions)"
     ]
 
 
@@ -170,8 +174,12 @@ NSS_CODES = frozenset({"nss-invalid", "nss-check-digit"})
 
 
 @given(texts)
+@example("urn:isbn")
+@example("URN:ab:c?x")
 def test_namespace_codes_are_the_nss_part_of_check(text: str) -> None:
     assert namespace_codes(text) == finding_codes(text) & NSS_CODES
+    # None (not a URN) exactly where urnfn:nid raises, as the components read it
+    assert (namespace_verdict(text) is None) == (facts(text).nid is None)
 
 
 def _sparql(expr: str, *args: str) -> str | None:

@@ -201,3 +201,42 @@ def test_the_default_shapes_fail_the_bundled_catalog_example(repo_root: Path) ->
     assert ("urn:x-inspire:specification:gmlas:BaseTypes:3.2", "RegisteredConstraintComponent") in flagged
     # http IRIs and literals that are not URNs are not judged by the any-URN shapes
     assert not any(str(r.value).startswith("http") for r in report.results)
+    # ... and nothing else: the catalog shapes report exactly these eight results.
+    assert sorted(flagged) == sorted([
+        ("urn:isbn:9780141439519", "NamespaceValidConstraintComponent"),
+        ("urn:isbn:12345", "NamespaceValidConstraintComponent"),
+        ("urn:X-LOCAL:shelf-42", "RegisteredConstraintComponent"),
+        ("urn:x-inspire:specification:gmlas:BaseTypes:3.2", "RegisteredConstraintComponent"),
+        ("URN:ISBN:978-0-14-143951-8", "CanonicalConstraintComponent"),
+        ("URN:ISBN:978-0-14-143951-8", "UniqueByEquivalenceConstraintComponent"),
+        ("urn:isbn:9780141439518", "UniqueByEquivalenceConstraintComponent"),
+        ("urn:ISBN:0-14-044913-2", "CanonicalConstraintComponent"),
+    ])
+
+
+_MIXED = """
+@prefix dct: <http://purl.org/dc/terms/> .
+@prefix schema: <http://schema.org/> .
+<http://example.org/b1> a schema:Book ;
+    dct:identifier "urn:isbn:9780199535569", "ISBN 978-0-19-953556-9" ;
+    schema:isbn "978-0-19-953556-9" ;
+    schema:sameAs <https://www.wikidata.org/wiki/Q170583>, <http://example.org/b1?x#y>, "" ;
+    dct:references <urn:isbn:9780199535569>, "doi:10.1000/182", "urn:isbn", <URN:ISSN:1234> .
+"""
+
+
+@pytest.mark.parametrize("engine", ["python", "sparql", "pyshacl"])
+def test_catalog_shapes_judge_only_values_meant_as_urns(engine: str) -> None:
+    # Identifier and link properties hold http IRIs, DOIs and plain strings next to URNs: the
+    # any-URN shapes (urnsh:onlyURNs true) leave those alone, and report what starts with "urn:"
+    # but is no URN. A record identifier that is not a URN is one result (the syntax check's).
+    data = Graph().parse(data=_MIXED, format="turtle")
+    report = validate(data, engine=engine)
+    found = sorted((str(r.value), str(r.source_shape).split("#")[-1], r.component.split("#")[1])
+                   for r in report.results)
+    assert found == [
+        ("ISBN 978-0-19-953556-9", "RecordIdentifierSyntax", "NodeConstraintComponent"),
+        ("URN:ISSN:1234", "AnyURN", "NamespaceValidConstraintComponent"),
+        ("urn:isbn", "AnyURN", "NamespaceValidConstraintComponent"),
+        ("urn:isbn", "AnyURNNID", "RegisteredConstraintComponent"),
+    ]

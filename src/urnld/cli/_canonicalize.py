@@ -17,7 +17,7 @@ from typing import Any
 
 from ..errors import URNError
 from ._common import ProgressLine
-from ._formats import QUAD_FORMATS, STREAMABLE, format_of, source_name
+from ._formats import STREAMABLE, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "merge URN-equivalent nodes in RDF files"
@@ -85,7 +85,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
-        help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
+        help="local (default) or dask (N-Triples/N-Quads are partitioned, other syntaxes read "
+        "whole, one worker each; needs urnld[dask])",
     )
     parser.add_argument(
         "-j", "--jobs", type=int, metavar="N",
@@ -126,19 +127,9 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
         fmt = guess_format(out[:-3] if out.endswith(".gz") else out)
     fmt = fmt or in_fmt
     if fmt not in STREAMABLE:
-        from rdflib.plugin import PluginException, get, plugins
-        from rdflib.serializer import Serializer
+        from ..rdf import check_output_format
 
-        try:
-            get(fmt, Serializer)
-        except PluginException:
-            known = sorted(
-                p.name for p in plugins(kind=Serializer)
-                if "/" not in p.name and not p.name.startswith("ox-")  # MIME and oxrdflib twins
-            )
-            raise URNError(
-                f"unknown output format {fmt!r}; use one of: {', '.join(known)}"
-            ) from None
+        check_output_format(fmt)
     return fmt
 
 
@@ -270,39 +261,24 @@ def _one(
             )
         return report
 
-    from rdflib import Dataset, Graph
+    from ._input_options import read_graph, read_options, warnings_to_stderr
 
+    if not args.rdfc:
+        from ..rdf import canonicalize_document
+
+        with warnings_to_stderr("urnld canonicalize"):
+            return canonicalize_document(
+                src, out, format=in_fmt, output_format=out_fmt, name=source_name(src),
+                iris=args.iris, **read_options(args), **opts,
+            )
     from ..rdf import canonical_nquads, canonicalize
-    from ._input_options import read_graph, warnings_to_stderr
 
     with warnings_to_stderr("urnld canonicalize"):
         graph = read_graph(src, in_fmt, args)
     result_graph = canonicalize(graph, iris=args.iris, **opts)
-    if args.rdfc:
-        nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
-        with atomic_output(out, fsync=True) as fo:
-            fo.write(nquads.encode("utf-8"))
-    else:
-        target: Graph = result_graph.graph
-        if isinstance(target, Dataset) and out_fmt not in QUAD_FORMATS:
-            named = [g for g in target.graphs() if g.identifier != target.default_graph.identifier]
-            if any(len(g) for g in named):
-                raise URNError(
-                    f"{source_name(src)} has named graphs, which {out_fmt} cannot hold; "
-                    "use --output-format nquads or trig"
-                )
-            target = target.default_graph
-        elif not isinstance(target, Dataset) and out_fmt in QUAD_FORMATS:
-            # A triples input written as quads: its statements go to the default graph
-            # (rdflib refuses to write N-Quads/TriG from a plain Graph).
-            dataset = Dataset()
-            for triple in target:
-                dataset.add(triple)
-            for prefix, namespace in target.namespaces():
-                dataset.bind(prefix, namespace, override=False)
-            target = dataset
-        with atomic_output(out, fsync=True) as fo:
-            target.serialize(destination=fo, format=out_fmt, encoding="utf-8")
+    nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
+    with atomic_output(out, fsync=True) as fo:
+        fo.write(nquads.encode("utf-8"))
     return result_graph.report
 
 
@@ -382,28 +358,33 @@ def _run_dask(args: argparse.Namespace) -> int:
         )
     if args.output == "-":
         raise URNError("--engine dask writes a directory: give -o OUTDIR")
-    for src in args.inputs:
-        fmt = format_of(src, args.input_format, "nt")
-        if fmt not in STREAMABLE or src == "-":
-            raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {src!r}")
+    if "-" in args.inputs:
+        raise URNError("--engine dask reads files: '-' (stdin) cannot be partitioned")
     try:
         import urnld.dask as udask
     except ImportError as e:  # the module itself is ours; its dependency may be missing
         raise URNError(
             f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
         ) from e
+    from ._input_options import read_options, warnings_to_stderr
+
     try:
-        report = udask.canonicalize_files(
-            args.inputs,
-            args.output,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            ignore_components=args.ignore_components,
-            literals=args.literals,
-            link=args.link,
-            keep_spellings=args.keep_spellings,
-            link_resolvers=args.link_resolvers,
-        )
+        with warnings_to_stderr("urnld canonicalize"):
+            report = udask.canonicalize_files(
+                args.inputs,
+                args.output,
+                workers=args.workers,
+                scheduler=args.scheduler,
+                ignore_components=args.ignore_components,
+                literals=args.literals,
+                link=args.link,
+                keep_spellings=args.keep_spellings,
+                link_resolvers=args.link_resolvers,
+                input_format=args.input_format,
+                output_format=args.output_format,
+                iris=args.iris,
+                **read_options(args),
+            )
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.
         if args.report and e.report is not None:

@@ -13,10 +13,11 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from typing import IO, Any
 
 from ..errors import URNError
-from ._formats import STREAMABLE, format_of, source_name
+from ._formats import source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
@@ -53,7 +54,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="show every row of every table (no --limit)")
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
-        help="local (default) or dask (N-Triples/N-Quads only; needs urnld[dask])",
+        help="local (default) or dask (N-Triples/N-Quads are partitioned, other syntaxes read "
+        "whole, one worker each; needs urnld[dask])",
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
@@ -127,7 +129,10 @@ def _run(args: argparse.Namespace) -> int:
         raise URNError("give RDF files to check, or --endpoint URL")
     elif args.engine == "dask":
         require_default_policy(policy, "--engine dask")
-        report = _run_dask(args)
+        with warnings_to_stderr("urnld check"):
+            report = _run_dask(
+                args, lambda source, e: _unreadable(source, e, args, unreadable, files)
+            )
     else:
         if args.workers is not None or args.scheduler is not None:
             raise URNError("--workers/--scheduler need --engine dask")
@@ -139,15 +144,7 @@ def _run(args: argparse.Namespace) -> int:
                 with warnings_to_stderr("urnld check"):
                     _check_one(path, args, part, quiet=args.quiet, policy=policy)
             except (OSError, URNError) as e:
-                message = (
-                    f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
-                ).splitlines()[0]
-                unreadable.append({"source": source, "error": message.removeprefix(f"{source}: ")})
-                files.append({"source": source, "error": message.removeprefix(f"{source}: ")})
-                if not args.json:
-                    # The reader's messages name the input themselves (with line and column).
-                    where = "" if message.startswith(source) else f"{source}: "
-                    print(f"urnld check: error: {where}{message}", file=sys.stderr)
+                _unreadable(source, e, args, unreadable, files)
             else:
                 files.append({
                     "source": source, "statements": part.statements_in,
@@ -179,6 +176,22 @@ def _run(args: argparse.Namespace) -> int:
     return 0 if report.ok else 1
 
 
+def _unreadable(
+    source: str, e: Exception, args: argparse.Namespace, unreadable: list[dict[str, str]],
+    files: list[dict[str, Any]],
+) -> None:
+    """Record an input that could not be read (the others are still checked) and say so."""
+    message = (
+        f"{e.strerror}" if isinstance(e, OSError) and e.strerror else str(e)
+    ).splitlines()[0]
+    unreadable.append({"source": source, "error": message.removeprefix(f"{source}: ")})
+    files.append({"source": source, "error": message.removeprefix(f"{source}: ")})
+    if not args.json:
+        # The reader's messages name the input themselves (with line and column).
+        where = "" if message.startswith(source) else f"{source}: "
+        print(f"urnld check: error: {where}{message}", file=sys.stderr)
+
+
 def _write_html(
     args: argparse.Namespace, report: Any, files: list[dict[str, Any]], *, partial: bool
 ) -> None:
@@ -193,17 +206,21 @@ def _write_html(
     ))
 
 
-def _run_dask(args: argparse.Namespace) -> Any:
-    for path in args.files:
-        if path == "-" or format_of(path, args.input_format, "nt") not in STREAMABLE:
-            raise URNError(f"--engine dask reads N-Triples/N-Quads files only, not {path!r}")
+def _run_dask(args: argparse.Namespace, on_unreadable: Callable[[str, Exception], None]) -> Any:
+    if "-" in args.files:
+        raise URNError("--engine dask reads files: '-' (stdin) cannot be partitioned")
     try:
         import urnld.dask as udask
     except ImportError as e:
         raise URNError(
             f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
         ) from e
-    return udask.check_files(args.files, workers=args.workers, scheduler=args.scheduler)
+    from ._input_options import read_options
+
+    return udask.check_files(
+        args.files, workers=args.workers, scheduler=args.scheduler,
+        input_format=args.input_format, on_unreadable=on_unreadable, **read_options(args),
+    )
 
 
 def _distinct(n: int, truncated: bool) -> str:

@@ -1,10 +1,12 @@
 """Progress on stderr for commands that can run for more than a second (terminal only).
 
 :class:`Progress` shows how far the input has been read, with the rate and an ETA, from the
-bytes a :class:`CountingReader` hands to a parser. Where the amount of work is unknown (pyshacl
-gives no progress while it runs the shapes), :meth:`Progress.ticking` shows the phase and the
-time elapsed instead. Nothing is written unless stderr is a terminal, and the line is erased at
-the end, so logs and pipes never see it.
+bytes a :class:`CountingReader` hands to a parser; or how many units of other work are done, from
+a library's ``progress(done, total)`` callback (:meth:`Progress.count`: the focus-node checks of
+:func:`urnld.shacl.validate`). Where the amount of work is unknown (parsing a graph),
+:meth:`Progress.ticking` shows the phase and the time elapsed instead, until counting starts.
+Nothing is written unless stderr is a terminal, and the line is erased at the end, so logs and
+pipes never see it.
 """
 
 from __future__ import annotations
@@ -29,18 +31,29 @@ def _size(n: float) -> str:
     return f"{n:,.1f} GB"
 
 
-def eta_text(done: int, total: int | None, elapsed: float) -> str:
+def eta_text(done: int, total: int | None, elapsed: float, unit: str | None = None) -> str:
     """``"42.0% of 12.0 MB, 1.5 MB/s, ETA 5 s"`` (no ETA before 1% or without a total).
+
+    *unit* names what is counted, instead of bytes.
 
     >>> eta_text(500_000, 1_000_000, 2.0)
     '50.0% of 1.0 MB, 250.0 kB/s, ETA 2 s'
     >>> eta_text(500_000, None, 2.0)
     '500.0 kB read, 250.0 kB/s'
+    >>> eta_text(3_000, 12_000, 1.5, "checks")
+    '25.0% of 12,000 checks, 2,000 checks/s, ETA 4 s'
     """
     rate = done / elapsed if elapsed > 0 else 0.0
+    if unit is None:
+        amount, speed = _size, _size
+    else:
+        def amount(n: float) -> str:
+            return f"{n:,.0f} {unit}"
+
+        speed = amount
     if not total:
-        return f"{_size(done)} read, {_size(rate)}/s"
-    text = f"{100 * done / total:.1f}% of {_size(total)}, {_size(rate)}/s"
+        return f"{amount(done)} read, {speed(rate)}/s"
+    text = f"{100 * done / total:.1f}% of {amount(total)}, {speed(rate)}/s"
     if rate > 0 and done >= total / 100:
         text += f", ETA {max(total - done, 0) / rate:,.0f} s"
     return text
@@ -62,6 +75,10 @@ class Progress:
         self.start = time.monotonic()
         self._last = 0.0
         self._width = 0
+        # The ticking thread and count() both draw; once counting has begun the tick is silent.
+        self._lock = threading.Lock()
+        self._counting: tuple[str, str, float] | None = None  # (phase, unit, start)
+        self._phase: tuple[str, float] | None = None  # what ticking() shows, and since when
 
     def _draw(self, text: str) -> None:
         line = f"{self.label}: {text}"
@@ -80,24 +97,66 @@ class Progress:
         self._last = now
         self._draw(eta_text(done, self.total, now - self.start))
 
+    def counter(self, phase: str, unit: str, then: str | None = None) -> Any:
+        """A ``progress(done, total)`` callback that shows *phase*: ``done`` of ``total`` *unit*.
+
+        The rate and the ETA are measured from the first call (the work before it, such as
+        reading the input, does not count); the first and the last call are always drawn.
+        When ``done`` reaches ``total``, a surrounding :meth:`ticking` goes on with the phase
+        *then* (what still has to happen, of unknown length), if given.
+
+        >>> import io
+        >>> out = io.StringIO()
+        >>> bar = Progress("urnld validate", enabled=True, stream=out)
+        >>> count = bar.counter("running the shapes", "checks")
+        >>> count(0, 200); count(200, 200)
+        >>> "urnld validate: running the shapes: 100.0% of 200 checks" in out.getvalue()
+        True
+        """
+
+        def count(done: int, total: int) -> None:
+            if not self.enabled:
+                return
+            now = time.monotonic()
+            with self._lock:
+                if self._counting is None:
+                    self._counting = (phase, unit, now)
+                elif now - self._last < _EVERY and done < total:
+                    return
+                self._last = now
+                _, _, began = self._counting
+                self._draw(f"{phase}: {eta_text(done, total, now - began, unit)}")
+                if done >= total and then is not None:
+                    self._counting = None
+                    self._phase = (then, now)
+
+        return count
+
     def close(self) -> None:
-        if self.enabled and self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
-            self._width = 0
+        with self._lock:
+            if self.enabled and self._width:
+                self.stream.write("\r" + " " * self._width + "\r")
+                self.stream.flush()
+                self._width = 0
 
     @contextlib.contextmanager
     def ticking(self, phase: str) -> Iterator[None]:
-        """While the body runs, show *phase* and the seconds elapsed (no ETA: unknown work)."""
+        """While the body runs, show *phase* and the seconds elapsed (no ETA: unknown work).
+
+        The tick stops drawing once a :meth:`counter` of this line has been called.
+        """
         if not self.enabled:
             yield
             return
         stop = threading.Event()
-        began = time.monotonic()
+        self._phase = (phase, time.monotonic())
 
         def tick() -> None:
             while not stop.wait(_EVERY):
-                self._draw(f"{phase}, {time.monotonic() - began:,.0f} s")
+                with self._lock:
+                    if self._counting is None and self._phase is not None:
+                        text, since = self._phase
+                        self._draw(f"{text}, {time.monotonic() - since:,.0f} s")
 
         thread = threading.Thread(target=tick, name="urnld-progress", daemon=True)
         thread.start()
@@ -106,6 +165,7 @@ class Progress:
         finally:
             stop.set()
             thread.join()
+            self._phase = None
             self.close()
 
 

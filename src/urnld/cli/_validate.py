@@ -9,6 +9,9 @@ Output: ``text`` is an aligned table on a terminal and tab-separated lines other
 a line, a header first); ``json`` is ``{"conforms": bool, "summary": {severity: count},
 "results": [{"focus_node", "path", "value", "component", "severity", "message",
 "source_shape"}]}`` with terms in Turtle syntax; ``turtle`` is the standard SHACL report graph.
+
+On a terminal (and without ``-q``) stderr shows the seconds spent reading, then the shapes'
+focus-node checks done of all, with the rate and an ETA (``validate(progress=...)``).
 """
 
 from __future__ import annotations
@@ -116,10 +119,13 @@ def _run(args: argparse.Namespace) -> int:
     policy = policy_from_args(args, "urnld validate")
     bar = Progress("urnld validate", enabled=False if args.quiet else None)
     options = ReadOptions(format=args.input_format, **read_options(args))
-    with warnings_to_stderr("urnld validate"), \
-            bar.ticking("reading the data and running the shapes (pyshacl reports no progress)"):
+    # Reading (and inference) has no known size: a ticking line; then the shapes' focus-node
+    # checks are counted, with an ETA.
+    counter = (bar.counter("running the shapes", "checks", then="building the report")
+               if bar.enabled else None)
+    with warnings_to_stderr("urnld validate"), bar.ticking("reading the data and the shapes"):
         report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
-                          read_options=options, policy=policy)
+                          read_options=options, policy=policy, progress=counter)
     out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
     if args.html:
         from ._html_report import validate_document, write_html

@@ -1,11 +1,17 @@
 """Canonicalize and check partitioned RDF dumps on Dask, with the single-process results.
 
 ``urnld canonicalize --engine dask`` / ``urnld check --engine dask`` and the Python API behind
-them. Inputs are N-Triples / N-Quads files, plain or ``.gz``. URN canonicalization is a pure
-function of each term, so every partition is processed independently with
-:func:`urnld.stream.canonicalize_lines` / :func:`urnld.stream.check_lines` and the reports are
-combined with ``.merge``.
+them. Inputs are N-Triples / N-Quads files, plain or ``.gz``, streamed in partitions, and
+documents in every other syntax :func:`urnld.read.read` reads, each read whole by one worker.
+URN canonicalization is a pure function of each term, so every partition is processed
+independently with :func:`urnld.stream.canonicalize_lines` / :func:`urnld.stream.check_lines`
+and the reports are combined with ``.merge``.
 
+* **Documents.** Turtle, TriG, RDF/XML, JSON-LD, N3, TriX and HexTuples cannot be cut at line
+  boundaries: one task reads such a document with the reader (offline JSON-LD catalog, URN base
+  guard) and runs what the local command runs on it (:func:`urnld.rdf.canonicalize_document`,
+  :func:`urnld.rdf.check_graph`). That worker holds the document in memory; the driver does
+  not. Hazard warnings are raised again in the driver.
 * **Partitions.** A plain file larger than ``partition_size`` (64 MiB) is cut into byte ranges
   aligned to line starts; a ``.gz`` file is one partition. Workers read their ranges straight
   from disk and write their output pieces straight to disk; only reports travel through Dask.
@@ -13,8 +19,9 @@ combined with ``.merge``.
   first line from a parallel newline count).
 * **Output layout.** ``OUTDIR`` gets one file per input, with the input's name and compression
   (inputs sharing a file name keep their directories, relative to the deepest directory holding
-  all inputs). Each output file is byte for byte what ``urnld canonicalize INPUT`` writes for
-  that input alone.
+  all inputs). Each output file is what ``urnld canonicalize INPUT`` writes for that input
+  alone: byte for byte for N-Triples/N-Quads, the same statements for a document read whole
+  (rdflib labels blank nodes anew on every read).
 * **Blank nodes** keep their per-file scope because labels are copied unchanged and each input
   has its own output document: ``_:b1`` in ``a.nt`` and ``_:b1`` in ``b.nt`` are two nodes,
   exactly as when loading the inputs. To put several outputs into one graph, load each as its
@@ -25,7 +32,7 @@ combined with ``.merge``.
   label depends on the whole dataset); :func:`digest_files` digests each file in its own task,
   which is exact per file because blank-node labels are file-scoped.
 * **All or nothing.** Output goes to a hidden temporary sibling of ``OUTDIR`` renamed into place
-  only when every partition succeeded. A malformed line does not stop the other partitions: the
+  only when every task succeeded. A malformed line does not stop the other partitions: the
   job finishes them, then raises :class:`DaskJobError` whose ``.report`` lists every malformed
   line as ``FILE:LINE``, and leaves no output. A rerun starts from scratch and gives the same
   result.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from collections import Counter
 from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 from urnld._links import LinkOptions, extras_of_report, ntriples, record_extras
 from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
@@ -13,7 +13,9 @@ from urnld.dask._errors import DaskJobError, positive_int
 from urnld.dask._output import OutputDir, output_names
 from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
 from urnld.dask._tasks import (
+    canonicalize_document_task,
     canonicalize_partition,
+    check_document_task,
     check_partition,
     concat_pieces,
     digest_file,
@@ -21,6 +23,12 @@ from urnld.dask._tasks import (
 )
 from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
+
+if TYPE_CHECKING:
+    # The reader (rdflib, pyld) is imported when a job reads documents, not with this module:
+    # workers import it to run any task, and one that only streams never needs the reader.
+    from urnld.dask._documents import Reading
+    from urnld.read import Catalog, HazardMode
 
 __all__ = [
     "DEFAULT_PARTITION_SIZE",
@@ -47,13 +55,17 @@ def _check_args(workers: int | None, scheduler: str | None, partition_size: int)
     positive_int(partition_size, "partition_size (bytes)")
 
 
-def stat_inputs(inputs: Sequence[str | os.PathLike[str]]) -> list[FileInfo]:
-    """Stat every input up front, so a typo fails before any cluster starts."""
+def _check_inputs(inputs: object) -> None:
     if isinstance(inputs, (str, bytes, os.PathLike)):
         # A lone path would otherwise be iterated character by character.
         raise URNError("inputs must be a sequence of paths, not a single path")
     if not inputs:
         raise URNError("no input files given")
+
+
+def stat_inputs(inputs: Sequence[str | os.PathLike[str]]) -> list[FileInfo]:
+    """Stat every input up front, so a typo fails before any cluster starts."""
+    _check_inputs(inputs)
     return [FileInfo.stat(i, p) for i, p in enumerate(inputs)]
 
 
@@ -111,24 +123,35 @@ def _raise_task_error(future: Any, what: str) -> None:
     raise DaskJobError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
 
 
-def _submit(
+def _start(
     client: Any,
     func: Callable[..., Any],
     calls: Sequence[tuple[Any, ...]],
-    names: Sequence[str],
     priorities: Sequence[int] | None = None,
 ) -> list[Any]:
-    """Submit ``func(*call)`` for every call and wait for all of them (results stay on the
-    workers); on the first task error cancel the rest and raise."""
-    distributed = require_distributed()
-    futures = [
+    """Submit ``func(*call)`` for every call; return the futures without waiting."""
+    return [
         client.submit(func, *args, pure=False, priority=priorities[i] if priorities else 0)
         for i, args in enumerate(calls)
     ]
+
+
+def _wait(
+    client: Any,
+    futures: list[Any],
+    names: Sequence[str],
+    spare: Callable[[int, BaseException], bool] | None = None,
+) -> list[Any]:
+    """Wait for every future (results stay on the workers); on the first task error cancel the
+    rest and raise, unless ``spare(index of the future, error)`` says to go on without it."""
+    distributed = require_distributed()
     label = dict(zip((f.key for f in futures), names, strict=True))
+    index = {f.key: i for i, f in enumerate(futures)}
     try:
         for fut in distributed.as_completed(futures):
             if fut.status == "error":
+                if spare is not None and spare(index[fut.key], fut.exception()):
+                    continue
                 _raise_task_error(fut, label[fut.key])
             if fut.status == "cancelled":
                 raise DaskJobError(f"{label[fut.key]} was cancelled (scheduler or worker lost?)")
@@ -136,6 +159,17 @@ def _submit(
         client.cancel(futures)
         raise
     return futures
+
+
+def _submit(
+    client: Any,
+    func: Callable[..., Any],
+    calls: Sequence[tuple[Any, ...]],
+    names: Sequence[str],
+    priorities: Sequence[int] | None = None,
+) -> list[Any]:
+    """Submit ``func(*call)`` for every call and wait for all of them (see :func:`_wait`)."""
+    return _wait(client, _start(client, func, calls, priorities), names)
 
 
 def _map(
@@ -193,6 +227,84 @@ def _fail_on_malformed(report: Any) -> None:
         )
 
 
+def _router(
+    input_format: str | None,
+    stream: Callable[[str], bool],
+    *,
+    catalog: Catalog,
+    base: str | None,
+    hazards: object,
+) -> Callable[[FileInfo], Reading | None]:
+    """Checks the reading options (before any cluster starts) and returns the rule that says,
+    for an input, ``None`` when it is cut into line partitions, else how a worker reads it
+    whole (raising :class:`urnld.read.ReadError` for an unknown syntax)."""
+    from urnld.dask._documents import Reading, check_hazards, reading_catalog
+    from urnld.read import format_for_path
+
+    mode = check_hazards(hazards)
+    catalog = reading_catalog(catalog)
+
+    def route(f: FileInfo) -> Reading | None:
+        fmt = format_for_path(f.source, input_format)
+        return None if stream(fmt) else Reading(fmt, catalog, base, mode)
+
+    return route
+
+
+def _document_cost(file: FileInfo) -> int:
+    # Reading and canonicalizing a Turtle document took about 100 times the CPU per byte of
+    # streaming the same statements as N-Triples (50,000 statements, compiled streaming pass):
+    # a document outranks partitions of a similar size, so it does not start last.
+    return (file.size * 100) >> 16
+
+
+def _run_tasks(
+    client: Any,
+    verb: str,
+    *,
+    documents: Sequence[tuple[Any, ...]],
+    document_task: Callable[..., Any],
+    streamed: list[FileInfo],
+    partition_size: int,
+    partition_task: Callable[..., Any],
+    partition_calls: Callable[[list[Partition]], list[tuple[Any, ...]]],
+    spare: Callable[[int, BaseException], bool] | None = None,
+) -> tuple[list[Any], list[Partition], list[Any]]:
+    """Run ``document_task`` on every call of ``documents`` (each begins with its
+    :class:`FileInfo`) and ``partition_task`` on the line partitions of ``streamed``; wait for
+    all (see :func:`_wait`). Return the documents' futures, the partitions and theirs.
+
+    Whole documents start first (one task each, the slowest ones) and run while the line
+    partitions are planned.
+    """
+    whole = _start(client, document_task, documents, [_document_cost(c[0]) for c in documents])
+    try:
+        parts = _plan_on(client, streamed, partition_size)
+        done = _start(client, partition_task, partition_calls(parts), [_cost(p) for p in parts])
+    except BaseException:
+        client.cancel(whole)
+        raise
+    _wait(
+        client,
+        whole + done,
+        [f"reading and {verb} {c[0].source}" for c in documents]
+        + [f"{verb} {_describe(p)}" for p in parts],
+        spare,
+    )
+    return whole, parts, done
+
+
+def _documents_done(futures: list[Any]) -> list[Any]:
+    """The reports of the whole-document tasks, in input order; their warnings raised here."""
+    from urnld.dask._documents import relay
+
+    reports = []
+    for report, messages in (f.result() for f in futures if f.status != "error"):
+        relay(messages)
+        reports.append(report)
+    return reports
+
+
 def canonicalize_files(
     inputs: Sequence[str | os.PathLike[str]],
     outdir: str | os.PathLike[str],
@@ -205,17 +317,30 @@ def canonicalize_files(
     link: bool = False,
     keep_spellings: bool = False,
     link_resolvers: bool = False,
+    input_format: str | None = None,
+    output_format: str | None = None,
+    catalog: Catalog = None,
+    base: str | None = None,
+    hazards: HazardMode = "error",
+    iris: Literal["as-is", "rfc3986"] = "as-is",
 ) -> CanonicalizeReport:
-    """Canonicalize the URNs of N-Triples/N-Quads files (plain or ``.gz``) on a Dask cluster.
+    """Canonicalize the URNs of RDF files on a Dask cluster.
 
     Writes one output per input into ``outdir`` (see :mod:`urnld.dask` for the layout), each
-    byte-identical to what ``urnld canonicalize`` writes for that input alone, and returns the
-    merged report, equal to the merge of the single-process reports. ``outdir`` must not exist or
-    be empty; it appears, complete, only if the whole job succeeded.
+    what ``urnld canonicalize INPUT`` writes for that input alone, and returns the merged
+    report, equal to the merge of the single-process reports. ``outdir`` must not exist or be
+    empty; it appears, complete, only if the whole job succeeded.
+
+    N-Triples/N-Quads files (plain or ``.gz``) are cut into line partitions and streamed, and
+    their outputs are byte-identical to the local ones. Every other syntax the reader reads
+    (``input_format``, default: from the extension) is read whole by one worker with
+    :func:`urnld.read.read` (``catalog``, ``base``, ``hazards`` as there) and canonicalized in
+    memory, as locally. ``output_format`` (default: each input's syntax) is the syntax written;
+    ``iris="rfc3986"`` also normalizes IRIs that are not URNs (in memory, as locally).
 
     ``workers``: size of the local cluster to start (default: one process per CPU);
-    ``scheduler``: address of an existing cluster instead (its workers must see the inputs and
-    ``outdir`` at the same paths, and have urnld installed).
+    ``scheduler``: address of an existing cluster instead (its workers must see the inputs,
+    the catalog and ``outdir`` at the same paths, and have urnld installed).
 
     ``link``, ``keep_spellings``, ``link_resolvers``: the statements
     :func:`urnld.stream.canonicalize_file` adds, per file, at the end of each output (from the
@@ -223,7 +348,9 @@ def canonicalize_files(
 
     Raises :class:`DaskJobError` (malformed lines — all partitions still run and the report in
     ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
-    :class:`URNError` for bad arguments, ``OSError`` for unreadable inputs.
+    :class:`URNError` for bad arguments and unreadable documents (:class:`urnld.read.ReadError`,
+    :class:`urnld.jsonld.URNBaseError`…, the local command's messages), ``OSError`` for
+    unreadable inputs.
 
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -236,35 +363,61 @@ def canonicalize_files(
     (1, {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1}})
     """
     _check_args(workers, scheduler, partition_size)
+    if iris not in ("as-is", "rfc3986"):
+        raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
+    if output_format is not None:
+        from urnld.rdf import check_output_format  # rdflib's SPARQL engine: only when asked
+
+        check_output_format(output_format)
     files = stat_inputs(inputs)
+    from urnld.dask._documents import streams
+
+    route = _router(input_format, lambda fmt: streams(fmt, output_format, iris),
+                    catalog=catalog, base=base, hazards=hazards)
+    routes = [route(f) for f in files]
     names = output_names([f.path for f in files])
     options = LinkOptions(link, keep_spellings, link_resolvers)
+    streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
+    documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
+    settings = {
+        "iris": iris, "ignore_components": ignore_components, "literals": literals,
+        "link": link, "keep_spellings": keep_spellings, "link_resolvers": link_resolvers,
+    }
+    pieces: dict[int, list[str]] = {}
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
-        parts = _plan_on(client, files, partition_size)
-        split = Counter(p.file.index for p in parts)
-        # A file of one partition is written straight to its output; a split file's partitions
-        # write pieces that are joined, in order, once everything succeeded.
-        pieces: dict[int, list[str]] = {}
-        calls = []
-        for part in parts:
-            i = part.file.index
-            if split[i] == 1:
-                target = out.path(names[i])
-                whole = options  # the task sees every spelling of the file
-            else:
-                target = out.piece(i, part.number)
-                pieces.setdefault(i, []).append(target)
-                whole = LinkOptions()  # added below, from the file's merged report
-            calls.append((part, target, ignore_components, literals, whole))
-        done = _submit(
-            client,
-            canonicalize_partition,
-            calls,
-            [f"canonicalizing {_describe(p)}" for p in parts],
-            [_cost(p) for p in parts],
+
+        def partition_calls(parts: list[Partition]) -> list[tuple[Any, ...]]:
+            # A file of one partition is written straight to its output; a split file's
+            # partitions write pieces that are joined, in order, once everything succeeded.
+            split = Counter(p.file.index for p in parts)
+            calls: list[tuple[Any, ...]] = []
+            for part in parts:
+                i = part.file.index
+                if split[i] == 1:
+                    target = out.path(names[i])
+                    whole_file = options  # the task sees every spelling of the file
+                else:
+                    target = out.piece(i, part.number)
+                    pieces.setdefault(i, []).append(target)
+                    whole_file = LinkOptions()  # added below, from the file's merged report
+                calls.append((part, target, ignore_components, literals, whole_file))
+            return calls
+
+        whole, parts, done = _run_tasks(
+            client, "canonicalizing",
+            documents=[(f, out.path(names[f.index]), r,
+                        {"output_format": output_format or r.format, **settings})
+                       for f, r in documents],
+            document_task=canonicalize_document_task,
+            streamed=streamed, partition_size=partition_size,
+            partition_task=canonicalize_partition, partition_calls=partition_calls,
         )
-        merged: CanonicalizeReport = _reduce(client, done)
+        merged = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
+        if done:
+            merged = merged.merge(_reduce(client, done))
         _fail_on_malformed(merged)
+        for report in _documents_done(whole):
+            merged = merged.merge(report)
         if options:
             for i, targets in pieces.items():
                 file_report: CanonicalizeReport = _reduce(
@@ -292,26 +445,85 @@ def check_files(
     workers: int | None = None,
     scheduler: str | None = None,
     partition_size: int = DEFAULT_PARTITION_SIZE,
+    input_format: str | None = None,
+    catalog: Catalog = None,
+    base: str | None = None,
+    hazards: HazardMode = "error",
+    on_unreadable: Callable[[str, Exception], None] | None = None,
 ) -> CheckReport:
-    """Check the URNs of N-Triples/N-Quads files on a Dask cluster; return the merged report.
+    """Check the URNs of RDF files on a Dask cluster; return the merged report.
 
     The report equals the merge of the single-process ``urnld check`` reports of the inputs;
     malformed lines are in it (``.errors``, with file and exact line number), not raised.
-    ``workers``/``scheduler`` as for :func:`canonicalize_files`.
+    N-Triples/N-Quads files are partitioned; other syntaxes are read whole, one task each, with
+    ``input_format``, ``catalog``, ``base`` and ``hazards`` as in :func:`canonicalize_files`,
+    whose ``workers``/``scheduler`` these are too.
+
+    An input that cannot be read (missing, of unknown syntax, a document the reader refuses:
+    :class:`urnld.read.ReadError`, :class:`urnld.jsonld.URNBaseError`…) raises that error; with
+    ``on_unreadable``, it is called instead with the input as given and the error, in input
+    order, and the other inputs are checked (what ``urnld check`` does with several files).
     """
     _check_args(workers, scheduler, partition_size)
-    files = stat_inputs(inputs)
-    with client_for(workers, scheduler) as client:
-        parts = _plan_on(client, files, partition_size)
-        done = _submit(
-            client,
-            check_partition,
-            [(p,) for p in parts],
-            [f"checking {_describe(p)}" for p in parts],
-            [_cost(p) for p in parts],
-        )
-        merged: CheckReport = _reduce(client, done)
+    from urnld.read import LINE_FORMATS
+
+    route = _router(input_format, lambda fmt: fmt in LINE_FORMATS,
+                    catalog=catalog, base=base, hazards=hazards)
+    skipped: dict[int, Exception] = {}
+    if on_unreadable is None:
+        files = stat_inputs(inputs)
+        routes = [route(f) for f in files]
+    else:
+        files, routes = _readable(inputs, route, skipped)
+    streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
+    documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
+
+    def spare(i: int, exc: BaseException) -> bool:
+        # Only a whole document's own error (not a lost worker, not a bad partition).
+        if on_unreadable is None or i >= len(documents) or not isinstance(exc, (URNError, OSError)):
+            return False
+        skipped[documents[i][0].index] = exc
+        return True
+
+    merged = CheckReport()
+    if files:
+        with client_for(workers, scheduler) as client:
+            whole, _, done = _run_tasks(
+                client, "checking",
+                documents=documents, document_task=check_document_task,
+                streamed=streamed, partition_size=partition_size,
+                partition_task=check_partition, partition_calls=lambda ps: [(p,) for p in ps],
+                spare=spare,
+            )
+            if done:
+                merged = merged.merge(_reduce(client, done))
+            for report in _documents_done(whole):
+                merged = merged.merge(report)
+    if on_unreadable is not None:
+        for i in sorted(skipped):
+            on_unreadable(os.fspath(inputs[i]), skipped[i])
     return merged
+
+
+def _readable(
+    inputs: Sequence[str | os.PathLike[str]],
+    route: Callable[[FileInfo], Reading | None],
+    skipped: dict[int, Exception],
+) -> tuple[list[FileInfo], list[Reading | None]]:
+    """:func:`stat_inputs` and *route* on every input, except that an input that cannot be
+    stat'ed or has no known syntax goes into ``skipped`` (by its index) instead of raising."""
+    _check_inputs(inputs)
+    files: list[FileInfo] = []
+    routes: list[Reading | None] = []
+    for i, path in enumerate(inputs):
+        try:
+            f = FileInfo.stat(i, path)
+            routes.append(route(f))
+        except (OSError, URNError) as e:
+            skipped[i] = e
+            continue
+        files.append(f)
+    return files, routes
 
 
 def digest_files(

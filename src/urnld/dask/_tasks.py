@@ -13,7 +13,7 @@ decides from the merged report that the job failed.
 from __future__ import annotations
 
 import functools
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from urnld._files import atomic_output
 from urnld._links import LinkOptions
@@ -23,8 +23,15 @@ from urnld.errors import URNError
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_lines, check_lines
 
+if TYPE_CHECKING:
+    # The reader (rdflib, pyld) is imported by the document tasks only: a worker that streams
+    # line partitions never loads it.
+    from urnld.dask._documents import Reading
+
 __all__ = [
+    "canonicalize_document_task",
     "canonicalize_partition",
+    "check_document_task",
     "check_partition",
     "concat_pieces",
     "digest_file",
@@ -75,6 +82,39 @@ def check_partition(part: Partition) -> CheckReport:
         iter_lines(part), source=part.file.source, first_line=part.first_line, report=report
     )
     return report
+
+
+def canonicalize_document_task(
+    file: FileInfo, out_path: str, reading: Reading, settings: dict[str, Any]
+) -> tuple[CanonicalizeReport, list[str]]:
+    """Read ``file`` whole, canonicalize it in memory and write it to ``out_path``, as
+    ``urnld canonicalize`` does locally; return the report and the hazard warnings raised
+    while reading. ``settings``: :func:`urnld.rdf.canonicalize_document`'s other keywords
+    (``output_format``, ``iris``, ``ignore_components``, ``literals``, ``link``…)."""
+    from urnld.dask._documents import recorded
+    from urnld.rdf import canonicalize_document  # rdflib and pyld: only for such inputs
+
+    file.verify()
+    return recorded(lambda: canonicalize_document(
+        file.path, out_path, name=file.source, **reading.options(), **settings
+    ))
+
+
+def check_document_task(file: FileInfo, reading: Reading) -> tuple[CheckReport, list[str]]:
+    """Read ``file`` whole and check its URNs, as ``urnld check`` does locally; return the
+    report and the hazard warnings raised while reading."""
+    from urnld.dask._documents import recorded
+    from urnld.rdf import check_graph
+    from urnld.read import read
+
+    file.verify()
+
+    def run() -> CheckReport:
+        report = CheckReport()
+        check_graph(read(file.path, name=file.source, **reading.options()), report)
+        return report
+
+    return recorded(run)
 
 
 def concat_pieces(pieces: list[str], target: str) -> None:

@@ -21,6 +21,7 @@ from ._functions import URNFN, register_functions
 if TYPE_CHECKING:
     from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
     from ._client import EndpointError
+    from ._document import canonicalize_document, check_output_format, write_graph
     from ._endpoint import (
         BatchProgress,
         EndpointBatchError,
@@ -56,12 +57,15 @@ __all__ = [
     "canonical_nquads",
     "canonical_query",
     "canonicalize",
+    "canonicalize_document",
     "canonicalize_endpoint",
     "check_endpoint",
     "check_graph",
+    "check_output_format",
     "digest",
     "register_functions",
     "write_canonical_nquads",
+    "write_graph",
 ]
 
 # name -> submodule; imported on first access so `import urnld.rdf` stays light.
@@ -85,6 +89,9 @@ _LAZY = {
     "canonicalize_endpoint": "._endpoint",
     "check_endpoint": "._endpoint",
     "canonical_query": "._query",
+    "canonicalize_document": "._document",
+    "check_output_format": "._document",
+    "write_graph": "._document",
 }
 
 

@@ -39,7 +39,14 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple
 
 from .._links import SPELLING, Extra, LinkOptions, record_extras, report_extras
-from .._terms import TermCache, TermRule, TermVerdict, check_term, is_rdflib_internal
+from .._terms import (
+    TermCache,
+    TermCheck,
+    TermRule,
+    TermVerdict,
+    check_term,
+    is_rdflib_internal,
+)
 from ..errors import URNError
 from ..report import DEFAULT_MAX_EXAMPLES, CanonicalizeReport, CheckReport
 from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError
@@ -58,6 +65,8 @@ DEFAULT_BATCH = 10_000
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _XSD_STRING = _XSD + "string"
 _XSD_ANYURI = _XSD + "anyURI"
+# Distinct terms judged before their counts go into the report (one aggregation per batch).
+_REPORT_BATCH = 10_000
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -294,14 +303,17 @@ def check_endpoint(
         report = CheckReport()
     with Endpoint(url, timeout=timeout) as endpoint:
         report.statements_in += _check_scope(endpoint, scope)
+        # Each distinct term comes once: the uncached rule, the report filled in batches.
+        batch: list[tuple[str, TermCheck, bool, int]] = []
         for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size,
                                   keep_spellings=literals):
             if is_rdflib_internal(term.value):
                 continue  # rdflib's own names are not data (as in the file paths)
-            # Each distinct term comes once: the uncached rule, the one report-filling call.
-            report.record_check(
-                term.value, check_term(term.value), literal=term.kind == "literal", count=count
-            )
+            batch.append((term.value, check_term(term.value), term.kind == "literal", count))
+            if len(batch) >= _REPORT_BATCH:
+                report.record_checks(batch)
+                batch.clear()
+        report.record_checks(batch)
     return report
 
 

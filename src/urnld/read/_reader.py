@@ -17,7 +17,13 @@ from rdflib.parser import create_input_source
 
 from .._bases import is_urn
 from ..errors import parser_reason
-from ..jsonld import JsonLdProcessingError, URNContextError, URNDocumentLoader, dataset_from_pyld
+from ..jsonld import (
+    JsonLdProcessingError,
+    URNContextError,
+    URNContextWarning,
+    URNDocumentLoader,
+    dataset_from_pyld,
+)
 from ..jsonld import to_rdf as jsonld_to_rdf
 from ._errors import ReadError, UnsafeXMLError
 from ._formats import QUAD_FORMATS, format_for_path, normalize_format
@@ -220,12 +226,20 @@ def _parse_jsonld(
     # document without a base keeps none (pyld drops such statements, as the spec says).
     jsonld_base = None if base is not None and base.startswith("file:") else base
     try:
-        pyld_rdf = jsonld_to_rdf(
-            doc, loader=loader_for(catalog), base=jsonld_base, canonicalize=False,
-            hazards=hazards, format="pyld",
-        )
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", URNContextWarning)
+            pyld_rdf = jsonld_to_rdf(
+                doc, loader=loader_for(catalog), base=jsonld_base, canonicalize=False,
+                hazards=hazards, format="pyld",
+            )
     except URNContextError as e:
         raise type(e)(f"{name}: {e}", e.hazards) from None
     except JsonLdProcessingError as e:
         raise ReadError(f"{name}: {e}") from None
+    for w in caught:
+        # Warnings name the document as the errors do (the JSON-LD layer knows no file).
+        if issubclass(w.category, URNContextWarning):
+            warnings.warn(f"{name}: {w.message}", URNContextWarning, stacklevel=6)
+        else:
+            warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     dataset_from_pyld(pyld_rdf, graph)

@@ -24,7 +24,7 @@ False
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Literal as _Literal
 
 from pyshacl.errors import ReportableRuntimeError
@@ -84,6 +84,7 @@ def validate(
     engine: _Literal["python", "sparql", "pyshacl"] = "python",
     read_options: ReadOptions | None = None,
     policy: Policy | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> Report:
     """Validate *data* against SHACL *shapes* with pyshacl.
 
@@ -105,6 +106,10 @@ def validate(
             overrides) the ``urnsh:`` components and ``urnfn:`` functions judge URNs by;
             default: the one in force (:func:`urnld.find_policy` gives a project's). A finding
             code overridden to ``ignore`` is reported by no component.
+        progress: called as ``progress(done, total)`` while the shapes run: *done* of *total*
+            focus-node checks (one focus node of one shape with targets) are finished. Called
+            first with ``done=0`` once the focus nodes are known, then after each batch of
+            checks, *done* increasing to *total*. The report is the same with or without it.
 
     Returns:
         a :class:`Report` (``.conforms``, ``.results``, ``.graph``).
@@ -128,7 +133,7 @@ def validate(
     try:
         with policy_scope(policy if policy is not None else active_policy()):
             _, graph, text, _ = _engine.run(
-                data_graph, shapes_graph, inference=inference, engine=engine
+                data_graph, shapes_graph, inference=inference, engine=engine, progress=progress
             )
     except (ReportableRuntimeError, NotImplementedError) as e:
         # pyshacl's load/validation failures, and features it lacks (e.g. $shapesGraph).

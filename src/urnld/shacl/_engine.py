@@ -49,6 +49,7 @@ from rdflib.term import Node
 
 from urnld.rdf import register_functions
 
+from . import _progress
 from ._rules import RULES, URNSH, Rule, index_holders
 
 __all__ = ["Engine", "ensure_functions", "run", "shipped_shapes_text"]
@@ -167,6 +168,27 @@ class _BoundBase(BoundShapeValidatorComponent):
         self.query_helper = bound.query_helper
         self.sparql = bound
 
+    def _result(self, target_graph: Any, focus: Node, value: Node) -> Any:
+        """One validation result, built as pyshacl's SELECT path builds it.
+
+        The message templates get the bindings pyshacl gives them: the parameters, ``$this``,
+        ``$value`` and (property shapes) ``$path``.
+        """
+        helper = self.query_helper
+        bindings: dict[str, Any] = dict(helper.param_bind_map)
+        bindings["this"] = focus
+        bindings["value"] = value
+        if self.shape.is_property_shape:
+            bindings["path"] = cast(Any, self.shape).path()
+        helper.bind_messages(bindings)
+        return self.make_v_result(
+            target_graph,
+            cast(Any, focus),
+            value_node=cast(Any, value),
+            constraint_component=self.constraint.node,
+            extra_messages=list(helper.bound_messages),
+        )
+
 
 class _SparqlBound(_BoundBase):
     """pyshacl's SPARQL evaluation, one value node per call.
@@ -175,6 +197,12 @@ class _SparqlBound(_BoundBase):
     results after the first carry earlier results' messages too. Called with a single value node,
     the SELECT (``?value`` pre-bound) yields at most one result, with its own message: exactly
     what SHACL §5.3.2 asks, and what :class:`_PythonBound` produces.
+
+    The empty literal ``""`` is false in Python, and pyshacl 0.40.1 tests terms for truth: it does
+    not pre-bind ``$value`` to ``""`` (so the query would judge every value of the focus node),
+    and it keeps a SELECT row only if ``$this``, ``?value`` or ``?path`` is true (so a row for
+    the focus node ``""`` of a node shape is dropped). ``""`` is not a URN and must be reported:
+    for such a pair the same query runs here, with both variables pre-bound.
     """
 
     def evaluate(
@@ -187,11 +215,29 @@ class _SparqlBound(_BoundBase):
         reports: list[Any] = []
         for focus, values in focus_value_nodes.items():
             for value in values:
+                if not focus or not value:
+                    reports.extend(self._falsy_pair(target_graph, focus, value))
+                    continue
                 _, found = self.sparql.evaluate(
                     executor, target_graph, {focus: {value}}, _evaluation_path
                 )
                 reports.extend(found)
         return not reports, reports
+
+    def _falsy_pair(self, target_graph: Any, focus: Node, value: Node) -> list[Any]:
+        # The query pyshacl would run (same text, prefixes and parameter bindings), with $this
+        # and $value bound whatever their truth value.
+        helper = self.query_helper
+        params = dict(helper.param_bind_map)
+        init, text = helper.pre_bind_variables(focus, valuenode=value, extravars=params.keys())
+        init.update(params)
+        init["this"] = focus
+        if self.shape.is_property_shape:
+            init["value"] = value
+        rows = target_graph.query(helper.apply_prefixes(text), initBindings=init)
+        if not rows or len(rows.bindings) < 1:
+            return []
+        return [self._result(target_graph, focus, value)]
 
 
 class _PythonBound(_BoundBase):
@@ -211,35 +257,17 @@ class _PythonBound(_BoundBase):
         focus_value_nodes: Mapping[Node, Any],
         _evaluation_path: list[Any],
     ) -> tuple[bool, list[Any]]:
-        shape = self.shape
-        helper = self.query_helper
-        params: dict[str, Node] = dict(helper.param_bind_map)
-        is_property = bool(shape.is_property_shape)
-        path = cast(Any, shape).path() if is_property else None
+        params: dict[str, Node] = dict(self.query_helper.param_bind_map)
         holders = None
         if self.rule.needs_graph:
+            path = cast(Any, self.shape).path()
             if self.holders is None or self.holders[0] is not target_graph:
                 self.holders = (target_graph, index_holders(target_graph.subject_objects(path)))
             holders = self.holders[1]
-        reports = []
-        for focus, value in self.rule.violations(focus_value_nodes, params, holders):
-            # The bindings pyshacl's SELECT path gives the message templates: parameters,
-            # $this, $value and (property shapes) $path.
-            bindings: dict[str, Any] = dict(params)
-            bindings["this"] = focus
-            bindings["value"] = value
-            if is_property:
-                bindings["path"] = path
-            helper.bind_messages(bindings)
-            reports.append(
-                self.make_v_result(
-                    target_graph,
-                    cast(Any, focus),
-                    value_node=cast(Any, value),
-                    constraint_component=self.constraint.node,
-                    extra_messages=list(helper.bound_messages),
-                )
-            )
+        reports = [
+            self._result(target_graph, focus, value)
+            for focus, value in self.rule.violations(focus_value_nodes, params, holders)
+        ]
         return not reports, reports
 
 
@@ -303,10 +331,13 @@ def run(
     *,
     inference: str = "none",
     engine: Engine = "python",
+    progress: _progress.ProgressCallback | None = None,
 ) -> tuple[bool, Graph, str, int]:
     """Validate *data* against *shapes* with pyshacl: (conforms, report graph, text, taken).
 
     *taken* counts the ``urnsh:`` components urnld evaluated (0 with ``engine="pyshacl"``).
+    *progress*, if given, is called with ``(done, total)`` focus-node checks as pyshacl works
+    through them (:mod:`._progress`; not called on a pyshacl whose layout it does not know).
 
     Raises pyshacl's load errors as they come; the public wrapper turns them into
     :class:`urnld.shacl.ShapesError`.
@@ -335,6 +366,8 @@ def run(
                 RuntimeWarning,
                 stacklevel=3,
             )
+    if progress is not None:
+        _progress.install(validator.shacl_graph, progress)
     # pyshacl sets default_union=True on a Dataset it validates (the union is what SHACL sees);
     # that is an attribute of the caller's object: put it back.
     union = data.default_union if isinstance(data, Dataset) else None

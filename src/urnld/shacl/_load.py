@@ -164,8 +164,9 @@ def check_parameters(graph: Graph) -> None:
     ``urnsh:nid`` must be a string literal ("isbn issn"; an RDF list cannot be read by a SPARQL
     validator), the boolean parameters ``true``/``false`` literals.
     """
-    for component in RULES.values():
-        prop = URNSH[component.param]
+    params = [component.param for component in RULES.values()] + ["onlyURNs"]
+    for param in params:
+        prop = URNSH[param]
         for shape, value in graph.subject_objects(prop):
             if prop == URNSH.nid:
                 # Only NID characters and ASCII white space: there XPath's "\s" (the normative
@@ -181,6 +182,6 @@ def check_parameters(graph: Graph) -> None:
                 expected = "true or false"
             if not ok:
                 raise ShapesError(
-                    f"shape {shape.n3(graph.namespace_manager)}: urnsh:{component.param} "
+                    f"shape {shape.n3(graph.namespace_manager)}: urnsh:{param} "
                     f"must be {expected}, not {value.n3(graph.namespace_manager)}"
                 )

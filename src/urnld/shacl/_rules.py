@@ -1,9 +1,13 @@
 """Python twins of the SPARQL validators in ``shapes/urn.ttl``.
 
 Each rule answers, for a value node and the shape's parameter values, exactly what the
-``FILTER`` of the component's SPARQL validator answers, with SPARQL's error semantics spelled out:
-an expression error (``STR`` of a blank node, ``urnfn:nid`` of a non-URN…) drops the row, so such
-a value is *not* reported. The SPARQL text stays the normative definition; the test-suite runs
+``FILTER`` of the component's SPARQL validator answers, with SPARQL's error semantics spelled out
+(``true || error`` is true, an error alone drops the row). Every validator binds ``?valueNid`` to
+``urnfn:nid(STR(?value))``, which is unbound exactly when the value is not a URN (a blank node
+has no lexical form; a string may not be RFC 8141 syntax), and reports the value then: a
+component constrains URNs, so a value that is not one breaks it. The optional
+parameter ``urnsh:onlyURNs true`` narrows every component of a shape to values that start with
+``urn:`` (:func:`in_scope`). The SPARQL text stays the normative definition; the test-suite runs
 both on the same data and compares the reports.
 
 What the ``urnfn:`` functions compute is taken from the public core API, once per distinct lexical
@@ -45,8 +49,10 @@ __all__ = [
     "Rule",
     "facts",
     "finding_codes",
+    "in_scope",
     "index_holders",
     "namespace_codes",
+    "namespace_verdict",
 ]
 
 #: The namespace of urnld's shapes (prefix ``urnsh:``).
@@ -119,15 +125,28 @@ def namespace_codes(text: str) -> frozenset[str]:
     >>> sorted(namespace_codes("urn:isbn:0395363412"))
     ['nss-check-digit']
     """
+    return namespace_verdict(text) or frozenset()
+
+
+def namespace_verdict(text: str) -> frozenset[str] | None:
+    """:func:`namespace_codes`, or None where *text* is not a URN (``urnfn:nid`` raises).
+
+    The rule needs the URN parsed anyway, so ``urnsh:namespaceValid`` learns whether a value is
+    a URN at all from the same (cached) parse; the test-suite checks that None here is exactly
+    :func:`facts` without a NID.
+
+    >>> namespace_verdict("urn:isbn"), namespace_verdict("urn:isbn:0395363411")
+    (None, frozenset())
+    """
     return _namespace_codes(text, active_policy())
 
 
 @functools.lru_cache(maxsize=_CACHE_SIZE)
-def _namespace_codes(text: str, policy: Policy) -> frozenset[str]:
+def _namespace_codes(text: str, policy: Policy) -> frozenset[str] | None:
     try:
         urn = urnld.URN(text)
     except URNError:
-        return frozenset()
+        return None
     options = CheckOptions(strict=policy.strict, profiles=policy.profiles)
     found = policy.severity.apply(get_rule(urn.nid).check_nss(urn.nss, options))
     return frozenset(f.code for f in found)
@@ -138,6 +157,26 @@ def _text(value: Node) -> str | None:
     if isinstance(value, (URIRef, Literal)):
         return str(value)
     return None
+
+
+def in_scope(value: Node, only_urns: Node | None) -> bool:
+    """``FILTER (!BOUND($onlyURNs) || !$onlyURNs || STRSTARTS(LCASE(STR(?value)), "urn:"))``.
+
+    >>> yes = Literal(True)
+    >>> in_scope(URIRef("http://x"), yes), in_scope(Literal("URN:x"), yes)
+    (False, True)
+    >>> in_scope(URIRef("http://x"), None), in_scope(URIRef("http://x"), Literal(False))
+    (True, True)
+    """
+    if only_urns is None:
+        return True
+    try:
+        if not EBV(only_urns):  # type: ignore[call-overload]  # any term; errors caught
+            return True
+    except SPARQLError:
+        pass  # `!error` is an error: the value stays in scope only through STRSTARTS
+    text = _text(value)
+    return text is not None and text.lower().startswith("urn:")
 
 
 def _ebv(param: Node | None) -> bool:
@@ -185,7 +224,13 @@ class Rule:
         check = self.prepare(params)
         if check is None:
             return []
-        return [(f, v) for f, values in focus_values.items() for v in values if check(v)]
+        only = params.get("onlyURNs")
+        return [
+            (f, v)
+            for f, values in focus_values.items()
+            for v in values
+            if in_scope(v, only) and check(v)
+        ]
 
 
 def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
@@ -206,8 +251,8 @@ def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
 
 
 def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
-    # FILTER (!isLiteral($nid) || !CONTAINS(CONCAT(" ", REPLACE(LCASE(STR($nid)), "\\s+", " "),
-    #         " "), CONCAT(" ", urnfn:nid(STR(?value)), " ")))
+    # FILTER (!BOUND(?valueNid) || !isLiteral($nid) || !CONTAINS(CONCAT(" ",
+    #         REPLACE(LCASE(STR($nid)), "\\s+", " "), " "), CONCAT(" ", ?valueNid, " ")))
     allowed = params.get("nid")
     if not isinstance(allowed, Literal):
         return lambda value: True  # `true || error` is true: every value, even a blank node
@@ -216,22 +261,29 @@ def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
     def check(value: Node) -> bool:
         text = _text(value)
         nid = None if text is None else facts(text).nid
-        return nid is not None and f" {nid} " not in haystack
+        return nid is None or f" {nid} " not in haystack
 
     return check
 
 
+def _urn_codes(text: str) -> frozenset[str] | None:
+    """:func:`finding_codes`, or None where *text* is not a URN."""
+    return None if facts(text).nid is None else finding_codes(text)
+
+
 def _prepare_codes(
-    param: str, codes: frozenset[str], source: Callable[[str], frozenset[str]]
+    param: str, codes: frozenset[str], source: Callable[[str], frozenset[str] | None]
 ) -> Prepare:
-    # FILTER ($param) FILTER (REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
+    # FILTER ($param) FILTER (!BOUND(?valueNid)
+    #                         || REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
     def prepare(params: Mapping[str, Node]) -> Check | None:
         if not _ebv(params.get(param)):
             return None
 
         def check(value: Node) -> bool:
             text = _text(value)
-            return text is not None and not codes.isdisjoint(source(text))
+            found = None if text is None else source(text)  # None: not a URN
+            return found is None or not codes.isdisjoint(found)
 
         return check
 
@@ -239,30 +291,31 @@ def _prepare_codes(
 
 
 def _prepare_canonical(params: Mapping[str, Node]) -> Check | None:
-    # FILTER ($canonical) FILTER (urnfn:canonical(STR(?value)) != STR(?value))
+    # FILTER ($canonical)
+    # FILTER (!BOUND(?valueNid) || urnfn:canonical(STR(?value)) != STR(?value))
     if not _ebv(params.get("canonical")):
         return None
 
     def check(value: Node) -> bool:
         text = _text(value)
         if text is None:
-            return False
-        canonical = facts(text).canonical
-        return canonical is not None and canonical != text
+            return True
+        canonical = facts(text).canonical  # None exactly where nid is None: not a URN
+        return canonical is None or canonical != text
 
     return check
 
 
 def _prepare_no_components(params: Mapping[str, Node]) -> Check | None:
-    # FILTER ($noComponents) FILTER (REGEX(STR(?value), "[?#]") && urnfn:nid(STR(?value)) != "")
+    # FILTER ($noComponents) FILTER (!BOUND(?valueNid) || REGEX(STR(?value), "[?#]"))
     if not _ebv(params.get("noComponents")):
         return None
 
     def check(value: Node) -> bool:
         text = _text(value)
-        if text is None or ("?" not in text and "#" not in text):
-            return False
-        return facts(text).nid is not None
+        if text is None or facts(text).nid is None:
+            return True
+        return "?" in text or "#" in text
 
     return check
 
@@ -272,16 +325,21 @@ def _unique_violations(
     params: Mapping[str, Node],
     holders: Mapping[str, set[Node]],
 ) -> list[tuple[Node, Node]]:
-    # ?other $PATH ?otherValue . FILTER (!sameTerm(?other, $this))
-    # FILTER (urnfn:equivalent(STR(?value), STR(?otherValue)))
+    # OPTIONAL { ?other $PATH ?otherValue . FILTER (!sameTerm(?other, $this)
+    #            && urnfn:equivalent(STR(?value), STR(?otherValue))) }
+    # FILTER (!BOUND(?valueNid) || BOUND(?other))
     if not _ebv(params.get("uniqueByEquivalence")):
         return []
+    only = params.get("onlyURNs")
     found: list[tuple[Node, Node]] = []
     for focus, values in focus_values.items():
         for value in values:
+            if not in_scope(value, only):
+                continue
             text = _text(value)
             key = None if text is None else facts(text).key
-            if key is None:
+            if key is None:  # not a URN (facts: key is None exactly where nid is)
+                found.append((focus, value))
                 continue
             # !sameTerm(?other, $this): rdflib's == on terms is already term identity.
             if any(s != focus for s in holders.get(key, ())):
@@ -297,10 +355,10 @@ def _graph_only(params: Mapping[str, Node]) -> Check | None:  # pragma: no cover
 RULES: dict[URIRef, Rule] = {
     URNSH.NIDConstraintComponent: Rule("nid", _prepare_nid),
     URNSH.RegisteredConstraintComponent: Rule(
-        "registered", _prepare_codes("registered", _REGISTRY_CODES, finding_codes)
+        "registered", _prepare_codes("registered", _REGISTRY_CODES, _urn_codes)
     ),
     URNSH.NamespaceValidConstraintComponent: Rule(
-        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, namespace_codes)
+        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, namespace_verdict)
     ),
     URNSH.CanonicalConstraintComponent: Rule("canonical", _prepare_canonical),
     URNSH.NoComponentsConstraintComponent: Rule("noComponents", _prepare_no_components),

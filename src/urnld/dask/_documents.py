@@ -1,0 +1,102 @@
+"""Inputs that are not cut into line partitions: each is read whole, in one task, by urnld's reader.
+
+Turtle, TriG, RDF/XML, JSON-LD, N3, TriX and HexTuples cannot be split at line boundaries (a
+statement can span lines, prefixes and bases hold for the rest of the document, a JSON-LD
+context for the whole object). So a worker reads such a document with :func:`urnld.read.read`
+(offline JSON-LD catalog, URN base guard, the same one-line errors) and runs on it what
+``urnld canonicalize``/``check`` run locally: the in-memory canonicalization, or
+:func:`urnld.rdf.check_graph`. The document is held by that one worker, as an rdflib graph, the
+same memory as the local command; the driver holds none of it. An N-Triples/N-Quads input goes
+the same way when the output syntax or ``iris="rfc3986"`` needs the in-memory pass, as locally.
+
+Hazard warnings (``hazards="warn"``) are recorded on the worker and raised again in the driver,
+so a caller (the command line) sees them as if it had read the document itself.
+"""
+
+from __future__ import annotations
+
+import os
+import warnings
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from urnld.errors import URNError
+from urnld.jsonld import URNContextWarning
+from urnld.read import LINE_FORMATS, Catalog, HazardMode, ReadError, normalize_format
+
+__all__ = ["Reading", "check_hazards", "reading_catalog", "recorded", "relay", "streams"]
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class Reading:
+    """How a worker reads one document: its syntax (the reader's name) and the reader's options.
+
+    ``catalog`` is an absolute directory path (workers may run in another directory), a mapping,
+    or a document loader; it travels to the worker with the task.
+    """
+
+    format: str
+    catalog: Catalog
+    base: str | None
+    hazards: HazardMode
+
+    def options(self) -> dict[str, Any]:
+        """The keyword arguments of :func:`urnld.read.read`."""
+        return {"format": self.format, "catalog": self.catalog, "base": self.base,
+                "hazards": self.hazards}
+
+
+def reading_catalog(catalog: Catalog) -> Catalog:
+    """*catalog* as workers must see it: a path made absolute (relative to this process).
+
+    >>> reading_catalog("cat") == os.path.abspath("cat")
+    True
+    """
+    if isinstance(catalog, (str, os.PathLike)):
+        return os.path.abspath(catalog)
+    return catalog
+
+
+def check_hazards(hazards: object) -> HazardMode:
+    """Refuse a bad ``hazards`` before any cluster starts."""
+    if hazards not in ("error", "warn", "ignore"):
+        raise ReadError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
+    return hazards
+
+
+def streams(in_fmt: str, output_format: str | None, iris: str) -> bool:
+    """Is an input of syntax *in_fmt* cut into line partitions? The local command's rule: the
+    input and the output are both one statement a line (N-Quads do not become N-Triples that
+    way: named graphs would be lost) and no IRI other than URNs is rewritten.
+
+    >>> streams("nt", None, "as-is"), streams("nquads", "nt", "as-is")
+    (True, False)
+    >>> streams("turtle", "nt", "as-is"), streams("nt", "turtle", "as-is")
+    (False, False)
+    """
+    if in_fmt not in LINE_FORMATS or iris != "as-is":
+        return False
+    if output_format is None:
+        return True
+    try:
+        out = normalize_format(output_format)
+    except URNError:
+        return False  # a writer-only syntax (pretty-xml, longturtle…): written from a graph
+    return out in LINE_FORMATS and not (in_fmt == "nquads" and out == "nt")
+
+
+def recorded(func: Callable[[], T]) -> tuple[T, list[str]]:
+    """Run *func*; return its result and the URN hazard warnings it raised (their messages)."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", URNContextWarning)
+        result = func()
+    return result, [str(w.message) for w in caught if issubclass(w.category, URNContextWarning)]
+
+
+def relay(messages: list[str]) -> None:
+    """Raise again, in this process, the hazard warnings a worker recorded."""
+    for message in messages:
+        warnings.warn(message, URNContextWarning, stacklevel=3)

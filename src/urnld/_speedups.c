@@ -270,6 +270,16 @@ canon_scan(PyObject *text, PyObject *prefixes, PyObject *policy, Canon *out)
     return 1;
 }
 
+/* Whether a METH_FASTCALL function got its *want* arguments (else a TypeError is set). */
+static int
+nargs_are(const char *name, Py_ssize_t nargs, Py_ssize_t want)
+{
+    if (nargs == want)
+        return 1;
+    PyErr_Format(PyExc_TypeError, "%s() takes %zd arguments", name, want);
+    return 0;
+}
+
 /* canonical(text, prefixes, policy_ok) -> str | tuple | None
  *
  * canon_scan()'s answer for Python: the canonical form when the NID has no rule of its own,
@@ -312,6 +322,17 @@ enum native {
     NATIVE_NBN, NATIVE_MPEG, NATIVE_IETF
 };
 
+/* The marks native_copy() writes (namespaces/_base.py) and the copies they name. */
+static const struct {
+    const char *name;
+    enum native kind;
+} native_names[] = {
+    {"isbn", NATIVE_ISBN},   {"issn", NATIVE_ISSN}, {"uuid", NATIVE_UUID},
+    {"upper", NATIVE_UPPER}, {"lower_except_pct", NATIVE_LOWER},
+    {"isni", NATIVE_ISNI},   {"nbn", NATIVE_NBN},   {"mpeg", NATIVE_MPEG},
+    {"ietf", NATIVE_IETF},
+};
+
 /* The native kind of a bound canonical_nss method: NATIVE_NONE when unmarked, -1 on error. */
 static int
 native_kind(PyObject *meth)
@@ -327,24 +348,9 @@ native_kind(PyObject *meth)
         return PyErr_Occurred() ? -1 : NATIVE_NONE;
     if (!PyUnicode_Check(kind))
         return NATIVE_NONE;
-    if (PyUnicode_CompareWithASCIIString(kind, "isbn") == 0)
-        return NATIVE_ISBN;
-    if (PyUnicode_CompareWithASCIIString(kind, "issn") == 0)
-        return NATIVE_ISSN;
-    if (PyUnicode_CompareWithASCIIString(kind, "uuid") == 0)
-        return NATIVE_UUID;
-    if (PyUnicode_CompareWithASCIIString(kind, "upper") == 0)
-        return NATIVE_UPPER;
-    if (PyUnicode_CompareWithASCIIString(kind, "lower_except_pct") == 0)
-        return NATIVE_LOWER;
-    if (PyUnicode_CompareWithASCIIString(kind, "isni") == 0)
-        return NATIVE_ISNI;
-    if (PyUnicode_CompareWithASCIIString(kind, "nbn") == 0)
-        return NATIVE_NBN;
-    if (PyUnicode_CompareWithASCIIString(kind, "mpeg") == 0)
-        return NATIVE_MPEG;
-    if (PyUnicode_CompareWithASCIIString(kind, "ietf") == 0)
-        return NATIVE_IETF;
+    for (size_t k = 0; k < sizeof(native_names) / sizeof(native_names[0]); k++)
+        if (PyUnicode_CompareWithASCIIString(kind, native_names[k].name) == 0)
+            return native_names[k].kind;
     return NATIVE_NONE;
 }
 
@@ -678,10 +684,8 @@ canon_finish(Canon *c, int ascii_only)
 static PyObject *
 sp_canonical_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "canonical_str() takes 3 arguments");
+    if (!nargs_are("canonical_str", nargs, 3))
         return NULL;
-    }
     Canon c;
     int r = canon_scan(args[0], args[1], args[2], &c);
     if (r < 0)
@@ -697,10 +701,8 @@ sp_canonical_str(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 static PyObject *
 sp_canonical(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "canonical() takes 3 arguments");
+    if (!nargs_are("canonical", nargs, 3))
         return NULL;
-    }
     return canon_core(args[0], args[1], args[2]);
 }
 
@@ -1383,10 +1385,8 @@ done:
 static PyObject *
 sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 3) {
-        PyErr_SetString(PyExc_TypeError, "canon_counts() takes 3 arguments");
+    if (!nargs_are("canon_counts", nargs, 3))
         return NULL;
-    }
     PyObject *occ = args[0], *info = args[1], *limit = args[2];
     if (!PyDict_Check(occ) || !PyDict_Check(info)) {
         PyErr_SetString(PyExc_TypeError, "canon_counts() needs dicts");

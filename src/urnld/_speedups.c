@@ -446,33 +446,50 @@ as_is:
     return nss;
 }
 
-/* upper_except_pct(nss) (str.upper of ASCII text; %XX hex is upper-cased with it), or
- * lower_except_pct(nss) (ASCII lower case, then the hex of every %XX upper-cased again). */
+/* A new ASCII str with s[0..n), safe to change in place: PyUnicode_FromKindAndData may hand
+ * out the interpreter's shared one-character strings, which must never change. */
 static PyObject *
-native_case(PyObject *nss, const unsigned char *s, Py_ssize_t n, int upper)
+ascii_copy(const unsigned char *s, Py_ssize_t n)
 {
     PyObject *out = PyUnicode_New(n, 127);
+    if (out != NULL)
+        memcpy(PyUnicode_1BYTE_DATA(out), s, (size_t)n);
+    return out;
+}
+
+/* A copy of s[0..n) whose first k characters have lower_except_pct applied: ASCII letters
+ * lower-cased, except the hex digits of a %XX escape, which are upper-cased. */
+static PyObject *
+lower_head(const unsigned char *s, Py_ssize_t n, Py_ssize_t k)
+{
+    PyObject *out = ascii_copy(s, n);
     if (out == NULL)
         return NULL;
     unsigned char *d = PyUnicode_1BYTE_DATA(out);
-    for (Py_ssize_t j = 0; j < n; j++) {
-        unsigned char ch = s[j];
-        if (upper)
-            d[j] = ch >= 'a' && ch <= 'z' ? (unsigned char)(ch - 32) : ch;
-        else
-            d[j] = ch >= 'A' && ch <= 'Z' ? (unsigned char)(ch + 32) : ch;
-    }
-    if (!upper) {
-        for (Py_ssize_t j = 0; j + 2 < n; j++) {
-            if (d[j] == '%' && HEX[d[j + 1]] && HEX[d[j + 2]]) {
-                if (d[j + 1] >= 'a')
-                    d[j + 1] -= 32;
-                if (d[j + 2] >= 'a')
-                    d[j + 2] -= 32;
-                j += 2;
-            }
+    for (Py_ssize_t j = 0; j < k; j++) {
+        if (d[j] == '%' && j + 2 < k && HEX[d[j + 1]] && HEX[d[j + 2]]) {
+            for (int h = 1; h <= 2; h++)
+                if (d[j + h] >= 'a')
+                    d[j + h] -= 32;
+            j += 2;
         }
+        else if (d[j] >= 'A' && d[j] <= 'Z')
+            d[j] += 32;
     }
+    return out;
+}
+
+/* upper_except_pct(nss): str.upper of ASCII text (%XX hex is upper-cased with it). */
+static PyObject *
+native_upper(const unsigned char *s, Py_ssize_t n)
+{
+    PyObject *out = ascii_copy(s, n);
+    if (out == NULL)
+        return NULL;
+    unsigned char *d = PyUnicode_1BYTE_DATA(out);
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (d[j] >= 'a' && d[j] <= 'z')
+            d[j] -= 32;
     return out;
 }
 
@@ -489,7 +506,7 @@ native_isni(PyObject *nss, const unsigned char *s, Py_ssize_t n)
         goto as_is;
     if (s[15] != 'x')
         goto as_is; /* already upper case */
-    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, 16);
+    PyObject *out = ascii_copy(s, 16);
     if (out != NULL)
         PyUnicode_1BYTE_DATA(out)[15] = 'X';
     return out;
@@ -535,14 +552,7 @@ native_nbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
     }
     if (!pchar_tail(s, k + 1, n))
         goto as_is;
-    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, n);
-    if (out != NULL) {
-        unsigned char *d = PyUnicode_1BYTE_DATA(out);
-        for (Py_ssize_t j = 0; j < k; j++)
-            if (d[j] >= 'A' && d[j] <= 'Z')
-                d[j] += 32;
-    }
-    return out;
+    return lower_head(s, n, k); /* the group holds no "%": plain lower case */
 as_is:
     Py_INCREF(nss);
     return nss;
@@ -567,20 +577,7 @@ native_mpeg(PyObject *nss, const unsigned char *s, Py_ssize_t n)
     }
     if (!pchar_tail(s, k + 1, n))
         goto as_is;
-    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, n);
-    if (out != NULL) {
-        unsigned char *d = PyUnicode_1BYTE_DATA(out);
-        for (Py_ssize_t j = 0; j < k; j++) {
-            if (d[j] == '%') { /* hex stays upper case */
-                d[j + 1] = d[j + 1] >= 'a' ? (unsigned char)(d[j + 1] - 32) : d[j + 1];
-                d[j + 2] = d[j + 2] >= 'a' ? (unsigned char)(d[j + 2] - 32) : d[j + 2];
-                j += 2;
-            }
-            else if (d[j] >= 'A' && d[j] <= 'Z')
-                d[j] += 32;
-        }
-    }
-    return out;
+    return lower_head(s, n, k);
 as_is:
     Py_INCREF(nss);
     return nss;
@@ -596,8 +593,8 @@ native_ietf(PyObject *nss, const unsigned char *s, Py_ssize_t n)
     while (j < 7 && j < n && (s[j] | (s[j] >= 'A' && s[j] <= 'Z' ? 0x20 : 0)) == params[j])
         j++;
     if (j < 7)
-        return native_case(nss, s, n, 0);
-    PyObject *out = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, s, n);
+        return lower_head(s, n, n);
+    PyObject *out = ascii_copy(s, n);
     if (out != NULL)
         memcpy(PyUnicode_1BYTE_DATA(out), params, 7);
     return out;
@@ -628,7 +625,8 @@ call_canonical_nss(PyObject *rule, PyObject *nss)
               : kind == NATIVE_NBN  ? native_nbn(nss, s, n)
               : kind == NATIVE_MPEG ? native_mpeg(nss, s, n)
               : kind == NATIVE_IETF ? native_ietf(nss, s, n)
-                                    : native_case(nss, s, n, kind == NATIVE_UPPER);
+              : kind == NATIVE_UPPER ? native_upper(s, n)
+                                    : lower_head(s, n, n);
     }
     Py_DECREF(meth);
     return out;

@@ -279,6 +279,7 @@ def test_native_rule_copies_agree(nid, data):
     ("lex", "BR:Federal:Lei:2008-06-19;11705"), ("iso", "STD:ISO:8601"),
     ("doi", "10.1000/abc%2f"), ("lei", "5493001kjtiigc8y1r12"),
     ("ietf", "RFC:2648"), ("ietf", "Params:XML:NS:a%2f"), ("ietf", "param"),  # RFC 2648
+    ("lei", "e"), ("iso", "E"), ("ietf", "P"),  # one character: a new string, not a shared one
 ])
 def test_native_examples(nid, nss):
     """Standards' examples and near misses, through the accelerator's copy and the rule."""
@@ -290,6 +291,9 @@ def test_native_examples(nid, nss):
     assert expected == f"urn:{nid}:" + get_rule(nid).canonical_nss(
         speedups.canonical(text, PREFIXES, None)[2])
     assert speedups.canonical_str(text, PREFIXES, None) == expected
+    # CPython shares its one-character strings: a copy must never change one in place.
+    assert [chr(c) for c in (69, 80, 101, 112)] == ["E", "P", "e", "p"]
+    assert "".join(map(chr, (69, 80, 101, 112))) == "EPep"
 
 
 def test_native_copy_not_used_for_overrides(monkeypatch):

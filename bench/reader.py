@@ -107,8 +107,10 @@ def _run(args: argparse.Namespace, tmp: Path) -> None:
     out = tmp / "out.nt"
     direct, command = _best_pair(
         lambda: canonicalize_file(str(nt), str(out), jobs=1, progress=None),
+        # --no-config: the project-file lookup is not the reader's work, and what it finds
+        # depends on where the script runs (urnld's own pyproject.toml names urnld).
         lambda: urnld_main(["canonicalize", str(nt), "-o", str(out), "-j", "1",
-                            "--no-progress", "-q"]),
+                            "--no-progress", "-q", "--no-config"]),
         args.repeat)
     rows.append(("canonicalize, N-Triples", direct, command))
 

@@ -207,11 +207,16 @@ def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
     if policy.severity:
         findings = policy.severity.apply(findings)
     error = None
-    if findings:
+    if not findings:
+        codes: tuple[str, ...] = ()
+    else:
         first = findings[0]  # errors first: check() sorts them so
         if first.severity is Severity.ERROR:
             error = f"{first.code}: {first.message}"
-    codes = tuple(dict.fromkeys([f.code for f in findings]))
+        if len(findings) == 1:
+            codes = (first.code,)
+        else:
+            codes = tuple(dict.fromkeys([f.code for f in findings]))
     return TermCheck(codes, error, canonical, None if nid is None else nid.lower())
 
 

@@ -235,6 +235,17 @@ def _terms(
     endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None,
     keep_spellings: bool = False,
 ) -> Iterator[tuple[_Term, int]]:
+    for x, count, dt in _term_rows(endpoint, scope, literals=literals, page_size=page_size,
+                                   keep_spellings=keep_spellings):
+        yield (_Term("literal", x, dt) if dt else _Term("iri", x)), count
+
+
+def _term_rows(
+    endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None,
+    keep_spellings: bool = False,
+) -> Iterator[tuple[str, int, str]]:
+    """Each distinct URN term once: its value, its statement count and its datatype (``""``
+    for an IRI), page by page; :func:`_terms` as plain tuples, for the check's million rows."""
     query = term_count_query(scope, literals=literals, keep_spellings=keep_spellings)
     if page_size is None:
         pages: Iterable[str] = [query]
@@ -248,7 +259,7 @@ def _terms(
         for x, count, dt in endpoint.select_columns(page, ("x", "n", "dt")):
             n += 1
             try:
-                yield (_Term("literal", x, dt) if dt else _Term("iri", x)), int(count)
+                yield x, int(count), dt
             except ValueError as e:
                 raise EndpointError(
                     f"{endpoint.url}: unexpected results (a count of {count!r})"
@@ -305,11 +316,12 @@ def check_endpoint(
         report.statements_in += _check_scope(endpoint, scope)
         # Each distinct term comes once: the uncached rule, the report filled in batches.
         batch: list[tuple[str, TermCheck, bool, int]] = []
-        for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size,
-                                  keep_spellings=literals):
-            if is_rdflib_internal(term.value):
+        for value, count, datatype in _term_rows(
+            endpoint, scope, literals=literals, page_size=page_size, keep_spellings=literals
+        ):
+            if is_rdflib_internal(value):
                 continue  # rdflib's own names are not data (as in the file paths)
-            batch.append((term.value, check_term(term.value), term.kind == "literal", count))
+            batch.append((value, check_term(value), bool(datatype), count))
             if len(batch) >= _REPORT_BATCH:
                 report.record_checks(batch)
                 batch.clear()

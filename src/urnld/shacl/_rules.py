@@ -25,6 +25,7 @@ and a code overridden to ``ignore`` is not reported by any component.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
@@ -170,11 +171,11 @@ def in_scope(value: Node, only_urns: Node | None) -> bool:
     """
     if only_urns is None:
         return True
-    try:
+    # `!error` is an error in SPARQL: an unusable flag leaves the value in scope only through
+    # STRSTARTS, as a flag that is true does.
+    with contextlib.suppress(SPARQLError):
         if not EBV(only_urns):  # type: ignore[call-overload]  # any term; errors caught
             return True
-    except SPARQLError:
-        pass  # `!error` is an error: the value stays in scope only through STRSTARTS
     text = _text(value)
     return text is not None and text.lower().startswith("urn:")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,3 +47,30 @@ def w3c_dir() -> Path:
 @pytest.fixture(scope="session")
 def nid_examples() -> list[dict[str, Any]]:
     return load_nid_examples()
+
+
+def _descendants(pid: int) -> set[int]:
+    """Every live descendant of ``pid`` (Linux /proc)."""
+    found: set[int] = set()
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tasks = os.listdir(f"/proc/{parent}/task")
+        except FileNotFoundError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{parent}/task/{task}/children") as f:
+                    kids = {int(k) for k in f.read().split()}
+            except FileNotFoundError:
+                continue
+            todo.extend(kids - found)
+            found |= kids
+    return found
+
+
+@pytest.fixture(scope="session")
+def descendants() -> Callable[[int], set[int]]:
+    """The process tree under a pid, for tests that kill a command and check its workers."""
+    return _descendants

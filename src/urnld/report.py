@@ -586,30 +586,13 @@ class CheckReport(_ReportBase):
         ``findings`` are :class:`urnld.Finding` objects; ``canonical``/``nid`` are ``None``
         when the spelling does not parse.
         """
-        if literal:
-            self.literal_occurrences += count
-        else:
-            self.iri_occurrences += count
-        codes: list[str] = []
-        first_error: str | None = None
+        codes: dict[str, None] = {}
+        error: str | None = None
         for f in findings:
-            if f.code not in codes:
-                codes.append(f.code)
-            if first_error is None and str(f.severity) == "error":
-                first_error = f"{f.code}: {f.message}"
-        for code in codes:
-            self._findings.add(code, count)
-        if first_error is not None:
-            self.error_occurrences += count
-            self._invalid.add(spelling, (count, first_error))
-            return
-        if canonical is None or nid is None:
-            return
-        self._nids.add(nid, count)
-        self._clusters.add((canonical, spelling), count)
-        if spelling != canonical:
-            self.non_canonical_occurrences += count
-            self._non_canonical.add(spelling, (count, canonical))
+            codes[f.code] = None
+            if error is None and str(f.severity) == "error":
+                error = f"{f.code}: {f.message}"
+        self.record_checks(((spelling, (tuple(codes), error, canonical, nid), literal, count),))
 
     def record_check(
         self,

@@ -21,27 +21,6 @@ def _run(args: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
-def _children(pid: int) -> set[int]:
-    """Every descendant of ``pid`` (Linux /proc)."""
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        parent = todo.pop()
-        try:
-            tasks = os.listdir(f"/proc/{parent}/task")
-        except FileNotFoundError:
-            continue
-        for task in tasks:
-            try:
-                with open(f"/proc/{parent}/task/{task}/children") as f:
-                    kids = {int(k) for k in f.read().split()}
-            except FileNotFoundError:
-                continue
-            todo.extend(kids - found)
-            found |= kids
-    return found
-
-
 @pytest.mark.slow
 def test_a_failing_task_is_one_line_naming_the_file_and_leaves_no_scratch_space(tmp_path):
     data = b"".join(b'<urn:example:%d> <http://e/p> "x" .\n' % i for i in range(3000))
@@ -56,7 +35,7 @@ def test_a_failing_task_is_one_line_naming_the_file_and_leaves_no_scratch_space(
 
 @pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
-def test_ctrl_c_prints_one_line_and_no_worker_traceback(tmp_path):
+def test_ctrl_c_prints_one_line_and_no_worker_traceback(tmp_path, descendants):
     # Big enough (~200 MB) that the job is still running after the cluster's start-up.
     block = b"".join(
         b'<URN:EXAMPLE:%d> <http://e/p> "a literal of some length %d" .\n' % (i, i)
@@ -74,7 +53,7 @@ def test_ctrl_c_prints_one_line_and_no_worker_traceback(tmp_path):
     )
     # Ctrl-C once the worker processes run (a terminal signals the whole process group).
     deadline = time.monotonic() + 60
-    while len(_children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
+    while len(descendants(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(2)  # the cluster's start-up ignores Ctrl-C (its workers must not see it)
     if proc.poll() is not None:

@@ -7,6 +7,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -19,26 +20,6 @@ URNLD = [sys.executable, "-c", "import sys; from urnld.cli import main; sys.exit
 LINE = b'<URN:EXAMPLE:%d> <http://e/p> "some literal to fill the chunk %d" .\n'
 
 
-def _descendants(pid: int) -> set[int]:
-    found: set[int] = set()
-    todo = [pid]
-    while todo:
-        parent = todo.pop()
-        try:
-            tasks = os.listdir(f"/proc/{parent}/task")
-        except FileNotFoundError:
-            continue
-        for task in tasks:
-            try:
-                with open(f"/proc/{parent}/task/{task}/children") as f:
-                    kids = {int(k) for k in f.read().split()}
-            except FileNotFoundError:
-                continue
-            todo.extend(kids - found)
-            found |= kids
-    return found
-
-
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/status") as f:
@@ -48,7 +29,9 @@ def _alive(pid: int) -> bool:
     return "Z" not in state.split()[1]  # a zombie has exited
 
 
-def _start_stuck_run(tmp_path: Path) -> tuple[subprocess.Popen[bytes], set[int]]:
+def _start_stuck_run(
+    tmp_path: Path, descendants: Callable[[int], set[int]]
+) -> tuple[subprocess.Popen[bytes], set[int]]:
     """``urnld canonicalize - -j 2`` fed 3 MiB on stdin, then left waiting for more."""
     proc = subprocess.Popen(
         [*URNLD, "canonicalize", "-", "--input-format", "nt", "-o", str(tmp_path / "out.nt"),
@@ -61,7 +44,7 @@ def _start_stuck_run(tmp_path: Path) -> tuple[subprocess.Popen[bytes], set[int]]
     deadline = time.monotonic() + 60
     workers: set[int] = set()
     while time.monotonic() < deadline:
-        workers = _descendants(proc.pid)
+        workers = descendants(proc.pid)
         if len(workers) >= 2:
             break
         time.sleep(0.1)
@@ -80,8 +63,10 @@ def _wait_gone(pids: set[int], seconds: float) -> set[int]:
 
 
 @pytest.mark.slow
-def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
-    proc, workers = _start_stuck_run(tmp_path)
+def test_workers_end_when_the_parent_is_killed(
+    tmp_path: Path, descendants: Callable[[int], set[int]]
+) -> None:
+    proc, workers = _start_stuck_run(tmp_path, descendants)
     proc.kill()  # SIGKILL: no handler, no finally
     proc.wait()
     left = _wait_gone(workers, 5)
@@ -95,8 +80,10 @@ def test_workers_end_when_the_parent_is_killed(tmp_path: Path) -> None:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(("signame", "code"), [("SIGTERM", 143), ("SIGHUP", 129)])
-def test_sigterm_and_sighup_take_the_interrupt_path(tmp_path: Path, signame: str, code: int) -> None:
-    proc, workers = _start_stuck_run(tmp_path)
+def test_sigterm_and_sighup_take_the_interrupt_path(
+    tmp_path: Path, signame: str, code: int, descendants: Callable[[int], set[int]]
+) -> None:
+    proc, workers = _start_stuck_run(tmp_path, descendants)
     proc.send_signal(getattr(signal, signame))
     _, err = proc.communicate(timeout=30)
     left = _wait_gone(workers, 5)

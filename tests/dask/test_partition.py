@@ -5,6 +5,8 @@ from __future__ import annotations
 import gzip
 import io
 import os
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -175,6 +177,35 @@ def test_output_dir_commit_and_abort(tmp_path):
         Path(out.path("x.nt")).write_bytes(b"x\n")
         raise RuntimeError
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_abort_while_a_task_still_writes_leaves_nothing(tmp_path):
+    # After a failure, tasks already running on the workers go on writing (Dask cannot stop a
+    # running thread): the abort must not leave the temporary directory behind because a
+    # file appeared in it while it was being deleted.
+    from urnld._files import atomic_output
+
+    for _ in range(20):
+        out = OutputDir(tmp_path / "out")
+        target = out.path("x.nt")
+        stop = threading.Event()
+
+        def task(target: str = target, stop: threading.Event = stop) -> None:
+            while not stop.is_set():
+                try:
+                    with atomic_output(target) as f:
+                        f.write(b"<urn:x:a> <urn:x:b> <urn:x:c> .\n")
+                except OSError:
+                    pass  # the directory is gone: what a task sees after the abort
+
+        writer = threading.Thread(target=task)
+        writer.start()
+        time.sleep(0.002)
+        out.cleanup()
+        time.sleep(0.002)
+        stop.set()
+        writer.join()
+        assert list(tmp_path.iterdir()) == []
 
 
 def _umask() -> int:

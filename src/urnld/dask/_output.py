@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -28,6 +29,7 @@ from urnld.errors import URNError
 __all__ = ["OutputDir", "concat", "output_names"]
 
 _TMP_TAG = ".urnld-tmp-"
+_CLEANUP_ATTEMPTS = 20
 
 
 def output_names(paths: Sequence[str]) -> list[str]:
@@ -142,7 +144,24 @@ class OutputDir:
 
     def cleanup(self) -> None:
         """Delete the hidden temporary directory (idempotent)."""
-        shutil.rmtree(self.root, ignore_errors=True)
+        # After a failure, tasks already running on workers go on (Dask cannot stop a running
+        # thread) and keep creating files under the root, so a plain rmtree can lose the race
+        # and leave the directory behind. Renamed first, the root is out of their paths: they
+        # fail instead of writing, and only a file created in the instant of the rename can
+        # still land in it, which the retries remove.
+        doomed = self.root.with_name(self.root.name + "-deleted")
+        try:
+            os.rename(self.root, doomed)
+        except FileNotFoundError:
+            if not doomed.exists():
+                return  # already cleaned up
+        except OSError:
+            doomed = self.root
+        for attempt in range(_CLEANUP_ATTEMPTS):
+            shutil.rmtree(doomed, ignore_errors=True)
+            if not doomed.exists():
+                return
+            time.sleep(0.01 * (attempt + 1))
 
     def __enter__(self) -> OutputDir:
         return self

@@ -25,3 +25,11 @@ def canon_counts(
     occ: dict[bytes, int], info: dict[bytes, Any], limit: Any
 ) -> tuple[int, int, dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int],
            list[tuple[str, str, int]]]: ...
+def check_fields(
+    text: str,
+    prefixes: dict[str, tuple[str, Any]],
+    spec: Callable[[str], tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any]],
+    options: Any,
+    code_ranks: dict[str, int],
+    severity_ranks: dict[Any, int],
+) -> tuple[tuple[str, ...], str | None, str | None, str | None] | None: ...

@@ -215,6 +215,32 @@ def test_a_python_rule_is_asked_and_read_back(monkeypatch):
         _nid_spec.cache_clear()
 
 
+def test_a_rule_registered_later_is_the_one_asked():
+    """Checked once under the generic rule, then a rule registered for the NID: the next check
+    asks the new rule, on both paths."""
+    from urnld import namespaces
+    from urnld.namespaces import NamespaceRule, register
+
+    class Late(NamespaceRule):
+        nid = "late-test"
+
+        def check_nss(self, nss: str, options: object) -> list:  # type: ignore[override]
+            return [self.finding("nss-invalid", "late rule", 0, 1)]
+
+    text = "urn:late-test:abc"
+    assert agrees(text)[1] is None  # only nid-unregistered, a warning
+    register(Late(), replace=True)
+    try:
+        assert agrees(text)[1] == "nss-invalid: late rule"
+    finally:
+        namespaces._registered.pop("late-test", None)
+        namespaces._cache.clear()
+        namespaces.PREFIXES.clear()
+        from urnld._check import _nid_spec
+
+        _nid_spec.cache_clear()
+
+
 def test_overridden_check_loses_the_copy():
     """A subclass that overrides check_nss has no mark: its own code decides."""
     from urnld.namespaces.isbn import ISBNRule

@@ -363,13 +363,32 @@ class CheckPass(_Pass):
     def __init__(self, report: CheckReport, policy: Policy = DEFAULT_POLICY) -> None:
         super().__init__(literals=True, policy=policy)
         self.report = report
+        # The flush's aggregation takes any policy (the findings come from the term cache).
+        self._flush_c = _accel.speedups
 
     def flush(self) -> None:
+        occ = self.occ
+        if not occ:
+            return
+        report = self.report
         checked = self.terms.checked
         info = self.info
-        items = []
-        for tok, n in self.occ.items():
-            spelling, _inf, is_literal = info[tok]
-            items.append((spelling, checked(spelling), is_literal, n))
-        self.report.record_checks(items)
-        self.occ.clear()
+        if self._flush_c is not None:
+            # record_checks' aggregation in one C call; the term cache's dict is read first,
+            # checked() asked on a miss.
+            (iris, literals, errors, non_canonical, findings, nids, clusters, invalid,
+             non_canonical_spellings) = self._flush_c.check_counts(
+                occ, info, self.terms._checks, checked, report.example_limits
+            )
+            report.record_counts(
+                findings, nids, clusters, iris=iris, literals=literals, errors=errors,
+                non_canonical=non_canonical, invalid=invalid,
+                non_canonical_spellings=non_canonical_spellings,
+            )
+        else:
+            items = []
+            for tok, n in occ.items():
+                spelling, _inf, is_literal = info[tok]
+                items.append((spelling, checked(spelling), is_literal, n))
+            report.record_checks(items)
+        occ.clear()

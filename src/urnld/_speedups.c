@@ -988,7 +988,8 @@ count(PyObject *occ, PyObject *tok)
 
 typedef struct {
     PyObject *info, *prefixes, *policy, *canonical_nss;
-    PyTypeObject *verdict_type; /* urnld._terms.TermVerdict, a tuple subclass */
+    PyTypeObject *verdict_type; /* urnld._terms.TermVerdict, a tuple subclass; NULL: the
+                                 * check pass, which keeps the spellings only */
     int ignore_components;
 } Fast;
 
@@ -1073,6 +1074,18 @@ fast_store(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *ver
     return out;
 }
 
+/* The check pass's miss work: info[t] = (text, None, is_literal), the term written as it is
+ * (the check pass keeps no output, and asks the check rule about the spelling itself: a
+ * verdict would be work thrown away). Consumes text; returns t (a new reference) or NULL. */
+static PyObject *
+spelling_only(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *is_literal)
+{
+    Py_INCREF(t);
+    PyObject *out = fast_store(t, tokens, f, text, Py_None, is_literal, t);
+    Py_DECREF(text);
+    return out;
+}
+
 /* before + canonical + after as a bytes object (canonical: an ASCII str). */
 static PyObject *
 wrap_ascii(char before, PyObject *canonical, const char *after, Py_ssize_t after_len)
@@ -1111,6 +1124,8 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
     PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, q + 1, n - 2);
     if (text == NULL)
         return NULL;
+    if (f->verdict_type == NULL)
+        return spelling_only(t, tokens, f, text, Py_False);
     PyObject *canonical, *out = NULL;
     PyObject *verdict = fast_verdict(text, f, &canonical);
     if (verdict != NULL) {
@@ -1175,6 +1190,8 @@ fast_literal(PyObject *t, PyObject *tokens, Fast *f)
     PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, body, len);
     if (text == NULL)
         return NULL;
+    if (f->verdict_type == NULL)
+        return spelling_only(t, tokens, f, text, Py_True);
     PyObject *canonical, *out = NULL;
     PyObject *verdict = fast_verdict(text, f, &canonical);
     if (verdict != NULL) {
@@ -1249,7 +1266,9 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
  * token, b"" for "not a URN"), a miss through iri(token) / literal(token), which fill the
  * cache; every URN token is counted once per statement in *occ*. None (nothing counted) when a
  * line is not in that layout. With the last five arguments, an IRI miss that fast_iri() can
- * take does not call iri(). */
+ * take does not call iri(), nor a literal miss that fast_literal() can take literal(); with
+ * verdict_type None (the check pass) they record the spellings of URN-like terms (info
+ * entries (spelling, None, is_literal)) and leave every term as it is. */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1271,13 +1290,13 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         if (!PyDict_CheckExact(args[6]) || !PyDict_CheckExact(args[7]))
             Py_RETURN_NONE;
-        if (!PyType_Check(args[10]) ||
-            !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type))
+        if (args[10] != Py_None && (!PyType_Check(args[10]) ||
+                                    !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type)))
             Py_RETURN_NONE;
         fast_ctx.info = args[6];
         fast_ctx.prefixes = args[7];
         fast_ctx.policy = args[8];
-        fast_ctx.verdict_type = (PyTypeObject *)args[10];
+        fast_ctx.verdict_type = args[10] == Py_None ? NULL : (PyTypeObject *)args[10];
         fast_ctx.canonical_nss = str_canonical_nss;
         fast_ctx.ignore_components = ic;
         fast = &fast_ctx;

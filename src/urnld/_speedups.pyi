@@ -19,7 +19,7 @@ def rewrite(
     prefixes: dict[str, tuple[str, Any]] = ...,
     policy_ok: Any = ...,
     ignore_components: bool = ...,
-    verdict_type: type = ...,
+    verdict_type: type | None = ...,
 ) -> tuple[bytes, int] | None: ...
 def canon_counts(
     occ: dict[bytes, int], info: dict[bytes, Any], limit: Any

@@ -337,7 +337,7 @@ def test_usual_literals_take_the_fast_path():
     from urnld._terms import POLICY_OK_NIDS, TermVerdict
     from urnld.namespaces import PREFIXES, prefix_entry
 
-    for nid in ("isbn", "example"):
+    for nid in ("ISBN", "example", "Example"):  # as the test data writes them
         prefix_entry(nid)
         POLICY_OK_NIDS[nid] = None
     any_uri = f"^^<{XSD}anyURI>".encode()
@@ -381,3 +381,17 @@ def test_usual_literals_take_the_fast_path():
                    b'"Urn:Example:%2c"': 1}
     for t in (b'"urn:example:y"@en', b'"urn:example:z"^^<http://e/t>', b'"uri:x"'):
         assert tokens[t] == b"" and t not in info
+    # The check pass's rewrite (verdict_type None): the same terms recorded, by spelling only,
+    # every term written as it is.
+    tokens.clear()
+    asked.clear()
+    info2: dict[bytes, tuple] = {}
+    occ2: dict[bytes, int] = {}
+    out, n = speedups.rewrite(chunk, tokens, occ2, iri, literal, True, info2, PREFIXES,
+                              POLICY_OK_NIDS, False, None)
+    assert out == chunk
+    assert occ2 == occ | {b'"urn:x-foo:a"': 1}  # recorded without being judged
+    assert asked == [b'"\\u0055RN:EXAMPLE:e"', b'"urn:example:\xc3\xa9"']
+    assert info2 == {t: (info[t][0], None, True) for t in occ} | {
+        b'"urn:x-foo:a"': ("urn:x-foo:a", None, True)}
+    assert n == 9

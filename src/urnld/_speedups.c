@@ -1535,6 +1535,24 @@ append_triple(PyObject *list, PyObject *a, PyObject *b, PyObject *c)
     return r;
 }
 
+/* list.append((key, (count, text))): an entry of a report's example map as it stores it. */
+static int
+append_example(PyObject *list, PyObject *key, PyObject *count, PyObject *text)
+{
+    PyObject *value = PyTuple_Pack(2, count, text);
+    if (value == NULL)
+        return -1;
+    untrack_atomic(value);
+    PyObject *item = PyTuple_Pack(2, key, value);
+    Py_DECREF(value);
+    if (item == NULL)
+        return -1;
+    untrack_atomic(item);
+    int r = PyList_Append(list, item);
+    Py_DECREF(item);
+    return r;
+}
+
 /* info[tok], a (spelling, verdict, is_literal) tuple (borrowed), or NULL with an exception. */
 static PyObject *
 info_entry(PyObject *info, PyObject *tok)
@@ -1648,8 +1666,8 @@ done:
  * fields (codes, error, canonical, nid) come from the dict *cache* (spelling -> fields; None:
  * no cache), else from checked(spelling), which is called for nothing else. The first four are
  * the occurrence sums; findings maps a code, nids an NID, clusters (canonical, spelling) to
- * counts; invalid lists (spelling, count, error) and non_canonical_spellings (spelling, count,
- * canonical) in the order record_checks adds them to its example maps. *limits* holds the
+ * counts; invalid lists (spelling, (count, error)) and non_canonical_spellings (spelling,
+ * (count, canonical)) in the order record_checks adds them to its example maps. *limits* holds the
  * limits of the report's clusters, invalid and non-canonical maps (CheckReport.example_limits):
  * keys above them, which the maps refuse, are left out. */
 static PyObject *
@@ -1721,7 +1739,7 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (error != Py_None) {
             errors += count;
             int keep = str_within(spelling, invalid_limit);
-            if (keep < 0 || (keep && append_triple(invalid, spelling, n, error) < 0))
+            if (keep < 0 || (keep && append_example(invalid, spelling, n, error) < 0))
                 goto done;
         }
         else if (canonical != Py_None && nid != Py_None) {
@@ -1737,7 +1755,7 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 non_canonical += count;
                 keep = str_within(spelling, non_canonical_limit);
                 if (keep < 0 ||
-                    (keep && append_triple(non_canonical_list, spelling, n, canonical) < 0))
+                    (keep && append_example(non_canonical_list, spelling, n, canonical) < 0))
                     goto done;
             }
         }

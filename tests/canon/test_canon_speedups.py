@@ -315,14 +315,15 @@ def test_check_counts_reads_the_cache_and_calls_checked_on_a_miss():
     slow.record_checks([(s, terms.checked(s), i == 1, i + 1) for i, s in enumerate(spellings)])
     assert fast.to_dict() == slow.to_dict()
     assert got[:4] == (8, 2, 7, 1)  # iris, literals, with errors, non-canonical
-    assert got[7] == [("urn:isbn:0-395-36341-2", 3, terms.checked(spellings[2])[1]),
-                      ("urn:x-foo:a", 4, terms.checked(spellings[3])[1])]
+    assert got[7] == [("urn:isbn:0-395-36341-2", (3, terms.checked(spellings[2])[1])),
+                      ("urn:x-foo:a", (4, terms.checked(spellings[3])[1]))]
+    assert got[8] == [("URN:ISBN:0-395-36341-1", (1, "urn:isbn:0395363411"))]
     # Keys above a map's limit are left out (the report's map would refuse them).
     got = speedups.check_counts(occ, info, cache, checked,
                                 (("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"),
                                  "urn:isbn:0-395-36341-2", "A"))
     assert got[6] == {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 1}
-    assert got[7] == [("urn:isbn:0-395-36341-2", 3, terms.checked(spellings[2])[1])]
+    assert got[7] == [("urn:isbn:0-395-36341-2", (3, terms.checked(spellings[2])[1]))]
     assert got[8] == []
     with pytest.raises(TypeError, match="4-tuple"):
         speedups.check_counts(occ, info, None, lambda s: "no", (None, None, None))

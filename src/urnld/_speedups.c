@@ -13,7 +13,10 @@
  *                                         the usual layout (the stream's per-line loop);
  *   canon_counts(occ, info, limit)        the per-flush aggregation of a canonicalize report;
  *   check_counts(occ, info, cache, checked, limits)
- *                                         the same for a check report.
+ *                                         the same for a check report;
+ *   check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
+ *                                         what check() reports of an ASCII URN (codes, first
+ *                                         error, canonical form, NID).
  *
  * The differential tests (tests/core/test_speedups.py) run both paths on the same inputs.
  */
@@ -723,6 +726,533 @@ sp_is_urn(PyObject *self, PyObject *text)
     if (scan_urn(PyUnicode_1BYTE_DATA(text), PyUnicode_GET_LENGTH(text), &nid_end, &nss_end))
         Py_RETURN_TRUE;
     Py_RETURN_FALSE;
+}
+
+/* ---- the findings of an ASCII URN, for the check side of the term rule --------------------
+ *
+ * check_fields() answers what urnld._terms.check_term answers under the default policy (not
+ * strict, no profile, no severity override) for the common case: an ASCII RFC 8141 URN without
+ * components whose NID is in the core's NID table. Only what the report keeps is computed: the
+ * codes in check()'s order (errors first, then by position, then by code), the first error as
+ * "code: message", the canonical form and the NID. The NID's findings, its rule's check_nss
+ * and the code severities come from Python (see urnld._check.check_fields); the percent-
+ * encoding lints, and the rules whose check_nss carries a native_copy mark, are copies. */
+
+#define MAX_HITS 16
+
+/* The first finding of one code: check() lists every code once, at its first finding in its
+ * sort order (rank, start, code); among findings with equal keys the first one made. */
+typedef struct {
+    PyObject *code;    /* new reference */
+    PyObject *message; /* new reference, or NULL (only an error's message is ever used) */
+    int rank;
+    Py_ssize_t start;
+} Hit;
+
+typedef struct {
+    Hit hit[MAX_HITS];
+    int n;
+} Hits;
+
+static PyObject *str_pct_lowercase, *str_pct_unreserved, *str_pct_nul, *str_pct_not_utf8,
+    *str_not_canonical, *str_nss_check_digit, *str_code, *str_severity, *str_span,
+    *str_message, *issn_tail;
+
+static void
+hits_clear(Hits *h)
+{
+    for (int k = 0; k < h->n; k++) {
+        Py_DECREF(h->hit[k].code);
+        Py_XDECREF(h->hit[k].message);
+    }
+    h->n = 0;
+}
+
+/* Record one finding. 1 done, 0 too many codes (the caller takes the Python path), -1 error. */
+static int
+hits_add(Hits *h, PyObject *code, int rank, Py_ssize_t start, PyObject *message)
+{
+    for (int k = 0; k < h->n; k++) {
+        Hit *e = &h->hit[k];
+        int same = e->code == code;
+        if (!same) {
+            int c = PyUnicode_Compare(e->code, code);
+            if (c == -1 && PyErr_Occurred())
+                return -1;
+            same = c == 0;
+        }
+        if (same) {
+            if (rank < e->rank || (rank == e->rank && start < e->start)) {
+                e->rank = rank;
+                e->start = start;
+                Py_XINCREF(message);
+                Py_XSETREF(e->message, message);
+            }
+            return 1;
+        }
+    }
+    if (h->n == MAX_HITS)
+        return 0;
+    Hit *e = &h->hit[h->n++];
+    Py_INCREF(code);
+    Py_XINCREF(message);
+    e->code = code;
+    e->message = message;
+    e->rank = rank;
+    e->start = start;
+    return 1;
+}
+
+/* The rank of one of this file's own codes in *ranks* (code -> rank): -1 with an error set. */
+static int
+rank_of(PyObject *ranks, PyObject *code)
+{
+    PyObject *r = PyDict_GetItemWithError(ranks, code); /* borrowed */
+    if (r == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetObject(PyExc_KeyError, code);
+        return -1;
+    }
+    long v = PyLong_AsLong(r);
+    return v == -1 && PyErr_Occurred() ? -1 : (int)v;
+}
+
+static int
+hex_value(unsigned char c)
+{
+    return c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10;
+}
+
+/* Whether the escapes s[a..b) (a run of "%XX", every byte >= 0x80) decode as strict UTF-8,
+ * as bytes.decode("utf-8") does (no overlong forms, no surrogates, nothing above U+10FFFF). */
+static int
+utf8_run_ok(const unsigned char *s, Py_ssize_t a, Py_ssize_t b)
+{
+    Py_ssize_t k = 0, n = (b - a) / 3;
+#define BYTE(j) (hex_value(s[a + 3 * (j) + 1]) * 16 + hex_value(s[a + 3 * (j) + 2]))
+    while (k < n) {
+        int c = BYTE(k), need, lo = 0x80, hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF)
+            need = 1;
+        else if (c >= 0xE0 && c <= 0xEF) {
+            need = 2;
+            if (c == 0xE0)
+                lo = 0xA0;
+            else if (c == 0xED)
+                hi = 0x9F;
+        }
+        else if (c >= 0xF0 && c <= 0xF4) {
+            need = 3;
+            if (c == 0xF0)
+                lo = 0x90;
+            else if (c == 0xF4)
+                hi = 0x8F;
+        }
+        else
+            return 0;
+        if (k + need >= n) /* the sequence is cut off by the end of the run */
+            return 0;
+        int c1 = BYTE(k + 1);
+        if (c1 < lo || c1 > hi)
+            return 0;
+        for (int j = 2; j <= need; j++) {
+            int cj = BYTE(k + j);
+            if (cj < 0x80 || cj > 0xBF)
+                return 0;
+        }
+        k += need + 1;
+    }
+#undef BYTE
+    return 1;
+}
+
+/* _check._pct_findings for the NSS s[a..b) of a valid RFC 8141 URN (every '%' starts an
+ * escape): the first finding of each code. 1 done, 0 Python path, -1 error. */
+static int
+pct_hits(const unsigned char *s, Py_ssize_t a, Py_ssize_t b, PyObject *ranks, Hits *h)
+{
+    Py_ssize_t high_start = -1, high_end = 0;
+    int r = 1;
+    for (Py_ssize_t i = a; i < b && r == 1; i++) {
+        if (s[i] != '%')
+            continue;
+        unsigned char x = s[i + 1], y = s[i + 2];
+        PyObject *code = NULL;
+        if (x >= 'a' || y >= 'a') { /* hex digits: a-f are the only bytes >= 'a' */
+            int rank = rank_of(ranks, str_pct_lowercase);
+            if (rank < 0 || (r = hits_add(h, str_pct_lowercase, rank, i, NULL)) != 1)
+                return rank < 0 ? -1 : r;
+        }
+        int value = hex_value(x) * 16 + hex_value(y);
+        if (value >= 0x80) {
+            if (high_start >= 0 && i != high_end) {
+                if (!utf8_run_ok(s, high_start, high_end))
+                    code = str_pct_not_utf8;
+                if (code != NULL) {
+                    int rank = rank_of(ranks, code);
+                    if (rank < 0 || (r = hits_add(h, code, rank, high_start, NULL)) != 1)
+                        return rank < 0 ? -1 : r;
+                    code = NULL;
+                }
+                high_start = -1;
+            }
+            if (high_start < 0)
+                high_start = i;
+            high_end = i + 3;
+            i += 2;
+            continue;
+        }
+        if (value == 0)
+            code = str_pct_nul;
+        else if (ALNUM[value] || value == '-' || value == '.' || value == '_' || value == '~')
+            code = str_pct_unreserved;
+        if (code != NULL) {
+            int rank = rank_of(ranks, code);
+            if (rank < 0 || (r = hits_add(h, code, rank, i, NULL)) != 1)
+                return rank < 0 ? -1 : r;
+        }
+        if (high_start >= 0) {
+            if (!utf8_run_ok(s, high_start, high_end)) {
+                int rank = rank_of(ranks, str_pct_not_utf8);
+                if (rank < 0 || (r = hits_add(h, str_pct_not_utf8, rank, high_start, NULL)) != 1)
+                    return rank < 0 ? -1 : r;
+            }
+            high_start = -1;
+        }
+        i += 2;
+    }
+    if (high_start >= 0 && !utf8_run_ok(s, high_start, high_end)) {
+        int rank = rank_of(ranks, str_pct_not_utf8);
+        if (rank < 0 || (r = hits_add(h, str_pct_not_utf8, rank, high_start, NULL)) != 1)
+            return rank < 0 ? -1 : r;
+    }
+    return r;
+}
+
+/* The copies of the marked check_nss methods, for an ASCII NSS s[0..n) under the default
+ * options: 1 no finding, 2 a check-digit finding (*msg set), 0 the Python method decides
+ * (the NSS is outside the grammar: its message names what is wrong), -1 error. */
+static int
+check_isbn(const unsigned char *s, Py_ssize_t n, PyObject **msg)
+{
+    unsigned char sym[13];
+    int k = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char ch = s[i];
+        if (ch == '-') {
+            if (i == 0 || i == n - 1 || s[i - 1] == '-')
+                return 0;
+            continue;
+        }
+        if (k == 13 || !(DIGIT(ch) || ch == 'X' || ch == 'x'))
+            return 0;
+        sym[k++] = ch;
+    }
+    unsigned char expected;
+    if (k == 10) {
+        int total = 0;
+        for (int j = 0; j < 9; j++) {
+            if (!DIGIT(sym[j]))
+                return 0;
+            total += (10 - j) * (sym[j] - '0');
+        }
+        int c = (11 - total % 11) % 11;
+        expected = c == 10 ? 'X' : (unsigned char)('0' + c);
+    }
+    else if (k == 13) {
+        int total = 0;
+        for (int j = 0; j < 13; j++)
+            if (!DIGIT(sym[j]))
+                return 0;
+        if (sym[0] != '9' || sym[1] != '7' || (sym[2] != '8' && sym[2] != '9'))
+            return 0;
+        for (int j = 0; j < 12; j++)
+            total += (j % 2 ? 3 : 1) * (sym[j] - '0');
+        expected = (unsigned char)('0' + (10 - total % 10) % 10);
+    }
+    else
+        return 0;
+    unsigned char last = sym[k - 1] == 'x' ? 'X' : sym[k - 1];
+    if (last == expected)
+        return 1;
+    *msg = PyUnicode_FromFormat("ISBN check digit '%c' is wrong", (int)s[n - 1]);
+    return *msg == NULL ? -1 : 2;
+}
+
+static int
+check_issn(const unsigned char *s, Py_ssize_t n, PyObject **msg)
+{
+    Py_ssize_t h = n == 9 ? 1 : 0;
+    if ((n != 8 && n != 9) || (h && s[4] != '-'))
+        return 0;
+    int total = 0;
+    for (int j = 0; j < 8; j++) {
+        unsigned char ch = s[j < 4 ? j : j + h];
+        if (!(DIGIT(ch) || (j == 7 && (ch == 'X' || ch == 'x'))))
+            return 0;
+        if (j < 7)
+            total += (8 - j) * (ch - '0');
+    }
+    int c = (11 - total % 11) % 11;
+    unsigned char expected = c == 10 ? 'X' : (unsigned char)('0' + c);
+    unsigned char last = s[n - 1] == 'x' ? 'X' : s[n - 1];
+    if (last == expected)
+        return 1;
+    *msg = PyUnicode_FromFormat("ISSN check character is '%c', expected '%c'%U", (int)s[n - 1],
+                                (int)expected, issn_tail);
+    return *msg == NULL ? -1 : 2;
+}
+
+static int
+check_uuid(const unsigned char *s, Py_ssize_t n)
+{
+    if (n != 36)
+        return 0;
+    for (int j = 0; j < 36; j++) {
+        if (j == 8 || j == 13 || j == 18 || j == 23) {
+            if (s[j] != '-')
+                return 0;
+        }
+        else if (!HEX[s[j]])
+            return 0;
+    }
+    return 1;
+}
+
+/* (?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))* */
+static int
+check_oid(const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t i = 0;
+    for (;;) {
+        if (i >= n || !DIGIT(s[i]))
+            return 0;
+        if (s[i] == '0')
+            i++;
+        else
+            while (i < n && DIGIT(s[i]))
+                i++;
+        if (i == n)
+            return 1;
+        if (s[i] != '.')
+            return 0;
+        i++;
+    }
+}
+
+/* The findings of a Python check_nss(nss, options), spans shifted by *offset*. */
+static int
+python_rule_hits(PyObject *meth, PyObject *nss, PyObject *options, Py_ssize_t offset,
+                 PyObject *sev_ranks, Hits *h)
+{
+    PyObject *found = PyObject_CallFunctionObjArgs(meth, nss, options, NULL);
+    if (found == NULL)
+        return -1;
+    PyObject *it = PyObject_GetIter(found);
+    Py_DECREF(found);
+    if (it == NULL)
+        return -1;
+    int r = 1;
+    PyObject *f;
+    while (r == 1 && (f = PyIter_Next(it)) != NULL) {
+        PyObject *code = PyObject_GetAttr(f, str_code), *sev = PyObject_GetAttr(f, str_severity),
+                 *span = PyObject_GetAttr(f, str_span), *message = PyObject_GetAttr(f, str_message);
+        r = -1;
+        if (code && sev && span && message && PyUnicode_Check(code) && PyTuple_Check(span) &&
+            PyTuple_GET_SIZE(span) == 2) {
+            PyObject *rank = PyDict_GetItemWithError(sev_ranks, sev);
+            Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(span, 0));
+            if (rank != NULL && !(start == -1 && PyErr_Occurred()))
+                r = hits_add(h, code, (int)PyLong_AsLong(rank), start + offset, message);
+            else if (!PyErr_Occurred())
+                r = 0; /* an unknown severity: the Python path says what it makes of it */
+        }
+        else if (!PyErr_Occurred())
+            r = 0;
+        Py_XDECREF(code);
+        Py_XDECREF(sev);
+        Py_XDECREF(span);
+        Py_XDECREF(message);
+        Py_DECREF(f);
+    }
+    Py_DECREF(it);
+    return PyErr_Occurred() ? -1 : r;
+}
+
+/* hits in check()'s order: (rank, start, code). */
+static int
+hits_sort(Hits *h)
+{
+    for (int i = 1; i < h->n; i++) {
+        Hit x = h->hit[i];
+        int j = i - 1;
+        while (j >= 0) {
+            Hit *y = &h->hit[j];
+            int later = y->rank > x.rank || (y->rank == x.rank && y->start > x.start);
+            if (!later && y->rank == x.rank && y->start == x.start) {
+                int c = PyUnicode_Compare(y->code, x.code);
+                if (c == -1 && PyErr_Occurred())
+                    return -1;
+                later = c > 0;
+            }
+            if (!later)
+                break;
+            h->hit[j + 1] = *y;
+            j--;
+        }
+        h->hit[j + 1] = x;
+    }
+    return 0;
+}
+
+/* check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
+ *     -> (codes, error, canonical, nid) | None
+ *
+ * spec(nid as written) -> (NID findings as (code, rank, start, message) tuples, the NID in
+ * lower case, the rule's bound check_nss, its native_copy mark or None); code_ranks maps this
+ * file's codes, severity_ranks a finding's severity, to its rank (0 error, 1 warning, 2 info).
+ * None: not the common case (not an ASCII str, not RFC 8141, components, an NID not in the
+ * table, a rule's answer the copy cannot express): the Python path decides. */
+static PyObject *
+sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!nargs_are("check_fields", nargs, 6))
+        return NULL;
+    PyObject *text = args[0], *prefixes = args[1], *spec_of = args[2], *options = args[3],
+             *code_ranks = args[4], *sev_ranks = args[5];
+    if (!PyUnicode_CheckExact(text) || !PyDict_CheckExact(code_ranks) ||
+        !PyDict_CheckExact(sev_ranks))
+        Py_RETURN_NONE;
+#if PY_VERSION_HEX < 0x030C0000
+    if (PyUnicode_READY(text) < 0)
+        return NULL;
+#endif
+    if (!PyUnicode_IS_ASCII(text))
+        Py_RETURN_NONE;
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), nid_end, nss_end;
+    if (!scan_urn(s, n, &nid_end, &nss_end) || nss_end != n)
+        Py_RETURN_NONE;
+    Canon c;
+    int r = canon_scan(text, prefixes, Py_None, &c);
+    if (r <= 0)
+        return r < 0 ? NULL : Py_NewRef(Py_None);
+    PyObject *canonical = canon_finish(&c, 0);
+    if (canonical == NULL)
+        return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
+
+    PyObject *result = NULL, *nid = NULL, *spec = NULL, *nss = NULL, *msg = NULL;
+    Hits h;
+    h.n = 0;
+    r = -1;
+    nid = PyUnicode_Substring(text, 4, nid_end);
+    if (nid == NULL || (spec = PyObject_CallOneArg(spec_of, nid)) == NULL)
+        goto done;
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 4 ||
+        !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 0)) ||
+        !PyUnicode_CheckExact(PyTuple_GET_ITEM(spec, 1))) {
+        PyErr_SetString(PyExc_TypeError, "check_fields(): spec must return a 4-tuple");
+        goto done;
+    }
+    PyObject *entries = PyTuple_GET_ITEM(spec, 0), *lower = PyTuple_GET_ITEM(spec, 1),
+             *meth = PyTuple_GET_ITEM(spec, 2), *mark = PyTuple_GET_ITEM(spec, 3);
+    r = 1;
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(entries) && r == 1; k++) {
+        PyObject *e = PyTuple_GET_ITEM(entries, k);
+        if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 4) {
+            PyErr_SetString(PyExc_TypeError, "check_fields(): bad NID finding");
+            r = -1;
+            break;
+        }
+        long rank = PyLong_AsLong(PyTuple_GET_ITEM(e, 1));
+        Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(e, 2));
+        if (PyErr_Occurred()) {
+            r = -1;
+            break;
+        }
+        r = hits_add(&h, PyTuple_GET_ITEM(e, 0), (int)rank, start, PyTuple_GET_ITEM(e, 3));
+    }
+    if (r == 1)
+        r = pct_hits(s, nid_end + 1, n, code_ranks, &h);
+    if (r == 1) {
+        const unsigned char *ns = s + nid_end + 1;
+        Py_ssize_t nn = n - nid_end - 1;
+        int got = 0; /* 0: the Python method */
+        if (mark == Py_None || !PyUnicode_Check(mark))
+            got = 0;
+        else if (PyUnicode_CompareWithASCIIString(mark, "empty") == 0)
+            got = 1;
+        else if (PyUnicode_CompareWithASCIIString(mark, "isbn") == 0)
+            got = check_isbn(ns, nn, &msg);
+        else if (PyUnicode_CompareWithASCIIString(mark, "issn") == 0)
+            got = check_issn(ns, nn, &msg);
+        else if (PyUnicode_CompareWithASCIIString(mark, "uuid") == 0)
+            got = check_uuid(ns, nn);
+        else if (PyUnicode_CompareWithASCIIString(mark, "oid") == 0)
+            got = check_oid(ns, nn);
+        if (got < 0)
+            r = -1;
+        else if (got == 2) {
+            int rank = rank_of(code_ranks, str_nss_check_digit);
+            r = rank < 0 ? -1 : hits_add(&h, str_nss_check_digit, rank, n - 1, msg);
+        }
+        else if (got == 0) {
+            nss = PyUnicode_Substring(text, nid_end + 1, n);
+            r = nss == NULL ? -1
+                            : python_rule_hits(meth, nss, options, nid_end + 1, sev_ranks, &h);
+        }
+    }
+    if (r == 1 && PyUnicode_Compare(text, canonical) != 0) {
+        int rank = rank_of(code_ranks, str_not_canonical);
+        r = rank < 0 ? -1 : hits_add(&h, str_not_canonical, rank, 0, NULL);
+    }
+    if (r == 1)
+        r = hits_sort(&h) < 0 ? -1 : 1;
+    if (r == 0) {
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
+    if (r < 0)
+        goto done;
+    PyObject *error = Py_None, *codes = PyTuple_New(h.n);
+    if (codes == NULL)
+        goto done;
+    for (int k = 0; k < h.n; k++)
+        PyTuple_SET_ITEM(codes, k, Py_NewRef(h.hit[k].code));
+    if (h.n && h.hit[0].rank == 0) {
+        if (h.hit[0].message == NULL || !PyUnicode_Check(h.hit[0].message)) {
+            Py_DECREF(codes);
+            result = Py_NewRef(Py_None);
+            goto done;
+        }
+        error = PyUnicode_FromFormat("%U: %U", h.hit[0].code, h.hit[0].message);
+        if (error == NULL) {
+            Py_DECREF(codes);
+            goto done;
+        }
+    }
+    else
+        Py_INCREF(error);
+    result = PyTuple_New(4);
+    if (result == NULL) {
+        Py_DECREF(codes);
+        Py_DECREF(error);
+        goto done;
+    }
+    PyTuple_SET_ITEM(result, 0, codes);
+    PyTuple_SET_ITEM(result, 1, error);
+    PyTuple_SET_ITEM(result, 2, Py_NewRef(canonical));
+    PyTuple_SET_ITEM(result, 3, Py_NewRef(lower));
+    untrack_atomic(codes);
+    untrack_atomic(result);
+done:
+    hits_clear(&h);
+    Py_XDECREF(msg);
+    Py_XDECREF(nss);
+    Py_XDECREF(spec);
+    Py_XDECREF(nid);
+    Py_DECREF(canonical);
+    return result;
 }
 
 /* ---- N-Triples lines in the usual layout -------------------------------------------------- */
@@ -1790,6 +2320,8 @@ static PyMethodDef methods[] = {
      "canon_counts(occ, info, limit) -> tuple"},
     {"check_counts", (PyCFunction)(void (*)(void))sp_check_counts, METH_FASTCALL,
      "check_counts(occ, info, cache, checked, limits) -> tuple"},
+    {"check_fields", (PyCFunction)(void (*)(void))sp_check_fields, METH_FASTCALL,
+     "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
     {NULL, NULL, 0, NULL},
 };
 
@@ -1812,6 +2344,19 @@ PyInit__speedups(void)
         return NULL;
     nid_of_prefix = PyDict_New();
     if (nid_of_prefix == NULL)
+        return NULL;
+    const char *names[] = {"pct-lowercase", "pct-unreserved", "pct-nul", "pct-not-utf8",
+                           "not-canonical", "nss-check-digit", "code", "severity", "span",
+                           "message"};
+    PyObject **slots[] = {&str_pct_lowercase, &str_pct_unreserved, &str_pct_nul,
+                          &str_pct_not_utf8, &str_not_canonical, &str_nss_check_digit,
+                          &str_code, &str_severity, &str_span, &str_message};
+    for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+        if ((*slots[k] = PyUnicode_InternFromString(names[k])) == NULL)
+            return NULL;
+    /* IssnRule's wording after the two characters (not ASCII: no PyUnicode_FromFormat). */
+    issn_tail = PyUnicode_FromString(" (mod 11, weights 8\xe2\x80\xa6" "2; RFC 3044 \xc2\xa7" "5)");
+    if (issn_tail == NULL)
         return NULL;
     if (empty_bytes == NULL || one == NULL || str_canonical_nss == NULL)
         return NULL;

@@ -33,3 +33,11 @@ def check_counts(
     limits: tuple[Any, Any, Any],
 ) -> tuple[int, int, int, int, dict[str, int], dict[str, int], dict[tuple[str, str], int],
            list[tuple[str, tuple[int, str]]], list[tuple[str, tuple[int, str]]]]: ...
+def check_fields(
+    text: str,
+    prefixes: dict[str, tuple[str, Any]],
+    spec: Callable[[str], tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any]],
+    options: Any,
+    code_ranks: dict[str, int],
+    severity_ranks: dict[Any, int],
+) -> tuple[tuple[str, ...], str | None, str | None, str | None] | None: ...

@@ -32,7 +32,7 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from . import _accel
-from ._check import check_options, check_parsed, nid_policy_error
+from ._check import Fields, check_options, check_parsed, fast_check_fields, nid_policy_error
 from ._config import Policy
 from ._normalizers import is_urn_like
 from ._parser import RFC8141_RE, syntax_error
@@ -184,7 +184,7 @@ class TermCheck(NamedTuple):
 
 
 #: :class:`TermCheck`'s fields as a plain tuple (what :meth:`TermCache.checked` returns).
-CheckFields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
+CheckFields = Fields
 
 _DEFAULT_POLICY: Final = Policy()
 
@@ -200,7 +200,16 @@ def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
     >>> check_term("urn:ab:c", Policy(strict=True)).codes
     ('nid-reserved',)
     """
-    text = _check_text(text)
+    return TermCheck(*_check_fields(_check_text(text), policy))
+
+
+def _check_fields(text: str, policy: Policy) -> CheckFields:
+    """:func:`check_term`'s fields as a plain tuple: the accelerator's answer when it has one
+    (default policy only), else the Python reference."""
+    if not (policy.strict or policy.profiles or policy.severity):
+        fast = fast_check_fields(text)
+        if fast is not None:
+            return fast
     findings, canonical, nid = check_parsed(
         text, "rfc8141", policy.strict, check_options(policy.strict, policy.profiles)
     )
@@ -217,7 +226,7 @@ def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
             codes = (first.code,)
         else:
             codes = tuple(dict.fromkeys([f.code for f in findings]))
-    return TermCheck(codes, error, canonical, None if nid is None else nid.lower())
+    return codes, error, canonical, None if nid is None else nid.lower()
 
 
 @functools.lru_cache(maxsize=64)
@@ -311,7 +320,7 @@ class TermCache:
     1
     """
 
-    __slots__ = ("_cache", "_checks", "_max", "rule", "verdict")
+    __slots__ = ("_cache", "_checks", "_max", "_plain", "rule", "verdict")
 
     def __init__(self, rule: TermRule | None = None, *, max_size: int = 200_000) -> None:
         self.rule = rule if rule is not None else TermRule()
@@ -320,6 +329,9 @@ class TermCache:
         self._cache: dict[str, TermVerdict] = {}
         self._checks: dict[str, CheckFields] = {}
         self._max = max_size
+        policy = self.rule.policy
+        # The default policy: the accelerator's check may answer (see _check_fields).
+        self._plain = not (policy.strict or policy.profiles or policy.severity)
 
     def get(self, text: str) -> TermVerdict:
         """The verdict for *text* (a string that starts with ``urn:``), cached."""
@@ -344,7 +356,9 @@ class TermCache:
             return hit
         # A plain tuple: the garbage collector stops tracking a tuple that holds only strings,
         # but never a NamedTuple instance, and a pass caches hundreds of thousands of these.
-        result: CheckFields = tuple(check_term(text, self.rule.policy))  # type: ignore[assignment]
+        result = fast_check_fields(text) if self._plain else None
+        if result is None:
+            result = _check_fields(_check_text(text), self.rule.policy)
         if len(self._checks) >= self._max:
             self._checks.clear()
         self._checks[text] = result

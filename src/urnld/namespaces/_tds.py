@@ -147,25 +147,26 @@ def check_body(key: str, body: str) -> tuple[str, int, int] | None:
     scheme = SCHEMES.get(key)
     if scheme is None:
         return None
-    where = f"GS1 TDS {scheme.section}, {scheme.title}"
     parts = body.split(".", len(scheme.fields) - 1)
     if len(parts) < len(scheme.fields):
         names = ".".join(f.name for f in scheme.fields)
         return (
-            f"{scheme.title} is {names}: {len(parts)} of {len(scheme.fields)} fields ({where})",
+            f"{scheme.title} is {names}: {len(parts)} of {len(scheme.fields)} fields "
+            f"({_where(scheme)})",
             0,
             len(body),
         )
     pos = 0
     for field, value in zip(scheme.fields, parts, strict=True):
         n = _length(value)
-        span = (pos, pos + len(value)) if value else (max(pos - 1, 0), pos)
         if not _fits(field.kind, value) or (not value and field.min_len):
+            span = (pos, pos + len(value)) if value else (max(pos - 1, 0), pos)
             what = "is empty" if not value else f"holds characters outside {_KIND_TEXT[field.kind]}"
             if value and field.kind == "numeric" and value.isascii() and value.isdigit():
                 what = "has a leading zero"
-            return f"{scheme.title} {field.name} {value!r} {what} ({where})", *span
+            return f"{scheme.title} {field.name} {value!r} {what} ({_where(scheme)})", *span
         if n < field.min_len or (field.max_len and n > field.max_len):
+            span = (pos, pos + len(value)) if value else (max(pos - 1, 0), pos)
             bound = (
                 f"{field.min_len}" if field.min_len == field.max_len
                 else f"{field.min_len} to {field.max_len}" if field.max_len
@@ -174,26 +175,38 @@ def check_body(key: str, body: str) -> tuple[str, int, int] | None:
             unit = "character" if field.kind in ("gs3a3", "cpref") else "digit"
             return (
                 f"{scheme.title} {field.name} {value!r} has {n} {unit}{'s' * (n != 1)}, "
-                f"not {bound} ({where})",
+                f"not {bound} ({_where(scheme)})",
                 *span,
             )
         pos += len(value) + 1
     if scheme.budget is not None:
         indexes, exact, most = scheme.budget
         total = sum(_length(parts[i]) for i in indexes)
-        names = " + ".join(scheme.fields[i].name for i in indexes)
-        end = sum(len(parts[i]) + 1 for i in range(max(indexes) + 1)) - 1
         if exact is not None and total != exact:
             return (
-                f"{scheme.title}: {names} must have {exact} digits, not {total} ({where})",
+                f"{scheme.title}: {_names(scheme, indexes)} must have {exact} digits, not "
+                f"{total} ({_where(scheme)})",
                 0,
-                end,
+                _end(parts, indexes),
             )
         if most is not None and total > most:
             return (
-                f"{scheme.title}: {names} may have at most {most} characters, not {total} "
-                f"({where})",
+                f"{scheme.title}: {_names(scheme, indexes)} may have at most {most} "
+                f"characters, not {total} ({_where(scheme)})",
                 0,
-                end,
+                _end(parts, indexes),
             )
     return None
+
+
+# The messages' parts, built only for a body that breaks its grammar (most bodies fit).
+def _where(scheme: _Scheme) -> str:
+    return f"GS1 TDS {scheme.section}, {scheme.title}"
+
+
+def _names(scheme: _Scheme, indexes: tuple[int, ...]) -> str:
+    return " + ".join(scheme.fields[i].name for i in indexes)
+
+
+def _end(parts: list[str], indexes: tuple[int, ...]) -> int:
+    return sum(len(parts[i]) + 1 for i in range(max(indexes) + 1)) - 1

@@ -108,6 +108,7 @@ class ISBNRule(NamespaceRule):
             out.append(f"urn:doi:{doi}")
         return tuple(out)
 
+    @native_copy("isbn")  # with the default options: _speedups.c check_isbn
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if _ISBN.fullmatch(nss):
             yield from self._check_digit(nss)

@@ -51,6 +51,7 @@ class ISSNRule(NamespaceRule):
     def typed_nss(self, nss: str) -> ISSN:
         return ISSN.parse(nss)
 
+    @native_copy("issn")  # with the default options: _speedups.c check_issn
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _ISSN.fullmatch(nss):
             yield self._why_not_issn(nss)

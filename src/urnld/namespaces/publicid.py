@@ -118,37 +118,41 @@ def from_public_id(public_id: str) -> str:
     return "urn:publicid:" + _transcribe(normalized, public_id)
 
 
+# One piece of a transcribed NSS: a run of copied characters, an escape (or what starts like
+# one), or any other single character. A run is one step, not one per character.
+_PIECE = re.compile(r"[A-Za-z0-9\-().,=!*@$_]+|%.{0,2}|.", re.DOTALL)
+
+
 def _untranscribe(nss: str) -> str:
     out: list[str] = []
-    i = 0
-    while i < len(nss):
-        c = nss[i]
-        if c == "+":
+    for m in _PIECE.finditer(nss):
+        piece = m[0]
+        c = piece[0]
+        if c in _COPIED:
+            out.append(piece)
+        elif c == "+":
             out.append(" ")
         elif c == ":":
             out.append("//")
         elif c == ";":
             out.append("::")
         elif c == "%":
-            escape = nss[i : i + 3].upper()
+            escape = piece.upper()
             if escape not in _UNESCAPE:
                 raise PublicIdError(
-                    nss, i, f"{nss[i : i + 3]!r} is not one of RFC 3151's eight escapes "
+                    nss, m.start(), f"{piece!r} is not one of RFC 3151's eight escapes "
                     "(%2B %3A %2F %3B %27 %3F %23 %25)"
                 )
             out.append(_UNESCAPE[escape])
-            i += 2
-        elif c in _COPIED:
-            out.append(c)
         elif c in _ESCAPE:
             raise PublicIdError(
-                nss, i, f"a literal {c!r} is transcribed as {_ESCAPE[c]} (RFC 3151 §2)"
+                nss, m.start(), f"a literal {c!r} is transcribed as {_ESCAPE[c]} (RFC 3151 §2)"
             )
         else:
             raise PublicIdError(
-                nss, i, f"{c!r} never appears in a transcribed public identifier (RFC 3151 §2)"
+                nss, m.start(),
+                f"{c!r} never appears in a transcribed public identifier (RFC 3151 §2)",
             )
-        i += 1
     return "".join(out)
 
 

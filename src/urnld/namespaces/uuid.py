@@ -51,6 +51,7 @@ class UUIDRule(NamespaceRule):
     def typed_nss(self, nss: str) -> uuid.UUID:
         return uuid.UUID(nss)
 
+    @native_copy("uuid")  # with the default options: _speedups.c check_uuid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _UUID.fullmatch(nss):
             yield self._why_not_uuid(nss)

@@ -371,8 +371,9 @@ class CheckPass(_Pass):
     def __init__(self, report: CheckReport, policy: Policy = DEFAULT_POLICY) -> None:
         super().__init__(literals=True, policy=policy)
         self.report = report
-        # The flush's aggregation takes any policy (the findings come from the term cache).
-        self._flush_c = _accel.speedups
+        # Recording spellings only, the compiled rewrite makes no NID verdict, and the flush
+        # takes the findings from the term cache: both take any policy.
+        self._c = self._flush_c = _accel.speedups
 
     def flush(self) -> None:
         occ = self.occ

@@ -330,6 +330,12 @@ def test_check_counts_reads_the_cache_and_calls_checked_on_a_miss():
     with pytest.raises(KeyError):
         speedups.check_counts({b"<urn:a:b>": 1}, {}, None, checked, (None, None, None))
 
+    def broken(text):
+        raise ValueError(text)
+
+    with pytest.raises(ValueError, match="urn:isbn:0395363411"):  # the first miss
+        speedups.check_counts(occ, info, cache, broken, (None, None, None))
+
 
 def test_usual_literals_take_the_fast_path():
     """A URN literal in the usual layout (plain, xsd:string, xsd:anyURI; ASCII, no escape) is

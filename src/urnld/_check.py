@@ -19,7 +19,7 @@ from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
 from ._urn import URN, _check_mode, _check_text, _fast_canonical, _match_rfc8141, canonical_of_match
 from .errors import URNError, URNSyntaxError, URNValidationError
 from .findings import _SEVERITY_RANK, CODES, CheckOptions, Finding, Severity
-from .namespaces import PREFIXES, get_rule
+from .namespaces import PREFIXES, get_rule, on_register
 from .registry import is_registered
 
 __all__ = ["URNValidationError", "check", "nid_policy_error", "validate"]
@@ -314,6 +314,10 @@ def _nid_spec(written: str) -> tuple[tuple[tuple[str, int, int, str], ...], str,
     )
     check_nss = get_rule(written).check_nss
     return entries, written.lower(), check_nss, getattr(check_nss, "_urnld_native", None)
+
+
+# A rule registered at run time replaces the one a spec holds.
+on_register(_nid_spec.cache_clear)
 
 
 def fast_check_fields(text: str) -> Fields | None:

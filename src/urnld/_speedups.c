@@ -538,27 +538,35 @@ pchar_tail(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
     return 1;
 }
 
-/* NBNRule.canonical_nss: an NSS matching ([A-Za-z]{2}(?::[A-Za-z0-9]+)*)-(tail) with the
- * group lower-cased (it holds no "-", so it ends at the first one); any other as it is. */
-static PyObject *
-native_nbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+/* Whether s[0..n) matches ([A-Za-z]{2}(?::[A-Za-z0-9]+)*)-(tail); *k: the group's end (the
+ * group holds no "-", so it ends at the first one). */
+static int
+nbn_match(const unsigned char *s, Py_ssize_t n, Py_ssize_t *k)
 {
     const unsigned char *dash = memchr(s, '-', (size_t)n);
     if (dash == NULL)
-        goto as_is;
-    Py_ssize_t k = dash - s, i = 2;
-    if (k < 2 || !ALNUM[s[0]] || DIGIT(s[0]) || !ALNUM[s[1]] || DIGIT(s[1]))
-        goto as_is;
-    while (i < k) {
-        if (s[i++] != ':' || i >= k || !ALNUM[s[i]])
-            goto as_is;
-        while (i < k && ALNUM[s[i]])
+        return 0;
+    Py_ssize_t i = 2;
+    *k = dash - s;
+    if (*k < 2 || !ALNUM[s[0]] || DIGIT(s[0]) || !ALNUM[s[1]] || DIGIT(s[1]))
+        return 0;
+    while (i < *k) {
+        if (s[i++] != ':' || i >= *k || !ALNUM[s[i]])
+            return 0;
+        while (i < *k && ALNUM[s[i]])
             i++;
     }
-    if (!pchar_tail(s, k + 1, n))
-        goto as_is;
-    return lower_head(s, n, k); /* the group holds no "%": plain lower case */
-as_is:
+    return pchar_tail(s, *k + 1, n);
+}
+
+/* NBNRule.canonical_nss: an NSS matching the grammar with the group lower-cased; any other
+ * as it is. */
+static PyObject *
+native_nbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    Py_ssize_t k;
+    if (nbn_match(s, n, &k))
+        return lower_head(s, n, k); /* the group holds no "%": plain lower case */
     Py_INCREF(nss);
     return nss;
 }
@@ -1190,6 +1198,10 @@ sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             got = check_uuid(ns, nn);
         else if (PyUnicode_CompareWithASCIIString(mark, "oid") == 0)
             got = check_oid(ns, nn);
+        else if (PyUnicode_CompareWithASCIIString(mark, "nbn") == 0) {
+            Py_ssize_t k; /* RFC 8458 grammar; the profiles' checks are not the default's */
+            got = nbn_match(ns, nn, &k);
+        }
         if (got < 0)
             r = -1;
         else if (got == 2) {

@@ -103,7 +103,18 @@ _NSS = {
         st.text(alphabet="0123456789.a", min_size=1, max_size=12),
     ),
     # Rules whose check_nss runs in Python (their findings are read back) and the generic rule.
-    "nbn": st.sampled_from(["de:gbv:089-1", "DE:Bvb:19-146642", "xx", "d-1", "de:-1", "de"]),
+    # RFC 8458 §4.2: prefix (two letters, ':'-separated sub-namespaces) '-' NBN string; built
+    # near the grammar and as free text over its characters.
+    "nbn": st.one_of(
+        st.sampled_from(["de:gbv:089-1", "DE:Bvb:19-146642", "xx", "d-1", "de:-1", "de",
+                         "se:uu:diva-3475", "fi-fe19981001", "de:bvb:19-/x"]),
+        st.tuples(st.sampled_from(["de", "DE", "sE", "d", "dEe", "d1", "1d"]),
+                  st.lists(st.text(alphabet="gBv0-", min_size=0, max_size=4), max_size=3),
+                  st.sampled_from(["-", "-", "--", ":-", ""]),
+                  st.text(alphabet="aZ09-:@%2c/.", min_size=0, max_size=8),
+                  ).map(lambda t: t[0] + "".join(":" + x for x in t[1]) + t[2] + t[3]),
+        st.text(alphabet="dEeF:gb09-/%2cA.@", min_size=1, max_size=16),
+    ),
     "epc": st.sampled_from(["id:sgtin:0614141.107346.2017", "id:sgtin:1.2", "x", ":a", "id:"]),
     "ogc": st.sampled_from(["def:crs:EPSG::4326", "def", ":x", "def:", "de/f:x"]),
     "example": _ESCAPED,
@@ -208,6 +219,32 @@ def test_a_python_rule_is_asked_and_read_back(monkeypatch):
             fast_check_fields("urn:picky-test:zz")
     finally:
         namespaces._registered.pop("picky-test", None)
+        namespaces._cache.clear()
+        namespaces.PREFIXES.clear()
+        from urnld._check import _nid_spec
+
+        _nid_spec.cache_clear()
+
+
+def test_a_rule_registered_later_is_the_one_asked():
+    """Checked once under the generic rule, then a rule registered for the NID: the next check
+    asks the new rule, on both paths."""
+    from urnld import namespaces
+    from urnld.namespaces import NamespaceRule, register
+
+    class Late(NamespaceRule):
+        nid = "late-test"
+
+        def check_nss(self, nss: str, options: object) -> list:  # type: ignore[override]
+            return [self.finding("nss-invalid", "late rule", 0, 1)]
+
+    text = "urn:late-test:abc"
+    assert agrees(text)[1] is None  # only nid-unregistered, a warning
+    register(Late(), replace=True)
+    try:
+        assert agrees(text)[1] == "nss-invalid: late rule"
+    finally:
+        namespaces._registered.pop("late-test", None)
         namespaces._cache.clear()
         namespaces.PREFIXES.clear()
         from urnld._check import _nid_spec

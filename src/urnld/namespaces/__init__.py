@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import importlib
 import threading
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..errors import URNLDEnvironmentError
@@ -42,6 +43,7 @@ __all__ = [
     "known_nids",
     "known_profiles",
     "lower_except_pct",
+    "on_register",
     "register",
     "upper_except_pct",
     "upper_pct",
@@ -174,6 +176,27 @@ def register(rule: NamespaceRule, *, replace: bool = False) -> None:
         _registered[nid] = rule
         _cache.clear()
         PREFIXES.clear()
+        for callback in _listeners:
+            callback()
+
+
+_listeners: list[Callable[[], None]] = []
+
+
+def on_register(callback: Callable[[], None]) -> None:
+    """Call *callback* (no arguments) each time :func:`register` changes the rules, for caches
+    that other parts of urnld derive from them (the check's per-NID data, for one).
+
+    >>> calls = []
+    >>> on_register(lambda: calls.append(1))
+    >>> class Demo2(NamespaceRule):
+    ...     nid = "demo-ns-2"
+    >>> register(Demo2())
+    >>> calls
+    [1]
+    >>> _listeners.pop() and None
+    """
+    _listeners.append(callback)
 
 
 def known_nids() -> list[str]:

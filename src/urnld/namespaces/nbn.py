@@ -103,6 +103,7 @@ class NBNRule(NamespaceRule):
     def typed_nss(self, nss: str) -> NBN:
         return NBN.parse(nss)
 
+    @native_copy("nbn")  # with the default options: _speedups.c nbn_match
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         m = _NBN.fullmatch(nss)
         if m is None:

@@ -40,11 +40,11 @@ from typing import IO, Any, NamedTuple
 
 from .._links import SPELLING, Extra, LinkOptions, record_extras, report_extras
 from .._terms import (
+    CheckFields,
     TermCache,
-    TermCheck,
     TermRule,
     TermVerdict,
-    check_term,
+    check_fields,
     is_rdflib_internal,
 )
 from ..errors import URNError
@@ -315,13 +315,13 @@ def check_endpoint(
     with Endpoint(url, timeout=timeout) as endpoint:
         report.statements_in += _check_scope(endpoint, scope)
         # Each distinct term comes once: the uncached rule, the report filled in batches.
-        batch: list[tuple[str, TermCheck, bool, int]] = []
+        batch: list[tuple[str, CheckFields, bool, int]] = []
         for value, count, datatype in _term_rows(
             endpoint, scope, literals=literals, page_size=page_size, keep_spellings=literals
         ):
             if is_rdflib_internal(value):
                 continue  # rdflib's own names are not data (as in the file paths)
-            batch.append((value, check_term(value), bool(datatype), count))
+            batch.append((value, check_fields(value), bool(datatype), count))
             if len(batch) >= _REPORT_BATCH:
                 report.record_checks(batch)
                 batch.clear()

@@ -12,6 +12,8 @@
  *                                         the rewrite of a chunk of N-Triples/N-Quads lines in
  *                                         the usual layout (the stream's per-line loop);
  *   canon_counts(occ, info, limit)        the per-flush aggregation of a canonicalize report;
+ *   check_counts(occ, info, cache, checked, limits)
+ *                                         the same for a check report;
  *   check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
  *                                         what check() reports of an ASCII URN (codes, first
  *                                         error, canonical form, NID).
@@ -1528,9 +1530,118 @@ count(PyObject *occ, PyObject *tok)
 
 typedef struct {
     PyObject *info, *prefixes, *policy, *canonical_nss;
-    PyTypeObject *verdict_type; /* urnld._terms.TermVerdict, a tuple subclass */
+    PyTypeObject *verdict_type; /* urnld._terms.TermVerdict, a tuple subclass; NULL: the
+                                 * check pass, which keeps the spellings only */
     int ignore_components;
 } Fast;
+
+/* The term rule's verdict on the ASCII str text in the common case that canon_scan() takes: a
+ * new urnld._terms.TermVerdict (output=canonical, canonical, nid, None, None, None), made as
+ * tuple.__new__ makes a tuple subclass instance, with *canonical a new reference to the
+ * canonical form. NULL without an exception means "take the Python path". */
+static PyObject *
+fast_verdict(PyObject *text, Fast *f, PyObject **canonical_out)
+{
+    *canonical_out = NULL;
+    Canon got;
+    int r = canon_scan(text, f->prefixes, f->policy, &got);
+    if (r <= 0)
+        return NULL;
+    /* The NID (lower case) of this prefix, shared by every term with it. */
+    PyObject *prefix = got.prefix;
+    PyObject *nid = PyDict_GetItemWithError(nid_of_prefix, prefix); /* borrowed */
+    if (nid == NULL) {
+        if (PyErr_Occurred())
+            goto fail_canon;
+        nid = PyUnicode_Substring(prefix, 4, PyUnicode_GET_LENGTH(prefix) - 1);
+        if (nid == NULL)
+            goto fail_canon;
+        if (PyDict_GET_SIZE(nid_of_prefix) >= 4096)
+            PyDict_Clear(nid_of_prefix);
+        int rr = PyDict_SetItem(nid_of_prefix, prefix, nid);
+        Py_DECREF(nid); /* the dict holds it */
+        if (rr < 0)
+            goto fail_canon;
+    }
+    PyObject *canonical = canon_finish(&got, 1);
+    if (canonical == NULL)
+        return NULL; /* an error, or NULL alone: the Python path */
+    const unsigned char *c = PyUnicode_1BYTE_DATA(canonical);
+    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+    if (f->ignore_components && (memchr(c, '?', (size_t)cn) || memchr(c, '#', (size_t)cn))) {
+        Py_DECREF(canonical);
+        return NULL;
+    }
+    PyObject *verdict = f->verdict_type->tp_alloc(f->verdict_type, 6);
+    if (verdict == NULL) {
+        Py_DECREF(canonical);
+        return NULL;
+    }
+    Py_INCREF(canonical);
+    PyTuple_SET_ITEM(verdict, 0, canonical);
+    Py_INCREF(canonical);
+    PyTuple_SET_ITEM(verdict, 1, canonical);
+    Py_INCREF(nid);
+    PyTuple_SET_ITEM(verdict, 2, nid);
+    for (int k = 3; k < 6; k++) {
+        Py_INCREF(Py_None);
+        PyTuple_SET_ITEM(verdict, k, Py_None);
+    }
+    untrack_atomic(verdict);
+    *canonical_out = canonical;
+    return verdict;
+fail_canon:
+    Py_XDECREF(got.canonical);
+    Py_XDECREF(got.nss);
+    Py_XDECREF(got.tail);
+    return NULL;
+}
+
+/* info[t] = (text, verdict, is_literal), then tokens[t] = out. Returns out (a new reference,
+ * consumed from the caller), NULL on error. */
+static PyObject *
+fast_store(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *verdict,
+           PyObject *is_literal, PyObject *out)
+{
+    PyObject *entry = PyTuple_Pack(3, text, verdict, is_literal);
+    if (entry != NULL)
+        untrack_atomic(entry);
+    if (entry == NULL || PyDict_SetItem(f->info, t, entry) < 0 ||
+        PyDict_SetItem(tokens, t, out) < 0) {
+        Py_XDECREF(entry);
+        Py_DECREF(out);
+        return NULL;
+    }
+    Py_DECREF(entry);
+    return out;
+}
+
+/* The check pass's miss work: info[t] = (text, None, is_literal), the term written as it is
+ * (the check pass keeps no output, and asks the check rule about the spelling itself: a
+ * verdict would be work thrown away). Consumes text; returns t (a new reference) or NULL. */
+static PyObject *
+spelling_only(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *is_literal)
+{
+    Py_INCREF(t);
+    PyObject *out = fast_store(t, tokens, f, text, Py_None, is_literal, t);
+    Py_DECREF(text);
+    return out;
+}
+
+/* before + canonical + after as a bytes object (canonical: an ASCII str). */
+static PyObject *
+wrap_ascii(char before, PyObject *canonical, const char *after, Py_ssize_t after_len)
+{
+    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 1 + cn + after_len);
+    if (out != NULL) {
+        char *d = PyBytes_AS_STRING(out);
+        d[0] = before;
+        memcpy(d + 1, PyUnicode_1BYTE_DATA(canonical), (size_t)cn);
+        memcpy(d + 1 + cn, after, (size_t)after_len);
+    }
+    return out;
+}
 
 /* The stream's IRI cache-miss work (_Pass.iri) for the common case: an ASCII IRI without
  * escapes that is a URN the accelerator's canonical() takes. Fills tokens/info as iri() does
@@ -1555,103 +1666,98 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
     PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, q + 1, n - 2);
     if (text == NULL)
         return NULL;
-    Canon got;
-    PyObject *canonical = NULL, *out = NULL;
-    int r = canon_scan(text, f->prefixes, f->policy, &got);
-    if (r < 0)
-        goto fail;
-    if (r == 0)
-        goto fallback;
-    /* The NID (lower case) of this prefix, shared by every term with it. */
-    PyObject *prefix = got.prefix;
-    PyObject *nid = PyDict_GetItemWithError(nid_of_prefix, prefix); /* borrowed */
-    if (nid == NULL) {
-        if (PyErr_Occurred())
-            goto fail_canon;
-        nid = PyUnicode_Substring(prefix, 4, PyUnicode_GET_LENGTH(prefix) - 1);
-        if (nid == NULL)
-            goto fail_canon;
-        if (PyDict_GET_SIZE(nid_of_prefix) >= 4096)
-            PyDict_Clear(nid_of_prefix);
-        int rr = PyDict_SetItem(nid_of_prefix, prefix, nid);
-        Py_DECREF(nid); /* the dict holds it */
-        if (rr < 0)
-            goto fail_canon;
-    }
-    canonical = canon_finish(&got, 1);
-    if (canonical == NULL)
-        goto fail; /* an error, or NULL alone: the Python path */
-    Py_INCREF(nid);
-    const unsigned char *c = PyUnicode_1BYTE_DATA(canonical);
-    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
-    if (f->ignore_components && (memchr(c, '?', (size_t)cn) || memchr(c, '#', (size_t)cn))) {
-        Py_DECREF(canonical);
-        Py_DECREF(nid);
-        goto fallback;
-    }
-    /* TermVerdict(output=canonical, canonical, nid, dropped=None, code=None, message=None),
-     * made as tuple.__new__ makes a tuple subclass instance. */
-    PyObject *verdict = f->verdict_type->tp_alloc(f->verdict_type, 6);
-    if (verdict == NULL) {
-        Py_DECREF(nid);
-        Py_DECREF(canonical);
-        goto fail;
-    }
-    Py_INCREF(canonical);
-    PyTuple_SET_ITEM(verdict, 0, canonical);
-    Py_INCREF(canonical);
-    PyTuple_SET_ITEM(verdict, 1, canonical);
-    PyTuple_SET_ITEM(verdict, 2, nid); /* our reference */
-    for (int k = 3; k < 6; k++) {
-        Py_INCREF(Py_None);
-        PyTuple_SET_ITEM(verdict, k, Py_None);
-    }
-    untrack_atomic(verdict);
-    PyObject *entry = PyTuple_Pack(3, text, verdict, Py_False);
-    Py_DECREF(verdict);
-    if (entry != NULL)
-        untrack_atomic(entry);
-    if (entry == NULL || PyDict_SetItem(f->info, t, entry) < 0) {
-        Py_XDECREF(entry);
-        Py_DECREF(canonical);
-        goto fail;
-    }
-    Py_DECREF(entry);
-    if (cn == n - 2 && memcmp(c, q + 1, (size_t)cn) == 0) {
-        Py_INCREF(t);
-        out = t;
-    }
-    else {
-        out = PyBytes_FromStringAndSize(NULL, cn + 2);
-        if (out != NULL) {
-            char *d = PyBytes_AS_STRING(out);
-            d[0] = '<';
-            memcpy(d + 1, c, (size_t)cn);
-            d[cn + 1] = '>';
+    if (f->verdict_type == NULL)
+        return spelling_only(t, tokens, f, text, Py_False);
+    PyObject *canonical, *out = NULL;
+    PyObject *verdict = fast_verdict(text, f, &canonical);
+    if (verdict != NULL) {
+        Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+        if (cn == n - 2 && memcmp(PyUnicode_1BYTE_DATA(canonical), q + 1, (size_t)cn) == 0) {
+            Py_INCREF(t);
+            out = t;
         }
-    }
-    Py_DECREF(canonical);
-    if (out == NULL)
-        goto fail;
-    if (PyDict_SetItem(tokens, t, out) < 0) {
-        Py_DECREF(out);
-        goto fail;
+        else
+            out = wrap_ascii('<', canonical, ">", 1);
+        if (out != NULL)
+            out = fast_store(t, tokens, f, text, verdict, Py_False, out);
+        Py_DECREF(verdict);
+        Py_DECREF(canonical);
     }
     Py_DECREF(text);
     return out;
-fail_canon:
-    Py_XDECREF(got.canonical);
-    Py_XDECREF(got.nss);
-    Py_XDECREF(got.tail);
-fail:
-fallback: /* NULL without an exception: the Python path */
-    Py_DECREF(text);
-    return NULL;
 }
+
+/* What follows the closing quote of a literal that may hold a URN: nothing, or the term
+ * rule's URN literal datatypes (urnld._terms.URN_LITERAL_DATATYPES, as
+ * urnld.stream._grammar.literal_parts takes them). */
+static const char XSD_STRING[] = "^^<http://www.w3.org/2001/XMLSchema#string>";
+static const char XSD_ANYURI[] = "^^<http://www.w3.org/2001/XMLSchema#anyURI>";
+
+/* The stream's literal cache-miss work (_Pass.literal) for the common case: a literal token
+ * without escapes whose lexical form is ASCII. Fills tokens/info as literal() does and returns
+ * the output token (new reference); NULL without an exception means "take the Python path". */
+static PyObject *
+fast_literal(PyObject *t, PyObject *tokens, Fast *f)
+{
+    const unsigned char *q = (const unsigned char *)PyBytes_AS_STRING(t);
+    Py_ssize_t n = PyBytes_GET_SIZE(t);
+    if (n < 2 || q[0] != '"' || memchr(q, '\\', (size_t)n) != NULL)
+        return NULL; /* escapes: literal() decodes them */
+    Py_ssize_t end = n - 1; /* the closing quote: the last '"' (no escaped one inside) */
+    while (end > 0 && q[end] != '"')
+        end--;
+    if (end == 0)
+        return NULL;
+    const unsigned char *suffix = q + end + 1;
+    Py_ssize_t suffix_len = n - end - 1;
+    int urn_like = (suffix_len == 0 ||
+                    (suffix_len == (Py_ssize_t)sizeof(XSD_STRING) - 1 &&
+                     memcmp(suffix, XSD_STRING, (size_t)suffix_len) == 0) ||
+                    (suffix_len == (Py_ssize_t)sizeof(XSD_ANYURI) - 1 &&
+                     memcmp(suffix, XSD_ANYURI, (size_t)suffix_len) == 0));
+    const unsigned char *body = q + 1;
+    Py_ssize_t len = end - 1;
+    /* is_urn_like(): "urn:" in any case (ASCII letters: c | 0x20 is the lower case) */
+    urn_like = urn_like && len >= 4 && (body[0] | 0x20) == 'u' && (body[1] | 0x20) == 'r' &&
+               (body[2] | 0x20) == 'n' && body[3] == ':';
+    if (!urn_like) {
+        if (PyDict_SetItem(tokens, t, empty_bytes) < 0)
+            return NULL;
+        Py_INCREF(empty_bytes);
+        return empty_bytes;
+    }
+    for (Py_ssize_t k = 0; k < len; k++)
+        if (body[k] >= 0x80)
+            return NULL;
+    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, body, len);
+    if (text == NULL)
+        return NULL;
+    if (f->verdict_type == NULL)
+        return spelling_only(t, tokens, f, text, Py_True);
+    PyObject *canonical, *out = NULL;
+    PyObject *verdict = fast_verdict(text, f, &canonical);
+    if (verdict != NULL) {
+        Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+        if (cn == len && memcmp(PyUnicode_1BYTE_DATA(canonical), body, (size_t)cn) == 0) {
+            Py_INCREF(t);
+            out = t;
+        }
+        else /* a canonical URN is ASCII without '"' or '\\': no escaping needed */
+            out = wrap_ascii('"', canonical, (const char *)q + end, suffix_len + 1);
+        if (out != NULL)
+            out = fast_store(t, tokens, f, text, verdict, Py_True, out);
+        Py_DECREF(verdict);
+        Py_DECREF(canonical);
+    }
+    Py_DECREF(text);
+    return out;
+}
+
+typedef PyObject *(*FastMiss)(PyObject *, PyObject *, Fast *);
 
 static PyObject *
 lookup(const unsigned char *p, Py_ssize_t a, Py_ssize_t b, PyObject *tokens, PyObject *miss,
-       Fast *fast, PyObject **tok)
+       Fast *fast, FastMiss fast_miss, PyObject **tok)
 {
     *tok = NULL;
     unsigned char c = p[a + 1];
@@ -1670,7 +1776,7 @@ lookup(const unsigned char *p, Py_ssize_t a, Py_ssize_t b, PyObject *tokens, PyO
             Py_DECREF(t);
             return NULL;
         }
-        v = fast == NULL ? NULL : fast_iri(t, tokens, fast);
+        v = fast == NULL ? NULL : fast_miss(t, tokens, fast);
         if (v == NULL && !PyErr_Occurred())
             v = PyObject_CallOneArg(miss, t);
         if (v == NULL) {
@@ -1702,7 +1808,9 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
  * token, b"" for "not a URN"), a miss through iri(token) / literal(token), which fill the
  * cache; every URN token is counted once per statement in *occ*. None (nothing counted) when a
  * line is not in that layout. With the last five arguments, an IRI miss that fast_iri() can
- * take does not call iri(). */
+ * take does not call iri(), nor a literal miss that fast_literal() can take literal(); with
+ * verdict_type None (the check pass) they record the spellings of URN-like terms (info
+ * entries (spelling, None, is_literal)) and leave every term as it is. */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1724,13 +1832,13 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         if (!PyDict_CheckExact(args[6]) || !PyDict_CheckExact(args[7]))
             Py_RETURN_NONE;
-        if (!PyType_Check(args[10]) ||
-            !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type))
+        if (args[10] != Py_None && (!PyType_Check(args[10]) ||
+                                    !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type)))
             Py_RETURN_NONE;
         fast_ctx.info = args[6];
         fast_ctx.prefixes = args[7];
         fast_ctx.policy = args[8];
-        fast_ctx.verdict_type = (PyTypeObject *)args[10];
+        fast_ctx.verdict_type = args[10] == Py_None ? NULL : (PyTypeObject *)args[10];
         fast_ctx.canonical_nss = str_canonical_nss;
         fast_ctx.ignore_components = ic;
         fast = &fast_ctx;
@@ -1806,7 +1914,7 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             prev_a = sp[0];
             prev_b = sp[1];
             if (kd[0] == 1) {
-                prev_v = lookup(p, sp[0], sp[1], tokens, iri, fast, &prev_tok);
+                prev_v = lookup(p, sp[0], sp[1], tokens, iri, fast, fast_iri, &prev_tok);
                 if (prev_v == NULL)
                     goto done;
             }
@@ -1822,7 +1930,7 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             changed = 1;
         }
         /* predicate */
-        owned[1] = lookup(p, sp[2], sp[3], tokens, iri, fast, &toks[1]);
+        owned[1] = lookup(p, sp[2], sp[3], tokens, iri, fast, fast_iri, &toks[1]);
         if (owned[1] == NULL)
             goto row_fail;
         if (PyBytes_GET_SIZE(owned[1])) {
@@ -1833,7 +1941,7 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
         /* object */
         if (kd[2] == 1) {
-            owned[2] = lookup(p, sp[4], sp[5], tokens, iri, fast, &toks[2]);
+            owned[2] = lookup(p, sp[4], sp[5], tokens, iri, fast, fast_iri, &toks[2]);
             if (owned[2] == NULL)
                 goto row_fail;
             if (PyBytes_GET_SIZE(owned[2])) {
@@ -1845,7 +1953,7 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             }
         }
         else if (kd[2] == 3 && literals) {
-            owned[2] = lookup(p, sp[4], sp[5], tokens, literal, NULL, &toks[2]);
+            owned[2] = lookup(p, sp[4], sp[5], tokens, literal, fast, fast_literal, &toks[2]);
             if (owned[2] == NULL)
                 goto row_fail;
             if (PyBytes_GET_SIZE(owned[2])) {
@@ -1857,7 +1965,7 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         }
         /* graph */
         if (kd[3] == 1) {
-            owned[3] = lookup(p, sp[6], sp[7], tokens, iri, fast, &toks[3]);
+            owned[3] = lookup(p, sp[6], sp[7], tokens, iri, fast, fast_iri, &toks[3]);
             if (owned[3] == NULL)
                 goto row_fail;
             if (PyBytes_GET_SIZE(owned[3])) {
@@ -1914,6 +2022,96 @@ done:
 
 /* ---- report flush ----------------------------------------------------------------------- */
 
+/* key <= limit, for the limit of a report's capped map (None: nothing was ever cut, every key
+ * is taken). Keys above it are refused by the map, so a flush leaves them out before building
+ * anything for them. 1, 0, or -1 on error. */
+static int
+str_within(PyObject *key, PyObject *limit)
+{
+    if (limit == Py_None)
+        return 1;
+    if (PyUnicode_CheckExact(key) && PyUnicode_CheckExact(limit)) {
+        int c = PyUnicode_Compare(key, limit);
+        if (c == -1 && PyErr_Occurred())
+            return -1;
+        return c <= 0;
+    }
+    return PyObject_RichCompareBool(key, limit, Py_LE);
+}
+
+/* (a, b) <= limit, compared part by part before any tuple is built: most keys of a big flush
+ * are above the limit of a capped map. */
+static int
+pair_within(PyObject *a, PyObject *b, PyObject *limit)
+{
+    if (limit == Py_None)
+        return 1;
+    if (PyTuple_CheckExact(limit) && PyTuple_GET_SIZE(limit) == 2 && PyUnicode_CheckExact(a) &&
+        PyUnicode_CheckExact(b) && PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 0)) &&
+        PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 1))) {
+        int c = PyUnicode_Compare(a, PyTuple_GET_ITEM(limit, 0));
+        if (c == 0)
+            c = PyUnicode_Compare(b, PyTuple_GET_ITEM(limit, 1));
+        if (c == -1 && PyErr_Occurred())
+            return -1;
+        return c <= 0;
+    }
+    PyObject *probe = PyTuple_Pack(2, a, b);
+    if (probe == NULL)
+        return -1;
+    int keep = PyObject_RichCompareBool(probe, limit, Py_LE);
+    Py_DECREF(probe);
+    return keep;
+}
+
+/* list.append((a, b, c)) */
+static int
+append_triple(PyObject *list, PyObject *a, PyObject *b, PyObject *c)
+{
+    PyObject *item = PyTuple_Pack(3, a, b, c);
+    if (item == NULL)
+        return -1;
+    untrack_atomic(item);
+    int r = PyList_Append(list, item);
+    Py_DECREF(item);
+    return r;
+}
+
+/* list.append((key, (count, text))): an entry of a report's example map as it stores it. */
+static int
+append_example(PyObject *list, PyObject *key, PyObject *count, PyObject *text)
+{
+    PyObject *value = PyTuple_Pack(2, count, text);
+    if (value == NULL)
+        return -1;
+    untrack_atomic(value);
+    PyObject *item = PyTuple_Pack(2, key, value);
+    Py_DECREF(value);
+    if (item == NULL)
+        return -1;
+    untrack_atomic(item);
+    int r = PyList_Append(list, item);
+    Py_DECREF(item);
+    return r;
+}
+
+/* info[tok], a (spelling, verdict, is_literal) tuple (borrowed), or NULL with an exception. */
+static PyObject *
+info_entry(PyObject *info, PyObject *tok)
+{
+    PyObject *entry = PyDict_GetItemWithError(info, tok);
+    if (entry == NULL) {
+        if (!PyErr_Occurred())
+            PyErr_SetObject(PyExc_KeyError, tok);
+        return NULL;
+    }
+    if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) < 3) {
+        PyErr_SetString(PyExc_TypeError, "bad info entry");
+        return NULL;
+    }
+    return entry;
+}
+
 /* canon_counts(occ, info, limit) -> (occurrences, rewritten, clusters, nids, dropped, invalid)
  *
  * What CanonicalizeReport.record_verdicts makes of a flush: occ maps a raw token to its
@@ -1942,16 +2140,9 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     Py_ssize_t pos = 0;
     PyObject *tok, *n;
     while (PyDict_Next(occ, &pos, &tok, &n)) {
-        PyObject *entry = PyDict_GetItemWithError(info, tok);
-        if (entry == NULL) {
-            if (!PyErr_Occurred())
-                PyErr_SetObject(PyExc_KeyError, tok);
+        PyObject *entry = info_entry(info, tok);
+        if (entry == NULL)
             goto done;
-        }
-        if (!PyTuple_Check(entry) || PyTuple_GET_SIZE(entry) < 2) {
-            PyErr_SetString(PyExc_TypeError, "bad info entry");
-            goto done;
-        }
         PyObject *spelling = PyTuple_GET_ITEM(entry, 0), *verdict = PyTuple_GET_ITEM(entry, 1);
         if (!PyTuple_Check(verdict) || PyTuple_GET_SIZE(verdict) < 4) {
             PyErr_SetString(PyExc_TypeError, "bad verdict");
@@ -1969,15 +2160,10 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 if (reason == NULL)
                     goto done;
             }
-            PyObject *item = PyTuple_Pack(3, spelling, reason, n);
+            int r = append_triple(invalid, spelling, reason, n);
             Py_DECREF(reason);
-            if (item != NULL)
-                untrack_atomic(item);
-            if (item == NULL || PyList_Append(invalid, item) < 0) {
-                Py_XDECREF(item);
+            if (r < 0)
                 goto done;
-            }
-            Py_DECREF(item);
             continue;
         }
         long long count = PyLong_AsLongLong(n); /* statements: far below 2**63 */
@@ -1989,31 +2175,9 @@ sp_canon_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         if (!eq)
             rewritten += count;
-        /* (canonical, spelling) <= limit, compared part by part before any tuple is built:
-         * most keys of a big flush are above the limit of a capped map. */
-        int keep = 1;
-        if (limit != Py_None) {
-            if (PyTuple_CheckExact(limit) && PyTuple_GET_SIZE(limit) == 2 &&
-                PyUnicode_CheckExact(canonical) && PyUnicode_CheckExact(spelling) &&
-                PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 0)) &&
-                PyUnicode_CheckExact(PyTuple_GET_ITEM(limit, 1))) {
-                int c = PyUnicode_Compare(canonical, PyTuple_GET_ITEM(limit, 0));
-                if (c == 0)
-                    c = PyUnicode_Compare(spelling, PyTuple_GET_ITEM(limit, 1));
-                if (c == -1 && PyErr_Occurred())
-                    goto done;
-                keep = c <= 0;
-            }
-            else {
-                PyObject *probe = PyTuple_Pack(2, canonical, spelling);
-                if (probe == NULL)
-                    goto done;
-                keep = PyObject_RichCompareBool(probe, limit, Py_LE);
-                Py_DECREF(probe);
-                if (keep < 0)
-                    goto done;
-            }
-        }
+        int keep = pair_within(canonical, spelling, limit);
+        if (keep < 0)
+            goto done;
         if (keep && add_pair(clusters, canonical, spelling, n) < 0)
             goto done;
         if (add_count(nids, nid, n) < 0)
@@ -2035,6 +2199,124 @@ done:
     return result;
 }
 
+/* check_counts(occ, info, cache, checked, limits)
+ *     -> (iris, literals, errors, non_canonical, findings, nids, clusters, invalid,
+ *         non_canonical_spellings)
+ *
+ * What CheckReport.record_checks makes of a check pass's flush: occ maps a raw token to its
+ * statement count, info a raw token to (spelling, verdict, is_literal). A spelling's check
+ * fields (codes, error, canonical, nid) come from the dict *cache* (spelling -> fields; None:
+ * no cache), else from checked(spelling), which is called for nothing else. The first four are
+ * the occurrence sums; findings maps a code, nids an NID, clusters (canonical, spelling) to
+ * counts; invalid lists (spelling, (count, error)) and non_canonical_spellings (spelling,
+ * (count, canonical)) in the order record_checks adds them to its example maps. *limits* holds the
+ * limits of the report's clusters, invalid and non-canonical maps (CheckReport.example_limits):
+ * keys above them, which the maps refuse, are left out. */
+static PyObject *
+sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!nargs_are("check_counts", nargs, 5))
+        return NULL;
+    PyObject *occ = args[0], *info = args[1], *cache = args[2], *checked = args[3],
+             *limits = args[4];
+    if (!PyDict_Check(occ) || !PyDict_Check(info) || (cache != Py_None && !PyDict_Check(cache))) {
+        PyErr_SetString(PyExc_TypeError, "check_counts() needs dicts");
+        return NULL;
+    }
+    if (!PyTuple_Check(limits) || PyTuple_GET_SIZE(limits) != 3) {
+        PyErr_SetString(PyExc_TypeError, "check_counts() needs three limits");
+        return NULL;
+    }
+    PyObject *cluster_limit = PyTuple_GET_ITEM(limits, 0),
+             *invalid_limit = PyTuple_GET_ITEM(limits, 1),
+             *non_canonical_limit = PyTuple_GET_ITEM(limits, 2);
+    PyObject *findings = PyDict_New(), *nids = PyDict_New(), *clusters = PyDict_New(),
+             *invalid = PyList_New(0), *non_canonical_list = PyList_New(0);
+    /* Sums in C: no int object per token. */
+    long long iris = 0, literals = 0, errors = 0, non_canonical = 0;
+    /* entry: held while checked() runs Python code */
+    PyObject *result = NULL, *fields = NULL, *entry = NULL;
+    if (!findings || !nids || !clusters || !invalid || !non_canonical_list)
+        goto done;
+    Py_ssize_t pos = 0;
+    PyObject *tok, *n;
+    while (PyDict_Next(occ, &pos, &tok, &n)) {
+        entry = info_entry(info, tok);
+        if (entry == NULL)
+            goto done;
+        Py_INCREF(entry);
+        PyObject *spelling = PyTuple_GET_ITEM(entry, 0);
+        int literal = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 2));
+        if (literal < 0)
+            goto done;
+        fields = cache == Py_None ? NULL : PyDict_GetItemWithError(cache, spelling);
+        if (fields != NULL)
+            Py_INCREF(fields);
+        else if (PyErr_Occurred())
+            goto done;
+        else if ((fields = PyObject_CallOneArg(checked, spelling)) == NULL)
+            goto done;
+        if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != 4) {
+            PyErr_SetString(PyExc_TypeError, "checked() must return a 4-tuple");
+            goto done;
+        }
+        PyObject *codes = PyTuple_GET_ITEM(fields, 0), *error = PyTuple_GET_ITEM(fields, 1),
+                 *canonical = PyTuple_GET_ITEM(fields, 2), *nid = PyTuple_GET_ITEM(fields, 3);
+        long long count = PyLong_AsLongLong(n); /* statements: far below 2**63 */
+        if (count == -1 && PyErr_Occurred())
+            goto done;
+        if (literal)
+            literals += count;
+        else
+            iris += count;
+        PyObject *seq = PySequence_Fast(codes, "check codes must be a sequence");
+        if (seq == NULL)
+            goto done;
+        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++)
+            if (add_count(findings, PySequence_Fast_GET_ITEM(seq, k), n) < 0) {
+                Py_DECREF(seq);
+                goto done;
+            }
+        Py_DECREF(seq);
+        if (error != Py_None) {
+            errors += count;
+            int keep = str_within(spelling, invalid_limit);
+            if (keep < 0 || (keep && append_example(invalid, spelling, n, error) < 0))
+                goto done;
+        }
+        else if (canonical != Py_None && nid != Py_None) {
+            if (add_count(nids, nid, n) < 0)
+                goto done;
+            int keep = pair_within(canonical, spelling, cluster_limit);
+            if (keep < 0 || (keep && add_pair(clusters, canonical, spelling, n) < 0))
+                goto done;
+            int eq = PyObject_RichCompareBool(spelling, canonical, Py_EQ);
+            if (eq < 0)
+                goto done;
+            if (!eq) {
+                non_canonical += count;
+                keep = str_within(spelling, non_canonical_limit);
+                if (keep < 0 ||
+                    (keep && append_example(non_canonical_list, spelling, n, canonical) < 0))
+                    goto done;
+            }
+        }
+        Py_CLEAR(fields);
+        Py_CLEAR(entry);
+    }
+    result = Py_BuildValue("(LLLLOOOOO)", iris, literals, errors, non_canonical, findings, nids,
+                           clusters, invalid, non_canonical_list);
+done:
+    Py_XDECREF(entry);
+    Py_XDECREF(fields);
+    Py_XDECREF(findings);
+    Py_XDECREF(nids);
+    Py_XDECREF(clusters);
+    Py_XDECREF(invalid);
+    Py_XDECREF(non_canonical_list);
+    return result;
+}
+
 /* ---- module ----------------------------------------------------------------------------- */
 
 static PyMethodDef methods[] = {
@@ -2048,6 +2330,8 @@ static PyMethodDef methods[] = {
      "ignore_components, verdict_type]) -> (bytes, int) | None"},
     {"canon_counts", (PyCFunction)(void (*)(void))sp_canon_counts, METH_FASTCALL,
      "canon_counts(occ, info, limit) -> tuple"},
+    {"check_counts", (PyCFunction)(void (*)(void))sp_check_counts, METH_FASTCALL,
+     "check_counts(occ, info, cache, checked, limits) -> tuple"},
     {"check_fields", (PyCFunction)(void (*)(void))sp_check_fields, METH_FASTCALL,
      "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
     {NULL, NULL, 0, NULL},

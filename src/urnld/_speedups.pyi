@@ -19,12 +19,20 @@ def rewrite(
     prefixes: dict[str, tuple[str, Any]] = ...,
     policy_ok: Any = ...,
     ignore_components: bool = ...,
-    verdict_type: type = ...,
+    verdict_type: type | None = ...,
 ) -> tuple[bytes, int] | None: ...
 def canon_counts(
     occ: dict[bytes, int], info: dict[bytes, Any], limit: Any
 ) -> tuple[int, int, dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int],
            list[tuple[str, str, int]]]: ...
+def check_counts(
+    occ: dict[bytes, int],
+    info: dict[bytes, Any],
+    cache: dict[str, Any] | None,
+    checked: Callable[[str], tuple[tuple[str, ...], str | None, str | None, str | None]],
+    limits: tuple[Any, Any, Any],
+) -> tuple[int, int, int, int, dict[str, int], dict[str, int], dict[tuple[str, str], int],
+           list[tuple[str, tuple[int, str]]], list[tuple[str, tuple[int, str]]]]: ...
 def check_fields(
     text: str,
     prefixes: dict[str, tuple[str, Any]],

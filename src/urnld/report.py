@@ -93,10 +93,32 @@ class _Capped(Generic[K, V]):
         if len(data) > 2 * self.cap:
             self._prune()
 
+    def add_many(self, items: Iterable[tuple[K, V]]) -> None:
+        """:meth:`add` for each ``(key, value)`` pair, in order."""
+        data = self.data
+        combine = self.combine
+        limit = self.limit
+        high = 2 * self.cap
+        for key, value in items:
+            old = data.get(key)
+            if old is not None:
+                data[key] = combine(old, value)
+            elif limit is None or key <= limit:
+                data[key] = value
+                if len(data) > high:
+                    self._prune()
+                    data = self.data
+                    limit = self.limit
+
     def add_counts(self, counts: dict[K, int]) -> None:
         """Bulk :meth:`add` for integer values (the hot path of report filling)."""
         data: dict[K, Any] = self.data
         limit = self.limit
+        if not data and limit is None:  # the first batch: every key is taken, in one C call
+            data.update(counts)
+            if len(data) > 2 * self.cap:
+                self._prune()
+            return
         get = data.get
         for k, v in counts.items():
             old = get(k)
@@ -643,6 +665,61 @@ class CheckReport(_ReportBase):
             if spelling != canonical:
                 non_canonical += count
                 add_non_canonical(spelling, (count, canonical))
+        self.record_counts(findings, nids, clusters, iris=iris, literals=literals, errors=errors,
+                           non_canonical=non_canonical)
+
+    @property
+    def example_limits(self) -> tuple[tuple[str, str] | None, str | None, str | None]:
+        """The largest key the clusters, invalid and non-canonical maps still take, each
+        ``None`` while that map has never been cut to ``max_examples``.
+
+        :meth:`record_counts` ignores larger keys, so a caller that aggregates a batch itself
+        may leave them out.
+
+        >>> CheckReport().example_limits
+        (None, None, None)
+        """
+        return self._clusters.limit, self._invalid.limit, self._non_canonical.limit
+
+    def record_counts(
+        self,
+        findings: dict[str, int],
+        nids: dict[str, int],
+        clusters: dict[tuple[str, str], int],
+        *,
+        iris: int = 0,
+        literals: int = 0,
+        errors: int = 0,
+        non_canonical: int = 0,
+        invalid: Iterable[tuple[str, tuple[int, str]]] = (),
+        non_canonical_spellings: Iterable[tuple[str, tuple[int, str]]] = (),
+    ) -> None:
+        """Record a batch already aggregated, as :meth:`record_checks` would have recorded it
+        spelling by spelling.
+
+        ``findings`` maps a finding code, ``nids`` an NID (lower case) and ``clusters``
+        ``(canonical, spelling)`` of the valid URNs to statement-occurrences; ``iris``,
+        ``literals``, ``errors`` and ``non_canonical`` are the batch's statement-occurrences of
+        URN IRIs, URN literals, invalid URNs and valid URNs not in canonical form; ``invalid`` lists
+        ``(spelling, (count, first error))`` and ``non_canonical_spellings`` ``(spelling,
+        (count, canonical))`` (as :attr:`invalid` and :attr:`non_canonical` show them), in the
+        order :meth:`record_checks` meets them.
+
+        >>> r = CheckReport()
+        >>> r.record_counts({"not-canonical": 2, "nid-experimental": 1}, {"isbn": 3},
+        ...                 {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 2,
+        ...                  ("urn:isbn:0395363411", "urn:isbn:0395363411"): 1},
+        ...                 iris=3, literals=1, errors=1, non_canonical=2,
+        ...                 invalid=[("urn:x-a:b", (1, "nid-experimental: …"))],
+        ...                 non_canonical_spellings=[("URN:ISBN:0-395-36341-1",
+        ...                                           (2, "urn:isbn:0395363411"))])
+        >>> r.ok, r.non_canonical
+        (False, {'URN:ISBN:0-395-36341-1': (2, 'urn:isbn:0395363411')})
+        >>> r.to_dict()["urns"]
+        {'iris': 3, 'literals': 1, 'with_errors': 1}
+        """
+        self._invalid.add_many(invalid)
+        self._non_canonical.add_many(non_canonical_spellings)
         self.iri_occurrences += iris
         self.literal_occurrences += literals
         self.error_occurrences += errors

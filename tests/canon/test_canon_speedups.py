@@ -7,6 +7,7 @@ bytes and the report's JSON.
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -186,3 +187,218 @@ def test_fast_path_entries_are_not_gc_tracked():
     assert type(entry[1]) is TermVerdict
     for entry in info.values():
         assert not gc.is_tracked(entry) and not gc.is_tracked(entry[1])
+
+
+# ---- the check pass's flush: check_counts + CheckReport.record_counts against record_checks --
+
+# Spellings with many per canonical form (scheme and NID case, hex-digit case of escapes, ISBN
+# hyphens), invalid ones (bad escapes, empty NSS, X- and too-short NIDs, wrong ISBN check digit
+# (RFC 3187 §3.2: 0-395-36341-1 is the valid one), a NID in no table) and literals of every kind
+# the check pass reads.
+_SCHEME = st.sampled_from(["urn", "URN", "Urn"])
+_NID = st.sampled_from(["example", "EXAMPLE", "Example", "isbn", "ISBN", "issn", "x-foo", "X-Bar",
+                        "uuid", "a", "ietf", "nbn", "zz-none"])
+_NSS = st.one_of(
+    st.text(alphabet="aB%2cF-:/?#=+", max_size=6),
+    st.sampled_from(["0-395-36341-1", "0395363411", "0-395-36341-2", "0317-8471", "0317-847x",
+                     "F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "rfc:2141", "de:gbv:1"]),
+)
+CHECK_SPELLING = st.builds(lambda s, n, x: f"{s}:{n}:{x}", _SCHEME, _NID, _NSS)
+
+
+@st.composite
+def check_lines_(draw: st.DrawFn) -> list[str]:
+    """N-Triples/N-Quads lines over a small pool of spellings, mostly in the usual layout."""
+    pool = draw(st.lists(CHECK_SPELLING, min_size=6, max_size=40, unique=True))
+    spelling = st.sampled_from(pool)
+    iri = spelling.map(lambda s: f"<{s}>")
+    literal = st.one_of(
+        spelling.map(lambda s: f'"{s}"'),
+        spelling.map(lambda s: f'"{s}"^^<{XSD}anyURI>'),
+        spelling.map(lambda s: f'"{s}"^^<{XSD}string>'),
+        spelling.map(lambda s: f'"{s}"@en'),  # language-tagged: never a URN term
+        st.sampled_from(['"\\u0055RN:EXAMPLE:esc"', '"urn:example:\\u00e9"', '"urn:example:é"',
+                         '"uri:x"', '"URN:ISBN:0-395-36341-1"^^<http://e/other>']),
+    )
+    out = []
+    for _ in range(draw(st.integers(1, 50))):
+        s = draw(st.one_of(iri, BNODE))
+        o = draw(st.one_of(iri, literal, BNODE))
+        g = draw(st.one_of(st.just(None), iri))
+        line = " ".join([s, draw(iri), o] + ([g] if g else []))
+        out.append(line + draw(st.sampled_from([" .\n"] * 9 + [" . # c\n"])))
+    return out
+
+
+def _check_run(lines: list[str], cuts: list[int], flushes: list[bool], cap: int, policy,
+               accel, flush_accel) -> tuple[CheckReport, list]:
+    """The check pass over *lines* cut into chunks at *cuts*, flushed after chunk i when
+    flushes[i]; rewrite accelerated when *accel*, flush accelerated when *flush_accel*."""
+    from urnld.stream._passes import CheckPass
+
+    report = CheckReport(max_examples=cap)
+    saved = _accel.speedups
+    _accel.speedups = speedups if accel else None
+    try:
+        check = CheckPass(report, policy)
+    finally:
+        _accel.speedups = saved
+    check._flush_c = speedups if flush_accel else None
+    bounds = [0, *sorted(set(cuts)), len(lines)]
+    states = []
+    for i, (a, b) in enumerate(itertools.pairwise(bounds)):
+        chunk = "".join(lines[a:b]).encode("utf-8")
+        if chunk:
+            check.run_chunk(chunk, a + 1, "<t>", "report")
+        if flushes[i % len(flushes)]:
+            check.flush()
+            # the example maps as the flush left them, in their order: the C path adds the
+            # same keys in the same order as record_checks
+            states.append([(list(m.data.items()), m.limit) for m in
+                           (report._invalid, report._non_canonical, report._clusters,
+                            report._findings, report._nids)])
+    check.flush()
+    return report, states
+
+
+@settings(max_examples=200, deadline=None)
+@given(check_lines_(), st.lists(st.integers(0, 50), min_size=1, max_size=5),
+       st.lists(st.booleans(), min_size=1, max_size=3).map(lambda f: [True, *f]),
+       st.sampled_from([1, 1, 2, 3]),
+       st.sampled_from(["default", "strict"]))
+def test_check_flush_identical(lines, cuts, flushes, cap, policy_name):
+    """The compiled check flush (check_counts + CheckReport.record_counts) fills the report
+    exactly as the Python flush (record_checks): same to_dict(), same example maps, also with
+    more spellings than the report's caps and over several flushes."""
+    from urnld import Policy
+
+    policy = Policy(strict=True) if policy_name == "strict" else Policy()
+    runs = [_check_run(lines, cuts, flushes, cap, policy, accel, flush_accel)
+            for accel, flush_accel in ((False, False), (True, False), (True, True),
+                                       (False, True))]
+    pure = runs[0][0]
+    for report, _states in runs[1:]:
+        assert report.to_dict() == pure.to_dict()
+        assert (report.invalid, report.non_canonical, report.clusters, report.findings,
+                report.nids) == (pure.invalid, pure.non_canonical, pure.clusters, pure.findings,
+                                 pure.nids)
+    # Same rewrite, Python or C flush: the same example maps after every flush.
+    assert runs[2][1] == runs[1][1]
+    assert runs[3][1] == runs[0][1]
+
+
+def test_check_counts_reads_the_cache_and_calls_checked_on_a_miss():
+    """check_counts takes a spelling's fields from the cache dict, asks checked() otherwise,
+    and aggregates as record_checks does."""
+    from urnld._terms import TermCache
+
+    terms = TermCache()
+    spellings = ["URN:ISBN:0-395-36341-1", "urn:isbn:0395363411", "urn:isbn:0-395-36341-2",
+                 "urn:x-foo:a"]
+    info = {s.encode(): (s, None, i == 1) for i, s in enumerate(spellings)}
+    occ = {s.encode(): i + 1 for i, s in enumerate(spellings)}
+    cache = {spellings[0]: terms.checked(spellings[0])}
+    asked = []
+
+    def checked(text):
+        asked.append(text)
+        return terms.checked(text)
+
+    got = speedups.check_counts(occ, info, cache, checked, (None, None, None))
+    assert asked == spellings[1:]
+    fast = CheckReport()
+    iris, literals, errors, non_canonical, findings, nids, clusters, invalid, renamed = got
+    fast.record_counts(findings, nids, clusters, iris=iris, literals=literals, errors=errors,
+                       non_canonical=non_canonical, invalid=invalid,
+                       non_canonical_spellings=renamed)
+    slow = CheckReport()
+    slow.record_checks([(s, terms.checked(s), i == 1, i + 1) for i, s in enumerate(spellings)])
+    assert fast.to_dict() == slow.to_dict()
+    assert got[:4] == (8, 2, 7, 1)  # iris, literals, with errors, non-canonical
+    assert got[7] == [("urn:isbn:0-395-36341-2", (3, terms.checked(spellings[2])[1])),
+                      ("urn:x-foo:a", (4, terms.checked(spellings[3])[1]))]
+    assert got[8] == [("URN:ISBN:0-395-36341-1", (1, "urn:isbn:0395363411"))]
+    # Keys above a map's limit are left out (the report's map would refuse them).
+    got = speedups.check_counts(occ, info, cache, checked,
+                                (("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"),
+                                 "urn:isbn:0-395-36341-2", "A"))
+    assert got[6] == {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 1}
+    assert got[7] == [("urn:isbn:0-395-36341-2", (3, terms.checked(spellings[2])[1]))]
+    assert got[8] == []
+    with pytest.raises(TypeError, match="4-tuple"):
+        speedups.check_counts(occ, info, None, lambda s: "no", (None, None, None))
+    with pytest.raises(KeyError):
+        speedups.check_counts({b"<urn:a:b>": 1}, {}, None, checked, (None, None, None))
+
+    def broken(text):
+        raise ValueError(text)
+
+    with pytest.raises(ValueError, match="urn:isbn:0395363411"):  # the first miss
+        speedups.check_counts(occ, info, cache, broken, (None, None, None))
+
+
+def test_usual_literals_take_the_fast_path():
+    """A URN literal in the usual layout (plain, xsd:string, xsd:anyURI; ASCII, no escape) is
+    judged in C, without a call to literal(); the others are not URN terms (a language tag, an
+    other datatype) or go to literal() (escapes, non-ASCII, an invalid URN)."""
+    from urnld._terms import POLICY_OK_NIDS, TermVerdict
+    from urnld.namespaces import PREFIXES, prefix_entry
+
+    for nid in ("ISBN", "example", "Example"):  # as the test data writes them
+        prefix_entry(nid)
+        POLICY_OK_NIDS[nid] = None
+    any_uri = f"^^<{XSD}anyURI>".encode()
+    chunk = (b'_:a <http://e/p> "URN:ISBN:0-395-36341-1"' + any_uri + b" .\n"
+             b'_:a <http://e/p> "urn:example:x"^^<' + XSD.encode() + b"string> .\n"
+             b'_:a <http://e/p> "Urn:Example:%2c" .\n'
+             b'_:a <http://e/p> "urn:example:y"@en .\n'
+             b'_:a <http://e/p> "urn:example:z"^^<http://e/t> .\n'
+             b'_:a <http://e/p> "uri:x" .\n'
+             b'_:a <http://e/p> "\\u0055RN:EXAMPLE:e" .\n'
+             b'_:a <http://e/p> "urn:example:\xc3\xa9" .\n'
+             b'_:a <http://e/p> "urn:x-foo:a" .\n')
+    tokens: dict[bytes, bytes] = {}
+    info: dict[bytes, tuple] = {}
+    asked = []
+
+    def literal(tok: bytes) -> bytes:
+        asked.append(tok)
+        tokens[tok] = b""
+        return b""
+
+    def iri(tok: bytes) -> bytes:
+        raise AssertionError(tok)
+
+    occ: dict[bytes, int] = {}
+    out, n = speedups.rewrite(chunk, tokens, occ, iri, literal, True, info, PREFIXES,
+                              POLICY_OK_NIDS, False, TermVerdict)
+    assert n == 9
+    assert asked == [b'"\\u0055RN:EXAMPLE:e"', b'"urn:example:\xc3\xa9"', b'"urn:x-foo:a"']
+    assert out.splitlines()[:3] == [
+        b'_:a <http://e/p> "urn:isbn:0395363411"' + any_uri + b" .",
+        b'_:a <http://e/p> "urn:example:x"^^<' + XSD.encode() + b"string> .",
+        b'_:a <http://e/p> "urn:example:%2C" .',
+    ]
+    assert out.splitlines()[3:] == chunk.splitlines()[3:]
+    tok = b'"URN:ISBN:0-395-36341-1"' + any_uri
+    assert info[tok] == ("URN:ISBN:0-395-36341-1",
+                         TermVerdict("urn:isbn:0395363411", "urn:isbn:0395363411", "isbn", None,
+                                     None, None), True)
+    assert occ == {tok: 1, b'"urn:example:x"^^<' + XSD.encode() + b'string>': 1,
+                   b'"Urn:Example:%2c"': 1}
+    for t in (b'"urn:example:y"@en', b'"urn:example:z"^^<http://e/t>', b'"uri:x"'):
+        assert tokens[t] == b"" and t not in info
+    # The check pass's rewrite (verdict_type None): the same terms recorded, by spelling only,
+    # every term written as it is.
+    tokens.clear()
+    asked.clear()
+    info2: dict[bytes, tuple] = {}
+    occ2: dict[bytes, int] = {}
+    out, n = speedups.rewrite(chunk, tokens, occ2, iri, literal, True, info2, PREFIXES,
+                              POLICY_OK_NIDS, False, None)
+    assert out == chunk
+    assert occ2 == occ | {b'"urn:x-foo:a"': 1}  # recorded without being judged
+    assert asked == [b'"\\u0055RN:EXAMPLE:e"', b'"urn:example:\xc3\xa9"']
+    assert info2 == {t: (info[t][0], None, True) for t in occ} | {
+        b'"urn:x-foo:a"': ("urn:x-foo:a", None, True)}
+    assert n == 9

@@ -14,7 +14,7 @@ import collections
 import io
 import re
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import Final, Literal
+from typing import ClassVar, Final, Literal, cast
 
 from .. import _accel
 from .._config import Policy
@@ -97,6 +97,9 @@ class _Pass(abc.ABC):
     """State shared by the canonicalize and check passes: term caches and occurrence counts."""
 
     report: CanonicalizeReport | CheckReport
+    # The verdicts the compiled rewrite makes for the URNs it meets (None: it records their
+    # spellings only, and writes every term as it is).
+    _verdict_type: ClassVar[type[TermVerdict] | None] = TermVerdict
 
     def __init__(
         self, *, literals: bool, ignore_components: bool = False, policy: Policy = DEFAULT_POLICY
@@ -107,8 +110,9 @@ class _Pass(abc.ABC):
         self.terms = TermCache(rule, max_size=MAX_CACHE)
         # raw token -> output token (NOT_URN when the token is not a URN)
         self.tokens: dict[bytes, bytes] = {}
-        # raw token -> (spelling, info) for URN tokens, used when counts are flushed
-        self.info: dict[bytes, tuple[str, TermVerdict, bool]] = {}
+        # raw token -> (spelling, verdict, is_literal) for URN tokens, used when counts are
+        # flushed (verdict None where the compiled rewrite made none: _verdict_type)
+        self.info: dict[bytes, tuple[str, TermVerdict | None, bool]] = {}
         # raw URN token -> statements it occurs in (since the last flush)
         self.occ: dict[bytes, int] = {}
         # The compiled accelerator (None: pure Python), read once per pass. Its fast path knows
@@ -215,7 +219,7 @@ class _Pass(abc.ABC):
             # The accelerator rewrites a chunk in the usual layout (None: any other chunk).
             done = self._c.rewrite(
                 chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
-                self.info, PREFIXES, POLICY_OK_NIDS, self.ignore_components, TermVerdict,
+                self.info, PREFIXES, POLICY_OK_NIDS, self.ignore_components, self._verdict_type,
             )
             if done is not None:
                 out: bytes = done[0]
@@ -341,7 +345,8 @@ class CanonPass(_Pass):
         self.report.statements_out += n
 
     def flush(self) -> None:
-        info = self.info
+        # This pass's rewrite makes a verdict for every URN token (_verdict_type).
+        info = cast("dict[bytes, tuple[str, TermVerdict, bool]]", self.info)
         report = self.report
         if self._c is not None and self.occ:
             # record_verdicts' aggregation in one C call (the invalid ones in the same order).
@@ -359,17 +364,40 @@ class CheckPass(_Pass):
     not kept), every URN spelling with its findings into a CheckReport."""
 
     report: CheckReport
+    # The flush asks the check rule about each spelling: a canonicalization verdict per URN
+    # in the compiled rewrite would be work thrown away (the Python path still makes one).
+    _verdict_type = None
 
     def __init__(self, report: CheckReport, policy: Policy = DEFAULT_POLICY) -> None:
         super().__init__(literals=True, policy=policy)
         self.report = report
+        # Recording spellings only, the compiled rewrite makes no NID verdict, and the flush
+        # takes the findings from the term cache: both take any policy.
+        self._c = self._flush_c = _accel.speedups
 
     def flush(self) -> None:
+        occ = self.occ
+        if not occ:
+            return
+        report = self.report
         checked = self.terms.checked
         info = self.info
-        items = []
-        for tok, n in self.occ.items():
-            spelling, _inf, is_literal = info[tok]
-            items.append((spelling, checked(spelling), is_literal, n))
-        self.report.record_checks(items)
-        self.occ.clear()
+        if self._flush_c is not None:
+            # record_checks' aggregation in one C call; the term cache's dict is read first,
+            # checked() asked on a miss.
+            (iris, literals, errors, non_canonical, findings, nids, clusters, invalid,
+             non_canonical_spellings) = self._flush_c.check_counts(
+                occ, info, self.terms._checks, checked, report.example_limits
+            )
+            report.record_counts(
+                findings, nids, clusters, iris=iris, literals=literals, errors=errors,
+                non_canonical=non_canonical, invalid=invalid,
+                non_canonical_spellings=non_canonical_spellings,
+            )
+        else:
+            items = []
+            for tok, n in occ.items():
+                spelling, _inf, is_literal = info[tok]
+                items.append((spelling, checked(spelling), is_literal, n))
+            report.record_checks(items)
+        occ.clear()

@@ -319,6 +319,8 @@ def _nid_spec(written: str) -> tuple[tuple[tuple[str, int, int, str], ...], str,
 # A rule registered at run time replaces the one a spec holds.
 on_register(_nid_spec.cache_clear)
 
+_CONTEXT: Final = (_nid_spec, _PLAIN_OPTIONS[False], _CODE_RANKS, _RANKS)
+
 
 def fast_check_fields(text: str) -> Fields | None:
     """The accelerator's answer for what :func:`check` reports of *text* under the default
@@ -335,9 +337,7 @@ def fast_check_fields(text: str) -> Fields | None:
     speedups = _accel.speedups
     if speedups is None:
         return None
-    fields: Fields | None = speedups.check_fields(
-        text, PREFIXES, _nid_spec, _PLAIN_OPTIONS[False], _CODE_RANKS, _RANKS
-    )
+    fields: Fields | None = speedups.check_fields(text, PREFIXES, *_CONTEXT)
     return fields
 
 

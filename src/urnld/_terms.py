@@ -379,6 +379,12 @@ class TermCache:
         self._checks[text] = result
         return result
 
+    @property
+    def checks(self) -> dict[str, CheckFields]:
+        """The cache :meth:`checked` fills (spelling → its fields), for the compiled flush that
+        reads it without a call per spelling. Bounded like the verdicts."""
+        return self._checks
+
     def clear(self) -> None:
         """Forget every cached verdict."""
         self._cache.clear()

@@ -387,7 +387,7 @@ class CheckPass(_Pass):
             # checked() asked on a miss.
             (iris, literals, errors, non_canonical, findings, nids, clusters, invalid,
              non_canonical_spellings) = self._flush_c.check_counts(
-                occ, info, self.terms._checks, checked, report.example_limits
+                occ, info, self.terms.checks, checked, report.example_limits
             )
             report.record_counts(
                 findings, nids, clusters, iris=iris, literals=literals, errors=errors,

@@ -18,7 +18,8 @@
  *                                         what check() reports of an ASCII URN (codes, first
  *                                         error, canonical form, NID).
  *
- * The differential tests (tests/core/test_speedups.py) run both paths on the same inputs.
+ * The differential tests (tests/core/test_speedups.py, tests/core/test_speedups_check.py,
+ * tests/canon/test_canon_speedups.py) run both paths on the same inputs.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>

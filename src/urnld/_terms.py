@@ -215,6 +215,7 @@ def check_fields(text: str, policy: Policy = _DEFAULT_POLICY) -> CheckFields:
         fast = fast_check_fields(text)
         if fast is not None:
             return fast
+        return _reference_fields(_check_text(text), policy)
     return _check_fields(_check_text(text), policy)
 
 
@@ -225,6 +226,11 @@ def _check_fields(text: str, policy: Policy) -> CheckFields:
         fast = fast_check_fields(text)
         if fast is not None:
             return fast
+    return _reference_fields(text, policy)
+
+
+def _reference_fields(text: str, policy: Policy) -> CheckFields:
+    """The Python reference of :func:`_check_fields` (*text* already a plain str)."""
     findings, canonical, nid = check_parsed(
         text, "rfc8141", policy.strict, check_options(policy.strict, policy.profiles)
     )
@@ -373,7 +379,7 @@ class TermCache:
         # but never a NamedTuple instance, and a pass caches hundreds of thousands of these.
         result = fast_check_fields(text) if self._plain else None
         if result is None:
-            result = _check_fields(_check_text(text), self.rule.policy)
+            result = _reference_fields(_check_text(text), self.rule.policy)
         if len(self._checks) >= self._max:
             self._checks.clear()
         self._checks[text] = result

@@ -265,11 +265,13 @@ def test_overridden_check_loses_the_copy():
 
 
 def test_other_policies_take_the_python_path():
-    """Strict reading, profiles and severity overrides are the Python path's alone."""
-    strict = TermCache(rule=None)
-    assert strict.checked("urn:ab:x") == reference("urn:ab:x")
+    """Strict reading, profiles and severity overrides are the Python path's alone: under the
+    default policy 'urn:ab:x' draws a warning, under the strict reading an error."""
     from urnld._terms import TermRule
 
-    cache = TermCache(TermRule(policy=Policy(strict=True)))
-    assert cache.checked("urn:ab:x")[0] == ("nid-reserved",)
-    assert cache.checked("urn:ab:x")[1].startswith("nid-reserved: ")
+    plain = TermCache()
+    assert plain.checked("urn:ab:x") == reference("urn:ab:x")
+    assert plain.checked("urn:ab:x")[:2] == (("nid-reserved",), None)
+    strict = TermCache(TermRule(policy=Policy(strict=True)))
+    assert strict.checked("urn:ab:x")[0] == ("nid-reserved",)
+    assert strict.checked("urn:ab:x")[1].startswith("nid-reserved: ")

@@ -362,94 +362,114 @@ native_kind(PyObject *meth)
 
 #define DIGIT(ch) ((ch) >= '0' && (ch) <= '9')
 
-/* ISBNRule.canonical_nss: an NSS matching
- * [0-9](?:-?[0-9]){8}-?[0-9Xx] | 9-?7-?[89](?:-?[0-9]){9}-?[0-9]
- * (ten or thirteen symbols, single hyphens between them) without its hyphens, upper-cased;
- * any other NSS as it is. */
-static PyObject *
-native_isbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+/* The ISBN grammar [0-9](?:-?[0-9]){8}-?[0-9Xx] | 9-?7-?[89](?:-?[0-9]){9}-?[0-9] (ten or
+ * thirteen symbols, single hyphens between them): its symbols without the hyphens, a final
+ * 'x' upper-cased, into sym[13]; returns their number, or 0 when s[0..n) does not match. */
+static int
+isbn_symbols(const unsigned char *s, Py_ssize_t n, unsigned char *sym)
 {
-    unsigned char sym[13];
     int k = 0;
     for (Py_ssize_t i = 0; i < n; i++) {
         unsigned char ch = s[i];
         if (ch == '-') {
             if (i == 0 || i == n - 1 || s[i - 1] == '-')
-                goto as_is;
+                return 0;
             continue;
         }
         if (k == 13 || !(DIGIT(ch) || ch == 'X' || ch == 'x'))
-            goto as_is;
+            return 0;
         sym[k++] = ch;
     }
     if (k == 10) {
         for (int j = 0; j < 9; j++)
             if (!DIGIT(sym[j]))
-                goto as_is;
+                return 0;
         if (sym[9] == 'x')
             sym[9] = 'X';
+        return 10;
     }
-    else if (k == 13) {
+    if (k == 13) {
         for (int j = 0; j < 13; j++)
             if (!DIGIT(sym[j]))
-                goto as_is;
+                return 0;
         if (sym[0] != '9' || sym[1] != '7' || (sym[2] != '8' && sym[2] != '9'))
-            goto as_is;
+            return 0;
+        return 13;
     }
-    else
-        goto as_is;
-    return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, sym, k);
-as_is:
+    return 0;
+}
+
+/* ISBNRule.canonical_nss: an NSS in the grammar without its hyphens, upper-cased; any other
+ * NSS as it is. */
+static PyObject *
+native_isbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    unsigned char sym[13];
+    int k = isbn_symbols(s, n, sym);
+    if (k)
+        return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, sym, k);
     Py_INCREF(nss);
     return nss;
 }
 
-/* ISSNRule.canonical_nss: an NSS matching [0-9]{4}-?[0-9]{3}[0-9Xx] as NNNN-NNNC (C upper);
- * any other NSS as it is. */
+/* The ISSN grammar [0-9]{4}-?[0-9]{3}[0-9Xx]: NNNN-NNNC (C upper-cased) into out[9], and 1;
+ * 0 when s[0..n) does not match. */
+static int
+issn_match(const unsigned char *s, Py_ssize_t n, unsigned char *out)
+{
+    Py_ssize_t h = n == 9 ? 1 : 0; /* the hyphen, if any, is the fifth character */
+    if ((n != 8 && n != 9) || (h && s[4] != '-'))
+        return 0;
+    for (int j = 0; j < 8; j++) {
+        unsigned char ch = s[j < 4 ? j : j + h];
+        if (!(DIGIT(ch) || (j == 7 && (ch == 'X' || ch == 'x'))))
+            return 0;
+        out[j < 4 ? j : j + 1] = ch == 'x' ? 'X' : ch;
+    }
+    out[4] = '-';
+    return 1;
+}
+
+/* ISSNRule.canonical_nss: an NSS in the grammar as NNNN-NNNC; any other NSS as it is. */
 static PyObject *
 native_issn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
 {
     unsigned char out[9];
-    Py_ssize_t h = n == 9 ? 1 : 0; /* the hyphen, if any, is the fifth character */
-    if (n != 8 && n != 9)
-        goto as_is;
-    if (h && s[4] != '-')
-        goto as_is;
-    for (int j = 0; j < 8; j++) {
-        unsigned char ch = s[j < 4 ? j : j + h];
-        if (!(DIGIT(ch) || (j == 7 && (ch == 'X' || ch == 'x'))))
-            goto as_is;
-        out[j < 4 ? j : j + 1] = ch == 'x' ? 'X' : ch;
-    }
-    out[4] = '-';
-    return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, 9);
-as_is:
+    if (issn_match(s, n, out))
+        return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, 9);
     Py_INCREF(nss);
     return nss;
 }
 
-/* UUIDRule.canonical_nss: an NSS matching 8-4-4-4-12 hex digits in lower case; any other NSS
- * as it is. */
+/* Whether s[0..n) is a UUID's 8-4-4-4-12 hex digits (either case). */
+static int
+uuid_match(const unsigned char *s, Py_ssize_t n)
+{
+    if (n != 36)
+        return 0;
+    for (int j = 0; j < 36; j++) {
+        if (j == 8 || j == 13 || j == 18 || j == 23) {
+            if (s[j] != '-')
+                return 0;
+        }
+        else if (!HEX[s[j]])
+            return 0;
+    }
+    return 1;
+}
+
+/* UUIDRule.canonical_nss: an NSS in the grammar in lower case; any other NSS as it is. */
 static PyObject *
 native_uuid(PyObject *nss, const unsigned char *s, Py_ssize_t n)
 {
-    if (n != 36)
-        goto as_is;
-    unsigned char out[36];
-    for (int j = 0; j < 36; j++) {
-        unsigned char ch = s[j];
-        if (j == 8 || j == 13 || j == 18 || j == 23) {
-            if (ch != '-')
-                goto as_is;
-        }
-        else if (!HEX[ch])
-            goto as_is;
-        out[j] = ch >= 'A' && ch <= 'F' ? (unsigned char)(ch + 32) : ch;
+    if (!uuid_match(s, n)) {
+        Py_INCREF(nss);
+        return nss;
     }
+    unsigned char out[36];
+    for (int j = 0; j < 36; j++)
+        out[j] = s[j] >= 'A' && s[j] <= 'F' ? (unsigned char)(s[j] + 32) : s[j];
     return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, 36);
-as_is:
-    Py_INCREF(nss);
-    return nss;
 }
 
 /* A new ASCII str with s[0..n), safe to change in place: PyUnicode_FromKindAndData may hand
@@ -945,44 +965,22 @@ static int
 check_isbn(const unsigned char *s, Py_ssize_t n, PyObject **msg)
 {
     unsigned char sym[13];
-    int k = 0;
-    for (Py_ssize_t i = 0; i < n; i++) {
-        unsigned char ch = s[i];
-        if (ch == '-') {
-            if (i == 0 || i == n - 1 || s[i - 1] == '-')
-                return 0;
-            continue;
-        }
-        if (k == 13 || !(DIGIT(ch) || ch == 'X' || ch == 'x'))
-            return 0;
-        sym[k++] = ch;
-    }
+    int k = isbn_symbols(s, n, sym), total = 0;
     unsigned char expected;
     if (k == 10) {
-        int total = 0;
-        for (int j = 0; j < 9; j++) {
-            if (!DIGIT(sym[j]))
-                return 0;
+        for (int j = 0; j < 9; j++)
             total += (10 - j) * (sym[j] - '0');
-        }
         int c = (11 - total % 11) % 11;
         expected = c == 10 ? 'X' : (unsigned char)('0' + c);
     }
     else if (k == 13) {
-        int total = 0;
-        for (int j = 0; j < 13; j++)
-            if (!DIGIT(sym[j]))
-                return 0;
-        if (sym[0] != '9' || sym[1] != '7' || (sym[2] != '8' && sym[2] != '9'))
-            return 0;
         for (int j = 0; j < 12; j++)
             total += (j % 2 ? 3 : 1) * (sym[j] - '0');
         expected = (unsigned char)('0' + (10 - total % 10) % 10);
     }
     else
         return 0;
-    unsigned char last = sym[k - 1] == 'x' ? 'X' : sym[k - 1];
-    if (last == expected)
+    if (sym[k - 1] == expected)
         return 1;
     *msg = PyUnicode_FromFormat("ISBN check digit '%c' is wrong", (int)s[n - 1]);
     return *msg == NULL ? -1 : 2;
@@ -991,41 +989,19 @@ check_isbn(const unsigned char *s, Py_ssize_t n, PyObject **msg)
 static int
 check_issn(const unsigned char *s, Py_ssize_t n, PyObject **msg)
 {
-    Py_ssize_t h = n == 9 ? 1 : 0;
-    if ((n != 8 && n != 9) || (h && s[4] != '-'))
+    unsigned char c9[9];
+    if (!issn_match(s, n, c9))
         return 0;
     int total = 0;
-    for (int j = 0; j < 8; j++) {
-        unsigned char ch = s[j < 4 ? j : j + h];
-        if (!(DIGIT(ch) || (j == 7 && (ch == 'X' || ch == 'x'))))
-            return 0;
-        if (j < 7)
-            total += (8 - j) * (ch - '0');
-    }
+    for (int j = 0; j < 7; j++)
+        total += (8 - j) * (c9[j < 4 ? j : j + 1] - '0');
     int c = (11 - total % 11) % 11;
     unsigned char expected = c == 10 ? 'X' : (unsigned char)('0' + c);
-    unsigned char last = s[n - 1] == 'x' ? 'X' : s[n - 1];
-    if (last == expected)
+    if (c9[8] == expected)
         return 1;
     *msg = PyUnicode_FromFormat("ISSN check character is '%c', expected '%c'%U", (int)s[n - 1],
                                 (int)expected, issn_tail);
     return *msg == NULL ? -1 : 2;
-}
-
-static int
-check_uuid(const unsigned char *s, Py_ssize_t n)
-{
-    if (n != 36)
-        return 0;
-    for (int j = 0; j < 36; j++) {
-        if (j == 8 || j == 13 || j == 18 || j == 23) {
-            if (s[j] != '-')
-                return 0;
-        }
-        else if (!HEX[s[j]])
-            return 0;
-    }
-    return 1;
 }
 
 /* (?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))* */
@@ -1196,7 +1172,7 @@ sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         else if (PyUnicode_CompareWithASCIIString(mark, "issn") == 0)
             got = check_issn(ns, nn, &msg);
         else if (PyUnicode_CompareWithASCIIString(mark, "uuid") == 0)
-            got = check_uuid(ns, nn);
+            got = uuid_match(ns, nn);
         else if (PyUnicode_CompareWithASCIIString(mark, "oid") == 0)
             got = check_oid(ns, nn);
         else if (PyUnicode_CompareWithASCIIString(mark, "nbn") == 0) {

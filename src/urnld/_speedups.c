@@ -189,6 +189,7 @@ typedef struct {
     PyObject *rule;      /* borrowed: the namespace rule, or None */
     PyObject *canonical; /* new reference when rule is None: the canonical form */
     PyObject *nss, *tail; /* new references when it is not: NSS and the rest, %XX upper */
+    Py_ssize_t nid_end, nss_end; /* scan_urn()'s: the NID's ':' and the end of the NSS */
 } Canon;
 
 /* text: a str. prefixes: the core's NID table, NID as written -> ("urn:nid:", rule or None).
@@ -233,6 +234,8 @@ canon_scan(PyObject *text, PyObject *prefixes, PyObject *policy, Canon *out)
         return 0;
     out->prefix = prefix; /* valid while the caller holds the table */
     out->rule = rule;
+    out->nid_end = nid_end;
+    out->nss_end = nss_end;
     out->canonical = out->nss = out->tail = NULL;
     if (rule == Py_None) {
         /* "urn:" + nid.lower() + ":" is the prefix; the rest has its %XX hex upper-cased.
@@ -1105,23 +1108,20 @@ sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     PyObject *text = args[0], *prefixes = args[1], *spec_of = args[2], *options = args[3],
              *code_ranks = args[4], *sev_ranks = args[5];
-    if (!PyUnicode_CheckExact(text) || !PyDict_CheckExact(code_ranks) ||
-        !PyDict_CheckExact(sev_ranks))
+    if (!PyDict_CheckExact(code_ranks) || !PyDict_CheckExact(sev_ranks))
         Py_RETURN_NONE;
-#if PY_VERSION_HEX < 0x030C0000
-    if (PyUnicode_READY(text) < 0)
-        return NULL;
-#endif
-    if (!PyUnicode_IS_ASCII(text))
-        Py_RETURN_NONE;
-    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
-    Py_ssize_t n = PyUnicode_GET_LENGTH(text), nid_end, nss_end;
-    if (!scan_urn(s, n, &nid_end, &nss_end) || nss_end != n)
-        Py_RETURN_NONE;
-    Canon c;
+    Canon c; /* canon_scan() takes only an ASCII str that is an RFC 8141 URN */
     int r = canon_scan(text, prefixes, Py_None, &c);
     if (r <= 0)
         return r < 0 ? NULL : Py_NewRef(Py_None);
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), nid_end = c.nid_end;
+    if (c.nss_end != n) { /* components: the Python path */
+        Py_XDECREF(c.canonical);
+        Py_XDECREF(c.nss);
+        Py_XDECREF(c.tail);
+        Py_RETURN_NONE;
+    }
     PyObject *canonical = canon_finish(&c, 0);
     if (canonical == NULL)
         return PyErr_Occurred() ? NULL : Py_NewRef(Py_None);
@@ -1481,14 +1481,23 @@ add_count(PyObject *d, PyObject *key, PyObject *n)
     return r;
 }
 
+/* A new tuple of strs, ints and such tuples, untracked (see untrack_atomic), or NULL. */
+static PyObject *
+atomic_pair(PyObject *a, PyObject *b)
+{
+    PyObject *t = PyTuple_Pack(2, a, b);
+    if (t != NULL)
+        untrack_atomic(t);
+    return t;
+}
+
 /* d[(a, b)] += n */
 static int
 add_pair(PyObject *d, PyObject *a, PyObject *b, PyObject *n)
 {
-    PyObject *key = PyTuple_Pack(2, a, b);
+    PyObject *key = atomic_pair(a, b);
     if (key == NULL)
         return -1;
-    untrack_atomic(key);
     int r = add_count(d, key, n);
     Py_DECREF(key);
     return r;
@@ -2041,11 +2050,10 @@ pair_within(PyObject *a, PyObject *b, PyObject *limit)
     return keep;
 }
 
-/* list.append((a, b, c)) */
+/* list.append(item), consuming the new reference item (NULL: an error already set). */
 static int
-append_triple(PyObject *list, PyObject *a, PyObject *b, PyObject *c)
+append_new(PyObject *list, PyObject *item)
 {
-    PyObject *item = PyTuple_Pack(3, a, b, c);
     if (item == NULL)
         return -1;
     untrack_atomic(item);
@@ -2054,21 +2062,22 @@ append_triple(PyObject *list, PyObject *a, PyObject *b, PyObject *c)
     return r;
 }
 
+/* list.append((a, b, c)) */
+static int
+append_triple(PyObject *list, PyObject *a, PyObject *b, PyObject *c)
+{
+    return append_new(list, PyTuple_Pack(3, a, b, c));
+}
+
 /* list.append((key, (count, text))): an entry of a report's example map as it stores it. */
 static int
 append_example(PyObject *list, PyObject *key, PyObject *count, PyObject *text)
 {
-    PyObject *value = PyTuple_Pack(2, count, text);
+    PyObject *value = atomic_pair(count, text);
     if (value == NULL)
         return -1;
-    untrack_atomic(value);
-    PyObject *item = PyTuple_Pack(2, key, value);
+    int r = append_new(list, PyTuple_Pack(2, key, value));
     Py_DECREF(value);
-    if (item == NULL)
-        return -1;
-    untrack_atomic(item);
-    int r = PyList_Append(list, item);
-    Py_DECREF(item);
     return r;
 }
 

@@ -201,7 +201,7 @@ def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
     >>> check_term("urn:ab:c", Policy(strict=True)).codes
     ('nid-reserved',)
     """
-    return TermCheck(*_check_fields(_check_text(text), policy))
+    return TermCheck(*_check_fields(text, policy))
 
 
 def check_fields(text: str, policy: Policy = _DEFAULT_POLICY) -> CheckFields:
@@ -211,26 +211,23 @@ def check_fields(text: str, policy: Policy = _DEFAULT_POLICY) -> CheckFields:
     >>> check_fields("URN:ISBN:0-395-36341-1")
     (('not-canonical',), None, 'urn:isbn:0395363411', 'isbn')
     """
-    if policy is _DEFAULT_POLICY:
-        fast = fast_check_fields(text)
-        if fast is not None:
-            return fast
-        return _reference_fields(_check_text(text), policy)
-    return _check_fields(_check_text(text), policy)
+    return _check_fields(text, policy)
 
 
-def _check_fields(text: str, policy: Policy) -> CheckFields:
+def _is_plain(policy: Policy) -> bool:
+    """Whether *policy* is the default one, the only one the accelerator's check knows."""
+    return policy is _DEFAULT_POLICY or not (policy.strict or policy.profiles or policy.severity)
+
+
+def _check_fields(text: str, policy: Policy, plain: bool | None = None) -> CheckFields:
     """:func:`check_term`'s fields as a plain tuple: the accelerator's answer when it has one
-    (default policy only), else the Python reference."""
-    if not (policy.strict or policy.profiles or policy.severity):
+    (*plain*: the policy is the default one, :func:`_is_plain` when None), else the Python
+    reference."""
+    text = _check_text(text)  # str subclasses (rdflib terms) as plain str: the fast path's
+    if _is_plain(policy) if plain is None else plain:
         fast = fast_check_fields(text)
         if fast is not None:
             return fast
-    return _reference_fields(text, policy)
-
-
-def _reference_fields(text: str, policy: Policy) -> CheckFields:
-    """The Python reference of :func:`_check_fields` (*text* already a plain str)."""
     findings, canonical, nid = check_parsed(
         text, "rfc8141", policy.strict, check_options(policy.strict, policy.profiles)
     )
@@ -350,9 +347,8 @@ class TermCache:
         self._cache: dict[str, TermVerdict] = {}
         self._checks: dict[str, CheckFields] = {}
         self._max = max_size
-        policy = self.rule.policy
         # The default policy: the accelerator's check may answer (see _check_fields).
-        self._plain = not (policy.strict or policy.profiles or policy.severity)
+        self._plain = _is_plain(self.rule.policy)
 
     def get(self, text: str) -> TermVerdict:
         """The verdict for *text* (a string that starts with ``urn:``), cached."""
@@ -377,9 +373,7 @@ class TermCache:
             return hit
         # A plain tuple: the garbage collector stops tracking a tuple that holds only strings,
         # but never a NamedTuple instance, and a pass caches hundreds of thousands of these.
-        result = fast_check_fields(text) if self._plain else None
-        if result is None:
-            result = _reference_fields(_check_text(text), self.rule.policy)
+        result = _check_fields(text, self.rule.policy, self._plain)
         if len(self._checks) >= self._max:
             self._checks.clear()
         self._checks[text] = result

@@ -320,6 +320,8 @@ def _nid_spec(written: str) -> tuple[tuple[tuple[str, int, int, str], ...], str,
 on_register(_nid_spec.cache_clear)
 
 _CONTEXT: Final = (_nid_spec, _PLAIN_OPTIONS[False], _CODE_RANKS, _RANKS)
+#: check_fields()'s arguments after the text, for a compiled caller that checks many spellings.
+FAST_CONTEXT: Final = (PREFIXES, *_CONTEXT)
 
 
 def fast_check_fields(text: str) -> Fields | None:
@@ -337,7 +339,7 @@ def fast_check_fields(text: str) -> Fields | None:
     speedups = _accel.speedups
     if speedups is None:
         return None
-    fields: Fields | None = speedups.check_fields(text, PREFIXES, *_CONTEXT)
+    fields: Fields | None = speedups.check_fields(text, *FAST_CONTEXT)
     return fields
 
 

@@ -12,7 +12,7 @@
  *                                         the rewrite of a chunk of N-Triples/N-Quads lines in
  *                                         the usual layout (the stream's per-line loop);
  *   canon_counts(occ, info, limit)        the per-flush aggregation of a canonicalize report;
- *   check_counts(occ, info, cache, checked, limits)
+ *   check_counts(occ, info, cache, checked, maps[, fast, cache_max])
  *                                         the same for a check report;
  *   check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
  *                                         what check() reports of an ASCII URN (codes, first
@@ -787,7 +787,7 @@ typedef struct {
 } Hits;
 
 static PyObject *str_pct_lowercase, *str_pct_unreserved, *str_pct_nul, *str_pct_not_utf8,
-    *str_not_canonical, *str_nss_check_digit, *str_code, *str_severity, *str_span,
+    *str_not_canonical, *str_nss_check_digit, *str_nss_invalid, *str_code, *str_severity, *str_span,
     *str_message, *issn_tail;
 
 static void
@@ -1007,25 +1007,368 @@ check_issn(const unsigned char *s, Py_ssize_t n, PyObject **msg)
     return *msg == NULL ? -1 : 2;
 }
 
-/* (?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))* */
+/* urn:oid (RFC 3061 §2; urnld.namespaces.oid): 1 for (?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*,
+ * 3 for the first arc with a leading zero (*msg, *at) when every arc up to it is a number;
+ * anything else is Python's to word. */
 static int
-check_oid(const unsigned char *s, Py_ssize_t n)
+check_oid(const unsigned char *s, Py_ssize_t n, PyObject **msg, Py_ssize_t *at)
 {
     Py_ssize_t i = 0;
     for (;;) {
-        if (i >= n || !DIGIT(s[i]))
-            return 0;
-        if (s[i] == '0')
+        Py_ssize_t start = i;
+        while (i < n && DIGIT(s[i]))
             i++;
-        else
-            while (i < n && DIGIT(s[i]))
-                i++;
+        if (i == start || (i < n && s[i] != '.'))
+            return 0; /* an empty arc, or a character that is not a digit */
+        if (s[start] == '0' && i - start > 1) {
+            PyObject *arc = PyUnicode_FromStringAndSize((const char *)s + start, i - start);
+            if (arc == NULL)
+                return -1;
+            *msg = PyUnicode_FromFormat("arc %R at NSS position %zd has a leading zero (RFC 3061 "
+                                        "%s)", arc, start, "\xc2\xa7" "2");
+            Py_DECREF(arc);
+            *at = start;
+            return *msg == NULL ? -1 : 3;
+        }
         if (i == n)
             return 1;
-        if (s[i] != '.')
-            return 0;
         i++;
     }
+}
+
+/* urn:uuid (RFC 9562 §4; urnld.namespaces.uuid): 1 for the 8-4-4-4-12 hex form, 3 for five
+ * hex groups of which one has the wrong length (*msg, *at: the first such group). */
+static int
+check_uuid(const unsigned char *s, Py_ssize_t n, PyObject **msg, Py_ssize_t *at)
+{
+    if (uuid_match(s, n))
+        return 1;
+    static const int want[5] = {8, 4, 4, 4, 12};
+    static const char *const names[5] = {"time_low", "time_mid", "time_high_and_version",
+                                         "clock_seq", "node"};
+    Py_ssize_t groups = 1;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (s[i] == '-')
+            groups++;
+        else if (!HEX[s[i]])
+            return 0; /* not a hex digit (or an escaped brace): Python's message */
+    }
+    if (groups != 5)
+        return 0;
+    Py_ssize_t start = 0;
+    for (int g = 0; g < 5; g++) {
+        const unsigned char *dash = memchr(s + start, '-', (size_t)(n - start));
+        Py_ssize_t stop = dash == NULL ? n : dash - s;
+        if (stop - start != want[g]) {
+            *msg = PyUnicode_FromFormat("UUID field %s has %zd hex digits, expected %d (RFC 9562 "
+                                        "%s)", names[g], stop - start, want[g], "\xc2\xa7" "4");
+            *at = start;
+            return *msg == NULL ? -1 : 3;
+        }
+        start = stop + 1;
+    }
+    return 0;
+}
+
+/* urn:publicid (RFC 3151 §2; urnld.namespaces.publicid._nss_problem): 1 when the NSS is the
+ * left-to-right transcription of a public identifier, 3 for an escape that is not one of the
+ * eight (*msg, *at). An escaped '/' or ':' followed by what could start the same character
+ * again (':', ';', an escape) goes to Python, which re-reads it: "%2F:" is not what "///"
+ * transcribes to. */
+static int
+check_publicid(const unsigned char *s, Py_ssize_t n, PyObject **msg, Py_ssize_t *at)
+{
+    if (n == 0 || s[0] == '+' || s[n - 1] == '+')
+        return 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        unsigned char c = s[i];
+        if (ALNUM[c] || (c != 0 && strchr("-().,=!*@$_:;", c) != NULL))
+            continue;
+        if (c == '+') {
+            if (s[i + 1] == '+') /* i < n - 1: the last byte is not '+' */
+                return 0;
+            continue;
+        }
+        if (c != '%' || i + 2 >= n)
+            return 0;
+        unsigned char a = s[i + 1], b = (unsigned char)(s[i + 2] | 0x20); /* hex case folded */
+        /* the eight escapes: %2B %3A %2F %3B %27 %3F %23 %25 */
+        if (!((a == '2' && (b == 'b' || b == 'f' || b == '7' || b == '3' || b == '5')) ||
+              (a == '3' && (b == 'a' || b == 'b' || b == 'f')))) {
+            /* the first piece _untranscribe refuses: every one before it was read */
+            PyObject *piece = PyUnicode_FromStringAndSize((const char *)s + i, 3);
+            if (piece == NULL)
+                return -1;
+            *msg = PyUnicode_FromFormat("%R is not one of RFC 3151's eight escapes (%%2B %%3A "
+                                        "%%2F %%3B %%27 %%3F %%23 %%25)", piece);
+            Py_DECREF(piece);
+            *at = i;
+            return *msg == NULL ? -1 : 3;
+        }
+        if (((a == '2' && b == 'f') || (a == '3' && b == 'a')) && i + 3 < n &&
+            (s[i + 3] == ':' || s[i + 3] == ';' || s[i + 3] == '%'))
+            return 0;
+        i += 2;
+    }
+    return 1;
+}
+
+/* urn:oasis (RFC 3121 §2; urnld.namespaces.oasis): 1 when the NSS fills its branch's template:
+ * names:{specification,tc,technical} and 3 more segments, or member and 2 more, every
+ * ':'-separated segment non-empty and without '/'; 3 with the warning (*msg, the whole NSS)
+ * for a branch with too few segments after it. */
+static int
+check_oasis(const unsigned char *s, Py_ssize_t n, PyObject **msg)
+{
+    Py_ssize_t segs = 1, start = 0, used = 0, second_end = 0;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        if (i < n && s[i] != ':') {
+            if (s[i] == '/')
+                return 0;
+            continue;
+        }
+        Py_ssize_t len = i - start;
+        if (len == 0)
+            return 0;
+        if (segs == 1) {
+            if (len == 5 && memcmp(s, "names", 5) == 0)
+                used = 2; /* the branch keyword is the next segment */
+            else if (len == 6 && memcmp(s, "member", 6) == 0)
+                used = 1;
+            else
+                return 0;
+        }
+        else if (segs == 2 && used == 2 &&
+                 !((len == 13 && memcmp(s + start, "specification", 13) == 0) ||
+                   (len == 2 && memcmp(s + start, "tc", 2) == 0) ||
+                   (len == 9 && memcmp(s + start, "technical", 9) == 0)))
+            return 0;
+        if (segs == 2)
+            second_end = i;
+        if (i < n)
+            segs++;
+        start = i + 1;
+    }
+    Py_ssize_t after = segs - used, need = used == 2 ? 3 : 2;
+    if (after >= need)
+        return 1;
+    if (after < 1) /* fewer segments than the branch keyword needs: an error, Python's */
+        return 0;
+    PyObject *branch = used == 1 ? PyUnicode_FromString("member")
+                                 : PyUnicode_FromStringAndSize((const char *)s, second_end);
+    if (branch == NULL)
+        return -1;
+    const char *shape =
+        used == 1 ? "member:{member-id}:{opaque}"
+        : second_end == 8 ? "names:tc:{tc-id}:{type}[:{subtype}]:{doc-id}"
+        : second_end == 19 ? "names:specification:{spec-id}:{type}[:{subtype}]:{doc-id}"
+                           : "names:technical:{doc-type}:{doc-id}:{amendment-id}";
+    *msg = PyUnicode_FromFormat("%zd segment(s) after '%U', the template has at least %zd: %s "
+                                "(RFC 3121 %s)", after, branch, need, shape, "\xc2\xa7" "2");
+    Py_DECREF(branch);
+    return *msg == NULL ? -1 : 3;
+}
+
+/* GS1 TDS pure-identity and class URI bodies (urnld.namespaces._tds.SCHEMES, which
+ * tds_schemes() returns this table as, for the test that keeps the two equal). */
+enum tds_kind { TDS_CP, TDS_PADDED, TDS_PADDED_OR_EMPTY, TDS_NUMERIC, TDS_GS3A3, TDS_CPREF };
+static const char *const TDS_KIND_NAMES[] = {"cp",      "padded", "padded-or-empty",
+                                             "numeric", "gs3a3",  "cpref"};
+
+typedef struct {
+    enum tds_kind kind;
+    int min_len, max_len; /* max_len 0: no bound of its own */
+} TdsField;
+
+typedef struct {
+    const char *key;
+    int fields;
+    TdsField field[5];
+    int budget;      /* fields 0 and 1's lengths add up to exact (or at most *most*) */
+    int exact, most; /* 0: none */
+} TdsScheme;
+
+#define CP {TDS_CP, 6, 12}
+static const TdsScheme TDS_SCHEMES[] = {
+    {"id:sgtin", 3, {CP, {TDS_PADDED, 1, 0}, {TDS_GS3A3, 1, 20}}, 1, 13, 0},
+    {"id:sscc", 2, {CP, {TDS_PADDED, 1, 0}}, 1, 17, 0},
+    {"id:sgln", 3, {CP, {TDS_PADDED_OR_EMPTY, 0, 0}, {TDS_GS3A3, 1, 20}}, 1, 12, 0},
+    {"id:grai", 3, {CP, {TDS_PADDED_OR_EMPTY, 0, 0}, {TDS_GS3A3, 1, 16}}, 1, 12, 0},
+    {"id:giai", 2, {CP, {TDS_GS3A3, 1, 0}}, 1, 0, 30},
+    {"id:gsrn", 2, {CP, {TDS_PADDED, 1, 0}}, 1, 17, 0},
+    {"id:gsrnp", 2, {CP, {TDS_PADDED, 1, 0}}, 1, 17, 0},
+    {"id:gdti", 3, {CP, {TDS_PADDED_OR_EMPTY, 0, 0}, {TDS_GS3A3, 1, 17}}, 1, 12, 0},
+    {"id:cpi", 3, {CP, {TDS_CPREF, 1, 0}, {TDS_NUMERIC, 1, 12}}, 1, 0, 30},
+    {"id:sgcn", 3, {CP, {TDS_PADDED_OR_EMPTY, 0, 0}, {TDS_PADDED, 1, 12}}, 1, 12, 0},
+    {"id:ginc", 2, {CP, {TDS_GS3A3, 1, 0}}, 1, 0, 30},
+    {"id:gsin", 2, {CP, {TDS_PADDED, 1, 0}}, 1, 16, 0},
+    {"id:itip", 5,
+     {CP, {TDS_PADDED, 1, 0}, {TDS_PADDED, 2, 2}, {TDS_PADDED, 2, 2}, {TDS_GS3A3, 1, 20}}, 1,
+     13, 0},
+    {"id:upui", 3, {CP, {TDS_PADDED, 1, 0}, {TDS_GS3A3, 1, 28}}, 1, 13, 0},
+    {"id:pgln", 2, {CP, {TDS_PADDED_OR_EMPTY, 0, 0}}, 1, 12, 0},
+    {"id:gid", 3, {{TDS_NUMERIC, 1, 0}, {TDS_NUMERIC, 1, 0}, {TDS_NUMERIC, 1, 0}}, 0, 0, 0},
+    {"class:lgtin", 3, {CP, {TDS_PADDED, 1, 0}, {TDS_GS3A3, 1, 20}}, 1, 13, 0},
+};
+#undef CP
+#define TDS_COUNT ((int)(sizeof(TDS_SCHEMES) / sizeof(TDS_SCHEMES[0])))
+
+/* The field's length as TDS counts it (an escape is one character), or -1 when the value is
+ * outside its kind (_tds._fits). */
+static Py_ssize_t
+tds_length(enum tds_kind kind, const unsigned char *v, Py_ssize_t n)
+{
+    Py_ssize_t escapes = 0;
+    switch (kind) {
+    case TDS_CP:
+    case TDS_PADDED:
+    case TDS_PADDED_OR_EMPTY:
+    case TDS_NUMERIC:
+        if (n == 0)
+            return kind == TDS_PADDED_OR_EMPTY ? 0 : -1;
+        for (Py_ssize_t i = 0; i < n; i++)
+            if (!DIGIT(v[i]))
+                return -1;
+        return kind == TDS_NUMERIC && n > 1 && v[0] == '0' ? -1 : n;
+    case TDS_GS3A3:
+        /* [A-Za-z0-9!'()*+,\-.:;=_] | %22 %25 %26 %2F %3C %3E %3F (hex in either case) */
+        if (n == 0)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned char c = v[i];
+            if (ALNUM[c] || (c != 0 && strchr("!'()*+,-.:;=_", c) != NULL))
+                continue;
+            if (c != '%' || i + 2 >= n)
+                return -1;
+            unsigned char a = v[i + 1], b = (unsigned char)(v[i + 2] | 0x20);
+            if (!((a == '2' && (b == '2' || b == '5' || b == '6' || b == 'f')) ||
+                  (a == '3' && (b == 'c' || b == 'e' || b == 'f'))))
+                return -1;
+            escapes++;
+            i += 2;
+        }
+        return n - 2 * escapes;
+    case TDS_CPREF:
+        /* [A-Z0-9\-] | %2F | %23 */
+        if (n == 0)
+            return -1;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            unsigned char c = v[i];
+            if ((c >= 'A' && c <= 'Z') || DIGIT(c) || c == '-')
+                continue;
+            if (c != '%' || i + 2 >= n ||
+                !((v[i + 1] == '2' && (v[i + 2] == 'F' || v[i + 2] == 'f' || v[i + 2] == '3'))))
+                return -1;
+            escapes++;
+            i += 2;
+        }
+        return n - 2 * escapes;
+    }
+    return -1;
+}
+
+/* _tds.check_body(key, body) is None, for key s[0..k) and body b[0..m). */
+static int
+tds_body_fits(const unsigned char *s, Py_ssize_t k, const unsigned char *b, Py_ssize_t m)
+{
+    const TdsScheme *scheme = NULL;
+    for (int j = 0; j < TDS_COUNT; j++)
+        if ((Py_ssize_t)strlen(TDS_SCHEMES[j].key) == k && memcmp(TDS_SCHEMES[j].key, s, k) == 0) {
+            scheme = &TDS_SCHEMES[j];
+            break;
+        }
+    if (scheme == NULL)
+        return 1; /* no grammar for the scheme: RFC 5134's checks only */
+    Py_ssize_t start = 0, total = 0;
+    for (int f = 0; f < scheme->fields; f++) {
+        Py_ssize_t end = m; /* body.split(".", fields - 1): the last field takes the rest */
+        if (f < scheme->fields - 1) {
+            const unsigned char *dot = memchr(b + start, '.', (size_t)(m - start));
+            if (dot == NULL)
+                return 0;
+            end = dot - b;
+        }
+        const TdsField *field = &scheme->field[f];
+        Py_ssize_t len = tds_length(field->kind, b + start, end - start);
+        if (len < 0 || (end == start && field->min_len) || len < field->min_len ||
+            (field->max_len && len > field->max_len))
+            return 0;
+        if (f < 2)
+            total += len;
+        start = end + 1;
+    }
+    if (scheme->budget &&
+        ((scheme->exact && total != scheme->exact) || (scheme->most && total > scheme->most)))
+        return 0;
+    return 1;
+}
+
+/* urn:epc and urn:epcglobal (RFC 5134 §2, §3; urnld.namespaces.epc): 1 when the NSS is
+ * sub-ns-name ":" sub-ns and, for epc (*tds*), the scheme's body fits GS1 TDS. */
+static int
+check_epc(const unsigned char *s, Py_ssize_t n, int tds)
+{
+    const unsigned char *colon = memchr(s, ':', (size_t)n);
+    if (colon == NULL || colon == s || !ALNUM[s[0]])
+        return 0;
+    Py_ssize_t c = colon - s;
+    for (Py_ssize_t i = 1; i < c; i++)
+        if (!LDH[s[i]])
+            return 0;
+    if (c == n - 1 || s[c + 1] == '/')
+        return 0;
+    if (!tds)
+        return 1;
+    const unsigned char *second = memchr(s + c + 1, ':', (size_t)(n - c - 1));
+    if (second == NULL)
+        return 1;
+    Py_ssize_t k = second - s;
+    return tds_body_fits(s, k, s + k + 1, n - k - 1);
+}
+
+/* tds_schemes() -> {key: (((kind, min_len, max_len), ...), budget)}: check_epc's table in
+ * the shape of urnld.namespaces._tds.SCHEMES, budget ((0, 1), exact, most) or None. */
+static PyObject *
+sp_tds_schemes(PyObject *self, PyObject *unused)
+{
+    PyObject *out = PyDict_New();
+    if (out == NULL)
+        return NULL;
+    for (int j = 0; j < TDS_COUNT; j++) {
+        const TdsScheme *sc = &TDS_SCHEMES[j];
+        PyObject *fields = PyTuple_New(sc->fields), *budget, *entry;
+        if (fields == NULL)
+            goto fail;
+        for (int f = 0; f < sc->fields; f++) {
+            PyObject *t = Py_BuildValue("(sii)", TDS_KIND_NAMES[sc->field[f].kind],
+                                        sc->field[f].min_len, sc->field[f].max_len);
+            if (t == NULL) {
+                Py_DECREF(fields);
+                goto fail;
+            }
+            PyTuple_SET_ITEM(fields, f, t);
+        }
+        if (!sc->budget)
+            budget = Py_NewRef(Py_None);
+        else
+            budget = Py_BuildValue("((ii)NN)", 0, 1,
+                                   sc->exact ? PyLong_FromLong(sc->exact) : Py_NewRef(Py_None),
+                                   sc->most ? PyLong_FromLong(sc->most) : Py_NewRef(Py_None));
+        entry = budget == NULL ? NULL : Py_BuildValue("(NN)", fields, budget);
+        if (entry == NULL) {
+            if (budget == NULL)
+                Py_DECREF(fields);
+            goto fail;
+        }
+        int r = PyDict_SetItemString(out, sc->key, entry);
+        Py_DECREF(entry);
+        if (r < 0)
+            goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
 }
 
 /* The findings of a Python check_nss(nss, options), spans shifted by *offset*. */
@@ -1102,12 +1445,9 @@ hits_sort(Hits *h)
  * None: not the common case (not an ASCII str, not RFC 8141, components, an NID not in the
  * table, a rule's answer the copy cannot express): the Python path decides. */
 static PyObject *
-sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+check_fields_of(PyObject *text, PyObject *prefixes, PyObject *spec_of, PyObject *options,
+                PyObject *code_ranks, PyObject *sev_ranks)
 {
-    if (!nargs_are("check_fields", nargs, 6))
-        return NULL;
-    PyObject *text = args[0], *prefixes = args[1], *spec_of = args[2], *options = args[3],
-             *code_ranks = args[4], *sev_ranks = args[5];
     if (!PyDict_CheckExact(code_ranks) || !PyDict_CheckExact(sev_ranks))
         Py_RETURN_NONE;
     Canon c; /* canon_scan() takes only an ASCII str that is an RFC 8141 URN */
@@ -1162,7 +1502,10 @@ sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (r == 1) {
         const unsigned char *ns = s + nid_end + 1;
         Py_ssize_t nn = n - nid_end - 1;
-        int got = 0; /* 0: the Python method */
+        /* got: 0 the Python method decides, 1 no finding, 2 a check-digit finding (msg), 3 an
+         * nss-invalid finding at NSS offset *at* (msg; a warning where *warning*) */
+        int got = 0, warning = 0;
+        Py_ssize_t at = 0;
         if (mark == Py_None || !PyUnicode_Check(mark))
             got = 0;
         else if (PyUnicode_CompareWithASCIIString(mark, "empty") == 0)
@@ -1172,18 +1515,32 @@ sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         else if (PyUnicode_CompareWithASCIIString(mark, "issn") == 0)
             got = check_issn(ns, nn, &msg);
         else if (PyUnicode_CompareWithASCIIString(mark, "uuid") == 0)
-            got = uuid_match(ns, nn);
+            got = check_uuid(ns, nn, &msg, &at);
         else if (PyUnicode_CompareWithASCIIString(mark, "oid") == 0)
-            got = check_oid(ns, nn);
+            got = check_oid(ns, nn, &msg, &at);
         else if (PyUnicode_CompareWithASCIIString(mark, "nbn") == 0) {
             Py_ssize_t k; /* RFC 8458 grammar; the profiles' checks are not the default's */
             got = nbn_match(ns, nn, &k);
         }
+        else if (PyUnicode_CompareWithASCIIString(mark, "publicid") == 0)
+            got = check_publicid(ns, nn, &msg, &at);
+        else if (PyUnicode_CompareWithASCIIString(mark, "oasis") == 0) {
+            got = check_oasis(ns, nn, &msg);
+            warning = 1;
+        }
+        else if (PyUnicode_CompareWithASCIIString(mark, "epc") == 0)
+            got = check_epc(ns, nn, 1);
+        else if (PyUnicode_CompareWithASCIIString(mark, "epcglobal") == 0)
+            got = check_epc(ns, nn, 0);
         if (got < 0)
             r = -1;
         else if (got == 2) {
             int rank = rank_of(code_ranks, str_nss_check_digit);
             r = rank < 0 ? -1 : hits_add(&h, str_nss_check_digit, rank, n - 1, msg);
+        }
+        else if (got == 3) { /* the rule's one nss-invalid finding, worded by the copy */
+            int rank = warning ? 1 : rank_of(code_ranks, str_nss_invalid);
+            r = rank < 0 ? -1 : hits_add(&h, str_nss_invalid, rank, nid_end + 1 + at, msg);
         }
         else if (got == 0) {
             nss = PyUnicode_Substring(text, nid_end + 1, n);
@@ -1242,6 +1599,14 @@ done:
     Py_XDECREF(nid);
     Py_DECREF(canonical);
     return result;
+}
+
+static PyObject *
+sp_check_fields(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!nargs_are("check_fields", nargs, 6))
+        return NULL;
+    return check_fields_of(args[0], args[1], args[2], args[3], args[4], args[5]);
 }
 
 /* ---- N-Triples lines in the usual layout -------------------------------------------------- */
@@ -2185,45 +2550,106 @@ done:
     return result;
 }
 
-/* check_counts(occ, info, cache, checked, limits)
- *     -> (iris, literals, errors, non_canonical, findings, nids, clusters, invalid,
- *         non_canonical_spellings)
+/* maps[key] += n as _Capped.add does with int values: a key not there yet is added only
+ * within the map's limit (no kept key is above it). 1 done, 0 refused, -1 error. */
+static int
+capped_add(PyObject *d, PyObject *limit, PyObject *key, PyObject *n)
+{
+    int keep = str_within(key, limit);
+    return keep <= 0 ? keep : add_count(d, key, n) < 0 ? -1 : 1;
+}
+
+/* d[key] = (count, text) combined as report._count_with_text: counts added, the smaller text
+ * kept; a new key only within *limit*. */
+static int
+capped_example(PyObject *d, PyObject *limit, PyObject *key, PyObject *n, PyObject *text)
+{
+    int keep = str_within(key, limit);
+    if (keep <= 0)
+        return keep;
+    PyObject *old = PyDict_GetItemWithError(d, key), *value;
+    if (old == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        value = atomic_pair(n, text);
+    }
+    else {
+        if (!PyTuple_Check(old) || PyTuple_GET_SIZE(old) != 2) {
+            PyErr_SetString(PyExc_TypeError, "an example must be a (count, text) pair");
+            return -1;
+        }
+        PyObject *sum = PyNumber_Add(PyTuple_GET_ITEM(old, 0), n);
+        if (sum == NULL)
+            return -1;
+        int less = PyObject_RichCompareBool(text, PyTuple_GET_ITEM(old, 1), Py_LT);
+        value = less < 0 ? NULL : atomic_pair(sum, less ? text : PyTuple_GET_ITEM(old, 1));
+        Py_DECREF(sum);
+    }
+    if (value == NULL)
+        return -1;
+    int r = PyDict_SetItem(d, key, value);
+    Py_DECREF(value);
+    return r < 0 ? -1 : 1;
+}
+
+/* check_counts(occ, info, cache, checked, maps[, fast, cache_max])
+ *     -> (iris, literals, errors, non_canonical)
  *
- * What CheckReport.record_checks makes of a check pass's flush: occ maps a raw token to its
- * statement count, info a raw token to (spelling, verdict, is_literal). A spelling's check
- * fields (codes, error, canonical, nid) come from the dict *cache* (spelling -> fields; None:
- * no cache), else from checked(spelling), which is called for nothing else. The first four are
- * the occurrence sums; findings maps a code, nids an NID, clusters (canonical, spelling) to
- * counts; invalid lists (spelling, (count, error)) and non_canonical_spellings (spelling,
- * (count, canonical)) in the order record_checks adds them to its example maps. *limits* holds the
- * limits of the report's clusters, invalid and non-canonical maps (CheckReport.example_limits):
- * keys above them, which the maps refuse, are left out. */
+ * What CheckReport.record_checks makes of a check pass's flush, added to the report's maps in
+ * place: occ maps a raw token to its statement count, info a raw token to (spelling, verdict,
+ * is_literal). A spelling's check fields (codes, error, canonical, nid) come from the dict
+ * *cache* (spelling -> fields; None: no cache), else from check_fields(spelling, *fast) when
+ * *fast* is a 5-tuple of its other arguments (the answer then goes into *cache*, cleared first
+ * when it holds *cache_max*), else from checked(spelling), which is called for nothing else and
+ * fills the cache itself. *maps* (CheckReport.batch_maps) holds (dict, limit) for the findings
+ * (code), NIDs, clusters ((canonical, spelling)), invalid (spelling: (count, first error)) and
+ * non-canonical (spelling: (count, canonical)) maps: counts are added to them as _Capped.add
+ * does, a new key only within the map's limit; the caller prunes them afterwards. Returns the
+ * statement-occurrences of URN IRIs, URN literals, invalid URNs and valid non-canonical ones. */
 static PyObject *
 sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!nargs_are("check_counts", nargs, 5))
+    if (nargs != 5 && !nargs_are("check_counts", nargs, 7))
         return NULL;
     PyObject *occ = args[0], *info = args[1], *cache = args[2], *checked = args[3],
-             *limits = args[4];
+             *maps = args[4], *fast = nargs == 7 ? args[5] : Py_None;
     if (!PyDict_Check(occ) || !PyDict_Check(info) || (cache != Py_None && !PyDict_Check(cache))) {
         PyErr_SetString(PyExc_TypeError, "check_counts() needs dicts");
         return NULL;
     }
-    if (!PyTuple_Check(limits) || PyTuple_GET_SIZE(limits) != 3) {
-        PyErr_SetString(PyExc_TypeError, "check_counts() needs three limits");
+    PyObject *map[5], *limit[5];
+    if (!PyTuple_Check(maps) || PyTuple_GET_SIZE(maps) != 5) {
+        PyErr_SetString(PyExc_TypeError, "check_counts() needs five (dict, limit) maps");
         return NULL;
     }
-    PyObject *cluster_limit = PyTuple_GET_ITEM(limits, 0),
-             *invalid_limit = PyTuple_GET_ITEM(limits, 1),
-             *non_canonical_limit = PyTuple_GET_ITEM(limits, 2);
-    PyObject *findings = PyDict_New(), *nids = PyDict_New(), *clusters = PyDict_New(),
-             *invalid = PyList_New(0), *non_canonical_list = PyList_New(0);
+    for (int k = 0; k < 5; k++) {
+        PyObject *m = PyTuple_GET_ITEM(maps, k);
+        if (!PyTuple_Check(m) || PyTuple_GET_SIZE(m) != 2 ||
+            !PyDict_Check(PyTuple_GET_ITEM(m, 0))) {
+            PyErr_SetString(PyExc_TypeError, "check_counts() needs five (dict, limit) maps");
+            return NULL;
+        }
+        map[k] = PyTuple_GET_ITEM(m, 0);
+        limit[k] = PyTuple_GET_ITEM(m, 1);
+    }
+    PyObject *findings = map[0], *nids = map[1], *clusters = map[2], *invalid = map[3],
+             *non_canonical_map = map[4];
+    Py_ssize_t cache_max = 0;
+    if (fast != Py_None) {
+        if (!PyTuple_CheckExact(fast) || PyTuple_GET_SIZE(fast) != 5 || cache == Py_None) {
+            PyErr_SetString(PyExc_TypeError, "check_counts() needs a cache and 5 fast arguments");
+            return NULL;
+        }
+        if ((cache_max = PyLong_AsSsize_t(args[6])) < 0) {
+            if (!PyErr_Occurred())
+                PyErr_SetString(PyExc_ValueError, "check_counts(): cache_max < 0");
+            return NULL;
+        }
+    }
     /* Sums in C: no int object per token. */
     long long iris = 0, literals = 0, errors = 0, non_canonical = 0;
     /* entry: held while checked() runs Python code */
     PyObject *result = NULL, *fields = NULL, *entry = NULL;
-    if (!findings || !nids || !clusters || !invalid || !non_canonical_list)
-        goto done;
     Py_ssize_t pos = 0;
     PyObject *tok, *n;
     while (PyDict_Next(occ, &pos, &tok, &n)) {
@@ -2240,8 +2666,25 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             Py_INCREF(fields);
         else if (PyErr_Occurred())
             goto done;
-        else if ((fields = PyObject_CallOneArg(checked, spelling)) == NULL)
-            goto done;
+        else {
+            if (fast != Py_None) {
+                fields = check_fields_of(
+                    spelling, PyTuple_GET_ITEM(fast, 0), PyTuple_GET_ITEM(fast, 1),
+                    PyTuple_GET_ITEM(fast, 2), PyTuple_GET_ITEM(fast, 3), PyTuple_GET_ITEM(fast, 4));
+                if (fields == NULL)
+                    goto done;
+                if (fields == Py_None)
+                    Py_CLEAR(fields);
+                else {
+                    if (PyDict_GET_SIZE(cache) >= cache_max) /* bounded like TermCache's */
+                        PyDict_Clear(cache);
+                    if (PyDict_SetItem(cache, spelling, fields) < 0)
+                        goto done;
+                }
+            }
+            if (fields == NULL && (fields = PyObject_CallOneArg(checked, spelling)) == NULL)
+                goto done;
+        }
         if (!PyTuple_Check(fields) || PyTuple_GET_SIZE(fields) != 4) {
             PyErr_SetString(PyExc_TypeError, "checked() must return a 4-tuple");
             goto done;
@@ -2259,21 +2702,20 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         if (seq == NULL)
             goto done;
         for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++)
-            if (add_count(findings, PySequence_Fast_GET_ITEM(seq, k), n) < 0) {
+            if (capped_add(findings, limit[0], PySequence_Fast_GET_ITEM(seq, k), n) < 0) {
                 Py_DECREF(seq);
                 goto done;
             }
         Py_DECREF(seq);
         if (error != Py_None) {
             errors += count;
-            int keep = str_within(spelling, invalid_limit);
-            if (keep < 0 || (keep && append_example(invalid, spelling, n, error) < 0))
+            if (capped_example(invalid, limit[3], spelling, n, error) < 0)
                 goto done;
         }
         else if (canonical != Py_None && nid != Py_None) {
-            if (add_count(nids, nid, n) < 0)
+            if (capped_add(nids, limit[1], nid, n) < 0)
                 goto done;
-            int keep = pair_within(canonical, spelling, cluster_limit);
+            int keep = pair_within(canonical, spelling, limit[2]);
             if (keep < 0 || (keep && add_pair(clusters, canonical, spelling, n) < 0))
                 goto done;
             int eq = PyObject_RichCompareBool(spelling, canonical, Py_EQ);
@@ -2281,25 +2723,17 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 goto done;
             if (!eq) {
                 non_canonical += count;
-                keep = str_within(spelling, non_canonical_limit);
-                if (keep < 0 ||
-                    (keep && append_example(non_canonical_list, spelling, n, canonical) < 0))
+                if (capped_example(non_canonical_map, limit[4], spelling, n, canonical) < 0)
                     goto done;
             }
         }
         Py_CLEAR(fields);
         Py_CLEAR(entry);
     }
-    result = Py_BuildValue("(LLLLOOOOO)", iris, literals, errors, non_canonical, findings, nids,
-                           clusters, invalid, non_canonical_list);
+    result = Py_BuildValue("(LLLL)", iris, literals, errors, non_canonical);
 done:
     Py_XDECREF(entry);
     Py_XDECREF(fields);
-    Py_XDECREF(findings);
-    Py_XDECREF(nids);
-    Py_XDECREF(clusters);
-    Py_XDECREF(invalid);
-    Py_XDECREF(non_canonical_list);
     return result;
 }
 
@@ -2316,8 +2750,10 @@ static PyMethodDef methods[] = {
      "ignore_components, verdict_type]) -> (bytes, int) | None"},
     {"canon_counts", (PyCFunction)(void (*)(void))sp_canon_counts, METH_FASTCALL,
      "canon_counts(occ, info, limit) -> tuple"},
+    {"tds_schemes", (PyCFunction)sp_tds_schemes, METH_NOARGS,
+     "tds_schemes() -> dict: the GS1 TDS table of the EPC check"},
     {"check_counts", (PyCFunction)(void (*)(void))sp_check_counts, METH_FASTCALL,
-     "check_counts(occ, info, cache, checked, limits) -> tuple"},
+     "check_counts(occ, info, cache, checked, maps[, fast, cache_max]) -> tuple"},
     {"check_fields", (PyCFunction)(void (*)(void))sp_check_fields, METH_FASTCALL,
      "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
     {NULL, NULL, 0, NULL},
@@ -2344,11 +2780,12 @@ PyInit__speedups(void)
     if (nid_of_prefix == NULL)
         return NULL;
     const char *names[] = {"pct-lowercase", "pct-unreserved", "pct-nul", "pct-not-utf8",
-                           "not-canonical", "nss-check-digit", "code", "severity", "span",
-                           "message"};
+                           "not-canonical", "nss-check-digit", "nss-invalid", "code", "severity",
+                           "span", "message"};
     PyObject **slots[] = {&str_pct_lowercase, &str_pct_unreserved, &str_pct_nul,
                           &str_pct_not_utf8, &str_not_canonical, &str_nss_check_digit,
-                          &str_code, &str_severity, &str_span, &str_message};
+                          &str_nss_invalid, &str_code, &str_severity, &str_span,
+                          &str_message};
     for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
         if ((*slots[k] = PyUnicode_InternFromString(names[k])) == NULL)
             return NULL;

@@ -30,9 +30,10 @@ def check_counts(
     info: dict[bytes, Any],
     cache: dict[str, Any] | None,
     checked: Callable[[str], tuple[tuple[str, ...], str | None, str | None, str | None]],
-    limits: tuple[Any, Any, Any],
-) -> tuple[int, int, int, int, dict[str, int], dict[str, int], dict[tuple[str, str], int],
-           list[tuple[str, tuple[int, str]]], list[tuple[str, tuple[int, str]]]]: ...
+    maps: tuple[tuple[dict[Any, Any], Any], ...],
+    fast: tuple[object, ...] | None = ...,
+    cache_max: int = ...,
+) -> tuple[int, int, int, int]: ...
 def check_fields(
     text: str,
     prefixes: dict[str, tuple[str, Any]],
@@ -41,3 +42,4 @@ def check_fields(
     code_ranks: dict[str, int],
     severity_ranks: dict[Any, int],
 ) -> tuple[tuple[str, ...], str | None, str | None, str | None] | None: ...
+def tds_schemes() -> dict[str, tuple[tuple[tuple[str, int, int], ...], Any]]: ...

@@ -32,7 +32,14 @@ from collections.abc import Callable
 from typing import Final, NamedTuple
 
 from . import _accel
-from ._check import Fields, check_options, check_parsed, fast_check_fields, nid_policy_error
+from ._check import (
+    FAST_CONTEXT,
+    Fields,
+    check_options,
+    check_parsed,
+    fast_check_fields,
+    nid_policy_error,
+)
 from ._config import Policy
 from ._normalizers import is_urn_like
 from ._parser import RFC8141_RE, syntax_error
@@ -382,8 +389,20 @@ class TermCache:
     @property
     def checks(self) -> dict[str, CheckFields]:
         """The cache :meth:`checked` fills (spelling → its fields), for the compiled flush that
-        reads it without a call per spelling. Bounded like the verdicts."""
+        reads it without a call per spelling. Bounded like the verdicts (:attr:`max_size`)."""
         return self._checks
+
+    @property
+    def max_size(self) -> int:
+        """How many entries each cache holds before it starts afresh."""
+        return self._max
+
+    @property
+    def fast_check(self) -> tuple[object, ...] | None:
+        """What the accelerator's ``check_fields`` takes after the text, when its answer is
+        :meth:`checked`'s (the default policy, accelerator built), else None: a compiled flush
+        then checks a missing spelling without a Python call, and fills :attr:`checks`."""
+        return FAST_CONTEXT if self._plain and _accel.speedups is not None else None
 
     def clear(self) -> None:
         """Forget every cached verdict."""

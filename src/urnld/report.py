@@ -669,17 +669,35 @@ class CheckReport(_ReportBase):
                            non_canonical=non_canonical)
 
     @property
-    def example_limits(self) -> tuple[tuple[str, str] | None, str | None, str | None]:
-        """The largest key the clusters, invalid and non-canonical maps still take, each
-        ``None`` while that map has never been cut to ``max_examples``.
+    def batch_maps(self) -> tuple[tuple[dict[Any, Any], Any], ...]:
+        """The report's maps as ``(dict, limit)`` pairs, for a compiled flush that adds a batch
+        to them in place as :meth:`record_checks` would (a key not yet kept only up to the
+        limit: a larger one was or would be dropped), then calls :meth:`add_batch`: findings
+        (code), NIDs, clusters (``(canonical, spelling)``) to counts, invalid (spelling to
+        ``(count, first error)``) and non-canonical (spelling to ``(count, canonical)``).
+        Read it afresh for each batch: a prune replaces the dicts.
 
-        :meth:`record_counts` ignores larger keys, so a caller that aggregates a batch itself
-        may leave them out.
-
-        >>> CheckReport().example_limits
-        (None, None, None)
+        >>> [limit for _, limit in CheckReport().batch_maps]
+        [None, None, None, None, None]
         """
-        return self._clusters.limit, self._invalid.limit, self._non_canonical.limit
+        return tuple(
+            (m.data, m.limit)
+            for m in (self._findings, self._nids, self._clusters, self._invalid,
+                      self._non_canonical)
+        )
+
+    def add_batch(self, iris: int, literals: int, errors: int, non_canonical: int) -> None:
+        """Finish a batch added to :attr:`batch_maps`: its statement-occurrences of URN IRIs,
+        URN literals, invalid URNs and valid non-canonical ones, and the maps cut back to
+        their caps (in batches, as the maps do)."""
+        self.iri_occurrences += iris
+        self.literal_occurrences += literals
+        self.error_occurrences += errors
+        self.non_canonical_occurrences += non_canonical
+        for m in (self._findings, self._nids, self._clusters, self._invalid,
+                  self._non_canonical):
+            if len(m.data) > 2 * m.cap:
+                m._prune()
 
     def record_counts(
         self,

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urnld import _accel
-from urnld.report import CanonicalizeReport, CheckReport
+from urnld.report import CanonicalizeReport, CheckReport, _Capped
 from urnld.stream import canonicalize_file, canonicalize_lines, check_file, check_lines
 
 speedups = pytest.importorskip("urnld._speedups", reason="the C accelerator is not built")
@@ -230,6 +230,14 @@ def check_lines_(draw: st.DrawFn) -> list[str]:
     return out
 
 
+def _normalized(m: _Capped) -> tuple[dict, object]:
+    """A capped map's contents cut to its cap, without touching the map."""
+    copy = _Capped(m.cap, m.combine)
+    copy.data, copy.limit = dict(m.data), m.limit
+    copy.normalized()
+    return copy.data, copy.limit
+
+
 def _check_run(lines: list[str], cuts: list[int], flushes: list[bool], cap: int, policy,
                accel, flush_accel) -> tuple[CheckReport, list]:
     """The check pass over *lines* cut into chunks at *cuts*, flushed after chunk i when
@@ -252,9 +260,9 @@ def _check_run(lines: list[str], cuts: list[int], flushes: list[bool], cap: int,
             check.run_chunk(chunk, a + 1, "<t>", "report")
         if flushes[i % len(flushes)]:
             check.flush()
-            # the example maps as the flush left them, in their order: the C path adds the
-            # same keys in the same order as record_checks
-            states.append([(list(m.data.items()), m.limit) for m in
+            # what the example maps hold after the flush, cut to their caps (the C path
+            # prunes once per batch, record_checks within it: the same keys survive)
+            states.append([_normalized(m) for m in
                            (report._invalid, report._non_canonical, report._clusters,
                             report._findings, report._nids)])
     check.flush()
@@ -267,7 +275,7 @@ def _check_run(lines: list[str], cuts: list[int], flushes: list[bool], cap: int,
        st.sampled_from([1, 1, 2, 3]),
        st.sampled_from(["default", "strict"]))
 def test_check_flush_identical(lines, cuts, flushes, cap, policy_name):
-    """The compiled check flush (check_counts + CheckReport.record_counts) fills the report
+    """The compiled check flush (check_counts into CheckReport.batch_maps) fills the report
     exactly as the Python flush (record_checks): same to_dict(), same example maps, also with
     more spellings than the report's caps and over several flushes."""
     from urnld import Policy
@@ -289,7 +297,7 @@ def test_check_flush_identical(lines, cuts, flushes, cap, policy_name):
 
 def test_check_counts_reads_the_cache_and_calls_checked_on_a_miss():
     """check_counts takes a spelling's fields from the cache dict, asks checked() otherwise,
-    and aggregates as record_checks does."""
+    and adds to the report's maps as record_checks does."""
     from urnld._terms import TermCache
 
     terms = TermCache()
@@ -304,37 +312,42 @@ def test_check_counts_reads_the_cache_and_calls_checked_on_a_miss():
         asked.append(text)
         return terms.checked(text)
 
-    got = speedups.check_counts(occ, info, cache, checked, (None, None, None))
-    assert asked == spellings[1:]
     fast = CheckReport()
-    iris, literals, errors, non_canonical, findings, nids, clusters, invalid, renamed = got
-    fast.record_counts(findings, nids, clusters, iris=iris, literals=literals, errors=errors,
-                       non_canonical=non_canonical, invalid=invalid,
-                       non_canonical_spellings=renamed)
+    got = speedups.check_counts(occ, info, cache, checked, fast.batch_maps)
+    assert asked == spellings[1:]
+    assert got == (8, 2, 7, 1)  # iris, literals, with errors, non-canonical
+    fast.add_batch(*got)
     slow = CheckReport()
     slow.record_checks([(s, terms.checked(s), i == 1, i + 1) for i, s in enumerate(spellings)])
     assert fast.to_dict() == slow.to_dict()
-    assert got[:4] == (8, 2, 7, 1)  # iris, literals, with errors, non-canonical
-    assert got[7] == [("urn:isbn:0-395-36341-2", (3, terms.checked(spellings[2])[1])),
-                      ("urn:x-foo:a", (4, terms.checked(spellings[3])[1]))]
-    assert got[8] == [("URN:ISBN:0-395-36341-1", (1, "urn:isbn:0395363411"))]
-    # Keys above a map's limit are left out (the report's map would refuse them).
-    got = speedups.check_counts(occ, info, cache, checked,
-                                (("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"),
-                                 "urn:isbn:0-395-36341-2", "A"))
-    assert got[6] == {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 1}
-    assert got[7] == [("urn:isbn:0-395-36341-2", (3, terms.checked(spellings[2])[1]))]
-    assert got[8] == []
+    assert fast.invalid == {"urn:isbn:0-395-36341-2": (3, terms.checked(spellings[2])[1]),
+                            "urn:x-foo:a": (4, terms.checked(spellings[3])[1])}
+    assert fast.non_canonical == {"URN:ISBN:0-395-36341-1": (1, "urn:isbn:0395363411")}
+    # A second batch adds to what is there; keys above a map's limit are left out (the
+    # report's map dropped them or would drop them).
+    report = CheckReport()
+    maps = list(report.batch_maps)
+    maps[2] = (maps[2][0], ("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"))
+    maps[3] = (maps[3][0], "urn:isbn:0-395-36341-2")
+    maps[4] = (maps[4][0], "A")
+    for _ in range(2):
+        speedups.check_counts(occ, info, cache, checked, tuple(maps))
+    assert maps[2][0] == {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 2}
+    assert maps[3][0] == {"urn:isbn:0-395-36341-2": (6, terms.checked(spellings[2])[1])}
+    assert maps[4][0] == {}
+    assert maps[0][0]["not-canonical"] == 8 and maps[1][0] == {"isbn": 6}  # 1 + 3, twice
     with pytest.raises(TypeError, match="4-tuple"):
-        speedups.check_counts(occ, info, None, lambda s: "no", (None, None, None))
+        speedups.check_counts(occ, info, None, lambda s: "no", report.batch_maps)
     with pytest.raises(KeyError):
-        speedups.check_counts({b"<urn:a:b>": 1}, {}, None, checked, (None, None, None))
+        speedups.check_counts({b"<urn:a:b>": 1}, {}, None, checked, report.batch_maps)
+    with pytest.raises(TypeError, match="five"):
+        speedups.check_counts(occ, info, None, checked, (None, None, None))
 
     def broken(text):
         raise ValueError(text)
 
     with pytest.raises(ValueError, match="urn:isbn:0395363411"):  # the first miss
-        speedups.check_counts(occ, info, cache, broken, (None, None, None))
+        speedups.check_counts(occ, info, cache, broken, CheckReport().batch_maps)
 
 
 def test_usual_literals_take_the_fast_path():

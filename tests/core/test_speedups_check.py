@@ -23,6 +23,8 @@ from urnld._parser import RFC8141_RE
 from urnld._terms import TermCache, _check_fields, check_term
 from urnld.findings import Severity
 from urnld.namespaces import PREFIXES, get_rule, prefix_entry
+from urnld.namespaces._tds import SCHEMES
+from urnld.namespaces.publicid import from_public_id
 
 speedups = pytest.importorskip("urnld._speedups", reason="the C accelerator is not built")
 
@@ -78,6 +80,31 @@ _ESCAPES = st.sampled_from([
 _PLAIN = st.text(alphabet="aZ09-._~!$&'()*+,;=:@/", min_size=0, max_size=4)
 _ESCAPED = st.lists(st.one_of(_ESCAPES, _PLAIN), min_size=1, max_size=8).map("".join).filter(
     lambda s: s and s[0] != "/")
+@st.composite
+def _tds_bodies(draw: st.DrawFn) -> str:
+    """``id:…`` and ``class:…`` NSSs near GS1 TDS (:data:`urnld.namespaces._tds.SCHEMES`):
+    fields of each kind at and around their length bounds and digit budgets."""
+    key = draw(st.sampled_from([*sorted(SCHEMES), "id:unknown", "ID:sgtin"]))
+    scheme = SCHEMES.get(key.lower())
+    kinds = [f.kind for f in scheme.fields] if scheme else ["padded", "gs3a3"]
+    count = len(kinds) + draw(st.sampled_from([0, 0, 0, -1, 1]))
+    fields = []
+    for k in range(max(count, 0)):
+        kind = kinds[min(k, len(kinds) - 1)]
+        if kind == "gs3a3":
+            field = draw(st.lists(st.sampled_from(
+                ["a", "Z", "9", "!", "'", "(", "*", "+", ",", "-", ".", ":", ";", "=", "_",
+                 "%22", "%2f", "%3C", "%3e", "%41", "%23", "/"]), max_size=30).map("".join))
+        elif kind == "cpref":
+            field = draw(st.lists(st.sampled_from(["A", "9", "-", "%2F", "%23", "a", "%41"]),
+                                  max_size=32).map("".join))
+        else:
+            field = draw(st.text(alphabet="0123456789", max_size=14)
+                         | st.sampled_from(["0", "00", "01", "7a", ""]))
+        fields.append(field)
+    return f"{key}:{'.'.join(fields)}"
+
+
 _NSS = {
     "isbn": st.one_of(
         st.text(alphabet="0123456789-Xx", min_size=9, max_size=17),
@@ -115,7 +142,31 @@ _NSS = {
                   ).map(lambda t: t[0] + "".join(":" + x for x in t[1]) + t[2] + t[3]),
         st.text(alphabet="dEeF:gb09-/%2cA.@", min_size=1, max_size=16),
     ),
-    "epc": st.sampled_from(["id:sgtin:0614141.107346.2017", "id:sgtin:1.2", "x", ":a", "id:"]),
+    "epc": st.one_of(
+        st.sampled_from(["id:sgtin:0614141.107346.2017", "id:sgtin:1.2", "x", ":a", "id:",
+                         "-x:y", "a-:/b", "tag:sgtin-96:3.0614141.812345.6789"]),
+        _tds_bodies(),
+    ),
+    "epcglobal": st.one_of(
+        st.sampled_from(["x", ":a", "a:", "a:/b", "bad_name:x", "edi:ean:4012345"]),
+        _tds_bodies(),
+    ),
+    # RFC 3151 transcriptions (every one valid) and free text over the NSS's pieces: the
+    # eight escapes in both cases, other escapes, '+' runs, ':' and ';' next to '%2F' / '%3A'.
+    "publicid": st.one_of(
+        st.text(alphabet="-().,=!*@$_ /:;+'?#%aZ9", min_size=1, max_size=20).filter(
+            lambda t: t.strip()).map(lambda t: from_public_id(t)[len("urn:publicid:"):]),
+        st.lists(st.sampled_from(["-", "OASIS", "DTD", "+", "++", ":", ";", "%2B", "%3A", "%3a",
+                                  "%2F", "%2f", "%3B", "%27", "%3F", "%23", "%25", "%20", "%2c",
+                                  "%E2%80%93", "x", "'", "/"]),
+                 min_size=1, max_size=8).map("".join),
+    ),
+    # RFC 3121 §2: the branches (and near misses) with 0 to 5 segments after them.
+    "oasis": st.tuples(
+        st.sampled_from(["names:tc", "names:specification", "names:technical", "member",
+                         "names", "names:other", "Names:tc", "other", "names:", ":names"]),
+        st.lists(st.text(alphabet="aZ09-./%2F", max_size=4), max_size=5),
+    ).map(lambda t: ":".join([t[0], *t[1]])),
     "ogc": st.sampled_from(["def:crs:EPSG::4326", "def", ":x", "def:", "de/f:x"]),
     "example": _ESCAPED,
     "lcat": _ESCAPED,
@@ -124,6 +175,8 @@ _NSS = {
     "urn": _ESCAPED,
     "urn-07": _ESCAPED,
 }
+
+
 _CASES = st.sampled_from(sorted(_NSS)).flatmap(
     lambda nid: st.tuples(st.sampled_from(["urn", "URN", "Urn"]),
                           st.sampled_from([nid, nid.upper(), nid.capitalize()]), _NSS[nid])
@@ -179,6 +232,22 @@ def test_the_common_case_is_answered():
                                     "example"),
         "urn:oid:1.02.3": (("nss-invalid",), "nss-invalid: arc '02' at NSS position 2 has a "
                            "leading zero (RFC 3061 \u00a72)", "urn:oid:1.02.3", "oid"),
+        "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf": (
+            ("nss-invalid",), "nss-invalid: UUID field node has 11 hex digits, expected 12 "
+            "(RFC 9562 \u00a74)", "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf", "uuid"),
+        # RFC 3121 §2's template has a type and a document after the TC: a warning
+        "urn:oasis:names:tc:SAML": (("nss-invalid",), None, "urn:oasis:names:tc:SAML",
+                                    "oasis"),
+        "urn:publicid:-:OASIS:DTD+DocBook%20XML:EN": (
+            ("nss-invalid",), "nss-invalid: '%20' is not one of RFC 3151's eight escapes "
+            "(%2B %3A %2F %3B %27 %3F %23 %25)", "urn:publicid:-:OASIS:DTD+DocBook%20XML:EN",
+            "publicid"),
+        # GS1 EPCIS 2.0's example SGTIN (an alphanumeric serial) and TDS's SSCC example
+        "urn:epc:id:sgtin:4012345.033333.AGHFG": ((), None,
+                                                  "urn:epc:id:sgtin:4012345.033333.AGHFG",
+                                                  "epc"),
+        "urn:epc:id:sscc:0614141.1234567890": ((), None, "urn:epc:id:sscc:0614141.1234567890",
+                                               "epc"),
     }
     for text, expected in cases.items():
         assert agrees(text) == expected
@@ -275,3 +344,38 @@ def test_other_policies_take_the_python_path():
     strict = TermCache(TermRule(policy=Policy(strict=True)))
     assert strict.checked("urn:ab:x")[0] == ("nid-reserved",)
     assert strict.checked("urn:ab:x")[1].startswith("nid-reserved: ")
+
+
+def test_the_tds_table_is_the_rules():
+    """check_epc's copy of the GS1 TDS table is :data:`urnld.namespaces._tds.SCHEMES`: a scheme
+    added or changed in Python fails here until the copy follows."""
+    ours = {
+        key: (tuple((f.kind, f.min_len, f.max_len) for f in scheme.fields), scheme.budget)
+        for key, scheme in SCHEMES.items()
+    }
+    assert speedups.tds_schemes() == ours
+
+
+def test_the_flush_checks_a_new_spelling_without_python(monkeypatch):
+    """The compiled flush checks a spelling the cache lacks itself and caches the answer:
+    TermCache.checked, the Python way in, is not called for it."""
+    from urnld.report import CheckReport
+    from urnld.stream._passes import CheckPass
+
+    calls = []
+    checked = TermCache.checked
+
+    def spy(self: TermCache, text: str) -> object:
+        calls.append(text)
+        return checked(self, text)
+
+    monkeypatch.setattr(TermCache, "checked", spy)
+    for nid in ("isbn", "OID"):  # known NIDs (the first sight of an NID takes the Python way)
+        prefix_entry(nid)
+    check_pass = CheckPass(CheckReport())
+    line = b"<urn:isbn:0395363412> <http://p> <URN:OID:1.02.3> .\n"
+    check_pass.run_chunk(line, 1, "x", "raise")
+    check_pass.flush()
+    assert calls == []
+    assert check_pass.terms.checks["urn:isbn:0395363412"] == reference("urn:isbn:0395363412")
+    assert check_pass.report.error_occurrences == 2

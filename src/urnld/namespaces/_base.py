@@ -43,8 +43,9 @@ def native_copy(kind: str) -> Callable[[_F], _F]:
     ``"mpeg"``, ``"ietf"`` (those rules' own grammars), ``"upper"`` (``return
     upper_except_pct(nss)``) or ``"lower_except_pct"`` (``return lower_except_pct(nss)``). For
     ``check_nss``, copied for the default options only: ``"isbn"``, ``"issn"`` (grammar and
-    check digit), ``"uuid"``, ``"oid"``, ``"nbn"`` (grammar) and ``"empty"`` (no findings); an
-    NSS outside the grammar still runs the Python method, whose message says what is wrong.
+    check digit), ``"uuid"``, ``"oid"``, ``"nbn"``, ``"publicid"``, ``"oasis"``, ``"epc"`` (with
+    the GS1 TDS bodies), ``"epcglobal"`` (grammar) and ``"empty"`` (no findings); an NSS outside
+    the grammar still runs the Python method, whose message says what is wrong.
 
     The mark sits on the function itself: a subclass that overrides the method, or a method
     replaced at run time, has none, and its Python code runs. The accelerator's differential

@@ -41,7 +41,7 @@ import re
 from collections.abc import Iterator
 
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule
+from ._base import CheckOptions, NamespaceRule, native_copy
 from ._tds import check_body
 from ._util import quote_char
 from .views import EPC
@@ -62,44 +62,48 @@ class EPCRule(NamespaceRule):
     def typed_nss(self, nss: str) -> EPC:
         return EPC.parse(nss)
 
+    @native_copy("epc")  # with the default options: _speedups.c check_epc
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
+        found = self._sub_namespace(nss)
+        if found is not None:
+            yield found
+            return
+        yield from self._scheme(nss, options)
+
+    def _sub_namespace(self, nss: str) -> Finding | None:
+        """What breaks RFC 5134's ``sub-ns-name ":" sub-ns``, or None."""
         colon = nss.find(":")
         if colon < 0:
-            yield self.finding(
+            return self.finding(
                 "nss-invalid",
                 f"the NSS is sub-ns-name ':' sub-ns; there is no ':' ({self.reference})",
                 0,
                 len(nss),
             )
-            return
         name = nss[:colon]
         if not _SUB_NS_NAME.fullmatch(name):
-            yield self.finding(
+            return self.finding(
                 "nss-invalid",
                 f"sub-namespace name {name!r} must start with a letter or digit and hold only "
                 f"letters, digits and '-' ({self.reference})",
                 0,
                 max(colon, 1),
             )
-            return
         if colon == len(nss) - 1:
-            yield self.finding(
+            return self.finding(
                 "nss-invalid",
                 f"the sub-namespace string after {name + ':'!r} is empty ({self.reference})",
                 colon,
                 colon + 1,
             )
-            return
         if nss[colon + 1] == "/":
-            yield self.finding(
+            return self.finding(
                 "nss-invalid",
                 f"the sub-namespace string must not start with '/' ({self.reference})",
                 colon + 1,
                 colon + 2,
             )
-            return
-        if self.nid == "epc":
-            yield from self._scheme(nss, options)
+        return None
 
     def _scheme(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         """The scheme's body: RFC 5134's numeric SGTIN under strict, otherwise GS1 TDS."""
@@ -161,6 +165,12 @@ class EPCglobalRule(EPCRule):
     nid = "epcglobal"
     title = "EPCglobal"
     reference = "RFC 5134 §3"
+
+    @native_copy("epcglobal")  # with the default options: _speedups.c check_epc
+    def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
+        found = self._sub_namespace(nss)
+        if found is not None:
+            yield found
 
 
 RULE = EPCRule()

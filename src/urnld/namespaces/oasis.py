@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..findings import Finding, Severity
-from ._base import CheckOptions, NamespaceRule
+from ._base import CheckOptions, NamespaceRule, native_copy
 from ._util import segment_problem, segments, visible_span
 
 __all__ = ["RULE", "OASISRule"]
@@ -51,6 +51,7 @@ class OASISRule(NamespaceRule):
     title = "Organization for the Advancement of Structured Information Standards"
     reference = "RFC 3121 §2"
 
+    @native_copy("oasis")  # with the default options: _speedups.c check_oasis
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         spans = segments(nss)
         first = nss[spans[0][0] : spans[0][1]]

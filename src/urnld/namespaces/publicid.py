@@ -34,7 +34,7 @@ from collections.abc import Iterator
 
 from ..errors import URNError
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, upper_pct
+from ._base import CheckOptions, NamespaceRule, native_copy, upper_pct
 
 __all__ = ["RULE", "PublicIdError", "PublicIdRule", "from_public_id", "to_public_id"]
 
@@ -218,6 +218,7 @@ class PublicIdRule(NamespaceRule):
     title = "SGML/XML formal public identifiers"
     reference = "RFC 3151 §2"
 
+    @native_copy("publicid")  # with the default options: _speedups.c check_publicid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         problem = _nss_problem(nss)
         if problem is not None:

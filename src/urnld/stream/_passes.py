@@ -383,17 +383,14 @@ class CheckPass(_Pass):
         checked = self.terms.checked
         info = self.info
         if self._flush_c is not None:
-            # record_checks' aggregation in one C call; the term cache's dict is read first,
-            # checked() asked on a miss.
-            (iris, literals, errors, non_canonical, findings, nids, clusters, invalid,
-             non_canonical_spellings) = self._flush_c.check_counts(
-                occ, info, self.terms.checks, checked, report.example_limits
-            )
-            report.record_counts(
-                findings, nids, clusters, iris=iris, literals=literals, errors=errors,
-                non_canonical=non_canonical, invalid=invalid,
-                non_canonical_spellings=non_canonical_spellings,
-            )
+            # record_checks in one C call that adds to the report's maps; the term cache's dict
+            # is read first, a miss checked in C where the accelerator knows the policy, else
+            # by checked().
+            terms = self.terms
+            report.add_batch(*self._flush_c.check_counts(
+                occ, info, terms.checks, checked, report.batch_maps,
+                terms.fast_check, terms.max_size,
+            ))
         else:
             items = []
             for tok, n in occ.items():

@@ -2161,7 +2161,7 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
  * line is not in that layout. With the last five arguments, an IRI miss that fast_iri() can
  * take does not call iri(), nor a literal miss that fast_literal() can take literal(); with
  * verdict_type None (the check pass) they record the spellings of URN-like terms (info
- * entries (spelling, None, is_literal)) and leave every term as it is. */
+ * entries (spelling, None, is_literal)) and the output is b"": that pass keeps none. */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -2243,7 +2243,8 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     }
 
     /* Pass 2: the rewrite. */
-    Buf out = {NULL, 0, n + n / 8 + 64};
+    int emit = fast == NULL || fast->verdict_type != NULL;
+    Buf out = {NULL, 0, emit ? n + n / 8 + 64 : 0};
     out.bytes = PyBytes_FromStringAndSize(NULL, out.cap);
     PyObject *prev_tok = NULL, *prev_v = NULL, *result = NULL;
     Py_ssize_t prev_a = -1, prev_b = -1;
@@ -2327,7 +2328,9 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 changed = 1;
             }
         }
-        if (!changed) {
+        if (!emit)
+            ; /* spellings only: the check pass keeps no output */
+        else if (!changed) {
             if (buf_put(&out, p + line_start, line_end - line_start) < 0)
                 goto row_fail;
         }

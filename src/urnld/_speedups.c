@@ -2152,7 +2152,7 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
 }
 
 /* rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok,
- *         ignore_components, verdict_type]) -> (bytes, statements) | None
+ *         ignore_components, verdict_type[, skip_predicate]]) -> (bytes, statements) | None
  *
  * The output of a chunk whose every line is a statement in the usual layout, as the stream's
  * Python rewrite loop makes it: each token through the cache *tokens* (raw token -> output
@@ -2161,14 +2161,21 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
  * line is not in that layout. With the last five arguments, an IRI miss that fast_iri() can
  * take does not call iri(), nor a literal miss that fast_literal() can take literal(); with
  * verdict_type None (the check pass) they record the spellings of URN-like terms (info
- * entries (spelling, None, is_literal)) and the output is b"": that pass keeps none. */
+ * entries (spelling, None, is_literal)) and the output is b"": that pass keeps none. A literal
+ * object of a statement whose predicate is *skip_predicate* (bytes, the IRIREF as written) is
+ * left as it is, uncounted. */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 && nargs != 11) {
-        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6 or 11 arguments");
+    if (nargs != 6 && nargs != 11 && nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11 or 12 arguments");
         return NULL;
     }
+    /* a literal object of a statement with this predicate is no URN term (urnld's spelling
+     * records): NULL for none */
+    PyObject *skip = nargs == 12 && args[11] != Py_None ? args[11] : NULL;
+    if (skip != NULL && !PyBytes_CheckExact(skip))
+        Py_RETURN_NONE;
     PyObject *chunk = args[0], *tokens = args[1], *occ = args[2], *iri = args[3],
              *literal = args[4];
     int literals = PyObject_IsTrue(args[5]);
@@ -2177,7 +2184,7 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (!PyBytes_CheckExact(chunk) || !PyDict_CheckExact(tokens) || !PyDict_CheckExact(occ))
         Py_RETURN_NONE;
     Fast fast_ctx, *fast = NULL;
-    if (nargs == 11) {
+    if (nargs >= 11) {
         int ic = PyObject_IsTrue(args[9]);
         if (ic < 0)
             return NULL;
@@ -2304,7 +2311,9 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 changed = 1;
             }
         }
-        else if (kd[2] == 3 && literals) {
+        else if (kd[2] == 3 && literals &&
+                 !(skip != NULL && sp[3] - sp[2] == PyBytes_GET_SIZE(skip) &&
+                   memcmp(p + sp[2], PyBytes_AS_STRING(skip), (size_t)(sp[3] - sp[2])) == 0)) {
             owned[2] = lookup(p, sp[4], sp[5], tokens, literal, fast, fast_literal, &toks[2]);
             if (owned[2] == NULL)
                 goto row_fail;
@@ -2750,7 +2759,7 @@ static PyMethodDef methods[] = {
      "canonical_str(text, prefixes, policy_ok) -> str | None"},
     {"rewrite", (PyCFunction)(void (*)(void))sp_rewrite, METH_FASTCALL,
      "rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok, "
-     "ignore_components, verdict_type]) -> (bytes, int) | None"},
+     "ignore_components, verdict_type[, skip_predicate]]) -> (bytes, int) | None"},
     {"canon_counts", (PyCFunction)(void (*)(void))sp_canon_counts, METH_FASTCALL,
      "canon_counts(occ, info, limit) -> tuple"},
     {"tds_schemes", (PyCFunction)sp_tds_schemes, METH_NOARGS,

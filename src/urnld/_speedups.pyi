@@ -20,6 +20,7 @@ def rewrite(
     policy_ok: Any = ...,
     ignore_components: bool = ...,
     verdict_type: type | None = ...,
+    skip_predicate: bytes | None = ...,
 ) -> tuple[bytes, int] | None: ...
 def canon_counts(
     occ: dict[bytes, int], info: dict[bytes, Any], limit: Any

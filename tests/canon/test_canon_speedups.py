@@ -17,6 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urnld import _accel
+from urnld._terms import SPELLING
 from urnld.report import CanonicalizeReport, CheckReport, _Capped
 from urnld.stream import canonicalize_file, canonicalize_lines, check_file, check_lines
 
@@ -37,6 +38,8 @@ SPELLINGS = [
     "http://e/x", "uri:x", "U", "urn:", "Urn:ietf:rfc:2141", "urn:oid:1.2.3",
 ]
 IRI = st.sampled_from(SPELLINGS).map(lambda s: f"<{s}>")
+# urnld's own spelling records (canonical IRI, spelling literal): the literal is no URN term
+PREDICATE = st.one_of(IRI, IRI, IRI, st.just(f"<{SPELLING}>"))
 BNODE = st.sampled_from(["_:b1", "_:b.2", "_:\xc3\xa9", "_:b-"])
 LITERAL = st.one_of(
     st.sampled_from(SPELLINGS).map(lambda s: f'"{s}"'),
@@ -56,7 +59,7 @@ def lines(draw: st.DrawFn, usual: bool = False) -> str:
     if kind == 0:
         return draw(st.sampled_from(["\n", "# comment\n", "  \n", "<a> <b> .\n", "<< x >> .\n"]))
     s = draw(st.one_of(IRI, BNODE))
-    p = draw(IRI)
+    p = draw(PREDICATE)
     o = draw(st.one_of(IRI, BNODE, LITERAL))
     g = draw(st.one_of(st.just(None), IRI, BNODE))
     sep = " " if usual else draw(SEP)
@@ -225,7 +228,8 @@ def check_lines_(draw: st.DrawFn) -> list[str]:
         s = draw(st.one_of(iri, BNODE))
         o = draw(st.one_of(iri, literal, BNODE))
         g = draw(st.one_of(st.just(None), iri))
-        line = " ".join([s, draw(iri), o] + ([g] if g else []))
+        p = draw(st.one_of(iri, iri, iri, st.just(f"<{SPELLING}>")))
+        line = " ".join([s, p, o] + ([g] if g else []))
         out.append(line + draw(st.sampled_from([" .\n"] * 9 + [" . # c\n"])))
     return out
 

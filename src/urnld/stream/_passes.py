@@ -213,13 +213,13 @@ class _Pass(abc.ABC):
         self, chunk: bytes, lineno: int, source: str, on_error: OnError
     ) -> tuple[bytes, int]:
         """:meth:`run_chunk`'s output and the number of lines in *chunk*."""
-        if self._c is not None and not (self.literals and _SPELLING_TOKEN in chunk):
-            # (The compiled loop decides per literal, not per statement: a chunk holding
-            # spelling records takes the Python loop, which looks at the predicate.)
-            # The accelerator rewrites a chunk in the usual layout (None: any other chunk).
+        if self._c is not None:
+            # The accelerator rewrites a chunk in the usual layout (None: any other chunk); the
+            # literals of urnld's own spelling records are no URN terms, as in rewrite().
             done = self._c.rewrite(
                 chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
                 self.info, PREFIXES, POLICY_OK_NIDS, self.ignore_components, self._verdict_type,
+                _SPELLING_TOKEN,
             )
             if done is not None:
                 out: bytes = done[0]

@@ -1436,6 +1436,39 @@ hits_sort(Hits *h)
     return 0;
 }
 
+/* The codes tuples check_fields_of() returns, shared: the spellings of a dump fall into a few
+ * sets of findings, and check_counts() counts a batch per set (by identity) before per code.
+ * Kept for the module's life; past CODE_SETS sets, new tuples are not kept. */
+#define CODE_SETS 64
+static PyObject *code_sets[CODE_SETS];
+static int n_code_sets;
+
+/* The codes of h as a tuple (new reference): a kept one with the same code objects, else a new
+ * one, kept while there is room. */
+static PyObject *
+shared_codes(const Hits *h)
+{
+    for (int k = 0; k < n_code_sets; k++) {
+        PyObject *t = code_sets[k];
+        if (PyTuple_GET_SIZE(t) != h->n)
+            continue;
+        int j = 0;
+        while (j < h->n && PyTuple_GET_ITEM(t, j) == h->hit[j].code)
+            j++;
+        if (j == h->n)
+            return Py_NewRef(t);
+    }
+    PyObject *codes = PyTuple_New(h->n);
+    if (codes == NULL)
+        return NULL;
+    for (int k = 0; k < h->n; k++)
+        PyTuple_SET_ITEM(codes, k, Py_NewRef(h->hit[k].code));
+    untrack_atomic(codes);
+    if (n_code_sets < CODE_SETS)
+        code_sets[n_code_sets++] = Py_NewRef(codes);
+    return codes;
+}
+
 /* check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
  *     -> (codes, error, canonical, nid) | None
  *
@@ -1560,11 +1593,9 @@ check_fields_of(PyObject *text, PyObject *prefixes, PyObject *spec_of, PyObject 
     }
     if (r < 0)
         goto done;
-    PyObject *error = Py_None, *codes = PyTuple_New(h.n);
+    PyObject *error = Py_None, *codes = shared_codes(&h);
     if (codes == NULL)
         goto done;
-    for (int k = 0; k < h.n; k++)
-        PyTuple_SET_ITEM(codes, k, Py_NewRef(h.hit[k].code));
     if (h.n && h.hit[0].rank == 0) {
         if (h.hit[0].message == NULL || !PyUnicode_Check(h.hit[0].message)) {
             Py_DECREF(codes);
@@ -1589,7 +1620,6 @@ check_fields_of(PyObject *text, PyObject *prefixes, PyObject *spec_of, PyObject 
     PyTuple_SET_ITEM(result, 1, error);
     PyTuple_SET_ITEM(result, 2, Py_NewRef(canonical));
     PyTuple_SET_ITEM(result, 3, Py_NewRef(lower));
-    untrack_atomic(codes);
     untrack_atomic(result);
 done:
     hits_clear(&h);
@@ -2604,6 +2634,60 @@ capped_example(PyObject *d, PyObject *limit, PyObject *key, PyObject *n, PyObjec
     return r < 0 ? -1 : 1;
 }
 
+/* Counts per object, by identity, for the few distinct codes tuples and NIDs of a batch. */
+#define TALLY_SIZE 32
+typedef struct {
+    PyObject *key[TALLY_SIZE]; /* strong references */
+    long long count[TALLY_SIZE];
+    int n;
+} Tally;
+
+/* count more for key: 1 tallied, 0 no room (the caller counts it itself). */
+static int
+tally(Tally *t, PyObject *key, long long count)
+{
+    for (int k = 0; k < t->n; k++)
+        if (t->key[k] == key) {
+            t->count[k] += count;
+            return 1;
+        }
+    if (t->n == TALLY_SIZE)
+        return 0;
+    t->key[t->n] = Py_NewRef(key);
+    t->count[t->n++] = count;
+    return 1;
+}
+
+/* Add the tallies to the map d as capped_add does: each key's count, or with *per_item* each
+ * item of each key (a codes tuple: every code once). */
+static int
+tally_flush(Tally *t, PyObject *d, PyObject *limit, int per_item)
+{
+    for (int k = 0; k < t->n; k++) {
+        PyObject *n = PyLong_FromLongLong(t->count[k]);
+        if (n == NULL)
+            return -1;
+        int r = 0;
+        if (!per_item)
+            r = capped_add(d, limit, t->key[k], n);
+        else
+            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(t->key[k]) && r >= 0; j++)
+                r = capped_add(d, limit, PyTuple_GET_ITEM(t->key[k], j), n);
+        Py_DECREF(n);
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static void
+tally_clear(Tally *t)
+{
+    for (int k = 0; k < t->n; k++)
+        Py_DECREF(t->key[k]);
+    t->n = 0;
+}
+
 /* check_counts(occ, info, cache, checked, maps[, fast, cache_max])
  *     -> (iris, literals, errors, non_canonical)
  *
@@ -2658,8 +2742,10 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             return NULL;
         }
     }
-    /* Sums in C: no int object per token. */
+    /* Sums in C: no int object per token. The findings and NIDs are counted per codes tuple
+     * and per NID object first (a batch has few of each), then added to their maps. */
     long long iris = 0, literals = 0, errors = 0, non_canonical = 0;
+    Tally sets = {0}, nid_counts = {0};
     /* entry: held while checked() runs Python code */
     PyObject *result = NULL, *fields = NULL, *entry = NULL;
     Py_ssize_t pos = 0;
@@ -2710,22 +2796,24 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             literals += count;
         else
             iris += count;
-        PyObject *seq = PySequence_Fast(codes, "check codes must be a sequence");
-        if (seq == NULL)
-            goto done;
-        for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++)
-            if (capped_add(findings, limit[0], PySequence_Fast_GET_ITEM(seq, k), n) < 0) {
-                Py_DECREF(seq);
+        if (!PyTuple_CheckExact(codes) || !tally(&sets, codes, count)) {
+            PyObject *seq = PySequence_Fast(codes, "check codes must be a sequence");
+            if (seq == NULL)
                 goto done;
-            }
-        Py_DECREF(seq);
+            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++)
+                if (capped_add(findings, limit[0], PySequence_Fast_GET_ITEM(seq, k), n) < 0) {
+                    Py_DECREF(seq);
+                    goto done;
+                }
+            Py_DECREF(seq);
+        }
         if (error != Py_None) {
             errors += count;
             if (capped_example(invalid, limit[3], spelling, n, error) < 0)
                 goto done;
         }
         else if (canonical != Py_None && nid != Py_None) {
-            if (capped_add(nids, limit[1], nid, n) < 0)
+            if (!tally(&nid_counts, nid, count) && capped_add(nids, limit[1], nid, n) < 0)
                 goto done;
             int keep = pair_within(canonical, spelling, limit[2]);
             if (keep < 0 || (keep && add_pair(clusters, canonical, spelling, n) < 0))
@@ -2742,8 +2830,13 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         Py_CLEAR(fields);
         Py_CLEAR(entry);
     }
+    if (tally_flush(&sets, findings, limit[0], 1) < 0 ||
+        tally_flush(&nid_counts, nids, limit[1], 0) < 0)
+        goto done;
     result = Py_BuildValue("(LLLL)", iris, literals, errors, non_canonical);
 done:
+    tally_clear(&sets);
+    tally_clear(&nid_counts);
     Py_XDECREF(entry);
     Py_XDECREF(fields);
     return result;

@@ -2476,18 +2476,6 @@ append_triple(PyObject *list, PyObject *a, PyObject *b, PyObject *c)
     return append_new(list, PyTuple_Pack(3, a, b, c));
 }
 
-/* list.append((key, (count, text))): an entry of a report's example map as it stores it. */
-static int
-append_example(PyObject *list, PyObject *key, PyObject *count, PyObject *text)
-{
-    PyObject *value = atomic_pair(count, text);
-    if (value == NULL)
-        return -1;
-    int r = append_new(list, PyTuple_Pack(2, key, value));
-    Py_DECREF(value);
-    return r;
-}
-
 /* info[tok], a (spelling, verdict, is_literal) tuple (borrowed), or NULL with an exception. */
 static PyObject *
 info_entry(PyObject *info, PyObject *tok)

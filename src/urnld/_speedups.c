@@ -787,8 +787,8 @@ typedef struct {
 } Hits;
 
 static PyObject *str_pct_lowercase, *str_pct_unreserved, *str_pct_nul, *str_pct_not_utf8,
-    *str_not_canonical, *str_nss_check_digit, *str_nss_invalid, *str_code, *str_severity, *str_span,
-    *str_message, *issn_tail;
+    *str_not_canonical, *str_nss_check_digit, *str_nss_invalid, *str_code, *str_severity,
+    *str_span, *str_message, *issn_tail;
 
 static void
 hits_clear(Hits *h)
@@ -2754,9 +2754,8 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             goto done;
         else {
             if (fast != Py_None) {
-                fields = check_fields_of(
-                    spelling, PyTuple_GET_ITEM(fast, 0), PyTuple_GET_ITEM(fast, 1),
-                    PyTuple_GET_ITEM(fast, 2), PyTuple_GET_ITEM(fast, 3), PyTuple_GET_ITEM(fast, 4));
+                PyObject *const *a = &PyTuple_GET_ITEM(fast, 0);
+                fields = check_fields_of(spelling, a[0], a[1], a[2], a[3], a[4]);
                 if (fields == NULL)
                     goto done;
                 if (fields == Py_None)

@@ -116,8 +116,7 @@ class _Capped(Generic[K, V]):
         limit = self.limit
         if not data and limit is None:  # the first batch: every key is taken, in one C call
             data.update(counts)
-            if len(data) > 2 * self.cap:
-                self._prune()
+            self.settle()
             return
         get = data.get
         for k, v in counts.items():
@@ -126,7 +125,12 @@ class _Capped(Generic[K, V]):
                 data[k] = old + v
             elif limit is None or k <= limit:
                 data[k] = v
-        if len(data) > 2 * self.cap:
+        self.settle()
+
+    def settle(self) -> None:
+        """Cut back to ``cap`` keys once past twice that (pruning sorts: it is done in
+        batches), after a batch added to :attr:`data` directly."""
+        if len(self.data) > 2 * self.cap:
             self._prune()
 
     def _prune(self) -> None:
@@ -696,8 +700,7 @@ class CheckReport(_ReportBase):
         self.non_canonical_occurrences += non_canonical
         for m in (self._findings, self._nids, self._clusters, self._invalid,
                   self._non_canonical):
-            if len(m.data) > 2 * m.cap:
-                m._prune()
+            m.settle()
 
     def record_counts(
         self,

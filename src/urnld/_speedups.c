@@ -2622,6 +2622,20 @@ capped_example(PyObject *d, PyObject *limit, PyObject *key, PyObject *n, PyObjec
     return r < 0 ? -1 : 1;
 }
 
+/* capped_add(d, limit, code, n) for each code of the sequence *codes*. */
+static int
+capped_add_each(PyObject *d, PyObject *limit, PyObject *codes, PyObject *n)
+{
+    PyObject *seq = PySequence_Fast(codes, "check codes must be a sequence");
+    if (seq == NULL)
+        return -1;
+    int r = 0;
+    for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq) && r >= 0; k++)
+        r = capped_add(d, limit, PySequence_Fast_GET_ITEM(seq, k), n);
+    Py_DECREF(seq);
+    return r < 0 ? -1 : 0;
+}
+
 /* Counts per object, by identity, for the few distinct codes tuples and NIDs of a batch. */
 #define TALLY_SIZE 32
 typedef struct {
@@ -2655,12 +2669,8 @@ tally_flush(Tally *t, PyObject *d, PyObject *limit, int per_item)
         PyObject *n = PyLong_FromLongLong(t->count[k]);
         if (n == NULL)
             return -1;
-        int r = 0;
-        if (!per_item)
-            r = capped_add(d, limit, t->key[k], n);
-        else
-            for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(t->key[k]) && r >= 0; j++)
-                r = capped_add(d, limit, PyTuple_GET_ITEM(t->key[k], j), n);
+        int r = per_item ? capped_add_each(d, limit, t->key[k], n)
+                         : capped_add(d, limit, t->key[k], n);
         Py_DECREF(n);
         if (r < 0)
             return -1;
@@ -2783,17 +2793,9 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             literals += count;
         else
             iris += count;
-        if (!PyTuple_CheckExact(codes) || !tally(&sets, codes, count)) {
-            PyObject *seq = PySequence_Fast(codes, "check codes must be a sequence");
-            if (seq == NULL)
-                goto done;
-            for (Py_ssize_t k = 0; k < PySequence_Fast_GET_SIZE(seq); k++)
-                if (capped_add(findings, limit[0], PySequence_Fast_GET_ITEM(seq, k), n) < 0) {
-                    Py_DECREF(seq);
-                    goto done;
-                }
-            Py_DECREF(seq);
-        }
+        if ((!PyTuple_CheckExact(codes) || !tally(&sets, codes, count)) &&
+            capped_add_each(findings, limit[0], codes, n) < 0)
+            goto done;
         if (error != Py_None) {
             errors += count;
             if (capped_example(invalid, limit[3], spelling, n, error) < 0)

@@ -380,13 +380,13 @@ class CheckPass(_Pass):
         if not occ:
             return
         report = self.report
-        checked = self.terms.checked
+        terms = self.terms
+        checked = terms.checked
         info = self.info
         if self._flush_c is not None:
             # record_checks in one C call that adds to the report's maps; the term cache's dict
             # is read first, a miss checked in C where the accelerator knows the policy, else
             # by checked().
-            terms = self.terms
             report.add_batch(*self._flush_c.check_counts(
                 occ, info, terms.checks, checked, report.batch_maps,
                 terms.fast_check, terms.max_size,

@@ -143,13 +143,19 @@ class URN:
         if type(text) is not str:
             text = _check_text(text)
         if mode == "rfc8141":
-            if _c_is_urn is not None and _c_is_urn(text):
-                # Valid by the accelerator's scan: the regex match waits until a part is asked.
-                self._m = None
-                self._text = text
-                self._mode = mode
-                self._canon = None
-                return
+            if _c_canonical is not None:
+                # One scan validates and gives the canonical form, which ==, hash and every
+                # graph use ask for anyway; the regex match waits until a part is asked.
+                try:
+                    canon = _c_canonical(text, PREFIXES, None)
+                except Exception:  # a plugin rule's canonical_nss: it raises when it is asked
+                    canon = None
+                if canon is not None or (_c_is_urn is not None and _c_is_urn(text)):
+                    self._m = None
+                    self._text = text
+                    self._mode = mode
+                    self._canon = canon
+                    return
             m = _match_rfc8141(text)
             if m is None:
                 raise syntax_error(text, mode)

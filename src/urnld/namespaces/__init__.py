@@ -160,6 +160,9 @@ def prefix_entry(nid: str) -> tuple[str, NamespaceRule | None]:
 def register(rule: NamespaceRule, *, replace: bool = False) -> None:
     """Add (or with *replace*, override) the rule for ``rule.nid`` at run time.
 
+    Register a rule before making URNs of its NID: a URN made earlier may keep the canonical
+    form it had under the rule before.
+
     >>> class Demo(NamespaceRule):
     ...     nid = "demo-ns"
     >>> register(Demo())

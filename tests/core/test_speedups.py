@@ -52,6 +52,13 @@ def check_agrees(text: str) -> None:
     got = c_canonical(text)
     # canonical_str: the same answer with the namespace rule applied in C.
     assert speedups.canonical_str(text, PREFIXES, None) == got, text
+    # URN() takes its canonical form from that call while parsing: the public answer agrees.
+    if expected is None:
+        with pytest.raises(urnld.URNSyntaxError):
+            urnld.URN(text)
+    else:
+        urn = urnld.URN(text)
+        assert (urn.canonical_str, urn.nss) == (expected, RFC8141_RE.fullmatch(text)[2]), text
     if expected is None:
         assert got is None, text
         return

@@ -19,10 +19,19 @@ class Shout(NamespaceRule):
         return upper_except_pct(nss)
 
 
+class Failing(NamespaceRule):
+    nid = "urnld-test-failing"
+    reference = "tests"
+
+    def canonical_nss(self, nss: str) -> str:
+        raise LookupError(f"no canonical form for {nss!r}")
+
+
 @pytest.fixture
 def cleanup() -> Iterator[None]:
     yield
-    ns._registered.pop(Shout.nid, None)
+    for rule in (Shout, Failing):
+        ns._registered.pop(rule.nid, None)
     ns._cache.clear()
     ns.PREFIXES.clear()
 
@@ -37,25 +46,12 @@ def test_register_replaces_the_cached_generic_rule(cleanup: None) -> None:
     assert URN(spellings[0] + "#x").assigned_key == "urn:urnld-test-shout:AB%2FC"
 
 
-class Failing(NamespaceRule):
-    nid = "urnld-test-failing"
-    reference = "tests"
-
-    def canonical_nss(self, nss: str) -> str:
-        raise LookupError(f"no canonical form for {nss!r}")
-
-
-def test_a_failing_canonical_nss_raises_when_the_canonical_form_is_asked() -> None:
+def test_a_failing_canonical_nss_raises_when_the_canonical_form_is_asked(cleanup: None) -> None:
     # The accelerator computes the canonical form while parsing; a plugin's error must still
     # surface where the pure-Python path raises it, not from the constructor.
     register(Failing())
-    try:
-        for _ in range(2):  # the second time the NID is in the accelerator's table
-            urn = URN("urn:urnld-test-failing:abc")
-            assert urn.nid == "urnld-test-failing"
-            with pytest.raises(LookupError, match="no canonical form for 'abc'"):
-                _ = urn.canonical_str
-    finally:
-        ns._registered.pop(Failing.nid, None)
-        ns._cache.clear()
-        ns.PREFIXES.clear()
+    for _ in range(2):  # the second time the NID is in the accelerator's table
+        urn = URN("urn:urnld-test-failing:abc")
+        assert urn.nid == "urnld-test-failing"
+        with pytest.raises(LookupError, match="no canonical form for 'abc'"):
+            _ = urn.canonical_str

@@ -310,6 +310,34 @@ def test_bounded_cache_restarts_give_the_same_output_and_report(monkeypatch):
         "URN:EXAMPLE:3": len(range(3, 300, 7)), "urn:Example:3": len(range(3, 300, 5))}
 
 
+@pytest.mark.parametrize("cap", [1, 3, 40])
+def test_batches_ended_at_the_reports_cap_give_the_same_output_and_report(monkeypatch, cap):
+    """A pass also ends a batch once it holds the report's cap of URN tokens: with a small cap
+    and small chunks that is after nearly every chunk, against one batch for the whole text."""
+    from urnld.stream import _chunks
+
+    text = "".join(
+        f"<URN:EXAMPLE:{i % 11}> {P} <urn:Example:{i % 13}> .\n"
+        f"<urn:ISBN:0-395-{i % 17:05d}-1> {P} \"urn:isbn:0395{i % 17:05d}1\" .\n"
+        f"<urn:X-y:{i}> {P} <urn:uuid:{i % 19:08d}-0000-0000-0000-00000000000A> .\n"
+        for i in range(120)
+    )
+    lines = text.encode().splitlines(keepends=True)
+
+    def run() -> tuple[bytes, CanonicalizeReport, CheckReport]:
+        report = CanonicalizeReport(max_examples=cap)
+        out = b"".join(canonicalize_lines(lines, source="t.nt", report=report, literals=True))
+        checked = CheckReport(max_examples=cap)
+        check_lines(lines, source="t.nt", report=checked)
+        return out, report, checked
+
+    monkeypatch.setattr(_chunks, "BATCH_LINES", len(lines) + 1)  # one chunk, one batch
+    expected = run()
+    monkeypatch.setattr(_chunks, "BATCH_LINES", 4)
+    assert run() == expected
+    assert expected[1].to_dict()["clusters_truncated"]  # the maps were filled past the cap
+
+
 def test_check_stream_equals_check_graph(repo_root: Path):
     """urnld check gives the same report for a catalog as Turtle (rdflib) and as N-Triples."""
     from rdflib import Graph

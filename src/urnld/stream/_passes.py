@@ -163,18 +163,26 @@ class _Pass(abc.ABC):
         self.tokens[tok] = out
         return out
 
-    def maybe_reset(self) -> bool:
-        """Bounded memory: past MAX_CACHE terms, flush the counts and restart the caches.
+    def after_chunk(self) -> bool:
+        """End a batch where it is due. Past MAX_CACHE terms, flush the counts and restart the
+        caches (bounded memory); past the report's cap of distinct URN tokens, flush them.
+
+        The second rule is for speed: a capped map of the report takes every key it is offered
+        until its first prune, so a batch of many times the cap (a URN-dense file's first
+        50,000 tokens) would be built up only to be cut back; batches of about the cap let the
+        maps' limits turn most later keys away. The report does not depend on where batches end.
 
         Called between batches only, when no token is pending outside ``occ``. Returns True
         when the caches were restarted (callers drop anything derived from them).
         """
-        if len(self.tokens) < MAX_CACHE:
-            return False
-        self.flush()
-        self.tokens.clear()
-        self.info.clear()
-        return True
+        if len(self.tokens) >= MAX_CACHE:
+            self.flush()
+            self.tokens.clear()
+            self.info.clear()
+            return True
+        if len(self.occ) >= self.report.max_examples:
+            self.flush()
+        return False
 
     @abc.abstractmethod
     def flush(self) -> None:
@@ -224,7 +232,7 @@ class _Pass(abc.ABC):
             if done is not None:
                 out: bytes = done[0]
                 self._statements(done[1])
-                self.maybe_reset()
+                self.after_chunk()
                 return out, done[1]  # every line a statement: as many lines as statements
         # Most chunks are all statements in the usual layout: one C call splits them.
         rows = _ROWS.findall(chunk)
@@ -236,7 +244,7 @@ class _Pass(abc.ABC):
         out = self.rewrite(rows)
         if error is not None:
             raise error
-        self.maybe_reset()
+        self.after_chunk()
         return out, lines
 
     def rewrite(self, rows: list[Row]) -> bytes:

@@ -684,11 +684,12 @@ class CheckReport(_ReportBase):
         >>> [limit for _, limit in CheckReport().batch_maps]
         [None, None, None, None, None]
         """
-        return tuple(
-            (m.data, m.limit)
-            for m in (self._findings, self._nids, self._clusters, self._invalid,
-                      self._non_canonical)
-        )
+        return tuple((m.data, m.limit) for m in self._batch_capped)
+
+    @property
+    def _batch_capped(self) -> tuple[_Capped[Any, Any], ...]:
+        """The maps :attr:`batch_maps` hands out, in its order."""
+        return self._findings, self._nids, self._clusters, self._invalid, self._non_canonical
 
     def add_batch(self, iris: int, literals: int, errors: int, non_canonical: int) -> None:
         """Finish a batch added to :attr:`batch_maps`: its statement-occurrences of URN IRIs,
@@ -698,8 +699,7 @@ class CheckReport(_ReportBase):
         self.literal_occurrences += literals
         self.error_occurrences += errors
         self.non_canonical_occurrences += non_canonical
-        for m in (self._findings, self._nids, self._clusters, self._invalid,
-                  self._non_canonical):
+        for m in self._batch_capped:
             m.settle()
 
     def record_counts(

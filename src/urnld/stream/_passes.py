@@ -163,7 +163,7 @@ class _Pass(abc.ABC):
         self.tokens[tok] = out
         return out
 
-    def after_chunk(self) -> bool:
+    def after_chunk(self) -> None:
         """End a batch where it is due. Past MAX_CACHE terms, flush the counts and restart the
         caches (bounded memory); past the report's cap of distinct URN tokens, flush them.
 
@@ -172,17 +172,14 @@ class _Pass(abc.ABC):
         50,000 tokens) would be built up only to be cut back; batches of about the cap let the
         maps' limits turn most later keys away. The report does not depend on where batches end.
 
-        Called between batches only, when no token is pending outside ``occ``. Returns True
-        when the caches were restarted (callers drop anything derived from them).
+        Called between batches only, when no token is pending outside ``occ``.
         """
         if len(self.tokens) >= MAX_CACHE:
             self.flush()
             self.tokens.clear()
             self.info.clear()
-            return True
-        if len(self.occ) >= self.report.max_examples:
+        elif len(self.occ) >= self.report.max_examples:
             self.flush()
-        return False
 
     @abc.abstractmethod
     def flush(self) -> None:

@@ -91,3 +91,12 @@ def test_transcripts_are_console_blocks(page: Path) -> None:
     unlabelled = [b.name for b in blocks(page)
                   if b.kind != "console" and b.text.lstrip().startswith("$ ")]
     assert unlabelled == []
+
+
+def test_tests_readme_names_every_test_folder() -> None:
+    tests = REPO_ROOT / "tests"
+    listed = set(re.findall(r"^\| `(\w+)/` \|", (tests / "README.md").read_text(encoding="utf-8"),
+                            re.M))
+    folders = {p.name for p in tests.iterdir()
+               if p.is_dir() and p.name not in {"data", "__pycache__"} and any(p.glob("test_*.py"))}
+    assert folders <= listed

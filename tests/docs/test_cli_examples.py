@@ -12,6 +12,9 @@ clusters, servers, benchmarks), so they are checked, not run: each ``urnld`` com
 accepted by the command's own argument parser, each ``python bench/…`` script exists and has
 the options given, and each ``pip install`` names extras the project defines. (The SPARQL
 server flow of docs/endpoint.md does run: tests/endpoint/test_endpoint_docs.py.)
+
+```toml and ```yaml blocks are the files urnld and pre-commit read: each parses, and urnld
+takes its policy and resolver files as shown.
 """
 
 from __future__ import annotations
@@ -170,3 +173,42 @@ def test_performance_page_commands() -> None:
     assert checked >= 15
     scripts = {p.name for p in (REPO_ROOT / "bench").glob("*.py")}
     assert {s for s in scripts if f"bench/{s}" not in text} == set()
+
+
+TOML = [b for page in PAGES for b in blocks(page, "toml")]
+
+
+@pytest.mark.parametrize("block", TOML, ids=lambda b: b.name)
+def test_configuration_examples(block: Block, tmp_path: Path, capsys) -> None:
+    """A TOML example parses, and the files urnld reads take it as shown."""
+    from urnld.cli import main
+
+    data = tomllib.loads(block.text)
+    if "tool" in data:  # a project file's [tool.urnld] policy
+        path = tmp_path / "pyproject.toml"
+        path.write_text(block.text, encoding="utf-8")
+        code = main(["check", "--config", str(path), "-q",
+                     str(REPO_ROOT / "examples" / "catalog" / "catalog.ttl")])
+        assert code in (0, 1), capsys.readouterr().err
+    elif all(isinstance(v, list) for v in data.values()):  # a resolver table
+        path = tmp_path / "resolvers.toml"
+        path.write_text(block.text, encoding="utf-8")
+        nid = next(iter(data))
+        template = data[nid][0]["template"]
+        assert main(["resolve", "--resolvers", str(path), f"urn:{nid}:0395363411"]) == 0
+        assert capsys.readouterr().out.strip() == template.replace("{nss}", "0395363411")
+    else:  # packaging metadata: an entry point "module:object"
+        (group,) = data["project"]["entry-points"].values()
+        assert all(re.fullmatch(r"[\w.]+:[\w.]+", v) for v in group.values())
+
+
+YAML = [b for page in PAGES for b in blocks(page, "yaml")]
+
+
+@pytest.mark.parametrize("block", YAML, ids=lambda b: b.name)
+def test_pre_commit_examples(block: Block) -> None:
+    import yaml
+    hooks = {h["id"] for h in yaml.safe_load((REPO_ROOT / ".pre-commit-hooks.yaml").read_text())}
+    config = yaml.safe_load(block.text)
+    used = {h["id"] for repo in config["repos"] for h in repo["hooks"]}
+    assert used and used <= hooks

@@ -100,3 +100,15 @@ def test_tests_readme_names_every_test_folder() -> None:
     folders = {p.name for p in tests.iterdir()
                if p.is_dir() and p.name not in {"data", "__pycache__"} and any(p.glob("test_*.py"))}
     assert folders <= listed
+
+
+@pytest.mark.parametrize("page", [*PAGES, REPO_ROOT / "CONTRIBUTING.md",
+                                  REPO_ROOT / "tests" / "README.md"], ids=page_id)
+def test_named_repository_files_exist(page: Path) -> None:
+    """Paths of the repository that a page names (in code or prose) are there."""
+    text = page.read_text(encoding="utf-8")
+    named = re.findall(r"(?<![\w/.])((?:src/urnld|tests|bench|scripts|examples|\.ci)/"
+                       r"[\w./-]*[\w])", text)
+    missing = sorted({p for p in named if not (REPO_ROOT / p).exists()
+                      and not (page.parent / p).exists()})
+    assert missing == []

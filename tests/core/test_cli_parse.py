@@ -78,6 +78,19 @@ def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[
     return code, data
 
 
+def run_json_lines(
+    capsys: pytest.CaptureFixture[str], *args: str
+) -> tuple[int, list[dict[str, Any]]]:
+    """Reading stdin (``-``), --json writes JSON Lines: one object a line."""
+    code = main(["parse", "--json", *args])
+    out = capsys.readouterr().out
+    assert out == "" or out.endswith("\n")
+    data = [json.loads(line) for line in out.splitlines()]
+    for obj in data:
+        _assert_schema(obj)
+    return code, data
+
+
 def test_json_valid(capsys: pytest.CaptureFixture[str]) -> None:
     code, data = run_json(capsys, "URN:Example:a123%2cz456?+cc=us?=lang=en#p12")
     assert code == 0
@@ -169,11 +182,11 @@ def test_text_output_error_has_caret(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("urn:example:a\n\nURN:EXAMPLE:b\r\n"))
-    code, data = run_json(capsys, "-", "urn:example:c")
+    code, data = run_json_lines(capsys, "-", "urn:example:c")
     assert code == 0
     assert [d["input"] for d in data] == ["urn:example:a", "URN:EXAMPLE:b", "urn:example:c"]
     monkeypatch.setattr(sys, "stdin", io.StringIO("urn:example:a\nurn:ex:a b\n"))
-    code, data = run_json(capsys, "-")
+    code, data = run_json_lines(capsys, "-")
     assert code == 1
     assert [d["valid"] for d in data] == [True, False]
 
@@ -274,7 +287,7 @@ def test_stdin_lines_ignore_surrounding_spaces(
 ) -> None:
     # Pasted lists carry stray spaces and blank lines; they are not part of the URNs.
     monkeypatch.setattr(sys, "stdin", io.StringIO("  urn:example:a \t\n\n urn:example:b\n"))
-    code, data = run_json(capsys, "-")
+    code, data = run_json_lines(capsys, "-")
     assert code == 0
     assert [d["input"] for d in data] == ["urn:example:a", "urn:example:b"]
 

@@ -16,13 +16,28 @@ from ..findings import CODES, SEVERITY_RANK, CheckOptions, Finding, Severity
 from ..registry import is_registered
 from . import _accel
 from ._abnf import UNRESERVED_CHARS
-from ._legacy import draft_query_position
-from ._parser import Mode, syntax_error
+from ._legacy import _BARE_QUERY_REASON
+from ._parser import RFC2141_RE, Mode, diagnose
 from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
-from ._urn import URN, _check_mode, _check_text, _fast_canonical, _match_rfc8141, canonical_of_match
+from ._urn import (
+    URN,
+    Parts,
+    _check_mode,
+    _check_text,
+    _fast_canonical,
+    _match_rfc8141,
+    canonical_of_match,
+)
 
-__all__ = ["URNValidationError", "check", "nid_policy_error", "validate"]
+__all__ = [
+    "URNValidationError",
+    "check",
+    "check_described",
+    "nid_findings",
+    "nid_policy_error",
+    "validate",
+]
 
 _PCT = re.compile(r"%([0-9A-Fa-f]{2})")
 _INFORMAL_OK = re.compile(r"urn-[1-9][0-9]*")
@@ -207,6 +222,18 @@ def _nid_findings_of(written: str, mode: Mode, strict: bool) -> tuple[Finding, .
     return tuple(_nid_findings(written, mode, strict))
 
 
+def nid_findings(written: str, mode: Mode = "rfc8141", strict: bool = False) -> tuple[Finding, ...]:
+    """The findings :func:`check` makes of the NID *written* (policy and registry), in every
+    URN that writes it so: their spans are always ``(4, 4 + len(written))``.
+
+    >>> [(f.code, f.span) for f in nid_findings("X-local")]
+    [('nid-experimental', (4, 11))]
+    >>> nid_findings("isbn")
+    ()
+    """
+    return _nid_findings_of(written, mode, strict)
+
+
 _PLAIN_OPTIONS: Final = {False: CheckOptions(), True: CheckOptions(strict=True)}
 
 
@@ -225,20 +252,41 @@ def check_parsed(
     as written (both None when *text* does not parse): the one implementation behind
     :func:`check` and the term rule's check side, which needs the parse too. *text* and *mode*
     are already checked."""
+    findings, canonical, parts, _ = check_described(text, mode, strict, options)
+    return findings, canonical, None if parts is None else parts[0]
+
+
+def check_described(
+    text: str, mode: Mode, strict: bool, options: CheckOptions
+) -> tuple[list[Finding], str | None, Parts | None, URNSyntaxError | None]:
+    """:func:`check_parsed` with what a description of *text* needs besides: the five parts
+    as written and, when *text* does not parse, the syntax error (parts and canonical form are
+    then None). One parse and at most one scan for the fault serve all of them.
+
+    >>> findings, canonical, parts, error = check_described(
+    ...     "URN:Example:a?+r", "rfc8141", False, check_options(False, ()))
+    >>> [f.code for f in findings], canonical, parts, error
+    (['r-component', 'not-canonical'], 'urn:example:a?+r', ('Example', 'a', 'r', None, None), None)
+    >>> check_described("urn:ex:a b", "rfc8141", False, check_options(False, ()))[3].position
+    8
+    """
     urn: URN | None = None
     if mode == "rfc8141":
         # The grammar's match gives every part at once (a URN object would match lazily).
         m = _match_rfc8141(text)
         if m is None:
-            return [_syntax_finding(text, mode, syntax_error(text, mode))], None, None
-        nid, nss, r_component, q_component, f_component = m.groups()
+            error = diagnose(text, mode)
+            return [_syntax_finding(text, mode, error)], None, None, error
+        parts: Parts = m.groups()  # type: ignore[assignment]  # the RFC 8141 regex: 5 groups
+        nid, nss, r_component, q_component, f_component = parts
         canonical = _fast_canonical(text) or canonical_of_match(text, m)
     else:
-        try:
-            urn = URN(text, mode)
-        except URNSyntaxError as e:
-            return [_syntax_finding(text, mode, e)], None, None
-        nid, nss, r_component, q_component, f_component = urn.parts
+        if RFC2141_RE.fullmatch(text) is None:
+            error = diagnose(text, mode)
+            return [_syntax_finding(text, mode, error)], None, None, error
+        urn = URN(text, mode)
+        parts = urn.parts
+        nid, nss, r_component, q_component, f_component = parts
         canonical = urn.canonical_str
     findings = list(_nid_findings_of(nid, mode, strict))
     nss_start = 4 + len(nid) + 1
@@ -293,7 +341,7 @@ def check_parsed(
         )
     if len(findings) > 1:
         findings.sort(key=_sort_key)
-    return findings, canonical, nid
+    return findings, canonical, parts, None
 
 
 #: What the accelerator's check_fields() needs: every code's rank and each severity's.
@@ -399,8 +447,16 @@ def _rfc8141_spelling(urn: URN) -> str:
 
 
 def _syntax_finding(text: str, mode: Mode, e: URNSyntaxError) -> Finding:
-    """The syntax finding; a draft-era bare ``?query`` is named, with its RFC 8141 spelling."""
-    at = draft_query_position(text) if mode == "rfc8141" else None
+    """The syntax finding; a draft-era bare ``?query`` is named, with its RFC 8141 spelling.
+
+    *e* is the error of *text*, which failed to match: :func:`draft_query_position` written
+    out with it, so the fault is scanned for once.
+    """
+    at: int | None = None
+    if mode == "rfc8141" and e.reason.startswith(_BARE_QUERY_REASON):
+        i = e.position
+        if _match_rfc8141(text[: i + 1] + "=" + text[i + 1 :]) is not None:
+            at = i
     if at is not None:
         fixed = text[: at + 1] + "=" + text[at + 1 :]
         return _finding(

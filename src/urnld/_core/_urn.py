@@ -25,7 +25,9 @@ _PART_NAMES: Final = ("nid", "nss", "r_component", "q_component", "f_component")
 _match_rfc8141: Final = RFC8141_RE.fullmatch
 _upper_lower_pct: Final = LOWER_HEX_PCT.sub
 _lower_pct_search: Final = LOWER_HEX_PCT.search
-_Parts = tuple[str, str, str | None, str | None, str | None]
+#: ``(nid, nss, r_component, q_component, f_component)`` as written.
+Parts = tuple[str, str, str | None, str | None, str | None]
+_Parts = Parts
 # The compiled accelerator's syntax test and canonical form (None: the Python code alone).
 _c_is_urn: Callable[[str], bool | None] | None = (
     None if _accel.speedups is None else _accel.speedups.is_urn

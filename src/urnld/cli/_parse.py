@@ -1,9 +1,10 @@
 """``urnld parse URN… [--mode rfc2141] [--json] [--strict] [--profile P]``.
 
 For each URN: its parts, validity, findings and canonical form. ``-`` reads one URN per line
-from stdin. Exit 0 when all are valid, 1 when any is not, 2 on usage errors.
+from stdin, in constant memory. Exit 0 when all are valid, 1 when any is not, 2 on usage errors.
 
-JSON output (stable): a list with one object per input::
+JSON output (stable): a list with one object per input; reading from stdin (``-``), JSON Lines
+instead, one object a line as each result is known::
 
     {"input": str, "valid": bool, "mode": "rfc8141"|"rfc2141",
      "parts": {"nid", "nss", "r_component", "q_component", "f_component"} | null,
@@ -19,11 +20,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import textwrap
 from collections.abc import Iterator
+from typing import Final
 
 from .. import json_default
+from ..findings import CODES
 
 HELP = "parse and check URNs, show their parts and canonical form"
 EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
@@ -80,7 +84,14 @@ def _inputs(values: list[str]) -> Iterator[str]:
 
 
 def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[str, object]:
-    """The JSON-ready description of one input (see the module docstring)."""
+    """The JSON-ready description of one input (see the module docstring).
+
+    The reference: ``urnld parse`` writes what this returns, by quicker means for a stream.
+
+    >>> d = describe("URN:ISBN:0-395-36341-1", "rfc8141", False, [])
+    >>> d["canonical"], d["registered"], [f["code"] for f in d["findings"]]
+    ('urn:isbn:0395363411', True, ['not-canonical'])
+    """
     from .. import URN, URNSyntaxError, check
     from ..namespaces import GENERIC, get_rule
     from ..registry import is_registered
@@ -126,6 +137,219 @@ def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[st
     return out
 
 
+#: One NID as written, for the fast lane: the text block's lines from "  nid" to "  nss ",
+#: the JSON between the input and the NSS and between the canonical form and the findings,
+#: and the NID's own findings (each code once) as text lines and JSON objects.
+_NidLane = tuple[str, str, str, dict[str, str], dict[str, str]]
+
+
+class _Describer:
+    """:func:`describe` for a stream of inputs under one set of options, and the text block or
+    JSON line of each, written the same as from :func:`describe`'s dict.
+
+    What depends only on the NID (IANA registration, the rule's name, the NID's own findings)
+    is looked up once per NID, not once per URN; the memo is bounded, since a hostile list can
+    invent any number of NIDs. The common cases take a fast lane: an ASCII RFC 8141 URN without
+    components whose findings, by the accelerator's check, are at most its NID's own and
+    ``not-canonical``. Its parts are then slices of the text and every string in its JSON is
+    the text's own characters (no URN character needs a JSON escape). The rest goes through
+    one parse and check (:func:`urnld._core.check_described`).
+    """
+
+    _MAX_NIDS = 4096
+
+    def __init__(self, mode: str, strict: bool, profiles: list[str]) -> None:
+        from .._core import (
+            FAST_CONTEXT,
+            GENERIC,
+            accel,
+            check_described,
+            check_options,
+            get_rule,
+            nid_findings,
+            upper_pct,
+        )
+        from ..registry import is_registered
+
+        self.mode, self.strict, self.profiles = mode, strict, profiles
+        self.valid = True  # every input so far had no error finding
+        self._check, self._options = check_described, check_options(strict, profiles)
+        self._upper_pct, self._nid_findings = upper_pct, nid_findings
+        self._generic, self._get_rule, self._is_registered = GENERIC, get_rule, is_registered
+        self._nids: dict[str, tuple[bool, str | None]] = {}
+        # The accelerator's check answers for the default options only.
+        speedups = accel.speedups
+        self._fields = (
+            speedups.check_fields
+            if speedups is not None and mode == "rfc8141" and not strict and not profiles
+            else None
+        )
+        self._context = FAST_CONTEXT
+        self._lanes: dict[str, _NidLane | None] = {}
+        severity = str(CODES["not-canonical"][0])
+        self._nc_text = f"  {severity:<7}     not-canonical: canonical form is "
+        self._nc_json = (
+            '{"code": "not-canonical", "severity": ' + json.dumps(severity)
+            + ', "message": '
+        )
+
+    def _nid(self, nid: str) -> tuple[bool, str | None]:
+        known = self._nids.get(nid)
+        if known is None:
+            rule = self._get_rule(nid)
+            known = (self._is_registered(nid), None if rule is self._generic else rule.rule_name)
+            if len(self._nids) < self._MAX_NIDS:
+                self._nids[nid] = known
+        return known
+
+    def __call__(self, text: str) -> dict[str, object]:
+        """:func:`describe`'s dict, from one parse and check."""
+        mode = self.mode
+        findings, canonical, parts, error = self._check(
+            text, mode, self.strict, self._options  # type: ignore[arg-type]
+        )
+        out: dict[str, object] = {
+            "input": text,
+            "valid": not any(f.severity == "error" for f in findings),
+            "mode": mode,
+            "parts": None,
+            "assigned_name": None,
+            "normalized": None,
+            "canonical": None,
+            "registered": None,
+            "rule": None,
+            "error": None,
+            "findings": [f.to_dict() for f in findings],
+        }
+        if parts is None or canonical is None:
+            assert error is not None
+            out["error"] = {"position": error.position, "reason": error.reason}
+            return out
+        nid, nss, r, q, f = parts
+        upper = self._upper_pct
+        # URN.normalized()'s text: RFC 8141 §3 case folding of each part.
+        normalized = (
+            f"urn:{nid.lower()}:{upper(nss)}"
+            + ("" if r is None else "?+" + upper(r))
+            + ("" if q is None else "?=" + upper(q))
+            + ("" if f is None else "#" + upper(f))
+        )
+        if mode == "rfc2141":
+            # Written out, a legacy NSS's '?', '#' would be read by RFC 8141 as components.
+            normalized, canonical = (_as_rfc8141(normalized), _as_rfc8141(canonical))
+        registered, rule = self._nid(nid)
+        out.update(
+            parts={"nid": nid, "nss": nss, "r_component": r, "q_component": q,
+                   "f_component": f},
+            assigned_name=f"{text[:3]}:{nid}:{nss}",
+            normalized=normalized,
+            canonical=canonical,
+            registered=registered,
+            rule=rule,
+        )
+        return out
+
+    def _lane(self, nid: str) -> _NidLane | None:
+        """The fast lane's pieces for the NID as written (None: a plugin's rule, whose
+        findings could share a code with the NID's, which the accelerator lists once)."""
+        if nid in self._lanes:
+            return self._lanes[nid]
+        rule = self._get_rule(nid)
+        lane: _NidLane | None = None
+        if type(rule).__module__.startswith("urnld."):
+            registered, name = self._nid(nid)
+            shown = "registered" if registered else "NOT registered"
+            own = [(f.code, f.to_dict()) for f in self._nid_findings(nid, "rfc8141", False)]
+            lane = (
+                f"  nid         {nid}  ({shown}; rules: {name or 'generic'})\n  nss         ",
+                ', "mode": "rfc8141", "parts": {"nid": "' + nid + '", "nss": "',
+                '", "registered": ' + json.dumps(registered) + ', "rule": '
+                + json.dumps(name, ensure_ascii=False) + ', "error": null, "findings": [',
+                {code: f"  {f['severity']:<7}     {code}: {_shown(f['message'])}\n"
+                 for code, f in own},
+                {code: json.dumps(f, ensure_ascii=False) for code, f in own},
+            )
+        if len(self._lanes) < self._MAX_NIDS:
+            self._lanes[nid] = lane
+        return lane
+
+    def text(self, text: str) -> str:
+        """The text block of *text*, lines ending in ``\n``."""
+        fields = self._fields
+        if fields is not None:
+            got = fields(text, *self._context)
+            if got is not None:
+                codes, error, canonical, lower = got
+                lane = self._lane(text[4 : 4 + len(lower)])
+                if lane is not None:
+                    own = lane[3]
+                    if not codes:
+                        if not own:
+                            return (
+                                f"{text}\n  valid       yes\n{lane[0]}{text[5 + len(lower):]}"
+                                f"\n  canonical   {canonical}\n"
+                            )
+                    elif len(codes) == len(own) + (text != canonical):
+                        found = []
+                        for code in codes:
+                            line = own.get(code)
+                            if line is None:
+                                if code != "not-canonical":
+                                    break
+                                line = f"{self._nc_text}{canonical!r}\n"
+                            found.append(line)
+                        else:
+                            if error is not None:
+                                self.valid = False
+                            return (
+                                f"{text}\n  valid       {'yes' if error is None else 'NO'}\n"
+                                f"{lane[0]}{text[5 + len(lower):]}\n  canonical   {canonical}\n"
+                                + "".join(found)
+                            )
+        d = self(text)
+        if not d["valid"]:
+            self.valid = False
+        return _text(d)
+
+    def json_line(self, text: str) -> str:
+        """The JSON object of *text* on one line, ending in ``\n``."""
+        fields = self._fields
+        if fields is not None:
+            got = fields(text, *self._context)
+            if got is not None:
+                codes, error, canonical, lower = got
+                lane = self._lane(text[4 : 4 + len(lower)])
+                if lane is not None and len(codes) == len(lane[4]) + (text != canonical):
+                    own = lane[4]
+                    found = []
+                    for code in codes:
+                        item = own.get(code)
+                        if item is None:
+                            if code != "not-canonical":
+                                break
+                            item = (
+                                f"{self._nc_json}{_string(f'canonical form is {canonical!r}')}"
+                                f', "span": [0, {len(text)}], "rule": null}}'
+                            )
+                        found.append(item)
+                    else:
+                        if error is not None:
+                            self.valid = False
+                        nss = text[5 + len(lower) :]
+                        normalized = f"urn:{lower}:{self._upper_pct(nss)}"
+                        return (
+                            f'{{"input": "{text}", "valid": '
+                            f'{"true" if error is None else "false"}{lane[1]}{nss}'
+                            '", "r_component": null, "q_component": null, "f_component": null},'
+                            f' "assigned_name": "{text}", "normalized": "{normalized}", '
+                            f'"canonical": "{canonical}{lane[2]}{", ".join(found)}]}}\n'
+                        )
+        d = self(text)
+        if not d["valid"]:
+            self.valid = False
+        return _ENCODER.encode(d) + "\n"
+
+
 def _as_rfc8141(legacy: str) -> str:
     """A legacy-mode form as RFC 8141 reads it the same way (as written when impossible)."""
     from .. import URN, URNConversionError
@@ -142,52 +366,78 @@ def _shown(text: object) -> str:
     Untrusted input must not recolour the terminal or overwrite the report with a carriage
     return. One character for one keeps the caret under the fault.
     """
-    return "".join(
-        "?" if (c < " " or c == "\x7f" or "\x80" <= c < "\xa0") else c for c in str(text)
-    )
+    return _CONTROL.sub("?", str(text))
 
 
-def _print_text(d: dict[str, object]) -> None:
-    print(_shown(d["input"]))
-    print(f"  valid       {'yes' if d['valid'] else 'NO'}")
+# C0 controls, DEL and C1 controls: what a terminal may act on.
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _text(d: dict[str, object]) -> str:
+    """The text block for one description, lines ending in ``\n``."""
+    shown = _shown(d["input"])
+    lines = [shown, f"  valid       {'yes' if d['valid'] else 'NO'}"]
     error = d["error"]
     if isinstance(error, dict):
-        print(f"  error       {error['reason']} (at position {error['position']})")
-        print(f"              {_shown(d['input'])}")
-        print(f"              {' ' * int(error['position'])}^")
-        return
+        lines += [
+            f"  error       {error['reason']} (at position {error['position']})",
+            f"              {shown}",
+            f"              {' ' * int(error['position'])}^",
+        ]
+        return "\n".join(lines) + "\n"
     parts = d["parts"]
     assert isinstance(parts, dict)
     registered = "registered" if d["registered"] else "NOT registered"
-    print(f"  nid         {parts['nid']}  ({registered}; rules: {d['rule'] or 'generic'})")
-    print(f"  nss         {parts['nss']}")
+    lines.append(f"  nid         {parts['nid']}  ({registered}; rules: {d['rule'] or 'generic'})")
+    lines.append(f"  nss         {parts['nss']}")
     for key, label in (("r_component", "r-component"), ("q_component", "q-component"),
                        ("f_component", "f-component")):
         if parts[key] is not None:
-            print(f"  {label:<11} {parts[key]}")
-    print(f"  canonical   {d['canonical']}")
+            lines.append(f"  {label:<11} {parts[key]}")
+    lines.append(f"  canonical   {d['canonical']}")
     findings = d["findings"]
     assert isinstance(findings, list)
-    for f in findings:
-        print(f"  {f['severity']:<7}     {f['code']}: {_shown(f['message'])}")
+    lines += [f"  {f['severity']:<7}     {f['code']}: {_shown(f['message'])}" for f in findings]
+    return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
     check_profiles(args.profile)
-    # Each result is printed as soon as it is known and then dropped, so ``urnld parse -`` on
-    # a long list runs in constant memory.
-    valid = True
-    opened = False
-    for text in _inputs(args.urns):
-        d = describe(text, args.mode, args.strict, args.profile)
-        valid = valid and bool(d["valid"])
-        if args.json:
+    describer = _Describer(args.mode, args.strict, args.profile)
+    # Reading a list from stdin, --json writes JSON Lines (one object a line, as each result
+    # is known); URNs given as arguments make one JSON list.
+    write = sys.stdout.write
+    if args.json and "-" not in args.urns:
+        opened = False
+        for text in args.urns:
+            d = describer(text)
+            describer.valid = describer.valid and bool(d["valid"])
             # The same bytes as json.dump(list, indent=2), one item at a time.
             item = json.dumps(d, indent=2, ensure_ascii=False, default=json_default)
-            sys.stdout.write(("," if opened else "[") + "\n" + textwrap.indent(item, "  "))
+            write(("," if opened else "[") + "\n" + textwrap.indent(item, "  "))
             opened = True
-        else:
-            _print_text(d)
-    if args.json:
         print("\n]" if opened else "[]")
-    return 0 if valid else 1
+        return 0 if describer.valid else 1
+    render = describer.json_line if args.json else describer.text
+    # Results are written in batches and then dropped, so ``urnld parse -`` on a long list runs
+    # in constant memory without a write call per line.
+    batch: list[str] = []
+    for text in _inputs(args.urns):
+        batch.append(render(text))
+        if len(batch) >= _BATCH:
+            write("".join(batch))
+            batch.clear()
+    write("".join(batch))
+    return 0 if describer.valid else 1
+
+
+#: Results per write.
+_BATCH = 512
+
+
+def _string(text: str) -> str:
+    """*text* as a JSON string, as :func:`json.dumps` with ``ensure_ascii=False`` writes it."""
+    return _ENCODER.encode(text)
+
+
+_ENCODER: Final = json.JSONEncoder(ensure_ascii=False, default=json_default)

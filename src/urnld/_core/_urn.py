@@ -417,7 +417,30 @@ class URN:
         >>> str(URN("urn:ISBN:0-8044-2957-x").canonical())
         'urn:isbn:080442957X'
         """
-        return self._derived(self.canonical_str)
+        canon = self._canon
+        if canon is None:
+            canon = self.canonical_str
+        text = self._text
+        if canon == text:
+            return self
+        # Built from parts known to be valid, the result is not parsed again: the accelerator's
+        # scan checks it; without it, RFC 8141 §3's case folding keeps a URN valid, so the
+        # canonical form of a NID without a rule of its own is one (a rule's is parsed).
+        if self._mode == "rfc8141" and _c_is_urn is not None:
+            if not _c_is_urn(canon):
+                return self._derived(canon)
+            known = None  # a rule's form is computed again when asked, as for any URN
+        else:
+            nid = text[4 : text.index(":", 4)]
+            if (PREFIXES.get(nid) or prefix_entry(nid))[1] is not None:
+                return self._derived(canon)
+            known = canon  # case folding is idempotent: the form is its own canonical form
+        new = object.__new__(type(self))
+        new._text = canon
+        new._mode = self._mode
+        new._m = None
+        new._canon = known
+        return new
 
     def equivalent(self, other: URN | str) -> bool:
         """RFC 8141 URN-equivalence plus namespace rules; components are ignored.

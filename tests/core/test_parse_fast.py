@@ -1,0 +1,184 @@
+"""``urnld parse``'s quick ways give what the reference ``describe`` gives, byte for byte.
+
+The stream writer (``_Describer``) answers the common case from the accelerator's check and
+slices of the text (the fast lane) and everything else from one parse and check
+(``check_described``). For every text, in both modes, strict or not, with or without a profile,
+its dict, text block and JSON line must be those that the reference ``describe`` (``check()``
+then ``URN()``) and the plain renderers make. Also: ``URN.canonical()``, which no longer parses
+its result again, gives the same URN as parsing the canonical string.
+
+Examples come from the RFCs (via /work/shared/data/nid_examples.jsonl, each row naming its
+source), the published identifiers of tests/namespaces/test_real_world.py, one input for every
+finding code, and Hypothesis strategies (valid URNs, near misses, any text).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from pathlib import Path
+
+import pytest
+from core_strategies import near_misses, valid_urns
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urnld import CODES, URN, URNSyntaxError, check, json_default
+from urnld._core import accel
+from urnld.cli._parse import _Describer, _text, describe
+
+TESTS = Path(__file__).resolve().parents[1]
+SHARED = Path(os.environ.get("URNLD_SHARED", TESTS.parents[1] / "shared"))
+
+
+def _published() -> list[str]:
+    """URNs of the RFC example table and of the real-world test table (as written there)."""
+    found = re.findall(
+        r"""["']((?:urn|URN):[^"'\s]+)["']""",
+        (TESTS / "namespaces" / "test_real_world.py").read_text("utf-8"),
+    )
+    examples = SHARED / "data" / "nid_examples.jsonl"
+    if examples.exists():
+        for line in examples.read_text("utf-8").splitlines():
+            if line.strip():
+                row = json.loads(line)
+                found += [row["urn"], *row.get("equivalent_to", []),
+                          *row.get("not_equivalent_to", [])]
+    return found
+
+
+PUBLISHED = _published()
+
+#: One input for each finding code (the code it makes is asserted below).
+BY_CODE = {
+    "syntax": "urn:example:a b",
+    "nid-experimental": "urn:X-local:a",  # RFC 8141 App. C
+    "nid-informal-malformed": "urn:urn-07:a",  # RFC 8141 §5.2
+    "nid-reserved": "urn:xy-ab:a",  # RFC 8141 §5.1: two letters and '-'
+    "nid-doubled-scheme": "URN:urn:isbn:0-395-36341-1",
+    "nid-unregistered": "urn:sha1:abc",
+    "pct-lowercase": "urn:example:a%2cb",
+    "pct-unreserved": "urn:example:%41b",
+    "pct-nul": "urn:example:a%00",
+    "pct-not-utf8": "urn:example:a%C3",
+    "r-component": "urn:example:a?+r",
+    "not-canonical": "URN:ISBN:0-395-36341-1",  # RFC 3187 style, hyphens
+    "nss-invalid": "urn:uuid:not-a-uuid",
+    "nss-check-digit": "urn:isbn:0-395-36341-2",
+    "rfc2141-reserved-char": "urn:foo:a/b",
+}
+
+#: Option sets: (mode, strict, profiles). The first is the one the fast lane serves.
+OPTIONS = [
+    ("rfc8141", False, []),
+    ("rfc8141", True, []),
+    ("rfc8141", False, ["nbn-de"]),
+    ("rfc2141", False, []),
+]
+
+
+def _assert_same(text: str, mode: str = "rfc8141", strict: bool = False,
+                 profiles: list[str] | None = None) -> None:
+    profiles = profiles or []
+    reference = describe(text, mode, strict, profiles)
+    ref_text = _text(reference)
+    ref_json = json.dumps(reference, ensure_ascii=False, default=json_default) + "\n"
+    fast = _Describer(mode, strict, profiles)
+    # The same writer without the accelerator's lane: the one-parse path alone.
+    slow = _Describer(mode, strict, profiles)
+    slow._fields = None
+    for d in (fast, slow):
+        assert d(text) == reference
+        assert d.text(text) == ref_text
+        assert d.valid is reference["valid"]
+        d.valid = True
+        assert d.json_line(text) == ref_json
+        assert d.valid is reference["valid"]
+        # Again, from the memos the first call filled.
+        assert d.text(text) == ref_text
+        assert d.json_line(text) == ref_json
+
+
+@pytest.mark.parametrize(("code", "text"), BY_CODE.items())
+def test_every_finding_code(code: str, text: str) -> None:
+    mode = "rfc2141" if code == "rfc2141-reserved-char" else "rfc8141"
+    assert code in [f.code for f in check(text, mode)]  # type: ignore[arg-type]
+    for mode_, strict, profiles in OPTIONS:
+        _assert_same(text, mode_, strict, profiles)
+
+
+def test_every_code_has_an_example() -> None:
+    assert set(BY_CODE) == set(CODES)
+
+
+@pytest.mark.parametrize("text", PUBLISHED)
+def test_published_identifiers(text: str) -> None:
+    for mode, strict, profiles in OPTIONS:
+        _assert_same(text, mode, strict, profiles)
+
+
+def test_the_fast_lane_is_taken() -> None:
+    # Without this the differential tests could pass with a lane nobody enters.
+    if accel.speedups is None:
+        pytest.skip("the accelerator is not built (or URNLD_PURE_PYTHON=1)")
+    texts = ["urn:example:a", "URN:ISBN:0-395-36341-1", "urn:sha1:abc", "URN:X-y:z",
+             "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"]
+    warm = _Describer("rfc8141", False, [])
+    for text in texts:  # a NID spelling's first URN makes the core remember its prefix
+        warm.text(text)
+    d = _Describer("rfc8141", False, [])
+    d._check = None  # type: ignore[assignment]  # the one-parse path would raise
+    for text in texts:
+        d.text(text)
+        d.json_line(text)
+
+
+def test_nid_memo_is_bounded() -> None:
+    d = _Describer("rfc8141", False, [])
+    for i in range(d._MAX_NIDS + 50):
+        d.text(f"urn:n{i}x:a")
+    assert len(d._nids) <= d._MAX_NIDS and len(d._lanes) <= d._MAX_NIDS
+    _assert_same(f"urn:n{d._MAX_NIDS + 10}x:a")
+
+
+@settings(max_examples=300, deadline=None)
+@given(valid_urns)
+def test_valid_urns(text: str) -> None:
+    _assert_same(text)
+
+
+@settings(max_examples=300, deadline=None)
+@given(near_misses())
+def test_near_misses(text: str) -> None:
+    _assert_same(text)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=40), st.sampled_from(OPTIONS))
+def test_any_text(text: str, options: tuple[str, bool, list[str]]) -> None:
+    _assert_same(text.strip() or "x", *options)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.one_of(valid_urns, near_misses()), st.sampled_from(OPTIONS[1:]))
+def test_other_options(text: str, options: tuple[str, bool, list[str]]) -> None:
+    _assert_same(text, *options)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(valid_urns, near_misses(), st.sampled_from(PUBLISHED)),
+       st.sampled_from(["rfc8141", "rfc2141"]))
+def test_canonical_urn_is_the_parsed_canonical_form(text: str, mode: str) -> None:
+    try:
+        urn = URN(text, mode)  # type: ignore[arg-type]
+    except URNSyntaxError:
+        return
+    got = urn.canonical()
+    expected = URN(urn.canonical_str, mode)  # type: ignore[arg-type]
+    assert type(got) is URN and got.mode == expected.mode
+    assert str(got) == str(expected)
+    assert got.parts == expected.parts
+    assert got.canonical_str == expected.canonical_str
+    assert got == expected and hash(got) == hash(expected)
+    assert got.canonical() is got or str(got.canonical()) == str(got)

@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._kernel import CanonOptions, Engine, canonicalize_route, output_syntax, syntax_for_path
+from .._kernel import (
+    SYNTAXES,
+    CanonOptions,
+    Engine,
+    canonicalize_route,
+    output_syntax,
+    syntax_for_path,
+)
 from ..errors import URNError
 from ._common import ProgressLine, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
@@ -122,7 +129,12 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     if args.rdfc:
         return "nquads"
     target = "-" if out == "-" or os.path.isdir(out) else out
-    syntax = output_syntax(target, args.output_format, default=in_fmt)
+    try:
+        syntax = output_syntax(target, args.output_format, default=in_fmt)
+    except URNError:
+        writable = sorted(s.name for s in SYNTAXES.values() if s.writable)
+        raise URNError(f"unknown output format {args.output_format!r}; use one of: "
+                       f"{', '.join(writable)}") from None
     if not syntax.writable:
         raise URNError(f"urnld cannot write {syntax.label}; choose another --output-format")
     return syntax.name

@@ -71,21 +71,14 @@ def _assert_schema(obj: dict[str, Any]) -> None:
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, Any]]]:
     code = main(["parse", "--json", *args])
     out = capsys.readouterr().out
-    data = json.loads(out)
+    if "-" in args:
+        # Reading a list from stdin, --json writes JSON Lines: one compact object a line.
+        lines = out.splitlines()
+        assert all(line.startswith("{") and line.endswith("}") for line in lines), out
+        data = [json.loads(line) for line in lines]
+    else:
+        data = json.loads(out)
     assert isinstance(data, list)
-    for obj in data:
-        _assert_schema(obj)
-    return code, data
-
-
-def run_json_lines(
-    capsys: pytest.CaptureFixture[str], *args: str
-) -> tuple[int, list[dict[str, Any]]]:
-    """Reading stdin (``-``), --json writes JSON Lines: one object a line."""
-    code = main(["parse", "--json", *args])
-    out = capsys.readouterr().out
-    assert out == "" or out.endswith("\n")
-    data = [json.loads(line) for line in out.splitlines()]
     for obj in data:
         _assert_schema(obj)
     return code, data
@@ -182,11 +175,11 @@ def test_text_output_error_has_caret(capsys: pytest.CaptureFixture[str]) -> None
 
 def test_stdin(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(sys, "stdin", io.StringIO("urn:example:a\n\nURN:EXAMPLE:b\r\n"))
-    code, data = run_json_lines(capsys, "-", "urn:example:c")
+    code, data = run_json(capsys, "-", "urn:example:c")
     assert code == 0
     assert [d["input"] for d in data] == ["urn:example:a", "URN:EXAMPLE:b", "urn:example:c"]
     monkeypatch.setattr(sys, "stdin", io.StringIO("urn:example:a\nurn:ex:a b\n"))
-    code, data = run_json_lines(capsys, "-")
+    code, data = run_json(capsys, "-")
     assert code == 1
     assert [d["valid"] for d in data] == [True, False]
 
@@ -287,7 +280,7 @@ def test_stdin_lines_ignore_surrounding_spaces(
 ) -> None:
     # Pasted lists carry stray spaces and blank lines; they are not part of the URNs.
     monkeypatch.setattr(sys, "stdin", io.StringIO("  urn:example:a \t\n\n urn:example:b\n"))
-    code, data = run_json_lines(capsys, "-")
+    code, data = run_json(capsys, "-")
     assert code == 0
     assert [d["input"] for d in data] == ["urn:example:a", "urn:example:b"]
 

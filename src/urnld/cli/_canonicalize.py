@@ -15,7 +15,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._kernel import CanonOptions, Engine, canonicalize_route, output_syntax, syntax_for_path
+from .._kernel import (
+    SYNTAXES,
+    CanonOptions,
+    Engine,
+    canonicalize_route,
+    output_syntax,
+    syntax_for_path,
+)
 from ..errors import URNError
 from ._common import ProgressLine, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
@@ -80,8 +87,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-work", type=int, default=None, metavar="N",
-        help="with --rdfc: work budget for blank-node hashing "
-        "(default: 500000 plus 20 per statement with a blank node)",
+        help="with --rdfc: work budget of the blank-node hashing (default: 500000, whatever the "
+        "input's size; blank nodes that share no statement get 20 per statement more)",
+    )
+    parser.add_argument(
+        "--max-time", type=float, default=2.0, metavar="SECONDS",
+        help="with --rdfc: wall-clock bound of the blank-node hashing (default: 2; 0: none)",
     )
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
@@ -122,7 +133,12 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     if args.rdfc:
         return "nquads"
     target = "-" if out == "-" or os.path.isdir(out) else out
-    syntax = output_syntax(target, args.output_format, default=in_fmt)
+    try:
+        syntax = output_syntax(target, args.output_format, default=in_fmt)
+    except URNError:
+        writable = sorted(s.name for s in SYNTAXES.values() if s.writable)
+        raise URNError(f"unknown output format {args.output_format!r}; use one of: "
+                       f"{', '.join(writable)}") from None
     if not syntax.writable:
         raise URNError(f"urnld cannot write {syntax.label}; choose another --output-format")
     return syntax.name
@@ -251,6 +267,7 @@ def _one(
                 ),
                 fo.write,
                 max_work=args.max_work,
+                max_time=args.max_time or None,
                 tmp_dir=tmp_dir,
                 source=source_name(src),
             )
@@ -271,7 +288,9 @@ def _one(
     with warnings_to_stderr("urnld canonicalize"):
         graph = read_graph(src, in_fmt, args)
     result_graph = canonicalize(graph, iris=args.iris, options=opts)
-    nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
+    nquads = canonical_nquads(
+        result_graph.graph, max_work=args.max_work, max_time=args.max_time or None
+    )
     with atomic_output(out, fsync=True) as fo:
         fo.write(nquads.encode("utf-8"))
     return result_graph.report
@@ -300,6 +319,9 @@ def run(args: argparse.Namespace) -> int:
         raise URNError("--rdfc writes N-Quads; drop --output-format or use nquads")
     if args.max_work is not None and args.max_work < 1:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
+    if args.max_time < 0:
+        raise URNError(f"--max-time must be 0 (no bound) or a number of seconds, got "
+                       f"{args.max_time:g}")
     if args.jobs is not None and args.jobs < 1:
         raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
     _check_outputs(args)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import string
 from pathlib import Path
 
 import pytest
@@ -182,3 +183,76 @@ def test_canonical_urn_is_the_parsed_canonical_form(text: str, mode: str) -> Non
     assert got.canonical_str == expected.canonical_str
     assert got == expected and hash(got) == hash(expected)
     assert got.canonical() is got or str(got.canonical()) == str(got)
+
+
+def _reference_pct_lints(part: str, offset: int, what: str) -> list[tuple[str, str, int, int]]:
+    """The percent-encoding lints as check() first made them: one pass over the escapes."""
+    pct = re.compile(r"%([0-9A-Fa-f]{2})")
+    unreserved = frozenset(string.ascii_letters + string.digits + "-._~")  # RFC 3986 §2.3
+    out: list[tuple[str, str, int, int]] = []
+    counts: dict[str, int] = {}
+
+    def emit(code: str, message: str, start: int, end: int) -> None:
+        n = counts.get(code, 0)
+        counts[code] = n + 1
+        if n < 3:
+            out.append((code, message, offset + start, offset + end))
+
+    high_start, high_end, high_bytes = -1, 0, bytearray()
+
+    def flush_high(end: int) -> None:
+        nonlocal high_start
+        try:
+            high_bytes.decode("utf-8")
+        except UnicodeDecodeError:
+            emit("pct-not-utf8", f"escapes {part[high_start:end]!r} in the {what} are not UTF-8",
+                 high_start, end)
+        high_start = -1
+        high_bytes.clear()
+
+    for m in pct.finditer(part):
+        hexdigits = m[1]
+        if hexdigits != hexdigits.upper():
+            emit("pct-lowercase",
+                 f"escape {m[0]!r} in the {what} should be written {m[0].upper()!r}", *m.span())
+        value = int(hexdigits, 16)
+        if value >= 0x80:
+            start, end = m.span()
+            if high_start >= 0 and start != high_end:
+                flush_high(high_end)
+            if high_start < 0:
+                high_start = start
+            high_bytes.append(value)
+            high_end = end
+            continue
+        if value == 0:
+            emit("pct-nul", f"%00 (NUL) in the {what}", *m.span())
+        elif chr(value) in unreserved:
+            emit("pct-unreserved",
+                 f"{m[0]!r} in the {what} encodes {chr(value)!r}, which needs no encoding",
+                 *m.span())
+        if high_start >= 0:
+            flush_high(high_end)
+    if high_start >= 0:
+        flush_high(high_end)
+    return out
+
+
+_ESCAPES = st.one_of(
+    st.builds(lambda a, b: f"%{a}{b}", st.sampled_from("0123456789abcdefABCDEF"),
+              st.sampled_from("0123456789abcdefABCDEF")),
+    st.builds(lambda c: "".join(f"%{b:02X}" for b in c.encode("utf-8")), st.characters(
+        blacklist_categories=("Cs",))),
+    st.sampled_from(["%", "%%", "%4", "a", "/", "%C3", "%e2%82", "%00", "%2D", "%7e"]),
+)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(_ESCAPES, max_size=16).map("".join), st.integers(0, 40))
+def test_percent_lints_match_the_one_pass_reference(part: str, offset: int) -> None:
+    from urnld._core._check import _pct_lints
+
+    got = _pct_lints(part, offset, "NSS")
+    # Callers sort findings by (severity, start, code); the order within is not kept.
+    assert sorted(got, key=lambda x: (x[2], x[0])) == sorted(
+        _reference_pct_lints(part, offset, "NSS"), key=lambda x: (x[2], x[0]))

@@ -34,15 +34,34 @@ __all__ = [
     "URNValidationError",
     "check",
     "check_described",
+    "fast_findings",
     "nid_findings",
     "nid_policy_error",
     "validate",
 ]
 
-_PCT = re.compile(r"%([0-9A-Fa-f]{2})")
+_PCT_CODES: Final = frozenset({"pct-lowercase", "pct-unreserved", "pct-nul", "pct-not-utf8"})
+# The escapes each percent-encoding lint is about. An escape is "%" and two hex digits, and no
+# two overlap, so each of these finds a subset of the same escapes.
+_PCT_LOWER = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
+_PCT_NUL = re.compile(r"%00")
+_PCT_HIGH_RUN = re.compile(r"%[89A-Fa-f][0-9A-Fa-f](?:%[89A-Fa-f][0-9A-Fa-f])*")
 _INFORMAL_OK = re.compile(r"urn-[1-9][0-9]*")
 _TWO_LETTERS_HYPHEN = re.compile(r"[a-z]{2}-")
 _UNRESERVED = frozenset(UNRESERVED_CHARS)
+
+
+def _unreserved_escapes() -> str:
+    """A regex of the escapes of unreserved characters ("%41" for "A"), hex in either case,
+    one alternative per first digit, so that the engine can look for the leading "%"."""
+    seconds: dict[str, set[str]] = {}
+    for c in sorted(_UNRESERVED):
+        code = f"{ord(c):02X}"
+        seconds.setdefault(code[0], set()).update({code[1], code[1].lower()})
+    return "%(?:" + "|".join(f"{d}[{''.join(sorted(s))}]" for d, s in seconds.items()) + ")"
+
+
+_PCT_UNRESERVED = re.compile(_unreserved_escapes())
 # One finding per code and part is enough to act on; a 1 MB string of "%2a" must not produce
 # a million findings.
 _MAX_PER_CODE = 3
@@ -150,69 +169,93 @@ def nid_policy_error(
     return None
 
 
+#: A finding as plain values: (code, message, start, end), its severity the code's usual one.
+_Lint = tuple[str, str, int, int]
+
+
 def _pct_findings(part: str, offset: int, what: str) -> list[Finding]:
     """The percent-encoding lints of one part, spans shifted by *offset* (at most
     ``_MAX_PER_CODE`` findings per code)."""
-    out: list[Finding] = []
-    counts: dict[str, int] = {}
+    return [_finding(*lint) for lint in _pct_lints(part, offset, what)]
 
-    def emit(code: str, message: str, start: int, end: int) -> None:
-        n = counts.get(code, 0)
-        counts[code] = n + 1
-        if n < _MAX_PER_CODE:
-            out.append(_finding(code, message, offset + start, offset + end))
 
-    # A run of adjacent escapes of bytes >= 0x80 must decode as UTF-8 (RFC 3629 via RFC 3986).
-    high_start = -1
-    high_end = 0
-    high_bytes = bytearray()
+def _pct_lints(
+    part: str, offset: int, what: str, codes: Collection[str] = _PCT_CODES
+) -> list[_Lint]:
+    """:func:`_pct_findings` as plain values (no Finding made: the fast lane writes them).
 
-    def flush_high(end: int) -> None:
-        nonlocal high_start
-        try:
-            high_bytes.decode("utf-8")
-        except UnicodeDecodeError:
-            if counts.get("pct-not-utf8", 0) < _MAX_PER_CODE:
-                message = f"escapes {part[high_start:end]!r} in the {what} are not UTF-8"
-            else:
-                message = ""
-            emit("pct-not-utf8", message, high_start, end)
-        high_start = -1
-        high_bytes.clear()
+    Every ``%`` followed by two hex digits is an escape, so each lint's escapes are found by
+    a regex of its own (one scan in C each) and only escapes with something to say are visited.
+    The lints come by code, each code's in text order; callers sort them with the rest. Only
+    the lints of *codes* are looked for (a caller may know that the others find nothing).
 
-    for m in _PCT.finditer(part):
-        hexdigits = m[1]
-        if hexdigits != hexdigits.upper():
-            start, end = m.span()
-            emit(
-                "pct-lowercase",
-                f"escape {m[0]!r} in the {what} should be written {m[0].upper()!r}",
-                start,
-                end,
+    >>> _pct_lints("a%2c%41%00%C3", 0, "NSS")  # doctest: +NORMALIZE_WHITESPACE
+    [('pct-lowercase', "escape '%2c' in the NSS should be written '%2C'", 1, 4),
+     ('pct-unreserved', "'%41' in the NSS encodes 'A', which needs no encoding", 4, 7),
+     ('pct-nul', '%00 (NUL) in the NSS', 7, 10),
+     ('pct-not-utf8', "escapes '%C3' in the NSS are not UTF-8", 10, 13)]
+    """
+    out: list[_Lint] = []
+    if "pct-lowercase" in codes:
+        _lowercase_lints(part, offset, what, out)
+    if "pct-unreserved" in codes:
+        _unreserved_lints(part, offset, what, out)
+    if "pct-nul" in codes:
+        for i, m in enumerate(_PCT_NUL.finditer(part)):
+            if i == _MAX_PER_CODE:
+                break
+            out.append(
+                ("pct-nul", f"%00 (NUL) in the {what}", offset + m.start(), offset + m.end())
             )
-        value = int(hexdigits, 16)
-        if value >= 0x80:
-            start, end = m.span()
-            if high_start >= 0 and start != high_end:
-                flush_high(high_end)
-            if high_start < 0:
-                high_start = start
-            high_bytes.append(value)
-            high_end = end
-            continue
-        if value == 0:
-            emit("pct-nul", f"%00 (NUL) in the {what}", *m.span())
-        elif chr(value) in _UNRESERVED:
-            emit(
-                "pct-unreserved",
-                f"{m[0]!r} in the {what} encodes {chr(value)!r}, which needs no encoding",
-                *m.span(),
-            )
-        if high_start >= 0:
-            flush_high(high_end)
-    if high_start >= 0:
-        flush_high(high_end)
+    if "pct-not-utf8" in codes:
+        _utf8_lints(part, offset, what, out)
     return out
+
+
+def _lowercase_lints(part: str, offset: int, what: str, out: list[_Lint]) -> None:
+    for i, m in enumerate(_PCT_LOWER.finditer(part)):
+        if i == _MAX_PER_CODE:
+            break
+        start, end = m.span()
+        out.append((
+            "pct-lowercase",
+            f"escape {m[0]!r} in the {what} should be written {m[0].upper()!r}",
+            offset + start,
+            offset + end,
+        ))
+
+
+def _unreserved_lints(part: str, offset: int, what: str, out: list[_Lint]) -> None:
+    for i, m in enumerate(_PCT_UNRESERVED.finditer(part)):
+        if i == _MAX_PER_CODE:
+            break
+        start, end = m.span()
+        out.append((
+            "pct-unreserved",
+            f"{m[0]!r} in the {what} encodes {chr(int(m[0][1:], 16))!r}, which needs no encoding",
+            offset + start,
+            offset + end,
+        ))
+
+
+def _utf8_lints(part: str, offset: int, what: str, out: list[_Lint]) -> None:
+    # A run of adjacent escapes of bytes >= 0x80 must decode as UTF-8 (RFC 3629 via RFC 3986).
+    bad = 0
+    for m in _PCT_HIGH_RUN.finditer(part):
+        run = m[0]
+        try:
+            bytes.fromhex(run.replace("%", "")).decode("utf-8")
+        except UnicodeDecodeError:
+            start, end = m.span()
+            out.append((
+                "pct-not-utf8",
+                f"escapes {run!r} in the {what} are not UTF-8",
+                offset + start,
+                offset + end,
+            ))
+            bad += 1
+            if bad == _MAX_PER_CODE:
+                break
 
 
 @functools.lru_cache(maxsize=4096)  # bounded: hostile input invents NIDs; mixed data has hundreds
@@ -389,6 +432,61 @@ def fast_check_fields(text: str) -> Fields | None:
         return None
     fields: Fields | None = speedups.check_fields(text, *FAST_CONTEXT)
     return fields
+
+
+
+
+#: A finding as plain values, as :func:`fast_findings` gives it: (code, severity, message, start,
+#: end); its rule is None.
+FindingTuple = tuple[str, str, str, int, int]
+
+
+def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
+    """:func:`check`'s findings of *text* under the default options, as plain values, from its
+    :func:`fast_check_fields` answer *fields*, when those findings are the NID's own,
+    percent-encoding lints and ``not-canonical`` (else None): the NSS's lints are made here,
+    the rest is known without parsing or checking *text* again.
+
+    >>> text = "urn:example:a%2cb"
+    >>> fields = fast_check_fields(text)
+    >>> fields is None or [f[0] for f in fast_findings(text, fields) or ()] == [
+    ...     f.code for f in check(text)]
+    True
+    """
+    codes, _, canonical, lower = fields
+    if canonical is None or lower is None:
+        return None
+    nid = text[4 : 4 + len(lower)]
+    # A plugin's rule could report a code these share, which the accelerator lists once.
+    method = _nid_spec(nid)[2]
+    if not type(getattr(method, "__self__", None)).__module__.startswith("urnld."):
+        return None
+    found = [(f.code, str(f.severity), f.message, *f.span) for f in _nid_findings_of(
+        nid, "rfc8141", False)]
+    for code in codes:
+        if (code not in _PCT_CODES and code != "not-canonical"
+                and not any(f[0] == code for f in found)):
+            return None
+    # An ASCII URN without components (what the accelerator answers for): the NSS is the rest.
+    nss_start = 5 + len(lower)
+    if "%" in text:
+        # The accelerator's codes say which lints find something.
+        found += [(code, _SEVERITY_OF[code], message, start, end) for code, message, start, end
+                  in _pct_lints(text[nss_start:], nss_start, "NSS", codes)]
+    if text != canonical:
+        found.append(("not-canonical", _SEVERITY_OF["not-canonical"],
+                      f"canonical form is {canonical!r}", 0, len(text)))
+    if len(found) > 1:
+        found.sort(key=_tuple_sort_key)
+    return found
+
+
+_SEVERITY_OF: Final = {code: str(severity) for code, (severity, _) in CODES.items()}
+_RANK_OF: Final = {str(severity): rank for severity, rank in SEVERITY_RANK.items()}
+
+
+def _tuple_sort_key(f: FindingTuple) -> tuple[int, int, str]:
+    return (_RANK_OF[f[1]], f[3], f[0])
 
 
 def _sort_key(f: Finding) -> tuple[int, int, str]:

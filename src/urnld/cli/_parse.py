@@ -166,6 +166,7 @@ class _Describer:
             check_described,
             check_options,
             get_rule,
+            fast_findings,
             nid_findings,
             upper_pct,
         )
@@ -175,6 +176,7 @@ class _Describer:
         self.valid = True  # every input so far had no error finding
         self._check, self._options = check_described, check_options(strict, profiles)
         self._upper_pct, self._nid_findings = upper_pct, nid_findings
+        self._fast_findings = fast_findings
         self._generic, self._get_rule, self._is_registered = GENERIC, get_rule, is_registered
         self._nids: dict[str, tuple[bool, str | None]] = {}
         # The accelerator's check answers for the default options only.
@@ -282,30 +284,32 @@ class _Describer:
                 codes, error, canonical, lower = got
                 lane = self._lane(text[4 : 4 + len(lower)])
                 if lane is not None:
-                    own = lane[3]
+                    head = (
+                        f"{text}\n  valid       {'yes' if error is None else 'NO'}\n"
+                        f"{lane[0]}{text[5 + len(lower):]}\n  canonical   {canonical}\n"
+                    )
+                    if error is not None:
+                        self.valid = False
                     if not codes:
-                        if not own:
-                            return (
-                                f"{text}\n  valid       yes\n{lane[0]}{text[5 + len(lower):]}"
-                                f"\n  canonical   {canonical}\n"
-                            )
-                    elif len(codes) == len(own) + (text != canonical):
-                        found = []
-                        for code in codes:
-                            line = own.get(code)
-                            if line is None:
-                                if code != "not-canonical":
-                                    break
-                                line = f"{self._nc_text}{canonical!r}\n"
-                            found.append(line)
-                        else:
-                            if error is not None:
-                                self.valid = False
-                            return (
-                                f"{text}\n  valid       {'yes' if error is None else 'NO'}\n"
-                                f"{lane[0]}{text[5 + len(lower):]}\n  canonical   {canonical}\n"
-                                + "".join(found)
-                            )
+                        return head
+                    own = lane[3]
+                    found = []
+                    for code in codes:
+                        line = own.get(code)
+                        if line is None:
+                            if code != "not-canonical":
+                                break
+                            line = f"{self._nc_text}{canonical!r}\n"
+                        found.append(line)
+                    else:
+                        return head + "".join(found)
+                    # Percent-encoding lints too: their findings are made from the NSS alone.
+                    findings = self._fast_findings(text, got)
+                    if findings is not None:
+                        return head + "".join(
+                            f"  {severity:<7}     {code}: {_shown(message)}\n"
+                            for code, severity, message, _, _ in findings
+                        )
         d = self(text)
         if not d["valid"]:
             self.valid = False
@@ -319,20 +323,30 @@ class _Describer:
             if got is not None:
                 codes, error, canonical, lower = got
                 lane = self._lane(text[4 : 4 + len(lower)])
-                if lane is not None and len(codes) == len(lane[4]) + (text != canonical):
+                if lane is not None:
                     own = lane[4]
-                    found = []
+                    found: list[str] | None = []
                     for code in codes:
                         item = own.get(code)
                         if item is None:
                             if code != "not-canonical":
+                                found = None
                                 break
                             item = (
                                 f"{self._nc_json}{_string(f'canonical form is {canonical!r}')}"
                                 f', "span": [0, {len(text)}], "rule": null}}'
                             )
-                        found.append(item)
-                    else:
+                        found.append(item)  # type: ignore[union-attr]  # None breaks out
+                    if found is None:
+                        # Percent-encoding lints too: their findings are made from the NSS.
+                        findings = self._fast_findings(text, got)
+                        if findings is not None:
+                            found = [
+                                f'{{"code": "{code}", "severity": "{severity}", "message": '
+                                f'{_string(message)}, "span": [{start}, {end}], "rule": null}}'
+                                for code, severity, message, start, end in findings
+                            ]
+                    if found is not None:
                         if error is not None:
                             self.valid = False
                         nss = text[5 + len(lower) :]

@@ -135,7 +135,6 @@ def test_the_canonical_pydantic_type_runs_the_namespace_check() -> None:
 
     from pydantic import BaseModel, ValidationError
 
-    from urnld import URN
     from urnld.pydantic import CanonicalURNStr, URNField, URNStr
 
     class Book(BaseModel):

@@ -16,7 +16,6 @@ from ..findings import CODES, SEVERITY_RANK, CheckOptions, Finding, Severity
 from ..registry import is_registered
 from . import _accel
 from ._abnf import UNRESERVED_CHARS
-from ._legacy import _BARE_QUERY_REASON
 from ._parser import RFC2141_RE, Mode, diagnose
 from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
@@ -545,26 +544,9 @@ def _rfc8141_spelling(urn: URN) -> str:
 
 
 def _syntax_finding(text: str, mode: Mode, e: URNSyntaxError) -> Finding:
-    """The syntax finding; a draft-era bare ``?query`` is named, with its RFC 8141 spelling.
-
-    *e* is the error of *text*, which failed to match: :func:`draft_query_position` written
-    out with it, so the fault is scanned for once.
-    """
-    at: int | None = None
-    if mode == "rfc8141" and e.reason.startswith(_BARE_QUERY_REASON):
-        i = e.position
-        if _match_rfc8141(text[: i + 1] + "=" + text[i + 1 :]) is not None:
-            at = i
-    if at is not None:
-        fixed = text[: at + 1] + "=" + text[at + 1 :]
-        return _finding(
-            "syntax",
-            f"{e.reason}: {text[at:]!r} is a draft-era query (draft-ietf-urnbis-rfc2141bis, "
-            f"RFC 6241); RFC 8141 writes a q-component as '?=': {fixed!r} "
-            "(urnld.upgrade_draft_query converts it)",
-            at,
-            at + 1,
-        )
+    """The syntax finding; a draft-era bare ``?query`` is named, with its RFC 8141 spelling."""
+    # The parser's reason names a draft-era query and its RFC 8141 spelling (one message for
+    # URNSyntaxError and the finding).
     return _finding("syntax", e.reason, e.position, min(e.position + 1, len(text)))
 
 

@@ -165,8 +165,8 @@ class _Describer:
             accel,
             check_described,
             check_options,
-            get_rule,
             fast_findings,
+            get_rule,
             nid_findings,
             upper_pct,
         )

@@ -16,7 +16,7 @@ from ..findings import CODES, SEVERITY_RANK, CheckOptions, Finding, Severity
 from ..registry import is_registered
 from . import _accel
 from ._abnf import UNRESERVED_CHARS
-from ._parser import RFC2141_RE, Mode, diagnose
+from ._parser import RFC2141_RE, Mode, syntax_error
 from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
 from ._urn import (
@@ -317,14 +317,14 @@ def check_described(
         # The grammar's match gives every part at once (a URN object would match lazily).
         m = _match_rfc8141(text)
         if m is None:
-            error = diagnose(text, mode)
+            error = syntax_error(text, mode)
             return [_syntax_finding(text, mode, error)], None, None, error
         parts: Parts = m.groups()  # type: ignore[assignment]  # the RFC 8141 regex: 5 groups
         nid, nss, r_component, q_component, f_component = parts
         canonical = _fast_canonical(text) or canonical_of_match(text, m)
     else:
         if RFC2141_RE.fullmatch(text) is None:
-            error = diagnose(text, mode)
+            error = syntax_error(text, mode)
             return [_syntax_finding(text, mode, error)], None, None, error
         urn = URN(text, mode)
         parts = urn.parts

@@ -306,8 +306,9 @@ class _Describer:
                     # Percent-encoding lints too: their findings are made from the NSS alone.
                     findings = self._fast_findings(text, got)
                     if findings is not None:
+                        # Messages made of an ASCII URN's parts and reprs: nothing to hide.
                         return head + "".join(
-                            f"  {severity:<7}     {code}: {_shown(message)}\n"
+                            f"  {severity:<7}     {code}: {message}\n"
                             for code, severity, message, _, _ in findings
                         )
         d = self(text)

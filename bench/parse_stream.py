@@ -7,9 +7,10 @@ The list (one URN per line, written once to a temporary file) imitates what peop
 the command: URNs from bench/corpus.py (about 40 registered NIDs and random ones, case variants,
 escapes, components, about 6% invalid), the identifiers of tests/namespaces/test_real_world.py
 (published by GS1, the German National Library, IETF, …) and every spelling in
-/work/shared/data/nid_examples.jsonl (RFC examples, valid and invalid), plus typical breakage of
-pasted lists (a space or quote inside, a trailing punctuation mark, a check digit mistyped) so
-that 10–20% of the lines are invalid. The share of invalid lines is counted from the command's
+tests/data/nid_examples.jsonl (RFC examples, valid and invalid), in place of the corpus's lines
+of NIDs whose NSS it writes as random text; plus typical breakage of pasted lists (a space or
+quote inside, a trailing punctuation mark, a check digit mistyped), so that 10–20% of the lines
+are invalid. The share of invalid lines is counted from the command's
 own JSON output and printed.
 
 Each contender runs as a subprocess, stdin from the list, stdout to a file:
@@ -43,7 +44,6 @@ sys.path.insert(0, str(HERE))
 
 import corpus  # noqa: E402  # bench/corpus.py, next to this script
 
-SHARED = Path(os.environ.get("URNLD_SHARED", ROOT.parent / "shared"))
 REAL_WORLD = ROOT / "tests" / "namespaces" / "test_real_world.py"
 FLOOR = (
     "import sys, urnld\n"
@@ -65,13 +65,11 @@ FLOOR = (
 def published() -> list[str]:
     """URNs that real data and the RFCs write: the real-world test tables and nid_examples."""
     found = re.findall(r"""["']((?:urn|URN):[^"'\s]+)["']""", REAL_WORLD.read_text("utf-8"))
-    examples = SHARED / "data" / "nid_examples.jsonl"
-    if examples.exists():
-        for line in examples.read_text("utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                found.append(row["urn"])
-                found += row.get("equivalent_to", []) + row.get("not_equivalent_to", [])
+    for line in (ROOT / "tests" / "data" / "nid_examples.jsonl").read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            found.append(row["urn"])
+            found += row.get("equivalent_to", []) + row.get("not_equivalent_to", [])
     return found
 
 
@@ -138,10 +136,10 @@ def main() -> None:
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
     os.environ.update(env)
     py = sys.executable
-    contenders = {
-        "urnld parse - (text)": [py, "-m", "urnld", "parse", "-"],
-        "urnld parse --json -": [py, "-m", "urnld", "parse", "--json", "-"],
-        "floor: canonical() per line": [py, "-c", FLOOR],
+    contenders = {  # name: (command, its output file)
+        "urnld parse - (text)": ([py, "-m", "urnld", "parse", "-"], "text.out"),
+        "urnld parse --json -": ([py, "-m", "urnld", "parse", "--json", "-"], "json.out"),
+        "floor: canonical() per line": ([py, "-c", FLOOR], "floor.out"),
     }
     with tempfile.TemporaryDirectory() as tmp:
         lines = Path(tmp) / "urns.txt"
@@ -150,11 +148,10 @@ def main() -> None:
         best: dict[str, tuple[float, float]] = {k: (float("inf"), float("inf")) for k in contenders}
         status: dict[str, int] = {}
         for _ in range(args.rounds):  # interleaved: a burst of load hits every contender alike
-            for name, cmd in contenders.items():
-                out = Path(tmp) / (name.split()[-1].strip("()") + ".out")
-                cpu, elapsed, status[name] = run(cmd, lines, out)
+            for name, (cmd, out) in contenders.items():
+                cpu, elapsed, status[name] = run(cmd, lines, Path(tmp) / out)
                 best[name] = (min(best[name][0], cpu), min(best[name][1], elapsed))
-        json_out = Path(tmp) / "-.out"
+        json_out = Path(tmp) / "json.out"
         invalid = sum(1 for line in json_out.open("rb") if b'"valid": false' in line)
         distinct = len(set(urns))
     print(f"{args.n:,} lines ({distinct:,} distinct, {invalid / args.n:.1%} invalid), "

@@ -7,15 +7,13 @@ its dict, text block and JSON line must be those that the reference ``describe``
 then ``URN()``) and the plain renderers make. Also: ``URN.canonical()``, which no longer parses
 its result again, gives the same URN as parsing the canonical string.
 
-Examples come from the RFCs (via /work/shared/data/nid_examples.jsonl, each row naming its
-source), the published identifiers of tests/namespaces/test_real_world.py, one input for every
+Examples come from the RFCs (tests/data/nid_examples.jsonl, each row naming its source), the published identifiers of tests/namespaces/test_real_world.py, one input for every
 finding code, and Hypothesis strategies (valid URNs, near misses, any text).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import string
 from pathlib import Path
@@ -30,7 +28,6 @@ from urnld._core import accel
 from urnld.cli._parse import _Describer, _text, describe
 
 TESTS = Path(__file__).resolve().parents[1]
-SHARED = Path(os.environ.get("URNLD_SHARED", TESTS.parents[1] / "shared"))
 
 
 def _published() -> list[str]:
@@ -39,13 +36,10 @@ def _published() -> list[str]:
         r"""["']((?:urn|URN):[^"'\s]+)["']""",
         (TESTS / "namespaces" / "test_real_world.py").read_text("utf-8"),
     )
-    examples = SHARED / "data" / "nid_examples.jsonl"
-    if examples.exists():
-        for line in examples.read_text("utf-8").splitlines():
-            if line.strip():
-                row = json.loads(line)
-                found += [row["urn"], *row.get("equivalent_to", []),
-                          *row.get("not_equivalent_to", [])]
+    for line in (TESTS / "data" / "nid_examples.jsonl").read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            found += [row["urn"], *row.get("equivalent_to", []), *row.get("not_equivalent_to", [])]
     return found
 
 

@@ -257,7 +257,7 @@ def _utf8_lints(part: str, offset: int, what: str, out: list[_Lint]) -> None:
                 break
 
 
-@functools.lru_cache(maxsize=4096)  # bounded: hostile input invents NIDs; mixed data has hundreds
+@functools.lru_cache(maxsize=256)  # bounded: hostile input invents NIDs
 def _nid_findings_of(written: str, mode: Mode, strict: bool) -> tuple[Finding, ...]:
     """:func:`_nid_findings` as a tuple, cached: a NID's findings and spans (always
     ``4 … 4+len``) are the same in every URN that writes it so, and data repeats few NIDs."""
@@ -394,7 +394,7 @@ _RANKS: Final = dict(SEVERITY_RANK)
 Fields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
 
 
-@functools.lru_cache(maxsize=4096)  # bounded: hostile input invents NIDs; mixed data has hundreds
+@functools.lru_cache(maxsize=1024)  # bounded: hostile input invents NIDs; mixed data has hundreds
 def _nid_spec(written: str) -> tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any]:
     """What the accelerator needs of an NID as written: its findings as (code, rank, start,
     message), the NID in lower case, the rule's check_nss and that method's native mark."""

@@ -311,10 +311,45 @@ class _Describer:
                             f"  {severity:<7}     {code}: {message}\n"
                             for code, severity, message, _, _ in findings
                         )
-        d = self(text)
-        if not d["valid"]:
+        return self._text_of(text)
+
+    def _text_of(self, text: str) -> str:
+        """:func:`_text` of :meth:`__call__`'s dict, written from one parse and check."""
+        findings, canonical, parts, error = self._check(
+            text, self.mode, self.strict, self._options  # type: ignore[arg-type]
+        )
+        valid = not any(f.severity == "error" for f in findings)
+        if not valid:
             self.valid = False
-        return _text(d)
+        shown = _shown(text)
+        head = f"{shown}\n  valid       {'yes' if valid else 'NO'}\n"
+        if parts is None or canonical is None:
+            assert error is not None
+            at = error.position
+            return (
+                f"{head}  error       {error.reason} (at position {at})\n"
+                f"              {shown}\n              {' ' * at}^\n"
+            )
+        nid, nss, r, q, f = parts
+        registered, rule = self._nid(nid)
+        if self.mode == "rfc2141":
+            canonical = _as_rfc8141(canonical)
+        lines = [
+            f"{head}  nid         {nid}  ({'registered' if registered else 'NOT registered'}; "
+            f"rules: {rule or 'generic'})\n  nss         {nss}\n"
+        ]
+        if r is not None:
+            lines.append(f"  r-component {r}\n")
+        if q is not None:
+            lines.append(f"  q-component {q}\n")
+        if f is not None:
+            lines.append(f"  f-component {f}\n")
+        lines.append(f"  canonical   {canonical}\n")
+        lines += [
+            f"  {finding.severity!s:<7}     {finding.code}: {_shown(finding.message)}\n"
+            for finding in findings
+        ]
+        return "".join(lines)
 
     def json_line(self, text: str) -> str:
         """The JSON object of *text* on one line, ending in ``\n``."""

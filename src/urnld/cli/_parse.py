@@ -150,10 +150,23 @@ class _Describer:
     What depends only on the NID (IANA registration, the rule's name, the NID's own findings)
     is looked up once per NID, not once per URN; the memo is bounded, since a hostile list can
     invent any number of NIDs. The common cases take a fast lane: an ASCII RFC 8141 URN without
-    components whose findings, by the accelerator's check, are at most its NID's own and
-    ``not-canonical``. Its parts are then slices of the text and every string in its JSON is
-    the text's own characters (no URN character needs a JSON escape). The rest goes through
-    one parse and check (:func:`urnld._core.check_described`).
+    components whose findings, by the accelerator's check, are at most its NID's own,
+    ``not-canonical`` and percent-encoding lints (made from the NSS alone). Its parts are then
+    slices of the text and every string in its JSON but the messages is the text's own
+    characters (no URN character needs a JSON escape). The rest goes through one parse and
+    check (:func:`urnld._core.check_described`).
+
+    >>> d = _Describer("rfc8141", False, [])
+    >>> print(d.text("URN:Example:a%2c"), end="")
+    URN:Example:a%2c
+      valid       yes
+      nid         Example  (registered; rules: example: RFC 6963 §3)
+      nss         a%2c
+      canonical   urn:example:a%2C
+      warning     pct-lowercase: escape '%2c' in the NSS should be written '%2C'
+      info        not-canonical: canonical form is 'urn:example:a%2C'
+    >>> d.json_line("urn:example:a").startswith('{"input": "urn:example:a", "valid": true')
+    True
     """
 
     _MAX_NIDS = 4096

@@ -407,10 +407,54 @@ class _Describer:
                             f' "assigned_name": "{text}", "normalized": "{normalized}", '
                             f'"canonical": "{canonical}{lane[2]}{", ".join(found)}]}}\n'
                         )
-        d = self(text)
-        if not d["valid"]:
+        return self._json_of(text)
+
+    def _json_of(self, text: str) -> str:
+        """:meth:`__call__`'s dict as one JSON line, written from one parse and check."""
+        mode = self.mode
+        findings, canonical, parts, error = self._check(
+            text, mode, self.strict, self._options  # type: ignore[arg-type]
+        )
+        valid = not any(f.severity == "error" for f in findings)
+        if not valid:
             self.valid = False
-        return _ENCODER.encode(d) + "\n"
+        found = ", ".join(
+            f'{{"code": {_string(f.code)}, "severity": {_string(str(f.severity))}, "message": '
+            f'{_string(f.message)}, "span": [{f.span[0]}, {f.span[1]}], "rule": '
+            f"{_optional(f.rule)}}}"
+            for f in findings
+        )
+        head = f'{{"input": {_string(text)}, "valid": {"true" if valid else "false"}, "mode": ' + (
+            _string(mode)
+        )
+        if parts is None or canonical is None:
+            assert error is not None
+            return (
+                f'{head}, "parts": null, "assigned_name": null, "normalized": null, '
+                '"canonical": null, "registered": null, "rule": null, "error": {"position": '
+                f'{error.position}, "reason": {_string(error.reason)}}}, "findings": [{found}]}}\n'
+            )
+        nid, nss, r, q, f = parts
+        upper = self._upper_pct
+        # URN.normalized()'s text: RFC 8141 §3 case folding of each part.
+        normalized = (
+            f"urn:{nid.lower()}:{upper(nss)}"
+            + ("" if r is None else "?+" + upper(r))
+            + ("" if q is None else "?=" + upper(q))
+            + ("" if f is None else "#" + upper(f))
+        )
+        if mode == "rfc2141":
+            # Written out, a legacy NSS's '?', '#' would be read by RFC 8141 as components.
+            normalized, canonical = (_as_rfc8141(normalized), _as_rfc8141(canonical))
+        registered, rule = self._nid(nid)
+        return (
+            f'{head}, "parts": {{"nid": {_string(nid)}, "nss": {_string(nss)}, "r_component": '
+            f'{_optional(r)}, "q_component": {_optional(q)}, "f_component": {_optional(f)}}}, '
+            f'"assigned_name": {_string(f"{text[:3]}:{nid}:{nss}")}, "normalized": '
+            f'{_string(normalized)}, "canonical": {_string(canonical)}, "registered": '
+            f'{"true" if registered else "false"}, "rule": {_optional(rule)}, "error": null, '
+            f'"findings": [{found}]}}\n'
+        )
 
 
 def _as_rfc8141(legacy: str) -> str:
@@ -496,6 +540,11 @@ def run(args: argparse.Namespace) -> int:
 
 #: Results per write.
 _BATCH = 512
+
+
+def _optional(text: str | None) -> str:
+    """*text* as a JSON string, or ``null``."""
+    return "null" if text is None else _ENCODER.encode(text)
 
 
 def _string(text: str) -> str:

@@ -456,16 +456,18 @@ def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
     if canonical is None or lower is None:
         return None
     nid = text[4 : 4 + len(lower)]
+    entries, _, method, _ = _nid_spec(nid)
     # A plugin's rule could report a code these share, which the accelerator lists once.
-    method = _nid_spec(nid)[2]
     if not type(getattr(method, "__self__", None)).__module__.startswith("urnld."):
         return None
-    found = [(f.code, str(f.severity), f.message, *f.span) for f in _nid_findings_of(
-        nid, "rfc8141", False)]
     for code in codes:
         if (code not in _PCT_CODES and code != "not-canonical"
-                and not any(f[0] == code for f in found)):
+                and not any(entry[0] == code for entry in entries)):
             return None
+    # The NID's findings, as the accelerator's spec holds them: each spans the NID.
+    nid_end = 4 + len(nid)
+    found = [(code, _SEVERITY_NAME[rank], message, start, nid_end)
+             for code, rank, start, message in entries]
     # An ASCII URN without components (what the accelerator answers for): the NSS is the rest.
     nss_start = 5 + len(lower)
     if "%" in text:
@@ -482,6 +484,7 @@ def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
 
 _SEVERITY_OF: Final = {code: str(severity) for code, (severity, _) in CODES.items()}
 _RANK_OF: Final = {str(severity): rank for severity, rank in SEVERITY_RANK.items()}
+_SEVERITY_NAME: Final = {rank: str(severity) for severity, rank in SEVERITY_RANK.items()}
 
 
 def _tuple_sort_key(f: FindingTuple) -> tuple[int, int, str]:

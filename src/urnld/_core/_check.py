@@ -436,15 +436,16 @@ def fast_check_fields(text: str) -> Fields | None:
 
 
 #: A finding as plain values, as :func:`fast_findings` gives it: (code, severity, message, start,
-#: end); its rule is None.
-FindingTuple = tuple[str, str, str, int, int]
+#: end, rule).
+FindingTuple = tuple[str, str, str, int, int, "str | None"]
 
 
 def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
     """:func:`check`'s findings of *text* under the default options, as plain values, from its
-    :func:`fast_check_fields` answer *fields*, when those findings are the NID's own,
-    percent-encoding lints and ``not-canonical`` (else None): the NSS's lints are made here,
-    the rest is known without parsing or checking *text* again.
+    :func:`fast_check_fields` answer *fields* (None: not a case it answers): the NID's
+    findings are known, the percent-encoding lints are looked for only where the accelerator
+    found some, the namespace rule is asked only where it reported something (or is a plugin's,
+    whose codes may coincide with these), and nothing is parsed again.
 
     >>> text = "urn:example:a%2cb"
     >>> fields = fast_check_fields(text)
@@ -457,26 +458,33 @@ def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
         return None
     nid = text[4 : 4 + len(lower)]
     entries, _, method, _ = _nid_spec(nid)
-    # A plugin's rule could report a code these share, which the accelerator lists once.
-    if not type(getattr(method, "__self__", None)).__module__.startswith("urnld."):
-        return None
-    for code in codes:
-        if (code not in _PCT_CODES and code != "not-canonical"
-                and not any(entry[0] == code for entry in entries)):
-            return None
     # The NID's findings, as the accelerator's spec holds them: each spans the NID.
     nid_end = 4 + len(nid)
-    found = [(code, _SEVERITY_NAME[rank], message, start, nid_end)
-             for code, rank, start, message in entries]
+    found: list[FindingTuple] = [
+        (code, _SEVERITY_NAME[rank], message, start, nid_end, None)
+        for code, rank, start, message in entries
+    ]
     # An ASCII URN without components (what the accelerator answers for): the NSS is the rest.
     nss_start = 5 + len(lower)
     if "%" in text:
         # The accelerator's codes say which lints find something.
-        found += [(code, _SEVERITY_OF[code], message, start, end) for code, message, start, end
+        found += [(code, _SEVERITY_OF[code], message, start, end, None)
+                  for code, message, start, end
                   in _pct_lints(text[nss_start:], nss_start, "NSS", codes)]
+    # A plugin's rule could report a code the others share, which the accelerator lists once.
+    if not type(getattr(method, "__self__", None)).__module__.startswith("urnld.") or any(
+        code not in _PCT_CODES and code != "not-canonical"
+        and not any(entry[0] == code for entry in entries)
+        for code in codes
+    ):
+        found += [
+            (f.code, str(f.severity), f.message, f.span[0] + nss_start, f.span[1] + nss_start,
+             f.rule)
+            for f in method(text[nss_start:], _PLAIN_OPTIONS[False])
+        ]
     if text != canonical:
         found.append(("not-canonical", _SEVERITY_OF["not-canonical"],
-                      f"canonical form is {canonical!r}", 0, len(text)))
+                      f"canonical form is {canonical!r}", 0, len(text), None))
     if len(found) > 1:
         found.sort(key=_tuple_sort_key)
     return found

@@ -319,10 +319,12 @@ class _Describer:
                     # Percent-encoding lints too: their findings are made from the NSS alone.
                     findings = self._fast_findings(text, got)
                     if findings is not None:
-                        # Messages made of an ASCII URN's parts and reprs: nothing to hide.
+                        # The core's messages are made of an ASCII URN's parts and reprs:
+                        # nothing to hide; a rule's are shown as the reference shows them.
                         return head + "".join(
-                            f"  {severity:<7}     {code}: {message}\n"
-                            for code, severity, message, _, _ in findings
+                            f"  {severity:<7}     {code}: "
+                            f"{message if rule is None else _shown(message)}\n"
+                            for code, severity, message, _, _, rule in findings
                         )
         return self._text_of(text)
 
@@ -392,8 +394,9 @@ class _Describer:
                         if findings is not None:
                             found = [
                                 f'{{"code": "{code}", "severity": "{severity}", "message": '
-                                f'{_string(message)}, "span": [{start}, {end}], "rule": null}}'
-                                for code, severity, message, start, end in findings
+                                f'{_string(message)}, "span": [{start}, {end}], "rule": '
+                                f"{_optional(rule)}}}"
+                                for code, severity, message, start, end, rule in findings
                             ]
                     if found is not None:
                         if error is not None:

@@ -33,6 +33,9 @@ __all__ = ["RULE", "UUIDRule"]
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 _GROUPS = (8, 4, 4, 4, 12)
 _NAMES = ("time_low", "time_mid", "time_high_and_version", "clock_seq", "node")
+#: The wording of a group of the wrong length: a str.format template, which the compiled
+#: accelerator formats too (scripts/gen_speedups.py copies it into the C).
+MSG_GROUP_LENGTH = "UUID field {} has {} hex digits, expected {} (RFC 9562 §4)"
 
 
 class UUIDRule(NamespaceRule):
@@ -101,8 +104,7 @@ class UUIDRule(NamespaceRule):
             if len(group) != want:
                 return self.finding(
                     "nss-invalid",
-                    f"UUID field {name} has {len(group)} hex digits, expected {want} "
-                    "(RFC 9562 §4)",
+                    MSG_GROUP_LENGTH.format(name, len(group), want),
                     start,
                     start + len(group),
                 )

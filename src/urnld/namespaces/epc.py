@@ -166,7 +166,6 @@ class EPCglobalRule(EPCRule):
     title = "EPCglobal"
     reference = "RFC 5134 §3"
 
-    @native_copy("epcglobal")  # with the default options: _speedups.c check_epc
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         found = self._sub_namespace(nss)
         if found is not None:

@@ -156,14 +156,9 @@ static const char *const URN_LITERAL_SUFFIXES[] = {
 /* ---- the native_copy marks of the built-in rules (urnld._core.native_copy) ----
  * X(kind) for every kind: the C copy of each is canonical_<kind> / check_<kind>. */
 #define CANONICAL_COPIES(X) \
-    X(ietf) \
     X(isbn) \
-    X(isni) \
     X(issn) \
-    X(lower_except_pct) \
-    X(mpeg) \
     X(nbn) \
-    X(upper) \
     X(uuid) \
     /* end */
 #define CHECK_COPIES(X) \

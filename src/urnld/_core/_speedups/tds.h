@@ -89,10 +89,10 @@ tds_body_fits(const unsigned char *s, Py_ssize_t k, const unsigned char *b, Py_s
     return 1;
 }
 
-/* urn:epc and urn:epcglobal (RFC 5134 §2, §3; urnld.namespaces.epc): 1 when the NSS is
- * sub-ns-name ":" sub-ns and, for epc (*tds*), the scheme's body fits GS1 TDS. */
+/* urn:epc (RFC 5134 §2; urnld.namespaces.epc): 1 when the NSS is sub-ns-name ":" sub-ns and
+ * the scheme's body fits GS1 TDS. */
 static int
-epc_fits(const unsigned char *s, Py_ssize_t n, int tds)
+epc_fits(const unsigned char *s, Py_ssize_t n)
 {
     const unsigned char *colon = memchr(s, ':', (size_t)n);
     if (colon == NULL || colon == s || !ALNUM[s[0]])
@@ -103,8 +103,6 @@ epc_fits(const unsigned char *s, Py_ssize_t n, int tds)
             return 0;
     if (c == n - 1 || s[c + 1] == '/')
         return 0;
-    if (!tds)
-        return 1;
     const unsigned char *second = memchr(s + c + 1, ':', (size_t)(n - c - 1));
     if (second == NULL)
         return 1;
@@ -117,7 +115,7 @@ static int
 check_epc(const unsigned char *s, Py_ssize_t n, Found *f)
 {
     (void)f;
-    return epc_fits(s, n, 1) ? COPY_CLEAN : COPY_PYTHON;
+    return epc_fits(s, n) ? COPY_CLEAN : COPY_PYTHON;
 }
 
 /* tds_schemes() -> {key: (((kind, min_len, max_len), ...), budget)}: check_epc's table in

@@ -264,10 +264,6 @@ def _check_issn() -> list[str]:
     ]
 
 
-def _check_oid() -> list[str]:
-    return _message("OID_LEADING_ZERO", "urnld.namespaces.oid", "MSG_LEADING_ZERO")
-
-
 def _check_uuid() -> list[str]:
     from urnld.namespaces import uuid
 
@@ -330,7 +326,6 @@ def _check_epc() -> list[str]:
 CHECK_DATA: dict[str, Callable[[], list[str]]] = {
     "isbn": _check_isbn,
     "issn": _check_issn,
-    "oid": _check_oid,
     "uuid": _check_uuid,
     "publicid": _check_publicid,
     "oasis": _check_oasis,

@@ -93,7 +93,6 @@ class NamespaceRule:
         """
         return nss
 
-    @native_copy("empty")  # inherited by rules that keep it: the accelerator skips the call
     def check_nss(self, nss: str, options: CheckOptions) -> Iterable[Finding]:
         """Yield findings about *nss* (as written), with spans relative to the NSS."""
         return ()

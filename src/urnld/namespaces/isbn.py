@@ -92,7 +92,7 @@ class ISBNRule(NamespaceRule):
     title = "International Standard Book Number"
     reference = "RFC 3187 §5; ISO 2108:2017 (template v2)"
 
-    @native_copy("isbn")  # the compiled accelerator's copy: _speedups.c native_isbn
+    @native_copy("isbn")  # the compiled accelerator's copy: _speedups/rules.h canonical_isbn
     def canonical_nss(self, nss: str) -> str:
         if _ISBN.fullmatch(nss):
             return nss.replace("-", "").upper()
@@ -110,7 +110,7 @@ class ISBNRule(NamespaceRule):
             out.append(f"urn:doi:{doi}")
         return tuple(out)
 
-    @native_copy("isbn")  # with the default options: _speedups.c check_isbn
+    @native_copy("isbn")  # with the default options: _speedups/rules_check.h check_isbn
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if _ISBN.fullmatch(nss):
             yield from self._check_digit(nss)

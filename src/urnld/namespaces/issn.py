@@ -67,7 +67,6 @@ class ISSNRule(NamespaceRule):
     title = "International Standard Serial Number"
     reference = "RFC 3044 §5; ISO 3297:2007 (template v2)"
 
-    @native_copy("issn")  # the compiled accelerator's copy: _speedups.c native_issn
     def canonical_nss(self, nss: str) -> str:
         if _ISSN.fullmatch(nss):
             compact = nss.replace("-", "").upper()
@@ -77,7 +76,7 @@ class ISSNRule(NamespaceRule):
     def typed_nss(self, nss: str) -> ISSN:
         return ISSN.parse(nss)
 
-    @native_copy("issn")  # with the default options: _speedups.c check_issn
+    @native_copy("issn")  # with the default options: _speedups/rules_check.h check_issn
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _ISSN.fullmatch(nss):
             yield self._why_not_issn(nss)

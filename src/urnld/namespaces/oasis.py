@@ -54,7 +54,7 @@ class OASISRule(NamespaceRule):
     title = "Organization for the Advancement of Structured Information Standards"
     reference = "RFC 3121 §2"
 
-    @native_copy("oasis")  # with the default options: _speedups.c check_oasis
+    @native_copy("oasis")  # with the default options: _speedups/rules_check.h check_oasis
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         spans = segments(nss)
         first = nss[spans[0][0] : spans[0][1]]

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, native_copy
+from .._core import CheckOptions, NamespaceRule
 from ..findings import Finding
 from ._util import quote_char, segments, visible_span
 from .views import OID
@@ -33,9 +33,6 @@ from .views import OID
 __all__ = ["RULE", "OIDRule"]
 
 _OID = re.compile(r"(?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*")
-#: The wording of an arc with a leading zero: a str.format template, which the compiled
-#: accelerator formats too (scripts/gen_speedups.py copies it into the C).
-MSG_LEADING_ZERO = "arc {!r} at NSS position {} has a leading zero (RFC 3061 §2)"
 
 
 class OIDRule(NamespaceRule):
@@ -48,7 +45,6 @@ class OIDRule(NamespaceRule):
     def typed_nss(self, nss: str) -> OID:
         return OID.parse(nss)
 
-    @native_copy("oid")  # with the default options: _speedups.c check_oid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _OID.fullmatch(nss):
             yield self._why_not_oid(nss)
@@ -79,7 +75,7 @@ class OIDRule(NamespaceRule):
             if arc[0] == "0" and len(arc) > 1:
                 return self.finding(
                     "nss-invalid",
-                    MSG_LEADING_ZERO.format(arc, start),
+                    f"arc {arc!r} at NSS position {start} has a leading zero (RFC 3061 §2)",
                     start,
                     end,
                 )

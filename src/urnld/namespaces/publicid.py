@@ -222,7 +222,7 @@ class PublicIdRule(NamespaceRule):
     title = "SGML/XML formal public identifiers"
     reference = "RFC 3151 §2"
 
-    @native_copy("publicid")  # with the default options: _speedups.c check_publicid
+    @native_copy("publicid")  # with the default options: _speedups/rules_check.h check_publicid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         problem = _nss_problem(nss)
         if problem is not None:

@@ -45,7 +45,6 @@ class UUIDRule(NamespaceRule):
     title = "Universally Unique Identifier"
     reference = "RFC 4122 §3; RFC 9562 §4"
 
-    @native_copy("uuid")  # the compiled accelerator's copy: _speedups.c native_uuid
     def canonical_nss(self, nss: str) -> str:
         if _UUID.fullmatch(nss):
             return nss.lower()
@@ -54,7 +53,7 @@ class UUIDRule(NamespaceRule):
     def typed_nss(self, nss: str) -> uuid.UUID:
         return uuid.UUID(nss)
 
-    @native_copy("uuid")  # with the default options: _speedups.c check_uuid
+    @native_copy("uuid")  # with the default options: _speedups/rules_check.h check_uuid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _UUID.fullmatch(nss):
             yield self._why_not_uuid(nss)

@@ -157,18 +157,13 @@ static const char *const URN_LITERAL_SUFFIXES[] = {
  * X(kind) for every kind: the C copy of each is canonical_<kind> / check_<kind>. */
 #define CANONICAL_COPIES(X) \
     X(isbn) \
-    X(issn) \
     X(nbn) \
-    X(uuid) \
     /* end */
 #define CHECK_COPIES(X) \
-    X(empty) \
     X(epc) \
     X(isbn) \
     X(issn) \
-    X(nbn) \
     X(oasis) \
-    X(oid) \
     X(publicid) \
     X(uuid) \
     /* end */
@@ -272,9 +267,6 @@ static const struct {
 #define OASIS_BRANCH_COUNT 4
 /* urnld.namespaces.oasis.MSG_TOO_FEW */
 static const char MSG_OASIS_TOO_FEW[] = "{} segment(s) after '{}', the template has at least {}: {} (RFC 3121 \302\2472)";
-/* check_oid */
-/* urnld.namespaces.oid.MSG_LEADING_ZERO */
-static const char MSG_OID_LEADING_ZERO[] = "arc {!r} at NSS position {} has a leading zero (RFC 3061 \302\2472)";
 /* check_publicid */
 /* copied as they are: urnld.namespaces.publicid._COPIED */
 static const unsigned char PUBLICID_COPIED[256] = {

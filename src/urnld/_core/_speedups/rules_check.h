@@ -55,14 +55,6 @@ found(Found *f, enum code code, int rank, Py_ssize_t at, PyObject *message)
     return message == NULL ? -1 : COPY_FOUND;
 }
 
-/* RuleBase.check_nss, inherited: no findings (the mark spares the call). */
-static int
-check_empty(const unsigned char *s, Py_ssize_t n, Found *f)
-{
-    (void)s, (void)n, (void)f;
-    return COPY_CLEAN;
-}
-
 /* urn:isbn (RFC 3187 §5; urnld.namespaces.isbn): the grammar, then the check digit
  * (isbn10_check_digit, isbn13_check_digit). */
 static int
@@ -109,29 +101,6 @@ check_issn(const unsigned char *s, Py_ssize_t n, Found *f)
                  format_message(MSG_ISSN_CHECK_CHARACTER, "(CC)", (int)s[n - 1], (int)expected));
 }
 
-/* urn:oid (RFC 3061 §2; urnld.namespaces.oid): clean for
- * (?:0|[1-9][0-9]*)(?:\.(?:0|[1-9][0-9]*))*, the first arc with a leading zero when every arc
- * up to it is a number; anything else is Python's to word. */
-static int
-check_oid(const unsigned char *s, Py_ssize_t n, Found *f)
-{
-    Py_ssize_t i = 0;
-    for (;;) {
-        Py_ssize_t start = i;
-        while (i < n && DIGIT(s[i]))
-            i++;
-        if (i == start || (i < n && s[i] != '.'))
-            return COPY_PYTHON; /* an empty arc, or a character that is not a digit */
-        if (s[start] == '0' && i - start > 1)
-            return found(f, CODE_NSS_INVALID, -1, start,
-                         format_message(MSG_OID_LEADING_ZERO, "(s#n)", (const char *)s + start,
-                                        i - start, start));
-        if (i == n)
-            return COPY_CLEAN;
-        i++;
-    }
-}
-
 /* urn:uuid (RFC 9562 §4; urnld.namespaces.uuid): clean for the 8-4-4-4-12 hex form, the first
  * group of the wrong length when there are five hex groups. */
 static int
@@ -159,16 +128,6 @@ check_uuid(const unsigned char *s, Py_ssize_t n, Found *f)
         start = stop + 1;
     }
     return COPY_PYTHON;
-}
-
-/* urn:nbn (RFC 8458; urnld.namespaces.nbn): clean for the grammar (the profiles' checks are
- * not the default options'), else Python's to word. */
-static int
-check_nbn(const unsigned char *s, Py_ssize_t n, Found *f)
-{
-    Py_ssize_t k;
-    (void)f;
-    return nbn_match(s, n, &k) ? COPY_CLEAN : COPY_PYTHON;
 }
 
 /* Whether s[0..3) is one of RFC 3151's eight escapes (hex in either case). */

@@ -335,3 +335,17 @@ def test_functional_equivalence_examples() -> None:
     assert URN("urn:isbn:0395363412").functional_equivalents() == ()  # wrong check digit
     assert URN("urn:example:a").functional_equivalents() == ()
     assert urnld.functionally_equivalent("urn:example:a", "URN:EXAMPLE:a#f")
+
+
+def test_build_runs_the_namespace_check_unless_told_not_to() -> None:
+    # A builder makes a claim that the URN is valid: a wrong ISBN check digit (RFC 3187's
+    # example with its last digit changed) and an X- NID (RFC 8141 App. C) are refused.
+    with pytest.raises(URNValidationError) as info:
+        URN.build("isbn", "0-395-36341-2")
+    assert [f.code for f in info.value.findings] == ["nss-check-digit"]
+    with pytest.raises(URNValidationError) as info:
+        URN.build("X-Foo", "bar")
+    assert "nid-experimental" in {f.code for f in info.value.findings}
+    # the opt-out for lenient construction builds what the parts spell
+    assert str(URN.build("isbn", "0-395-36341-2", validate=False)) == "urn:isbn:0395363412"
+    assert str(URN.build("X-Foo", "bar", validate=False)) == "urn:x-foo:bar"

@@ -167,7 +167,7 @@ lower_head(const unsigned char *s, Py_ssize_t n, Py_ssize_t k)
     return out;
 }
 
-/* Whether s[i..n) is PCHAR (PCHAR / "/")*, the tail of the NBN and MPEG grammars
+/* Whether s[i..n) is PCHAR (PCHAR / "/")*, the tail of the NBN grammar
  * (namespaces._util.PCHAR_RE, PCHAR_SLASH_RE): non-empty, not starting with "/". */
 static int
 pchar_tail(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)

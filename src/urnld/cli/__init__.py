@@ -167,7 +167,12 @@ def _run(args_list: list[str], command: str | None, prog: str) -> int:
         if args.command is None:
             parser.print_help()
             return 2
-        code: int = _load(args.command).run(args)
+        module = _load(args.command)
+        from ._paths import check_args
+
+        # Before the command writes anything: no output may be an input or another output.
+        check_args(args, getattr(module, "output_paths", None))
+        code: int = module.run(args)
         return code
     except _Stopped as e:
         # The same path as Ctrl-C (temporary output removed, workers stopped), the POSIX code.

@@ -133,15 +133,6 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     return fmt
 
 
-def _same_file(a: str, b: str) -> bool:
-    if a == "-" or b == "-":
-        return False
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return Path(a).resolve() == Path(b).resolve()
-
-
 def _write_report(path: str | None, report: Any) -> None:
     if not path:
         return
@@ -214,8 +205,6 @@ def _one(
     """Canonicalize one input into ``out``; return the report."""
     from .._kernel import atomic_output, open_input
 
-    if _same_file(src, out):
-        raise URNError(f"output {out!r} is the input file; the input is never modified")
     opts = {
         "ignore_components": args.ignore_components, "literals": args.literals,
         "link": args.link, "keep_spellings": args.keep_spellings,
@@ -298,7 +287,6 @@ def run(args: argparse.Namespace) -> int:
         require_default_policy(args.policy, "--engine dask")
         if args.jobs is not None:
             raise URNError("--jobs is for the local engine; --engine dask takes --workers")
-        _check_outputs(args)
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
@@ -308,7 +296,6 @@ def run(args: argparse.Namespace) -> int:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
     if args.jobs is not None and args.jobs < 1:
         raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
-    _check_outputs(args)
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
@@ -335,19 +322,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _check_outputs(args: argparse.Namespace) -> None:
-    """Every output (data files, report) against every input and each other, before writing."""
-    from ._paths import check_paths
-
+def output_paths(args: argparse.Namespace) -> list[str]:
+    """The data files ``-o`` stands for (the dispatcher checks them, with ``--report`` and
+    ``--html``, against the inputs before anything is written): one file, or one per input in
+    the output directory."""
     inputs: list[str] = args.inputs
     out: str = args.output
     if len(inputs) > 1 or args.engine == "dask" or (out != "-" and os.path.isdir(out)):
-        outputs = [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
-    else:
-        outputs = [out]
-    if args.report:
-        outputs.append(args.report)
-    check_paths(inputs, outputs)
+        return [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
+    return [out]
 
 
 def _run_dask(args: argparse.Namespace) -> int:

@@ -104,12 +104,6 @@ def run(args: argparse.Namespace) -> int:
     from .._kernel import atomic_output
     from ..errors import URNError
     from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten, frame
-    from ._paths import check_paths
-
-    inputs = [args.file]
-    if getattr(args, "context", None) and Path(args.context).is_file():
-        inputs.append(args.context)
-    check_paths(inputs, [args.output])
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", URNContextWarning)

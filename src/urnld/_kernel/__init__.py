@@ -22,7 +22,7 @@ from ._bases import (
     reference_kind,
     resolve,
 )
-from ._files import atomic_output, open_input
+from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
 from ._links import (
     Extra,
     LinkOptions,
@@ -77,8 +77,11 @@ __all__ = [
     "is_urn_like",
     "ntriples",
     "open_input",
+    "owner_gone",
+    "owner_tag",
     "record_extras",
     "reference_kind",
     "report_extras",
     "resolve",
+    "sweep_temporary",
 ]

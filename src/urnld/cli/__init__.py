@@ -155,7 +155,7 @@ def _main(argv: Sequence[str] | None) -> int:
     if command not in COMMANDS:
         command = None
     prog = f"urnld {command}" if command else "urnld"
-    with _stop_signals_interrupt():
+    with _stop_signals_interrupt(), _library_messages(prog, command):
         return _run(args_list, command, prog)
 
 
@@ -165,7 +165,9 @@ def _run(args_list: list[str], command: str | None, prog: str) -> int:
         args = parser.parse_args(args_list)
         args.argv = args_list  # for reports that say which command made them
         if args.command is None:
-            parser.print_help()
+            # Exit 2 is an error: say which, on stderr, with the usage line.
+            parser.print_usage(sys.stderr)
+            print("urnld: error: give a COMMAND ('urnld --help' lists them)", file=sys.stderr)
             return 2
         module = _load(args.command)
         from ._paths import check_args
@@ -230,6 +232,49 @@ def _stop_signals_interrupt() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+#: Commands that never load rdflib, pyshacl or pyld: no need to listen to their logs.
+_NO_LIBRARIES = frozenset({"parse", "namespaces", "resolve", "completion"})
+_LIBRARY_LOGGERS = ("rdflib", "pyshacl", "pyld", "owlrl")
+
+
+@contextlib.contextmanager
+def _library_messages(prog: str, command: str | None) -> Iterator[None]:
+    """The libraries' own log warnings (rdflib's "does not look like a valid URI", one line per
+    term, without saying who speaks) become one ``PROG: warning:`` line at the end."""
+    if command is None or command in _NO_LIBRARIES:
+        yield
+        return
+    import logging
+
+    records: list[logging.LogRecord] = []
+
+    class _Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    keep = _Keep(logging.WARNING)
+    loggers = [logging.getLogger(name) for name in _LIBRARY_LOGGERS]
+    propagate = [lg.propagate for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(keep)
+        lg.propagate = False
+    try:
+        yield
+    finally:
+        for lg, before in zip(loggers, propagate, strict=True):
+            lg.removeHandler(keep)
+            lg.propagate = before
+        if records:
+            library = records[0].name.partition(".")[0]
+            try:
+                first = records[0].getMessage()
+            except Exception:  # a library's malformed log call: its format string, then
+                first = str(records[0].msg)
+            first = " ".join(first.split()) or "(empty message)"
+            more = f" ({len(records) - 1:,} more log warnings)" if len(records) > 1 else ""
+            print(f"{prog}: warning: {library} said: {first}{more}", file=sys.stderr)
 
 
 def _one_line(e: BaseException) -> str:

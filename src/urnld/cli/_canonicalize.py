@@ -133,13 +133,27 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     return fmt
 
 
-def _write_report(path: str | None, report: Any) -> None:
+def _report_dict(report: Any, *, streamed: bool = False, complete: bool = True) -> Any:
+    """The report as ``--report`` writes it: the report's dict, plus ``"ok"`` (false when an
+    input could not be read completely) and, for streamed inputs, ``duplicates_merged: null``
+    (a stream is not deduplicated: nobody looked, so no count, not even 0)."""
+    d = report.to_dict()
+    d["ok"] = complete and not d["errors"]["count"]
+    if streamed:
+        d["statements"]["duplicates_merged"] = None
+    return d
+
+
+def _write_report(
+    path: str | None, report: Any, *, streamed: bool = False, complete: bool = True
+) -> None:
     if not path:
         return
     from .._kernel import atomic_output
 
+    d = _report_dict(report, streamed=streamed, complete=complete)
     with atomic_output(path, text=True, fsync=True) as f:
-        json.dump(report.to_dict(), f, indent=2, sort_keys=True, ensure_ascii=False)
+        json.dump(d, f, indent=2, sort_keys=True, ensure_ascii=False)
         f.write("\n")
 
 
@@ -148,11 +162,12 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
         return
     from ._html_report import canonicalize_document, find_positions, write_html
 
-    d = report.to_dict()
+    streamed = getattr(args, "streamed", False)
+    d = _report_dict(report, streamed=streamed)
     spellings = [s for sp in d["clusters"].values() for s in sp] + list(d["invalid"]["urns"])
     positions = find_positions(args.inputs, spellings)
     write_html(args.html, canonicalize_document(
-        d, argv=args.argv, summary=_summary(report), positions=positions
+        d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions
     ))
 
 
@@ -164,31 +179,49 @@ def _finish(args: argparse.Namespace, report: Any) -> None:
 def _print_summary(args: argparse.Namespace, report: Any) -> None:
     if args.quiet:
         return
-    print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    summary = _summary(report, streamed=getattr(args, "streamed", False))
+    print(f"urnld canonicalize: {summary}", file=sys.stderr)
     if args.verbose:
         for spelling, (count, reason) in report.invalid.items():
             print(f"  left as written: {spelling} ({count:,}x): {reason}", file=sys.stderr)
 
 
-def _summary(report: Any) -> str:
+def _summary(report: Any, *, streamed: bool = False) -> str:
     """What was merged and what is left, in words a newcomer reads (exact counts; a capped
-    example list makes a distinct count a lower bound, said as "at least")."""
+    example list makes a distinct count a lower bound, said as "at least").
+
+    *streamed*: some input was streamed, and a stream is not deduplicated: the summary says so
+    rather than "0 duplicates merged". What is left as written is exactly what has no canonical
+    form: not RFC 8141 syntax, or an NID RFC 8141 (or the policy) rules out. A URN that breaks
+    only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten.
+    """
     d = report.to_dict()
     at_least = "at least " if d["clusters_truncated"] else ""
     spellings = sum(len(v) for v in d["clusters"].values())
     invalid = d["invalid"]
     n_invalid = f"{'at least ' if invalid['truncated'] else ''}{len(invalid['urns']):,}"
+    if streamed:
+        statements = (
+            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} written "
+            "(duplicates not merged in streaming mode)"
+        )
+    else:
+        statements = (
+            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
+            f"({d['statements']['duplicates_merged']:,} duplicates merged)"
+        )
     text = (
-        f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
-        f"({d['statements']['duplicates_merged']:,} duplicates merged); "
+        f"{statements}; "
         f"merged {at_least}{spellings:,} spellings into {at_least}{len(d['clusters']):,} "
         f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
     )
     if d["urns"]["invalid"]:
         text += (
             f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "
-            "occurrences): they break RFC 8141 or their namespace's rules, so no canonical "
-            "form exists (urnld check lists them)"
+            "occurrences): no canonical form exists for them (not RFC 8141 syntax, or an NID "
+            "that RFC 8141 rules out; -v gives each reason). URNs that break only their "
+            "namespace's rules, such as a wrong check digit, were rewritten; urnld check "
+            "lists them"
         )
     added = d["added"]
     if any(added.values()):
@@ -221,6 +254,7 @@ def _one(
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
+        args.streamed = True
         try:
             return canonicalize_file(src, out, progress=bar, jobs=args.jobs, **opts)
         finally:
@@ -316,7 +350,7 @@ def run(args: argparse.Namespace) -> int:
             out_fmt = _output_format(args, in_fmt, "-")
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
-    _write_report(args.report, report)
+    _write_report(args.report, report, streamed=getattr(args, "streamed", False))
     _write_html(args, report)
     _print_summary(args, report)
     return 0
@@ -349,8 +383,13 @@ def _run_dask(args: argparse.Namespace) -> int:
         raise URNError(
             f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
         ) from e
+    from ..read import format_for_path
     from ._input_options import read_options, warnings_to_stderr
 
+    # Line-based inputs are partitioned and streamed: not deduplicated.
+    args.streamed = any(
+        format_for_path(p, args.input_format, stdin="nt") in STREAMABLE for p in args.inputs
+    )
     try:
         with warnings_to_stderr("urnld canonicalize"):
             report = udask.canonicalize_files(
@@ -371,9 +410,9 @@ def _run_dask(args: argparse.Namespace) -> int:
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.
         if args.report and e.report is not None:
-            _write_report(args.report, e.report)
+            _write_report(args.report, e.report, complete=False)
         raise
-    _write_report(args.report, report)
+    _write_report(args.report, report, streamed=args.streamed)
     _write_html(args, report)
     _print_summary(args, report)
     return 0

@@ -154,10 +154,13 @@ def _run(args: argparse.Namespace) -> int:
                 })
             report = report.merge(part)
     for err in report.errors:
-        if not (args.json or args.quiet):
+        # Even with -q: the reason for exit status 2 is never hidden.
+        if not args.json:
             print(f"urnld check: error: {err}", file=sys.stderr)
     if args.json:
         out = report.to_dict()
+        # Not ok when some input could not be read completely: nobody knows what it holds.
+        out["ok"] = bool(out["ok"]) and not unreadable and not report.error_count
         out["inputs"] = inputs
         out["unreadable"] = unreadable
         out["policy"] = policy.to_dict()
@@ -240,7 +243,9 @@ def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
     invalid, nonc, clusters = d["invalid"], d["non_canonical"], d["clusters"]
     status = "OK" if d["ok"] else "ERRORS"
     if partial:
-        status += " (incomplete: some input could not be read)"
+        # Never "OK" when part of the data was not seen (the exit status is 2).
+        status = ("ERRORS (incomplete: some input could not be read)" if not d["ok"]
+                  else "INCOMPLETE (some input could not be read)")
     n_invalid = _distinct(len(invalid["urns"]), invalid["truncated"])
     n_nonc = _distinct(len(nonc["spellings"]), nonc["truncated"])
     n_clusters = _distinct(len(clusters["groups"]), clusters["truncated"])

@@ -111,8 +111,21 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from ..errors import URNError
+    from ..read import format_for_path
+    from ._input_options import read_options, refuse_long_lines, warnings_to_stderr
+
+    # A giant line takes rdflib minutes to refuse: the streaming reader's line limit, first.
+    # (JSON-LD is a whole document, often on one line: its own parser's limits apply.)
+    for path, fmt in [*((p, args.input_format) for p in args.data),
+                      *((p, None) for p in args.shapes or [])]:
+        try:
+            syntax = format_for_path(path, fmt, stdin="turtle")
+        except URNError:
+            syntax = None  # the reader says so, in its words
+        if syntax != "json-ld":
+            refuse_long_lines(path)
     from ..shacl import ReadOptions, validate
-    from ._input_options import read_options, warnings_to_stderr
     from ._progress import Progress
 
     policy = policy_from_args(args, "urnld validate")

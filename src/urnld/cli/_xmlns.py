@@ -8,7 +8,8 @@ compared across files.
 
 ``--json`` prints one object (stable)::
 
-    {"files": [<urnld.xmlns.XMLNamespaceAudit.to_dict()>, …],
+    {"ok": bool,  # every file read, nothing found (false when any file is unreadable)
+     "files": [<urnld.xmlns.XMLNamespaceAudit.to_dict()>, …],
      "unreadable": [{"source": str, "error": str}, …],
      "equivalent_spellings_across_files": [[spelling, …], …]}
 
@@ -89,7 +90,8 @@ def _run(args: argparse.Namespace) -> int:
         sorted(spellings) for spellings in by_key.values()
         if len(spellings) > 1 and not set.intersection(*spellings.values())
     )
-    out = {"files": [a.to_dict() for a in audits], "unreadable": unreadable,
+    clean = bool(audits) and all(a.ok for a in audits) and not across and not unreadable
+    out = {"ok": clean, "files": [a.to_dict() for a in audits], "unreadable": unreadable,
            "equivalent_spellings_across_files": across}
     if args.html:
         from ._html_report import write_html, xmlns_document
@@ -106,7 +108,6 @@ def _run(args: argparse.Namespace) -> int:
                       + ", ".join(repr(s) for s in group))
     if not audits:
         return 2
-    clean = all(a.ok for a in audits) and not across and not unreadable
     return 0 if clean else 1
 
 

@@ -91,7 +91,7 @@ def refuse_long_lines(path: str, limit: int | None = None) -> None:
     >>> _ = f.write_bytes(b"<a> <b> <c> .\n" + b"x" * 100 + b"\n")
     >>> refuse_long_lines(str(f), limit=50)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    urnld.errors.URNError: .../x.nt:2: line longer than 50 bytes (the limit)
+    urnld.URNError: .../x.nt:2: line longer than 50 bytes (the limit)
     """
     import os
     import stat

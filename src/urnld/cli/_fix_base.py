@@ -35,6 +35,11 @@ def run(args: argparse.Namespace) -> int:
 
     source = "<stdin>" if args.file == "-" else args.file
     syntax = format_for_path(args.file, args.input_format, stdin="turtle")
+    if syntax != "json-ld":
+        from ._input_options import refuse_long_lines
+
+        # The rewrite scans the text: a giant line would take minutes.
+        refuse_long_lines(args.file)
     with open_input(args.file) as (stream, _size):
         raw = stream.read()
     try:

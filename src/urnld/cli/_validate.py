@@ -106,8 +106,11 @@ def _print_text(report: Report) -> None:
 def run(args: argparse.Namespace) -> int:
     from ._common import stdout_to
 
-    with stdout_to(args.output):
-        return _run(args)
+    with stdout_to(args.output) as discard:
+        code = _run(args)
+        if code == 2:
+            discard()  # exit 2: no output file is created or replaced
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:

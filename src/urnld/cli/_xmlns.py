@@ -50,8 +50,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ._common import stdout_to
 
-    with stdout_to(args.output):
-        return _run(args)
+    with stdout_to(args.output) as discard:
+        code = _run(args)
+        if code == 2:
+            discard()  # exit 2: no output file is created or replaced
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -93,7 +96,7 @@ def _run(args: argparse.Namespace) -> int:
     clean = bool(audits) and all(a.ok for a in audits) and not across and not unreadable
     out = {"ok": clean, "files": [a.to_dict() for a in audits], "unreadable": unreadable,
            "equivalent_spellings_across_files": across}
-    if args.html:
+    if args.html and audits:  # no file read: exit 2, and no output file
         from ._html_report import write_html, xmlns_document
 
         write_html(args.html, xmlns_document(out, argv=args.argv))

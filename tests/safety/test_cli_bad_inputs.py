@@ -18,8 +18,8 @@ import tempfile
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 import pytest
 

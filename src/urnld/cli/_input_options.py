@@ -123,7 +123,7 @@ def refuse_long_lines(path: str, limit: int | None = None) -> None:
 @contextlib.contextmanager
 def warnings_to_stderr(prog: str) -> Iterator[None]:
     """Print URN hazard warnings raised in the block as ``PROG: warning: …`` lines."""
-    from ..jsonld import URNContextWarning
+    from ..errors import URNContextWarning
 
     caught: list[warnings.WarningMessage] = []
     try:

@@ -114,8 +114,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .._kernel import syntax_for_path
     from ..errors import URNError
-    from ..read import format_for_path
     from ._input_options import read_options, refuse_long_lines, warnings_to_stderr
 
     # A giant line takes rdflib minutes to refuse: the streaming reader's line limit, first.
@@ -123,7 +123,7 @@ def _run(args: argparse.Namespace) -> int:
     for path, fmt in [*((p, args.input_format) for p in args.data),
                       *((p, None) for p in args.shapes or [])]:
         try:
-            syntax = format_for_path(path, fmt, stdin="turtle")
+            syntax: str | None = syntax_for_path(path, fmt, stdin="turtle").name
         except URNError:
             syntax = None  # the reader says so, in its words
         if syntax != "json-ld":

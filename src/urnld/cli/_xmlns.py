@@ -8,10 +8,10 @@ compared across files.
 
 ``--json`` prints one object (stable)::
 
-    {"ok": bool,  # every file read, nothing found (false when any file is unreadable)
-     "files": [<urnld.xmlns.XMLNamespaceAudit.to_dict()>, …],
+    {"files": [<urnld.xmlns.XMLNamespaceAudit.to_dict()>, …],
      "unreadable": [{"source": str, "error": str}, …],
-     "equivalent_spellings_across_files": [[spelling, …], …]}
+     "equivalent_spellings_across_files": [[spelling, …], …],
+     "ok": bool}  # every file read and nothing found (false when any file is unreadable)
 
 A file that cannot be read (missing, malformed XML, entity declarations) is listed as
 unreadable and the others are still audited. Exit 0 when every file was read and nothing was
@@ -94,8 +94,8 @@ def _run(args: argparse.Namespace) -> int:
         if len(spellings) > 1 and not set.intersection(*spellings.values())
     )
     clean = bool(audits) and all(a.ok for a in audits) and not across and not unreadable
-    out = {"ok": clean, "files": [a.to_dict() for a in audits], "unreadable": unreadable,
-           "equivalent_spellings_across_files": across}
+    out = {"files": [a.to_dict() for a in audits], "unreadable": unreadable,
+           "equivalent_spellings_across_files": across, "ok": clean}
     if args.html and audits:  # no file read: exit 2, and no output file
         from ._html_report import write_html, xmlns_document
 

@@ -125,3 +125,15 @@ def test_library_log_warnings_become_one_urnld_line(capsys, tmp_path: Path) -> N
     assert len(lines) == 1, err
     assert lines[0].startswith("urnld validate: warning: rdflib said: ")
     assert "does not look like a valid URI" in lines[0] and "more log warnings" in lines[0]
+
+
+def test_an_error_is_one_line_without_the_library_log_on_the_way(capsys, tmp_path: Path) -> None:
+    # RDF-star in an N-Triples file: rdflib logs a warning for "< <urn:…", then fails.
+    (tmp_path / "star.nt").write_text(
+        '<< <urn:example:a> <http://e/p> <http://e/o> >> <http://e/q> "x" .\n'
+    )
+    code, _, err = run(capsys, "validate", str(tmp_path / "star.nt"))
+    assert code == 2
+    lines = err.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("urnld validate: error: "), err
+    assert "star.nt" in lines[0]

@@ -155,8 +155,12 @@ def _main(argv: Sequence[str] | None) -> int:
     if command not in COMMANDS:
         command = None
     prog = f"urnld {command}" if command else "urnld"
-    with _stop_signals_interrupt(), _library_messages(prog, command):
-        return _run(args_list, command, prog)
+    with _stop_signals_interrupt(), _library_messages(prog, command) as library_log:
+        code = _run(args_list, command, prog)
+        if code == 2:
+            # The one error line says why; what a library logged on the way is noise then.
+            library_log.clear()
+        return code
 
 
 def _run(args_list: list[str], command: str | None, prog: str) -> int:
@@ -240,15 +244,16 @@ _LIBRARY_LOGGERS = ("rdflib", "pyshacl", "pyld", "owlrl")
 
 
 @contextlib.contextmanager
-def _library_messages(prog: str, command: str | None) -> Iterator[None]:
+def _library_messages(prog: str, command: str | None) -> Iterator[list[Any]]:
     """The libraries' own log warnings (rdflib's "does not look like a valid URI", one line per
-    term, without saying who speaks) become one ``PROG: warning:`` line at the end."""
+    term, without saying who speaks) become one ``PROG: warning:`` line at the end.
+
+    Yields the list of log records kept: the caller clears it to print nothing."""
+    records: list[Any] = []
     if command is None or command in _NO_LIBRARIES:
-        yield
+        yield records
         return
     import logging
-
-    records: list[logging.LogRecord] = []
 
     class _Keep(logging.Handler):
         def emit(self, record: logging.LogRecord) -> None:
@@ -261,7 +266,7 @@ def _library_messages(prog: str, command: str | None) -> Iterator[None]:
         lg.addHandler(keep)
         lg.propagate = False
     try:
-        yield
+        yield records
     finally:
         for lg, before in zip(loggers, propagate, strict=True):
             lg.removeHandler(keep)

@@ -188,7 +188,11 @@ def _atomic(p: str, text: bool, fsync: bool, compress: bool) -> Iterator[IO[Any]
     # A symlink to a regular file: replace the file it points to, keep the link.
     p = os.path.realpath(p)
     directory = os.path.dirname(p)
-    sweep_temporary(directory)
+    if directory not in _swept:
+        # Once per directory and process: a job writing thousands of pieces into one directory
+        # must not list it thousands of times.
+        _swept.add(directory)
+        sweep_temporary(directory)
     # The file gets the mode open() would give, or the replaced one's.
     mode = (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask()
     fd, tmp = _create_temporary(directory)
@@ -218,6 +222,7 @@ def _atomic(p: str, text: bool, fsync: bool, compress: bool) -> Iterator[IO[Any]
 # name from the start: ".urnld-<host>-<pid>-<start>-<random>.tmp". The next urnld run that
 # writes into the same directory removes such files when their owner process is gone.
 
+_swept: set[str] = set()
 _TEMP_NAME = re.compile(r"\.urnld-([0-9a-f]{8})-(\d+)-(\d+)-[0-9a-f]+\.tmp\Z")
 _ANONYMOUS_UNSUPPORTED = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT}
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 
 HELP = "write out references made under a URN base used as a prefix (@base <urn:uuid:>)"
@@ -43,10 +42,12 @@ def run(args: argparse.Namespace) -> int:
     from ..read import Rewrite, fix_base, format_for_path
 
     source = "<stdin>" if args.file == "-" else args.file
-    if args.file != "-" and args.output != "-" and os.path.exists(args.output) \
-            and os.path.samefile(args.file, args.output):
-        raise URNError(f"output {args.output!r} is the input file; the input is never modified")
     syntax = format_for_path(args.file, args.input_format, stdin="turtle")
+    if syntax != "json-ld":
+        from ._input_options import refuse_long_lines
+
+        # The rewrite scans the text: a giant line would take minutes.
+        refuse_long_lines(args.file)
     with open_input(args.file) as (stream, _size):
         raw = stream.read()
     try:

@@ -206,14 +206,15 @@ def test_server_stopped_mid_run(
     undo = tmp_path / "u.ru"
     argv = ["canonicalize", "--endpoint", store.query_url, "--update-endpoint",
             store.update_url, "--batch", "4", "--literals", "--report", str(report),
-            "--undo", str(undo)]
+            *([] if store.virtuoso else ["--undo", str(undo)])]
     code = main(argv)
     line = one_error_line(capsys, code, "canonicalize")
     assert " batch 3 of " in line and "batches 1-2 are committed" in line
     assert "cannot connect" in line or "closed the connection" in line
     run = json.loads(report.read_text())["run"]
     assert run["complete"] is False and run["batches"]["done"] == 2
-    assert undo.read_text().count("# batch ") == 3  # the failed batch may have committed
+    if not store.virtuoso:  # the failed batch may have committed: its block is there
+        assert undo.read_text().count("# batch ") == 3
 
     monkeypatch.setattr(client.Endpoint, "update", real_update)
     local_server.start()

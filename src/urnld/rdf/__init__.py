@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     )
     from ._store import URNStore
     from ._term import NotAURNError, URNRef
+    from ._undo import apply_undo
 
 __all__ = [
     "DEFAULT_MAX_WORK",
@@ -54,6 +55,7 @@ __all__ = [
     "URNGraph",
     "URNRef",
     "URNStore",
+    "apply_undo",
     "canonical_nquads",
     "canonical_query",
     "canonicalize",
@@ -89,6 +91,7 @@ _LAZY = {
     "canonicalize_endpoint": "._endpoint",
     "check_endpoint": "._endpoint",
     "canonical_query": "._query",
+    "apply_undo": "._undo",
     "canonicalize_document": "._document",
     "check_output_format": "._document",
     "write_graph": "._document",

@@ -927,10 +927,62 @@ def _undo_ops(
             new_g = mapping.get(g, g) if g is not None and rename_graphs else g
             new: _Quad = (mapping.get(s, s), mapping.get(p, p), mapping.get(o, o), new_g)
             groups.setdefault(new, (row.get("e", "") in _TRUE, []))[1].append(old)
-    return " ;\n".join(_revert(groups, named_bnodes=scope.virtuoso))
+    stars: dict[str, list[_Quad]] = {}
+    if not scope.virtuoso:
+        blank = _ambiguous(groups)
+        if blank:
+            stars = _stars(endpoint, scope, olds, blank, mapping)
+    return " ;\n".join(_revert(groups, named_bnodes=scope.virtuoso, stars=stars))
 
 
-def _revert(groups: dict[_Quad, tuple[bool, list[_Quad]]], *, named_bnodes: bool) -> list[str]:
+_BLANK = _Term("bnode", "")
+
+
+def _ambiguous(groups: dict[_Quad, tuple[bool, list[_Quad]]]) -> set[str]:
+    """The blank nodes of canonical statements that one pattern would not tell apart: two
+    statements equal but for their blank nodes (``<urn:a:b> <p> _:x`` and ``_:y``)."""
+    by_shape: dict[tuple[_Term | None, ...], list[_Quad]] = {}
+    for new in groups:
+        if any(t is not None and t.kind == "bnode" for t in new):
+            shape = tuple(_BLANK if t is not None and t.kind == "bnode" else t for t in new)
+            by_shape.setdefault(shape, []).append(new)
+    return {t.value for news in by_shape.values() if len(news) > 1
+            for new in news for t in new if t is not None and t.kind == "bnode"}
+
+
+def _stars(endpoint: Endpoint, scope: _Scope, olds: str, wanted: set[str],
+           mapping: dict[_Term, _Term]) -> dict[str, list[_Quad]]:
+    """The other statements of blank nodes that :func:`_ambiguous` found that the batch does
+    not change (so they read the same when its undo runs): ``(node, p, o, g)`` for
+    ``node p o`` and ``(o, p, node, g)`` for the reverse, with the node as :data:`_BLANK`. Read by blank-node label, which a store keeps
+    from one query to the next (Oxigraph does); where it does not, nothing is found and the
+    undo stays a pattern."""
+    anchors = []
+    for w in scope.wrappers():
+        for pattern in ("?f ?p ?b", "?b ?f ?o", "?b ?p ?f", "?s ?f ?b"):
+            anchors.append(f"{{ {w(pattern)} }}")
+    query = (
+        "SELECT DISTINCT ?b ?x ?y ?h ?in (isBlank(?b) AS ?b_b) (isBlank(?y) AS ?y_b) "
+        "(DATATYPE(?y) AS ?y_dt) (LANG(?y) AS ?y_lang) WHERE { "
+        f"{{ VALUES ?f {{ {olds} }} {' UNION '.join(anchors)} }} FILTER(isBlank(?b)) "
+        "{ { ?b ?x ?y } UNION { GRAPH ?h { ?b ?x ?y } } BIND(0 AS ?in) } UNION "
+        "{ { ?y ?x ?b } UNION { GRAPH ?h { ?y ?x ?b } } BIND(1 AS ?in) } }"
+    )
+    out: dict[str, list[_Quad]] = {}
+    for row in endpoint.select(query):
+        b, y = row.get("b", ""), _read_term(row, "y")
+        if b not in wanted or y is None or y.kind == "bnode":
+            continue  # another blank node: no constant to match it by
+        x, h = _Term("iri", row.get("x", "")), _read_term(row, "h")
+        if x in mapping or y in mapping or h in mapping:
+            continue  # reverted by the same undo block, in an order not known here
+        star: _Quad = (_BLANK, x, y, h) if row.get("in") == "0" else (y, x, _BLANK, h)
+        out.setdefault(b, []).append(star)
+    return out
+
+
+def _revert(groups: dict[_Quad, tuple[bool, list[_Quad]]], *, named_bnodes: bool,
+            stars: dict[str, list[_Quad]] | None = None) -> list[str]:
     deletes: list[_Quad] = []
     inserts: list[_Quad] = []
     patterns: list[str] = []
@@ -940,7 +992,7 @@ def _revert(groups: dict[_Quad, tuple[bool, list[_Quad]]], *, named_bnodes: bool
                 deletes.append(new)
             inserts.extend(olds)
         else:
-            patterns.append(_bnode_undo(new, olds, existed))
+            patterns.append(_bnode_undo(new, olds, existed, stars or {}))
     ops = []
     for verb, quads in (("DELETE", deletes), ("INSERT", inserts)):
         if quads:
@@ -949,7 +1001,8 @@ def _revert(groups: dict[_Quad, tuple[bool, list[_Quad]]], *, named_bnodes: bool
     return ops + patterns
 
 
-def _bnode_undo(new: _Quad, olds: list[_Quad], existed: bool) -> str:
+def _bnode_undo(new: _Quad, olds: list[_Quad], existed: bool,
+                stars: dict[str, list[_Quad]]) -> str:
     labels: dict[str, str] = {}
 
     def spell(t: _Term) -> str:
@@ -965,6 +1018,17 @@ def _bnode_undo(new: _Quad, olds: list[_Quad], existed: bool) -> str:
 
     new_body = quad(new)
     old_bodies = " ".join(sorted({quad(o) for o in olds}))
+    # A blank node that another canonical statement of the batch shares the pattern with is
+    # told apart by its other statements.
+    context = []
+    for label, var in list(labels.items()):
+        for star in stars.get(label, ()):
+            body = " ".join(var if t is _BLANK else t.sparql() for t in star[:3]
+                            if t is not None) + " ."
+            context.append(f"GRAPH {star[3].sparql()} {{ {body} }}" if star[3] is not None
+                           else body)
+    new_body_where = " ".join([new_body, *sorted(set(context))])
     blank = " && ".join(f"isBlank({v})" for v in labels.values())
     delete = "" if existed else f"DELETE {{ {new_body} }} "
-    return f"{delete}INSERT {{ {old_bodies} }} WHERE {{ {new_body} FILTER({blank}) }}"
+    return (f"{delete}INSERT {{ {old_bodies} }} "
+            f"WHERE {{ {new_body_where} FILTER({blank}) }}")

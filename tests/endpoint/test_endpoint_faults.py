@@ -268,7 +268,8 @@ def recording_server() -> Iterator[tuple[str, list[str | None]]]:
 
 
 def _no_credentials(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("URNLD_ENDPOINT_TOKEN", "URNLD_ENDPOINT_USER", "URNLD_ENDPOINT_PASSWORD"):
+    for name in ("URNLD_ENDPOINT_TOKEN", "URNLD_ENDPOINT_USER", "URNLD_ENDPOINT_PASSWORD",
+                 "URNLD_ENDPOINT_AUTH"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NETRC", str(tmp_path / "no-netrc"))
 
@@ -309,6 +310,18 @@ def test_basic_from_netrc(recording_server: tuple[str, list[str | None]],
     with pytest.raises(EndpointError):
         check_endpoint(url)
     assert set(seen) == {"Basic " + base64.b64encode(b"bob:hunter2").decode()}
+
+
+def test_bad_auth_scheme(recording_server: tuple[str, list[str | None]],
+                         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    url, _seen = recording_server
+    _no_credentials(monkeypatch, tmp_path)
+    monkeypatch.setenv("URNLD_ENDPOINT_USER", "alice")
+    monkeypatch.setenv("URNLD_ENDPOINT_AUTH", "kerberos")
+    code = main(["check", "--endpoint", url])
+    line = one_error_line(capsys, code, "check")
+    assert "URNLD_ENDPOINT_AUTH must be basic or digest, got 'kerberos'" in line
 
 
 def test_no_credentials(recording_server: tuple[str, list[str | None]],

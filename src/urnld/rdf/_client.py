@@ -185,14 +185,15 @@ class Endpoint:
         for row in self._rows(query, header):
             yield dict(zip(header, row, strict=True))
 
-    def select_columns(self, query: str, columns: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    def select_columns(self, query: str, columns: tuple[str, ...], *,
+                       limit: int | None = None) -> Iterator[tuple[str, ...]]:
         """Run a SELECT; yield the values of ``columns`` (``""`` where unbound) per solution.
 
         :meth:`select` without a dict per row, for results of millions of rows. A column the
         results lack is an :class:`EndpointError` naming the columns they have.
         """
         header: list[str] = []
-        rows = self._rows(query, header)
+        rows = self._rows(query, header, limit=limit)
         try:  # closing rows frees the connection when the caller stops early
             first = next(rows, None)
             if first is None:
@@ -212,17 +213,21 @@ class Endpoint:
         finally:
             rows.close()
 
-    def _rows(self, query: str, header: list[str]) -> Generator[list[str], None, None]:
-        """The CSV rows of a SELECT, checked against the header (filled into ``header``)."""
+    def _rows(self, query: str, header: list[str], *,
+              limit: int | None = None) -> Generator[list[str], None, None]:
+        """The CSV rows of a SELECT, checked against the header (filled into ``header``).
+
+        ``limit`` is the query's own LIMIT: a row cap at or above it cut nothing (Virtuoso sets
+        its header whenever the rows reach the cap)."""
         with self._send(self.url, "query", query, accept=_CSV) as response:
             self._expect(response, (_CSV,), "SPARQL CSV results")
             cap = response.headers.get(_CAP_HEADER)
-            if cap is not None:
+            try:
+                rows = int(cap) if cap is not None else 0
+            except ValueError:
+                rows = 0
+            if cap is not None and not (limit is not None and 0 < limit <= rows):
                 response.close()
-                try:
-                    rows = int(cap)
-                except ValueError:
-                    rows = 0
                 raise ResultCapError(
                     f"{self.url}: the store cut the result at {cap} rows (its result row cap); "
                     "raise it or page with --page-size", rows,

@@ -421,7 +421,7 @@ def _term_rows(
             page = f"{query} ORDER BY ?x LIMIT {page_size} OFFSET {offset}"
         try:
             n = 0
-            for row in _read_terms(endpoint, page):
+            for row in _read_terms(endpoint, page, limit=page_size):
                 n += 1
                 yield row
         except ResultCapError as e:
@@ -434,8 +434,9 @@ def _term_rows(
         offset += n
 
 
-def _read_terms(endpoint: Endpoint, query: str) -> Iterator[tuple[str, int, str]]:
-    for x, count, dt in endpoint.select_columns(query, ("x", "n", "dt")):
+def _read_terms(endpoint: Endpoint, query: str,
+                limit: int | None = None) -> Iterator[tuple[str, int, str]]:
+    for x, count, dt in endpoint.select_columns(query, ("x", "n", "dt"), limit=limit):
         try:
             yield x, int(count), dt
         except ValueError as e:

@@ -157,9 +157,10 @@ def test_digest_from_netrc(vstore: Store, monkeypatch: pytest.MonkeyPatch,
     report = canonicalize_endpoint(vstore.query_url, update_url=vstore.update_url)
     assert report.rewritten > 0
     monkeypatch.setenv("URNLD_ENDPOINT_AUTH", "basic")  # Virtuoso's /sparql-auth wants Digest
-    with pytest.raises(EndpointError, match="HTTP 401"):
-        with Endpoint(vstore.query_url, update_url=vstore.update_url) as e:
-            e.update(f"INSERT DATA {{ GRAPH <{DEFAULT_GRAPH}> {{ <urn:a:b> <urn:a:c> <urn:a:d> }} }}")
+    triple = "<urn:a:b> <urn:a:c> <urn:a:d>"
+    with (pytest.raises(EndpointError, match="HTTP 401"),
+          Endpoint(vstore.query_url, update_url=vstore.update_url) as e):
+        e.update(f"INSERT DATA {{ GRAPH <{DEFAULT_GRAPH}> {{ {triple} }} }}")
 
 
 # -- a Virtuoso whose result cap is 3 rows ---------------------------------------------------------

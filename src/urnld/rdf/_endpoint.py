@@ -955,13 +955,11 @@ def _stars(endpoint: Endpoint, scope: _Scope, olds: str, wanted: set[str],
            mapping: dict[_Term, _Term]) -> dict[str, list[_Quad]]:
     """The other statements of blank nodes that :func:`_ambiguous` found that the batch does
     not change (so they read the same when its undo runs): ``(node, p, o, g)`` for
-    ``node p o`` and ``(o, p, node, g)`` for the reverse, with the node as :data:`_BLANK`. Read by blank-node label, which a store keeps
-    from one query to the next (Oxigraph does); where it does not, nothing is found and the
-    undo stays a pattern."""
-    anchors = []
-    for w in scope.wrappers():
-        for pattern in ("?f ?p ?b", "?b ?f ?o", "?b ?p ?f", "?s ?f ?b"):
-            anchors.append(f"{{ {w(pattern)} }}")
+    ``node p o`` and ``(o, p, node, g)`` for the reverse, with the node as :data:`_BLANK`.
+    Read by blank-node label, which a store keeps from one query to the next (Oxigraph does);
+    where it does not, nothing is found and the undo stays a pattern."""
+    anchors = [f"{{ {w(pattern)} }}" for w in scope.wrappers()
+               for pattern in ("?f ?p ?b", "?b ?f ?o", "?b ?p ?f", "?s ?f ?b")]
     query = (
         "SELECT DISTINCT ?b ?x ?y ?h ?in (isBlank(?b) AS ?b_b) (isBlank(?y) AS ?y_b) "
         "(DATATYPE(?y) AS ?y_dt) (LANG(?y) AS ?y_lang) WHERE { "

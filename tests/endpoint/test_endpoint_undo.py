@@ -102,6 +102,26 @@ def test_blank_nodes_told_apart_by_their_statements(store: Store, tmp_path: Path
     assert same(store.dataset(), before)
 
 
+@pytest.mark.parametrize("names", [False, True])
+def test_blank_nodes_of_two_batches(store: Store, tmp_path: Path, names: bool) -> None:
+    """Found by the property below: batch 1 makes ``_:b2 <p> <c>``, batch 2 makes
+    ``_:b1 <p> <c>``; batch 2's undo must revert one blank node, not both. Without other
+    statements the two nodes are interchangeable: either one may get either spelling back."""
+    data = """
+        <URN:ISBN:0-395-36341-1> <http://ex/p> <URN:ISBN:0-395-36341-1> .
+        _:b1 <http://ex/p> <urn:ISBN:0395363411> .
+        _:b2 <http://ex/p> <URN:ISBN:0-395-36341-1> .
+    """
+    if names:
+        data += '_:b1 <http://ex/name> "b1" .\n_:b2 <http://ex/name> "b2" .\n'
+    store.load(Graph().parse(data=data, format="nt"))
+    before = store.dataset()
+    undo = tmp_path / "u.ru"
+    run(store, undo, batch=1)
+    apply_undo(undo, store.update_url)
+    assert same(store.dataset(), before)
+
+
 def test_statement_canonical_before_is_kept(store: Store, tmp_path: Path) -> None:
     g = Graph().parse(data="""
         <urn:isbn:0395363411> <http://ex/p> <http://ex/o> .

@@ -930,30 +930,19 @@ def _undo_ops(
             groups.setdefault(new, (row.get("e", "") in _TRUE, []))[1].append(old)
     stars: dict[str, list[_Quad]] = {}
     if not scope.virtuoso:
-        blank = _ambiguous(groups)
+        blank = {t.value for new in groups for t in new if t is not None and t.kind == "bnode"}
         if blank:
             stars = _stars(endpoint, scope, olds, blank, mapping)
     return " ;\n".join(_revert(groups, named_bnodes=scope.virtuoso, stars=stars))
 
 
+# A blank node's place in a statement of its neighbourhood (see _stars).
 _BLANK = _Term("bnode", "")
-
-
-def _ambiguous(groups: dict[_Quad, tuple[bool, list[_Quad]]]) -> set[str]:
-    """The blank nodes of canonical statements that one pattern would not tell apart: two
-    statements equal but for their blank nodes (``<urn:a:b> <p> _:x`` and ``_:y``)."""
-    by_shape: dict[tuple[_Term | None, ...], list[_Quad]] = {}
-    for new in groups:
-        if any(t is not None and t.kind == "bnode" for t in new):
-            shape = tuple(_BLANK if t is not None and t.kind == "bnode" else t for t in new)
-            by_shape.setdefault(shape, []).append(new)
-    return {t.value for news in by_shape.values() if len(news) > 1
-            for new in news for t in new if t is not None and t.kind == "bnode"}
 
 
 def _stars(endpoint: Endpoint, scope: _Scope, olds: str, wanted: set[str],
            mapping: dict[_Term, _Term]) -> dict[str, list[_Quad]]:
-    """The other statements of blank nodes that :func:`_ambiguous` found that the batch does
+    """The other statements of the blank nodes in the batch's statements that the batch does
     not change (so they read the same when its undo runs): ``(node, p, o, g)`` for
     ``node p o`` and ``(o, p, node, g)`` for the reverse, with the node as :data:`_BLANK`.
     Read by blank-node label, which a store keeps from one query to the next (Oxigraph does);
@@ -1017,8 +1006,9 @@ def _bnode_undo(new: _Quad, olds: list[_Quad], existed: bool,
 
     new_body = quad(new)
     old_bodies = " ".join(sorted({quad(o) for o in olds}))
-    # A blank node that another canonical statement of the batch shares the pattern with is
-    # told apart by its other statements.
+    # The pattern alone would match every blank node in that place: the one meant is told
+    # apart by its other statements, and each operation takes one match (LIMIT 1), so
+    # spellings that blank nodes with the same statements had come back one per node.
     context = []
     for label, var in list(labels.items()):
         for star in stars.get(label, ()):
@@ -1029,5 +1019,6 @@ def _bnode_undo(new: _Quad, olds: list[_Quad], existed: bool,
     new_body_where = " ".join([new_body, *sorted(set(context))])
     blank = " && ".join(f"isBlank({v})" for v in labels.values())
     delete = "" if existed else f"DELETE {{ {new_body} }} "
-    return (f"{delete}INSERT {{ {old_bodies} }} "
-            f"WHERE {{ {new_body_where} FILTER({blank}) }}")
+    names = " ".join(labels.values())
+    return (f"{delete}INSERT {{ {old_bodies} }} WHERE {{ {{ SELECT {names} WHERE {{ "
+            f"{new_body_where} FILTER({blank}) }} LIMIT 1 }} }}")

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 
 from urnld.cli import main
+from urnld.endpoint._undo import HEADER, blocks_of
 from urnld.rdf import BatchProgress, apply_undo, canonicalize_endpoint
-from urnld.rdf._undo import HEADER, blocks_of
 
 if TYPE_CHECKING:
     from conftest import Store
@@ -181,7 +181,7 @@ def test_cut_block_is_skipped_and_uncommitted_block_applied(store: Store, tmp_pa
 
 def test_cli_undo_resumes(store: Store, tmp_path: Path, capsys: pytest.CaptureFixture[str],
                           monkeypatch: pytest.MonkeyPatch) -> None:
-    import urnld.rdf._client as client
+    import urnld.endpoint._client as client
     g = catalog()
     store.load(g)
     before = store.dataset()

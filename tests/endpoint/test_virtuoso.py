@@ -14,9 +14,9 @@ from rdflib.compare import isomorphic
 
 from urnld import URNError
 from urnld.cli import main
+from urnld.endpoint._client import Endpoint, _boolean
 from urnld.rdf import EndpointError, canonicalize, canonicalize_endpoint, check_endpoint
 from urnld.rdf import check_graph as check_in_memory
-from urnld.rdf._client import Endpoint, _boolean
 
 from .conftest import DEFAULT_GRAPH, Virtuoso, virtuoso_command
 

@@ -67,8 +67,7 @@ class _Bar:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..rdf._client import DEFAULT_TIMEOUT
-    from ..rdf._undo import apply_undo
+    from ..endpoint import DEFAULT_TIMEOUT, apply_undo
 
     if args.timeout is not None and not args.timeout > 0:
         raise URNError(f"--timeout must be a positive number of seconds, got {args.timeout}")

@@ -119,6 +119,25 @@ def test_typed_literal_deleted(vstore: Store, datatype: str) -> None:
     assert len(vstore.default_graph()) == 3
 
 
+def test_many_terms_split_into_requests(vstore: Store) -> None:
+    """One request of a few thousand VALUES rows exceeds Virtuoso's code vector ("SQ199:
+    Maximum size (32767) of a code vector exceeded"): a batch ends at 1,000 terms there."""
+    import uuid
+
+    from urnld.rdf import BatchProgress
+
+    g = Graph()
+    for i in range(1200):  # RFC 9562 UUIDs, spelled in upper case (canonical: lower case)
+        g.add((URIRef(f"URN:UUID:{uuid.UUID(int=i + 1)}".upper()), URIRef("http://e/p"),
+               Literal(i)))
+    vstore.load(g)
+    seen: list[BatchProgress] = []
+    report = canonicalize_endpoint(vstore.query_url, update_url=vstore.update_url,
+                                   batch=100_000, progress=seen.append)
+    assert report.rewritten == 1200 and seen[-1].batches_total == 2
+    assert isomorphic(vstore.default_graph(), canonicalize(g).graph)
+
+
 def test_blank_nodes_keep_their_identity(vstore: Store) -> None:
     g = Graph().parse(data="""
         _:b <http://e/p> <URN:ISBN:0-395-36341-1> .

@@ -590,7 +590,7 @@ class _Spool:
         self.terms += 1
         self.occurrences += change.n
 
-    def batches(self, size: int) -> Iterator[list[_Change]]:
+    def batches(self, size: int, max_terms: int | None = None) -> Iterator[list[_Change]]:
         self.file.seek(0)
         batch: list[_Change] = []
         total = 0
@@ -598,7 +598,7 @@ class _Spool:
             v = json.loads(line)
             batch.append(_Change(_Term(*v[0:4]), _Term(*v[4:8]), v[8]))
             total += v[8]
-            if total >= size:
+            if total >= size or (max_terms is not None and len(batch) >= max_terms):
                 yield batch
                 batch, total = [], 0
         if batch:
@@ -713,8 +713,18 @@ def canonicalize_endpoint(
         spool.close()
 
 
+# Virtuoso compiles an update into a code vector of at most 32 KiB ("SQ199: Maximum size
+# (32767) of a code vector exceeded"): about 6,000 VALUES rows in one request exceed it, 2,000
+# do not. There a batch also ends at this many distinct terms.
+_VIRTUOSO_MAX_TERMS = 1000
+
+
+def _max_terms(scope: _Scope) -> int | None:
+    return _VIRTUOSO_MAX_TERMS if scope.virtuoso else None
+
+
 def _plan(
-    spool: _Spool, size: int, extras: list[Extra]
+    spool: _Spool, size: int, extras: list[Extra], scope: _Scope
 ) -> tuple[list[list[Extra]], list[list[Extra]]]:
     """The added statements per request: each rewrite batch's ``urnld:spelling`` statements
     (those of the spellings it rewrites), then the rest in chunks of ``size``."""
@@ -726,7 +736,7 @@ def _plan(
         else:
             rest.append(e)
     per_batch = []
-    for changes in spool.batches(size):
+    for changes in spool.batches(size, _max_terms(scope)):
         mine: list[Extra] = []
         for c in changes:  # an IRI and a literal of one spelling: the first takes them
             mine.extend(by_spelling.pop(c.old.value, ()))
@@ -783,7 +793,7 @@ def _rewrite(
     extras: list[Extra],
     keep_spellings: bool,
 ) -> None:
-    per_batch, after = _plan(spool, size, extras)
+    per_batch, after = _plan(spool, size, extras, scope)
     total = len(per_batch) + len(after)
     statements_total = spool.occurrences + len(extras)
     done_statements = 0
@@ -792,7 +802,7 @@ def _rewrite(
     undo_log = UndoWriter(undo) if undo is not None else None
     if progress is not None:
         progress(BatchProgress(0, total, 0, statements_total))
-    requests = zip(spool.batches(size), per_batch, strict=True)
+    requests = zip(spool.batches(size, _max_terms(scope)), per_batch, strict=True)
     k = 0
     try:
         for k, (changes, added) in enumerate(

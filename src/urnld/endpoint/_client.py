@@ -71,6 +71,10 @@ class ResultCapError(EndpointError):
         super().__init__(message)
         self.cap = cap
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # two constructor arguments: pickle (worker processes) rebuilds it with both
+        return (ResultCapError, (str(self), self.cap))
+
 
 # The header Virtuoso sets on a result it cut at ResultSetMaxRows.
 _CAP_HEADER = "x-sparql-maxrows"

@@ -633,8 +633,10 @@ def canonicalize_endpoint(
     arguments are :func:`check_endpoint`'s. Updates go to ``update_url`` (default ``url``), in
     requests of about ``batch`` statement-occurrences each. ``dry_run=True`` reports what would
     change and sends no update (its report's ``statements_out`` is the input count).
-    ``undo`` names a file to receive a SPARQL Update that restores the original spellings
-    (written also when a batch fails, covering every batch that may have been committed).
+    ``undo`` names a file that receives, batch by batch and on disk before each batch is sent,
+    the updates that restore the original spellings (:mod:`urnld.endpoint._undo`; apply with
+    :func:`urnld.endpoint.apply_undo` or ``urnld undo``); an existing undo file is added to.
+    Refused on Virtuoso (a :class:`URNError` before anything is written).
     ``progress`` is called with a :class:`BatchProgress` after each batch.
 
     ``link``, ``keep_spellings`` and ``link_resolvers`` add the statements they add on the file

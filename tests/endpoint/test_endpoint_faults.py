@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
-from rdflib import Graph
+from rdflib import BNode, Graph
 from rdflib.compare import isomorphic
 
 from urnld.cli import main
@@ -226,7 +226,10 @@ def test_server_stopped_mid_run(
     assert main(["canonicalize", str(CATALOG), "--literals", "-o", str(out)]) == 0
     expected = Graph().parse(out)
     got = store.default_graph()
-    assert len(got) == len(expected) == store.count(), set(got) ^ set(expected)
+    def ground(g: Graph) -> set[Any]:
+        return {t for t in g if not any(isinstance(x, BNode) for x in t)}
+
+    assert len(got) == len(expected) == store.count(), ground(got) ^ ground(expected)
     assert isomorphic(got, expected)
     assert isomorphic(got, canonicalize(data, literals=True).graph)
 

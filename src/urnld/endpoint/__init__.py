@@ -13,7 +13,7 @@ True
 
 from __future__ import annotations
 
-from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError
+from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError, ResultCapError
 from ._endpoint import BatchProgress, EndpointBatchError, canonicalize_endpoint, check_endpoint
 from ._undo import UndoProgress, apply_undo
 
@@ -23,6 +23,7 @@ __all__ = [
     "Endpoint",
     "EndpointBatchError",
     "EndpointError",
+    "ResultCapError",
     "UndoProgress",
     "apply_undo",
     "canonicalize_endpoint",

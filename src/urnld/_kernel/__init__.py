@@ -32,7 +32,14 @@ from ._links import (
     record_extras,
     report_extras,
 )
-from ._report import DEFAULT_MAX_EXAMPLES, LineError
+from ._report import (
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_MEMORY_BUDGET,
+    ClusterStats,
+    LineError,
+    cluster_stats,
+)
+from ._spill import set_spill_directory, spill_directory
 from ._report_canon import CanonicalizeReport
 from ._report_check import CheckReport
 from ._terms import (
@@ -52,6 +59,7 @@ from ._terms import (
 __all__ = [
     "BASE_CODE",
     "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_MEMORY_BUDGET",
     "HAZARD_KINDS",
     "POLICY_OK_NIDS",
     "SPELLING",
@@ -59,6 +67,7 @@ __all__ = [
     "CanonicalizeReport",
     "CheckFields",
     "CheckReport",
+    "ClusterStats",
     "Extra",
     "LineError",
     "LinkOptions",
@@ -69,6 +78,7 @@ __all__ = [
     "base_message",
     "check_fields",
     "check_term",
+    "cluster_stats",
     "extra_statements",
     "extras_of_report",
     "is_hazard",
@@ -81,4 +91,6 @@ __all__ = [
     "reference_kind",
     "report_extras",
     "resolve",
+    "set_spill_directory",
+    "spill_directory",
 ]

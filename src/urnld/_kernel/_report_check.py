@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._report import (
     DEFAULT_MAX_EXAMPLES,
+    DEFAULT_MEMORY_BUDGET,
+    ClusterStats,
     _add,
     _Capped,
     _count_with_text,
     _group,
+    _iter_groups,
     _ReportBase,
+    cluster_stats,
 )
 
 if TYPE_CHECKING:
@@ -44,18 +48,19 @@ class CheckReport(_ReportBase):
                "error_occurrences", "non_canonical_occurrences")
     _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_non_canonical", "_clusters")
 
-    def __init__(self, *, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
-        self._init_base(max_examples)
+    def __init__(
+        self, *, max_examples: int = DEFAULT_MAX_EXAMPLES,
+        memory_budget: int = DEFAULT_MEMORY_BUDGET,
+    ) -> None:
+        self._init_base(max_examples, memory_budget)
         self.iri_occurrences = 0
         self.literal_occurrences = 0
         self.error_occurrences = 0
         self.non_canonical_occurrences = 0
-        self._findings: _Capped[str, int] = _Capped(max_examples, _add)
-        self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
-        self._non_canonical: _Capped[str, tuple[int, str]] = _Capped(
-            max_examples, _count_with_text
-        )
-        self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+        self._findings: _Capped[str, int] = self._new_map(_add)
+        self._invalid: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
+        self._non_canonical: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
+        self._clusters: _Capped[tuple[str, str], int] = self._new_map(_add)
 
     def record_urn(
         self,
@@ -244,8 +249,35 @@ class CheckReport(_ReportBase):
         """Return the report of both inputs together (neither operand is changed)."""
         if not isinstance(other, CheckReport):
             raise TypeError(f"cannot merge CheckReport with {type(other).__name__}")
-        out = CheckReport(max_examples=min(self.max_examples, other.max_examples))
+        out = CheckReport(
+            max_examples=min(self.max_examples, other.max_examples),
+            memory_budget=min(self.memory_budget, other.memory_budget),
+        )
         return self._merge_into(out, other)
+
+    def cluster_stats(self) -> ClusterStats:
+        """Exact figures of the clusters of equivalent spellings (all of them, not only the
+        examples): how many URNs are spelled several ways, and in how many spellings.
+
+        >>> r = CheckReport()
+        >>> r.record_counts({}, {"a": 3}, {("urn:a:b", "URN:A:b"): 1, ("urn:a:b", "urn:a:b"): 2})
+        >>> r.cluster_stats().several, r.cluster_stats().sizes
+        (1, {2: 1})
+        """
+        return cluster_stats(self._clusters)
+
+    def iter_invalid(self) -> Iterator[tuple[str, tuple[int, str]]]:
+        """Every invalid spelling with (statements, first error), in code-point order."""
+        return self._invalid.iter_all()
+
+    def iter_non_canonical(self) -> Iterator[tuple[str, tuple[int, str]]]:
+        """Every valid non-canonical spelling with (statements, canonical form), sorted."""
+        return self._non_canonical.iter_all()
+
+    def iter_clusters(self) -> Iterator[tuple[str, dict[str, int]]]:
+        """Every URN spelled several ways: canonical form and {spelling: statements}, sorted
+        (one cluster in memory at a time)."""
+        return _iter_groups(self._clusters.iter_all(), several=True)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, deterministic summary (the ``urnld check --json`` output).
@@ -258,17 +290,20 @@ class CheckReport(_ReportBase):
              "findings": {code: n},
              "nids": {nid: n}, "nids_truncated": b,
              "invalid": {"urns": {spelling: {"count": n, "finding": "code: message"}},
-                         "truncated": b, "occurrences": n},
+                         "truncated": b, "occurrences": n, "distinct": n},
              "non_canonical": {"spellings": {spelling: {"canonical": c, "count": n}},
-                               "truncated": b, "occurrences": n},
-
-        Every ``count``/``occurrences`` is exact. A map with ``"truncated": true`` holds the
-        ``max_examples`` smallest keys (code-point order) with their exact counts, so its
-        length is a lower bound of the number of distinct keys; ``occurrences`` stays exact.
-             "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b},
+                               "truncated": b, "occurrences": n, "distinct": n},
+             "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b,
+                          "count": n, "spellings": n, "sizes": {"2": n, …}},
              "errors": {"count": n, "truncated": b,
                         "lines": [{"source": s, "line": n, "message": m}]}}
+
+        Every ``count``/``occurrences``/``distinct`` is exact, at any size. A map with
+        ``"truncated": true`` shows the ``max_examples`` smallest keys (code-point order) with
+        their exact counts; ``distinct`` (and the clusters' ``count``: URNs spelled several
+        ways, ``spellings``: their spellings, ``sizes``: spellings per URN → URNs) count all.
         """
+        stats = self.cluster_stats()
         return {
             "kind": "check",
             "ok": self.ok,
@@ -285,6 +320,7 @@ class CheckReport(_ReportBase):
                 "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
                 "truncated": self._invalid.truncated,
                 "occurrences": self.error_occurrences,
+                "distinct": self._invalid.distinct(),
             },
             "non_canonical": {
                 "spellings": {
@@ -292,8 +328,13 @@ class CheckReport(_ReportBase):
                 },
                 "truncated": self._non_canonical.truncated,
                 "occurrences": self.non_canonical_occurrences,
+                "distinct": self._non_canonical.distinct(),
             },
-            "clusters": {"groups": self.clusters, "truncated": self._clusters.truncated},
+            "clusters": {
+                "groups": self.clusters, "truncated": self._clusters.truncated,
+                "count": stats.several, "spellings": stats.several_spellings,
+                "sizes": stats.to_dict()["sizes"],
+            },
             "errors": self._errors_dict(),
         }
 

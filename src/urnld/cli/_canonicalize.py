@@ -180,19 +180,25 @@ def _print_summary(args: argparse.Namespace, report: Any) -> None:
 
 
 def _summary(report: Any) -> str:
-    """What was merged and what is left, in words a newcomer reads (exact counts; a capped
-    example list makes a distinct count a lower bound, said as "at least")."""
+    """What was merged and what is left, in words a newcomer reads (exact counts, distinct
+    spellings included, at any size)."""
     d = report.to_dict()
-    at_least = "at least " if d["clusters_truncated"] else ""
-    spellings = sum(len(v) for v in d["clusters"].values())
+    merged = d["merged"]
     invalid = d["invalid"]
-    n_invalid = f"{'at least ' if invalid['truncated'] else ''}{len(invalid['urns']):,}"
+    n_invalid = f"{invalid['distinct']:,}"
     text = (
         f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
         f"({d['statements']['duplicates_merged']:,} duplicates merged); "
-        f"merged {at_least}{spellings:,} spellings into {at_least}{len(d['clusters']):,} "
+        f"merged {merged['spellings']:,} spellings into {merged['canonical']:,} "
         f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
     )
+    iris = d["iris"]
+    if iris["rewritten"]:
+        text += (
+            f"; merged {iris['spellings']:,} spellings of other IRIs into "
+            f"{iris['normal_forms']:,} RFC 3986 normal forms ({iris['rewritten']:,} "
+            "occurrences rewritten)"
+        )
     if d["urns"]["invalid"]:
         text += (
             f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "

@@ -223,27 +223,25 @@ def _run_dask(args: argparse.Namespace, on_unreadable: Callable[[str, Exception]
     )
 
 
-def _distinct(n: int, truncated: bool) -> str:
-    """A number of distinct keys: exact, or a lower bound when the example list was capped."""
-    if not truncated:
-        return f"{n:,}"
-    return f"at least {n:,}" if n else "an unknown number of"
-
-
 def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
     """The verdict and the counts of a ``check`` report dict, in words (exact counts).
 
     An *occurrence* is one URN in one statement (a statement that uses the same spelling twice
-    counts once); distinct counts are of spellings or canonical forms.
+    counts once); distinct counts are of spellings or canonical forms, exact at any size.
+
+    >>> from urnld.report import CheckReport
+    >>> summary_lines(CheckReport().to_dict(), partial=False)[0]  # doctest: +NORMALIZE_WHITESPACE
+    'OK: 0 invalid URNs (0 occurrences); 0 valid URN spellings not in canonical form
+    (0 occurrences, which canonicalize rewrites); 0 URNs spelled several ways'
     """
     urns = d["urns"]
     invalid, nonc, clusters = d["invalid"], d["non_canonical"], d["clusters"]
     status = "OK" if d["ok"] else "ERRORS"
     if partial:
         status += " (incomplete: some input could not be read)"
-    n_invalid = _distinct(len(invalid["urns"]), invalid["truncated"])
-    n_nonc = _distinct(len(nonc["spellings"]), nonc["truncated"])
-    n_clusters = _distinct(len(clusters["groups"]), clusters["truncated"])
+    n_invalid = f"{invalid['distinct']:,}"
+    n_nonc = f"{nonc['distinct']:,}"
+    n_clusters = f"{clusters['count']:,}"
     return [
         f"{status}: {n_invalid} invalid URNs ({invalid['occurrences']:,} occurrences); "
         f"{n_nonc} valid URN spellings not in canonical form ({nonc['occurrences']:,} "

@@ -38,8 +38,10 @@ from ._report import (
     ClusterStats,
     LineError,
     cluster_stats,
+    default_memory_budget,
+    set_default_memory_budget,
 )
-from ._spill import set_spill_directory, spill_directory
+from ._spill import handoff_runs, set_spill_directory, spill_directory
 from ._report_canon import CanonicalizeReport
 from ._report_check import CheckReport
 from ._terms import (
@@ -79,8 +81,10 @@ __all__ = [
     "check_fields",
     "check_term",
     "cluster_stats",
+    "default_memory_budget",
     "extra_statements",
     "extras_of_report",
+    "handoff_runs",
     "is_hazard",
     "is_rdflib_internal",
     "is_urn",
@@ -91,6 +95,7 @@ __all__ = [
     "reference_kind",
     "report_extras",
     "resolve",
+    "set_default_memory_budget",
     "set_spill_directory",
     "spill_directory",
 ]

@@ -7,12 +7,22 @@ their public face and states the guarantees.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
-from ._spill import Run, merge_sorted
+from ._spill import BUDGET_ENV, Run, merge_sorted
 
-__all__ = ["DEFAULT_MAX_EXAMPLES", "DEFAULT_MEMORY_BUDGET", "ClusterStats", "LineError", "cluster_stats"]
+__all__ = [
+    "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_MEMORY_BUDGET",
+    "ClusterStats",
+    "LineError",
+    "cluster_stats",
+    "default_memory_budget",
+    "rewritten_examples",
+    "set_default_memory_budget",
+]
 
 
 #: Default cap on the number of example keys each map of a report shows (``to_dict()``).
@@ -30,11 +40,43 @@ ENTRY_BYTES = 200
 MIN_KEYS = 4
 
 #: Runs a map keeps before it merges them into one (the fan-in of the final merge).
-_FAN_IN = 32
+_FAN_IN = 16
 
 K = TypeVar("K", str, tuple[str, str], tuple[str, int])
 V = TypeVar("V")
 _R = TypeVar("_R", bound="_ReportBase")
+
+
+def default_memory_budget() -> int:
+    """The budget a report gets when none is given: :envvar:`URNLD_MEMORY_BUDGET` (bytes, as
+    ``urnld … --memory-budget`` sets it for the processes it starts), else
+    :data:`DEFAULT_MEMORY_BUDGET`.
+
+    >>> default_memory_budget() == DEFAULT_MEMORY_BUDGET or "URNLD_MEMORY_BUDGET" in os.environ
+    True
+    """
+    text = os.environ.get(BUDGET_ENV)
+    if text:
+        try:
+            return max(0, int(text))
+        except ValueError:
+            pass  # a bad value set by hand: the default, rather than a crash deep in a worker
+    return DEFAULT_MEMORY_BUDGET
+
+
+def set_default_memory_budget(budget: int | None) -> None:
+    """Make *budget* (bytes; None: :data:`DEFAULT_MEMORY_BUDGET`) the default of the reports
+    made later, in this process and in the processes it starts.
+
+    >>> set_default_memory_budget(1 << 20); default_memory_budget()
+    1048576
+    >>> set_default_memory_budget(None); default_memory_budget() == DEFAULT_MEMORY_BUDGET
+    True
+    """
+    if budget is None:
+        os.environ.pop(BUDGET_ENV, None)
+    else:
+        os.environ[BUDGET_ENV] = str(max(0, budget))
 
 
 def _keys_for(budget: int, maps: int) -> int:
@@ -57,7 +99,7 @@ class _Capped(Generic[K, V]):
     ([('a', 2), ('b', 2)], 5, True, True)
     """
 
-    __slots__ = ("_summary", "cap", "combine", "data", "limit", "max_keys", "runs")
+    __slots__ = ("_summary", "cache", "cap", "combine", "data", "limit", "max_keys", "runs")
 
     def __init__(
         self, cap: int, combine: Callable[[V, V], V], *, max_keys: int | None = None
@@ -67,18 +109,24 @@ class _Capped(Generic[K, V]):
         self.data: dict[K, V] = {}
         self.limit: K | None = None
         self.max_keys = (
-            max_keys if max_keys is not None else _keys_for(DEFAULT_MEMORY_BUDGET, 8)
+            max_keys if max_keys is not None else _keys_for(default_memory_budget(), 8)
         )
         self.runs: list[Run] = []
         self._summary: tuple[int, list[tuple[K, V]]] | None = None
+        # What readers derived from the contents (cluster figures): dropped on any change.
+        self.cache: dict[str, Any] = {}
 
     def __getstate__(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__ if name != "_summary"}
+        return {
+            name: getattr(self, name) for name in self.__slots__
+            if name not in ("_summary", "cache")
+        }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         for name, value in state.items():
             setattr(self, name, value)
         self._summary = None
+        self.cache = {}
 
     def add(self, key: K, value: V) -> None:
         data = self.data
@@ -115,14 +163,17 @@ class _Capped(Generic[K, V]):
         """Spill to a run once past ``max_keys`` keys, after a batch was added to :attr:`data`
         (directly, or by the methods above)."""
         self._summary = None
+        self.cache.clear()
         if len(self.data) > self.max_keys:
             self._spill()
 
     def _spill(self) -> None:
         data = self.data
-        self.runs.append(Run(sorted(data.items(), key=_item_key)))
+        # Keys are distinct: the items sort by key without a key function.
+        self.runs.append(Run(sorted(data.items())))
         self.data = {}
         self._summary = None
+        self.cache.clear()
         if len(self.runs) >= _FAN_IN:
             # Merge the runs into one: the final merge reads a bounded number of files.
             runs, self.runs = self.runs, []
@@ -137,7 +188,7 @@ class _Capped(Generic[K, V]):
         """
         sources: list[Iterable[tuple[K, V]]] = list(self.runs)
         if self.data:
-            sources.append(sorted(self.data.items(), key=_item_key))
+            sources.append(sorted(self.data.items()))
         return merge_sorted(sources, self.combine)
 
     def _summarize(self) -> tuple[int, list[tuple[K, V]]]:
@@ -198,10 +249,6 @@ class _Capped(Generic[K, V]):
         return list(self.iter_all()) == list(other.iter_all())
 
     __hash__ = None  # type: ignore[assignment]  # mutable
-
-
-def _item_key(item: tuple[Any, Any]) -> Any:
-    return item[0]
 
 
 def _add(a: int, b: int) -> int:
@@ -285,7 +332,9 @@ class _ReportBase:
             setattr(out, name, getattr(self, name).merged(getattr(other, name)))
         return out
 
-    def _init_base(self, max_examples: int, memory_budget: int) -> None:
+    def _init_base(self, max_examples: int, memory_budget: int | None) -> None:
+        if memory_budget is None:
+            memory_budget = default_memory_budget()
         if max_examples < 1:
             raise ValueError(f"max_examples must be >= 1, got {max_examples!r}")
         if memory_budget < 0:
@@ -314,6 +363,11 @@ class _ReportBase:
     def errors(self) -> list[LineError]:
         """The kept malformed lines, sorted by source then line (at most ``max_examples``)."""
         return [LineError(s, n, m) for (s, n), m in self._errors.items()]
+
+    def iter_errors(self) -> Iterator[tuple[str, int, str]]:
+        """Every malformed line ``(source, line, message)``, sorted, however many."""
+        for (source, line), message in self._errors.iter_all():
+            yield source, line, message
 
     @property
     def nids(self) -> dict[str, int]:
@@ -371,12 +425,32 @@ class ClusterStats:
 
 def cluster_stats(pairs: _Capped[tuple[str, str], Any]) -> ClusterStats:
     """The :class:`ClusterStats` of a map keyed by ``(canonical, spelling)`` (one pass in key
-    order, so each canonical form's spellings come together)."""
+    order, so each canonical form's spellings come together; cached until the map changes)."""
+    return _cluster_pass(pairs)[0]
+
+
+def rewritten_examples(pairs: _Capped[tuple[str, str], int]) -> list[tuple[str, tuple[int, str]]]:
+    """The ``cap`` smallest spellings of *pairs* that differ from their canonical form, as
+    ``(spelling, (count, canonical))`` in spelling order (from the same cached pass)."""
+    return _cluster_pass(pairs)[1]
+
+
+def _cluster_pass(
+    pairs: _Capped[tuple[str, str], Any],
+) -> tuple[ClusterStats, list[tuple[str, tuple[int, str]]]]:
+    hit = pairs.cache.get("clusters")
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
     canonical = spellings = several = several_spellings = 0
     rewritten_spellings = merged_canonical = merged_spellings = 0
     sizes: dict[int, int] = {}
     current: str | None = None
     size = rewritten = 0
+    cap = pairs.cap
+    # the cap smallest rewritten spellings: a max-heap of the kept ones (negated by key order
+    # through a wrapper would cost more than a sorted cut done in batches)
+    kept: list[tuple[str, tuple[int, str]]] = []
+    high = 2 * cap
 
     def close() -> None:
         nonlocal several, several_spellings, merged_canonical, merged_spellings
@@ -388,7 +462,7 @@ def cluster_stats(pairs: _Capped[tuple[str, str], Any]) -> ClusterStats:
             merged_canonical += 1
             merged_spellings += size
 
-    for (c, s), _v in pairs.iter_all():
+    for (c, s), v in pairs.iter_all():
         spellings += 1
         if c != current:
             if current is not None:
@@ -400,7 +474,18 @@ def cluster_stats(pairs: _Capped[tuple[str, str], Any]) -> ClusterStats:
         if s != c:
             rewritten += 1
             rewritten_spellings += 1
+            kept.append((s, (v, c)))
+            if len(kept) > high:
+                kept.sort()
+                del kept[cap:]
     if current is not None:
         close()
-    return ClusterStats(canonical, spellings, several, several_spellings, sizes,
-                        rewritten_spellings, merged_canonical, merged_spellings)
+    kept.sort()
+    del kept[cap:]
+    out = (
+        ClusterStats(canonical, spellings, several, several_spellings, sizes,
+                     rewritten_spellings, merged_canonical, merged_spellings),
+        kept,
+    )
+    pairs.cache["clusters"] = out
+    return out

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from ._report import (
     DEFAULT_MAX_EXAMPLES,
-    DEFAULT_MEMORY_BUDGET,
     ClusterStats,
     _add,
     _Capped,
@@ -57,7 +56,7 @@ class CanonicalizeReport(_ReportBase):
         ignore_components: bool = False,
         literals: bool = False,
         max_examples: int = DEFAULT_MAX_EXAMPLES,
-        memory_budget: int = DEFAULT_MEMORY_BUDGET,
+        memory_budget: int | None = None,
     ) -> None:
         self._init_base(max_examples, memory_budget)
         self.ignore_components = ignore_components

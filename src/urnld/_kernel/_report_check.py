@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 from ._report import (
     DEFAULT_MAX_EXAMPLES,
-    DEFAULT_MEMORY_BUDGET,
     ClusterStats,
     _add,
     _Capped,
@@ -16,6 +15,7 @@ from ._report import (
     _iter_groups,
     _ReportBase,
     cluster_stats,
+    rewritten_examples,
 )
 
 if TYPE_CHECKING:
@@ -46,11 +46,13 @@ class CheckReport(_ReportBase):
 
     _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
                "error_occurrences", "non_canonical_occurrences")
-    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_non_canonical", "_clusters")
+    # The non-canonical spellings are the clusters' pairs whose spelling is not the canonical
+    # form: derived from them, not kept twice.
+    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters")
 
     def __init__(
         self, *, max_examples: int = DEFAULT_MAX_EXAMPLES,
-        memory_budget: int = DEFAULT_MEMORY_BUDGET,
+        memory_budget: int | None = None,
     ) -> None:
         self._init_base(max_examples, memory_budget)
         self.iri_occurrences = 0
@@ -59,7 +61,9 @@ class CheckReport(_ReportBase):
         self.non_canonical_occurrences = 0
         self._findings: _Capped[str, int] = self._new_map(_add)
         self._invalid: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
-        self._non_canonical: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
+        # What a compiled flush writes non-canonical spellings into (batch_maps): dropped
+        # after each batch, the clusters hold the same pairs.
+        self._scratch: dict[str, Any] = {}
         self._clusters: _Capped[tuple[str, str], int] = self._new_map(_add)
 
     def record_urn(
@@ -113,7 +117,6 @@ class CheckReport(_ReportBase):
         clusters: dict[tuple[str, str], int] = {}
         iris = literals = errors = non_canonical = 0
         add_invalid = self._invalid.add
-        add_non_canonical = self._non_canonical.add
         for spelling, checked, literal, count in items:
             if literal:
                 literals += count
@@ -133,7 +136,6 @@ class CheckReport(_ReportBase):
             clusters[key] = clusters.get(key, 0) + count
             if spelling != canonical:
                 non_canonical += count
-                add_non_canonical(spelling, (count, canonical))
         self.record_counts(findings, nids, clusters, iris=iris, literals=literals, errors=errors,
                            non_canonical=non_canonical)
 
@@ -143,18 +145,21 @@ class CheckReport(_ReportBase):
         to them in place as :meth:`record_checks` would (a key not yet kept only up to the
         limit: a larger one was or would be dropped), then calls :meth:`add_batch`: findings
         (code), NIDs, clusters (``(canonical, spelling)``) to counts, invalid (spelling to
-        ``(count, first error)``) and non-canonical (spelling to ``(count, canonical)``).
-        Read it afresh for each batch: a prune replaces the dicts.
+        ``(count, first error)``) and non-canonical (spelling to ``(count, canonical)``: a
+        scratch dict dropped after the batch, since the clusters hold the same pairs). Read it
+        afresh for each batch: a spill replaces the dicts. Every limit is None (every key is
+        taken: the maps spill to disk rather than drop keys).
 
         >>> [limit for _, limit in CheckReport().batch_maps]
         [None, None, None, None, None]
         """
-        return tuple((m.data, m.limit) for m in self._batch_capped)
+        self._scratch.clear()
+        return (*((m.data, m.limit) for m in self._batch_capped), (self._scratch, None))
 
     @property
     def _batch_capped(self) -> tuple[_Capped[Any, Any], ...]:
         """The maps :attr:`batch_maps` hands out, in its order."""
-        return self._findings, self._nids, self._clusters, self._invalid, self._non_canonical
+        return self._findings, self._nids, self._clusters, self._invalid
 
     def add_batch(self, iris: int, literals: int, errors: int, non_canonical: int) -> None:
         """Finish a batch added to :attr:`batch_maps`: its statement-occurrences of URN IRIs,
@@ -164,6 +169,7 @@ class CheckReport(_ReportBase):
         self.literal_occurrences += literals
         self.error_occurrences += errors
         self.non_canonical_occurrences += non_canonical
+        self._scratch.clear()
         for m in self._batch_capped:
             m.settle()
 
@@ -205,7 +211,6 @@ class CheckReport(_ReportBase):
         {'iris': 3, 'literals': 1, 'with_errors': 1}
         """
         self._invalid.add_many(invalid)
-        self._non_canonical.add_many(non_canonical_spellings)
         self.iri_occurrences += iris
         self.literal_occurrences += literals
         self.error_occurrences += errors
@@ -231,8 +236,9 @@ class CheckReport(_ReportBase):
 
     @property
     def non_canonical(self) -> dict[str, tuple[int, str]]:
-        """spelling → (statements, canonical form) for valid URNs not in canonical form."""
-        return dict(self._non_canonical.items())
+        """spelling → (statements, canonical form) for valid URNs not in canonical form (the
+        ``max_examples`` smallest spellings)."""
+        return dict(rewritten_examples(self._clusters))
 
     @property
     def clusters(self) -> dict[str, dict[str, int]]:
@@ -271,8 +277,11 @@ class CheckReport(_ReportBase):
         return self._invalid.iter_all()
 
     def iter_non_canonical(self) -> Iterator[tuple[str, tuple[int, str]]]:
-        """Every valid non-canonical spelling with (statements, canonical form), sorted."""
-        return self._non_canonical.iter_all()
+        """Every valid non-canonical spelling with (statements, canonical form), in the order
+        of (canonical form, spelling)."""
+        for (canonical, spelling), n in self._clusters.iter_all():
+            if spelling != canonical:
+                yield spelling, (n, canonical)
 
     def iter_clusters(self) -> Iterator[tuple[str, dict[str, int]]]:
         """Every URN spelled several ways: canonical form and {spelling: statements}, sorted
@@ -324,11 +333,12 @@ class CheckReport(_ReportBase):
             },
             "non_canonical": {
                 "spellings": {
-                    s: {"canonical": c, "count": n} for s, (n, c) in self._non_canonical.items()
+                    s: {"canonical": c, "count": n}
+                    for s, (n, c) in rewritten_examples(self._clusters)
                 },
-                "truncated": self._non_canonical.truncated,
+                "truncated": stats.rewritten_spellings > self.max_examples,
                 "occurrences": self.non_canonical_occurrences,
-                "distinct": self._non_canonical.distinct(),
+                "distinct": stats.rewritten_spellings,
             },
             "clusters": {
                 "groups": self.clusters, "truncated": self._clusters.truncated,

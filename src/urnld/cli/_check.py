@@ -46,8 +46,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_input_options(parser, stdin="nt")
     parser.add_argument(
         "--limit", type=int, default=20, metavar="N",
-        help="rows shown per table in the text output (default 20; JSON is not limited)",
+        help="rows shown per table in the text output (default 20; JSON and HTML show up to "
+        "10,000 examples per table, with exact totals; --findings lists everything)",
     )
+    from ._report_options import add_report_options
+
+    add_report_options(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict line (and unreadable inputs on stderr)")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -100,8 +104,9 @@ def _check_one(
 
 def run(args: argparse.Namespace) -> int:
     from ._common import stdout_to
+    from ._report_options import memory_options
 
-    with stdout_to(args.output):
+    with memory_options(args, args.output), stdout_to(args.output):
         return _run(args)
 
 
@@ -171,6 +176,9 @@ def _run(args: argparse.Namespace) -> int:
         _print_text(report, sys.stdout, limit, partial=bool(unreadable or report.errors))
     if args.html:
         _write_html(args, report, files, partial=bool(unreadable or report.errors))
+    from ._report_options import emit_findings
+
+    emit_findings(args, report, list(args.files), kind="check")
     if unreadable or report.error_count:
         return 2
     return 0 if report.ok else 1

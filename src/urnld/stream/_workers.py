@@ -29,6 +29,7 @@ from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from .._core import Policy
+from .._kernel import handoff_runs
 from ..errors import WorkerError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
@@ -39,8 +40,8 @@ from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
 __all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "check_chunks", "default_jobs"]
 
 # What a worker runs: kind ("canonicalize" or "check") and (source, on_error, literals,
-# ignore_components, max_examples, policy).
-_Options = tuple[str, OnError, bool, bool, int, Policy]
+# ignore_components, (max_examples, memory_budget), policy).
+_Options = tuple[str, OnError, bool, bool, tuple[int, int], Policy]
 
 #: Below this many input bytes a second process costs more than it saves.
 MIN_PARALLEL_BYTES = 8 << 20
@@ -78,11 +79,12 @@ def _context() -> Any:
 
 
 def _new_report(kind: str, options: _Options) -> CanonicalizeReport | CheckReport:
-    _source, _on_error, literals, ignore_components, max_examples, _policy = options
+    _source, _on_error, literals, ignore_components, (max_examples, budget), _policy = options
     if kind == "check":
-        return CheckReport(max_examples=max_examples)
+        return CheckReport(max_examples=max_examples, memory_budget=budget)
     return CanonicalizeReport(
-        ignore_components=ignore_components, literals=literals, max_examples=max_examples
+        ignore_components=ignore_components, literals=literals, max_examples=max_examples,
+        memory_budget=budget,
     )
 
 
@@ -128,7 +130,8 @@ def _worker(conn: Any, kind: str, options: _Options, parent: int) -> None:
         # The check pass's output is not kept: sending it would copy the input over the pipe.
         conn.send(("out", (b"" if kind == "check" else out, report.statements_in - before)))
     state.flush()
-    conn.send(("report", report))
+    with handoff_runs():  # spilled runs go to the parent by name, not read into memory
+        conn.send(("report", report))
 
 
 def _start(jobs: int, kind: str, options: _Options) -> tuple[list[Any], list[Any]]:
@@ -187,7 +190,8 @@ def canonicalize_chunks(
     """
     return _run_chunks(
         "canonicalize", chunks, jobs=jobs, report=report,
-        options=(source, on_error, literals, ignore_components, report.max_examples, policy),
+        options=(source, on_error, literals, ignore_components,
+                 (report.max_examples, report.memory_budget), policy),
         on_progress=on_progress,
     )
 
@@ -213,7 +217,8 @@ def check_chunks(
     (1, ['urn:x-a:b'])
     """
     for _ in _run_chunks("check", chunks, jobs=jobs, report=report,
-                         options=(source, on_error, True, False, report.max_examples, policy),
+                         options=(source, on_error, True, False,
+                                  (report.max_examples, report.memory_budget), policy),
                          on_progress=on_progress):
         pass
 

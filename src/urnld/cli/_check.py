@@ -272,29 +272,33 @@ def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None
         print(line, file=out)
 
     def section(
-        title: str, rows: list[tuple[Any, ...]], headers: list[str], *, truncated: bool,
+        title: str, rows: list[tuple[Any, ...]], headers: list[str], *, total: int | None,
         what: str,
     ) -> None:
+        """A table of at most *limit* rows; *total*: how many there are in all (None: the
+        rows are all of them)."""
         if not rows:
             return
         shown = rows[:limit]
         print(f"\n{title}", file=out)
         print_table(shown, headers, file=out)
-        if truncated:
+        total = len(rows) if total is None else total
+        if total > len(shown):
             print(
-                f"(the report keeps the first {len(rows):,} {what} in code-point order, "
-                f"with exact counts; these are the most frequent among them; see --json)",
+                f"(showing {len(shown):,} of {total:,} {what}, the most frequent among the first "
+                f"{len(rows):,} in code-point order; the counts above are exact; "
+                "--findings FILE lists them all)" if total > len(rows) else
+                f"(showing {len(shown):,} of {total:,} {what}; -v shows all, --findings FILE "
+                "lists them all)",
                 file=out,
             )
-        elif len(rows) > len(shown):
-            print(f"… {len(rows) - len(shown):,} more (see --json)", file=out)
 
     invalid = sorted(d["invalid"]["urns"].items(), key=lambda kv: (-kv[1]["count"], kv[0]))
     section(
         "Invalid URNs",
         [(s, v["count"], v["finding"]) for s, v in invalid],
         ["urn", "occurrences", "first error"],
-        truncated=d["invalid"]["truncated"], what="invalid URNs",
+        total=d["invalid"]["distinct"], what="invalid URNs",
     )
     groups = sorted(
         d["clusters"]["groups"].items(), key=lambda kv: (-len(kv[1]), -sum(kv[1].values()), kv[0])
@@ -303,7 +307,7 @@ def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None
         "Equivalent spellings that are separate nodes",
         [(c, len(sp), ", ".join(sorted(sp))) for c, sp in groups],
         ["canonical", "spellings", "as written"],
-        truncated=d["clusters"]["truncated"], what="canonical forms",
+        total=d["clusters"]["count"], what="URNs spelled several ways",
     )
     nonc = sorted(
         d["non_canonical"]["spellings"].items(), key=lambda kv: (-kv[1]["count"], kv[0])
@@ -312,13 +316,13 @@ def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None
         "Non-canonical spellings of valid URNs",
         [(s, v["canonical"], v["count"]) for s, v in nonc],
         ["as written", "canonical", "occurrences"],
-        truncated=d["non_canonical"]["truncated"], what="spellings",
+        total=d["non_canonical"]["distinct"], what="spellings",
     )
     nids = sorted(d["nids"].items(), key=lambda kv: (-kv[1], kv[0]))
     section("Valid URN occurrences per NID", nids, ["nid", "occurrences"],
-            truncated=d["nids_truncated"], what="NIDs")
+            total=None, what="NIDs")
     findings = sorted(d["findings"].items(), key=lambda kv: (-kv[1], kv[0]))
     section(
         "Findings (occurrences of valid and invalid URNs; one URN can have several findings)",
-        findings, ["code", "occurrences"], truncated=False, what="codes",
+        findings, ["code", "occurrences"], total=None, what="codes",
     )

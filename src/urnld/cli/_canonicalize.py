@@ -108,6 +108,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="after the summary, list each invalid URN left as written, with the reason",
     )
     add_policy_options(parser)
+    from ._report_options import add_report_options
+
+    add_report_options(parser, sarif=False)
     from ._endpoint import add_options
 
     add_options(parser, write=True)
@@ -166,7 +169,10 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
 
 
 def _finish(args: argparse.Namespace, report: Any) -> None:
+    from ._report_options import emit_findings
+
     _write_html(args, report)
+    emit_findings(args, report, list(args.inputs), kind="canonicalize")
     _print_summary(args, report)
 
 
@@ -289,6 +295,13 @@ def _one(
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._report_options import memory_options
+
+    with memory_options(args, args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     args.policy = policy_from_args(args, "urnld canonicalize")
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
@@ -336,8 +349,7 @@ def run(args: argparse.Namespace) -> int:
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
     _write_report(args.report, report)
-    _write_html(args, report)
-    _print_summary(args, report)
+    _finish(args, report)
     return 0
 
 
@@ -397,6 +409,5 @@ def _run_dask(args: argparse.Namespace) -> int:
             _write_report(args.report, e.report)
         raise
     _write_report(args.report, report)
-    _write_html(args, report)
-    _print_summary(args, report)
+    _finish(args, report)
     return 0

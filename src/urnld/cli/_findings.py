@@ -17,7 +17,10 @@ joined by spaces):
 * ``{"kind": "cluster", "canonical", "spellings": {spelling: count}, "count"}``: one per URN
   spelled several ways (``canonicalize``: one per canonical URN it merged into);
 * ``{"kind": "iri", "canonical", "spellings", "count"}``: IRIs merged by ``--iris rfc3986``;
-* ``{"kind": "malformed-line", "source", "line", "message"}``.
+* ``{"kind": "malformed-line", "source", "line", "message"}``;
+* ``urnld xmlns``: ``invalid-urn``, ``cluster``, ``xml-base`` and ``concatenation`` records
+  with file and line; ``urnld validate``: one ``shacl-result`` record per SHACL result
+  (``urn``: the value, ``code``: the constraint component, ``source``: the focus node).
 """
 
 from __future__ import annotations
@@ -37,7 +40,9 @@ __all__ = [
     "check_records",
     "canonicalize_records",
     "invalid_places",
+    "validate_records",
     "write_sarif",
+    "xmlns_records",
 ]
 
 # A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes, JSON-LD).
@@ -47,7 +52,7 @@ _TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
 SLICE = 200_000
 
 CSV_FIELDS = ["kind", "urn", "canonical", "code", "message", "source", "line", "count",
-              "spellings"]
+              "spellings", "severity", "path", "source_shape"]
 
 
 class FindingsWriter:
@@ -58,7 +63,7 @@ class FindingsWriter:
     >>> with FindingsWriter(str(p)) as w:
     ...     w.write({"kind": "cluster", "canonical": "urn:a:b", "spellings": {"URN:A:b": 1}})
     >>> p.read_text().splitlines()[1]
-    'cluster,,urn:a:b,,,,,,URN:A:b=1'
+    'cluster,,urn:a:b,,,,,,URN:A:b=1,,,'
     """
 
     def __init__(self, path: str) -> None:
@@ -321,3 +326,32 @@ def annotate(
         out.write(f"::error {','.join(where)}::{_escape_data(f'invalid URN {spelling}: {message}')}\n")
         n += 1
     return n
+
+
+def xmlns_records(audits: Iterable[Any], across: Iterable[list[str]]) -> Iterator[dict[str, Any]]:
+    """Every finding of ``urnld xmlns``: invalid URN namespace names, spellings of one
+    namespace, ``xml:base`` URNs and RDF/XML concatenations, each with file and line."""
+    for a in audits:
+        for ns in a.urn_namespaces:
+            if not ns.valid:
+                yield {"kind": "invalid-urn", "urn": ns.uri, "message": ns.reason,
+                       "source": a.source, "line": ns.line}
+        for group in a.equivalent_spellings:
+            yield {"kind": "cluster", "spellings": {s: 1 for s in group}, "source": a.source}
+        for base in a.bases:
+            yield {"kind": "xml-base", "urn": base.uri, "message": base.reason,
+                   "source": a.source, "line": base.line}
+        for c in a.concatenations:
+            yield {"kind": "concatenation", "urn": c.iri, "message": c.reason,
+                   "source": a.source, "line": c.line}
+    for group in across:
+        yield {"kind": "cluster", "spellings": {s: 1 for s in group}, "source": None}
+
+
+def validate_records(results: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every SHACL result of ``urnld validate`` (its JSON form) as a record."""
+    for r in results:
+        yield {"kind": "shacl-result", "urn": r.get("value"), "code": r.get("component"),
+               "message": r.get("message"), "source": r.get("focus_node"),
+               "severity": r.get("severity"), "path": r.get("path"),
+               "source_shape": r.get("source_shape")}

@@ -61,6 +61,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="local (default) or dask (N-Triples/N-Quads are partitioned, other syntaxes read "
         "whole, one worker each; needs urnld[dask])",
     )
+    parser.add_argument(
+        "-j", "--jobs", type=int, metavar="N",
+        help="local: processes sharing a streamed N-Triples/N-Quads file (default: one per "
+        "CPU for inputs over 8 MiB, else 1)",
+    )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
     add_policy_options(parser)
@@ -85,7 +90,8 @@ def _check_one(
 
         line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
         try:
-            check_file(path, report=report, progress=line, policy=policy)
+            check_file(path, report=report, progress=line, policy=policy,
+                       jobs=getattr(args, "jobs", None))
         finally:
             if line is not None:
                 line.close()
@@ -134,6 +140,8 @@ def _run(args: argparse.Namespace) -> int:
         raise URNError("give RDF files to check, or --endpoint URL")
     elif args.engine == "dask":
         require_default_policy(policy, "--engine dask")
+        if args.jobs is not None:
+            raise URNError("--jobs is for the local engine; --engine dask takes --workers")
         with warnings_to_stderr("urnld check"):
             report = _run_dask(
                 args, lambda source, e: _unreadable(source, e, args, unreadable, files)
@@ -141,6 +149,8 @@ def _run(args: argparse.Namespace) -> int:
     else:
         if args.workers is not None or args.scheduler is not None:
             raise URNError("--workers/--scheduler need --engine dask")
+        if args.jobs is not None and args.jobs < 1:
+            raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
         report = CheckReport()
         for path in args.files:
             part = CheckReport()

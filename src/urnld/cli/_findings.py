@@ -224,20 +224,46 @@ def _uri(path: str) -> str:
     return quote(Path(path).as_posix())
 
 
+_RFC = re.compile(r"RFC (\d+) (?:§([\d.]+)|App\. ([A-Z]))")
+
+
+def _help_uri(text: str) -> str | None:
+    """The RFC section a rule's text names, as a link (the first one named).
+
+    >>> _help_uri("RFC 8141 §2 syntax"), _help_uri("RFC 8141 App. C: removed")
+    ('https://www.rfc-editor.org/rfc/rfc8141#section-2', 'https://www.rfc-editor.org/rfc/rfc8141#appendix-C')
+    """
+    m = _RFC.search(text)
+    if m is None:
+        return None
+    number, section, appendix = m.groups()
+    anchor = f"section-{section}" if section else f"appendix-{appendix}"
+    return f"https://www.rfc-editor.org/rfc/rfc{number}#{anchor}"
+
+
 def _rules() -> list[dict[str, Any]]:
+    """One SARIF rule per finding code (:data:`urnld.findings.CODES`): its severity, the rule
+    it comes from (the RFC section) as help text, and a link to that section."""
     from ..findings import CODES
 
     rules = []
     for code, (severity, text) in CODES.items():
         level = {"error": "error", "warning": "warning"}.get(str(severity), "note")
-        rules.append({
+        rule: dict[str, Any] = {
             "id": code,
             "name": "".join(part.capitalize() for part in code.split("-")),
-            "shortDescription": {"text": f"{code}: {text.split(':')[0]}"},
+            "shortDescription": {"text": text.split(";")[0]},
             "fullDescription": {"text": text},
-            "help": {"text": f"{text}. Fix the URN as written; 'urnld parse URN' explains it."},
+            "help": {
+                "text": f"{code}: {text}. 'urnld parse URN' shows every finding of a URN and "
+                "its canonical form.",
+            },
             "defaultConfiguration": {"level": level},
-        })
+        }
+        uri = _help_uri(text)
+        if uri:
+            rule["helpUri"] = uri
+        rules.append(rule)
     return rules
 
 

@@ -158,11 +158,15 @@ def _write_report(path: str | None, report: Any) -> None:
 def _write_html(args: argparse.Namespace, report: Any) -> None:
     if not args.html:
         return
-    from ._html_report import canonicalize_document, find_positions, write_html
+    from ._html_report import (
+        canonicalize_document,
+        find_positions,
+        shown_spellings,
+        write_html,
+    )
 
     d = report.to_dict()
-    spellings = [s for sp in d["clusters"].values() for s in sp] + list(d["invalid"]["urns"])
-    positions = find_positions(args.inputs, spellings)
+    positions = find_positions(args.inputs, shown_spellings(d))
     write_html(args.html, canonicalize_document(
         d, argv=args.argv, summary=_summary(report), positions=positions
     ))

@@ -213,11 +213,10 @@ def _unreadable(
 def _write_html(
     args: argparse.Namespace, report: Any, files: list[dict[str, Any]], *, partial: bool
 ) -> None:
-    from ._html_report import check_document, find_positions, write_html
+    from ._html_report import check_document, find_positions, shown_spellings, write_html
 
     d = report.to_dict()
-    spellings = [*d["invalid"]["urns"], *d["non_canonical"]["spellings"]]
-    positions = find_positions(args.files, spellings)
+    positions = find_positions(args.files, shown_spellings(d))
     write_html(args.html, check_document(
         d, argv=args.argv, files=files, summary=summary_lines(d, partial=partial),
         positions=positions,

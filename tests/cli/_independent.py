@@ -25,9 +25,9 @@ def _spellings(lines: Iterable[str]) -> set[str]:
         rest = line
         for m in _LITERAL.finditer(line):
             value, suffix, datatype = m.group(1), m.group(2), m.group(3)
-            if (suffix is None or datatype is not None) and datatype in _DATATYPES:
-                if value[:4].lower() == "urn:" and "\\" not in value:
-                    out.add(value)
+            if ((suffix is None or datatype is not None) and datatype in _DATATYPES
+                    and value[:4].lower() == "urn:" and "\\" not in value):
+                out.add(value)
             rest = rest.replace(m.group(0), " ", 1)
         for m in _IRI.finditer(rest):
             if m.group(1)[:4].lower() == "urn:":

@@ -41,9 +41,9 @@ from ._report import (
     default_memory_budget,
     set_default_memory_budget,
 )
-from ._spill import handoff_runs, set_spill_directory, spill_directory
 from ._report_canon import CanonicalizeReport
 from ._report_check import CheckReport
+from ._spill import handoff_runs, set_spill_directory, spill_directory
 from ._terms import (
     POLICY_OK_NIDS,
     SPELLING,

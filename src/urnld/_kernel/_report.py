@@ -421,7 +421,8 @@ class ClusterStats:
     forms they go to (what canonicalization merges).
 
     >>> m = _Capped(10, _add)
-    >>> m.add_counts({("urn:a:b", "URN:A:b"): 1, ("urn:a:b", "urn:a:b"): 2, ("urn:a:c", "urn:a:c"): 1})
+    >>> m.add_counts({("urn:a:b", "URN:A:b"): 1, ("urn:a:b", "urn:a:b"): 2,
+    ...               ("urn:a:c", "urn:a:c"): 1})
     >>> s = cluster_stats(m); (s.canonical, s.spellings, s.several, s.sizes, s.rewritten_spellings)
     (2, 3, 1, {2: 1}, 1)
     """

@@ -70,7 +70,8 @@ def spill_directory() -> str:
     return os.environ.get(SPILL_DIR_ENV) or tempfile.gettempdir()
 
 
-_handoff = False
+# whether a run pickles by name (handoff_runs), module state rather than a global statement
+_state = {"handoff": False}
 
 
 @contextlib.contextmanager
@@ -79,12 +80,12 @@ def handoff_runs() -> Iterator[None]:
     to another process of this machine that unpickles it once (a worker's report to its
     parent), so a spilled report crosses without being read into memory. The name is a link
     in :func:`spill_directory` that the receiver removes as it opens it."""
-    global _handoff
-    saved, _handoff = _handoff, True
+    saved = _state["handoff"]
+    _state["handoff"] = True
     try:
         yield
     finally:
-        _handoff = saved
+        _state["handoff"] = saved
 
 
 _AT_FDCWD = -100
@@ -119,10 +120,10 @@ def _new_file() -> IO[bytes]:
             else:
                 return os.fdopen(fd, "w+b")
         try:
-            return tempfile.TemporaryFile(dir=directory)  # noqa: SIM115
+            return tempfile.TemporaryFile(dir=directory)
         except OSError:
             continue  # the output's directory may refuse (read-only, full): the temp dir
-    return tempfile.TemporaryFile()  # noqa: SIM115
+    return tempfile.TemporaryFile()
 
 
 class Run:
@@ -166,7 +167,7 @@ class Run:
 
     def __getstate__(self) -> tuple[int, int, bytes | str]:
         fd = self._file.fileno()
-        if _handoff:
+        if _state["handoff"]:
             name = os.path.join(spill_directory(), f".urnld-run-{uuid.uuid4().hex}.tmp")
             if _link_fd(fd, name):
                 return self._length, self._size, name
@@ -203,10 +204,10 @@ def merge_sorted(
     # Keys are distinct within a source, so the items compare by key first: no key function
     # (the merge is the hot loop of every read of a spilled map).
     it = heapq.merge(*sources)
-    for key, value in it:
-        break
-    else:
+    first = next(it, None)
+    if first is None:
         return
+    key, value = first
     for k, v in it:
         if k == key:
             value = combine(value, v)

@@ -37,8 +37,8 @@ __all__ = [
     "CSV_FIELDS",
     "FindingsWriter",
     "annotate",
-    "check_records",
     "canonicalize_records",
+    "check_records",
     "invalid_places",
     "validate_records",
     "write_sarif",
@@ -131,7 +131,8 @@ def invalid_places(
     >>> import pathlib, tempfile
     >>> f = pathlib.Path(tempfile.mkdtemp()) / "x.nt"
     >>> _ = f.write_text('<urn:x-a:1> <p> "o" .\\n<s> <p> <urn:x-a:1> .\\n')
-    >>> [p[2:] for p in invalid_places([str(f)], iter([("urn:x-a:1", (2, "e")), ("urn:x-b:2", (1, "e"))]))]
+    >>> invalid = iter([("urn:x-a:1", (2, "e")), ("urn:x-b:2", (1, "e"))])
+    >>> [p[2:] for p in invalid_places([str(f)], invalid)]
     [(..., 1, 1), (..., 2, 1), (None, None, 1)]
     """
     from .._kernel import open_input
@@ -349,7 +350,8 @@ def annotate(
             if line is not None:
                 where.append(f"line={line}")
         where.append(f"title={_escape_property(code)}")
-        out.write(f"::error {','.join(where)}::{_escape_data(f'invalid URN {spelling}: {message}')}\n")
+        text = _escape_data(f"invalid URN {spelling}: {message}")
+        out.write(f"::error {','.join(where)}::{text}\n")
         n += 1
     return n
 
@@ -363,7 +365,7 @@ def xmlns_records(audits: Iterable[Any], across: Iterable[list[str]]) -> Iterato
                 yield {"kind": "invalid-urn", "urn": ns.uri, "message": ns.reason,
                        "source": a.source, "line": ns.line}
         for group in a.equivalent_spellings:
-            yield {"kind": "cluster", "spellings": {s: 1 for s in group}, "source": a.source}
+            yield {"kind": "cluster", "spellings": dict.fromkeys(group, 1), "source": a.source}
         for base in a.bases:
             yield {"kind": "xml-base", "urn": base.uri, "message": base.reason,
                    "source": a.source, "line": base.line}
@@ -371,7 +373,7 @@ def xmlns_records(audits: Iterable[Any], across: Iterable[list[str]]) -> Iterato
             yield {"kind": "concatenation", "urn": c.iri, "message": c.reason,
                    "source": a.source, "line": c.line}
     for group in across:
-        yield {"kind": "cluster", "spellings": {s: 1 for s in group}, "source": None}
+        yield {"kind": "cluster", "spellings": dict.fromkeys(group, 1), "source": None}
 
 
 def validate_records(results: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:

@@ -154,8 +154,10 @@ def _capped(truncated: bool, what: str) -> str:
     )
 
 
-def _top(items: Mapping[str, Any], count: Any, n: int = HTML_ROWS) -> dict[str, Any]:
-    """The *n* items with the largest ``count(value)`` (ties by key), as a dict."""
+def _top(items: Mapping[str, Any], count: Any, n: int | None = None) -> dict[str, Any]:
+    """The *n* (default :data:`HTML_ROWS`) items with the largest ``count(value)`` (ties by
+    key), as a dict."""
+    n = HTML_ROWS if n is None else n
     if len(items) <= n:
         return dict(items)
     return dict(sorted(items.items(), key=lambda kv: (-count(kv[1]), kv[0]))[:n])

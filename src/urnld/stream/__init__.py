@@ -30,6 +30,7 @@ by :mod:`urnld._kernel`.
 
 from __future__ import annotations
 
+from .._kernel import CanonOptions
 from .._kernel import atomic_output as atomic_output
 from ._chunks import MAX_LINE_BYTES, read_lines
 from ._grammar import NTriplesSyntaxError
@@ -46,6 +47,7 @@ from ._run import (
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [
     "MAX_LINE_BYTES",
+    "CanonOptions",
     "NTriplesSyntaxError",
     "Progress",
     "ProgressCallback",

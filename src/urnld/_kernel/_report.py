@@ -477,7 +477,10 @@ def _cluster_pass(
     kept: list[tuple[str, tuple[int, str]]] = []
     high = 2 * cap
     worst: str | None = None
+    first: list[tuple[tuple[str, str], Any]] = []  # the map's examples, from the same pass
     for (c, s), v in pairs.iter_all():
+        if spellings < cap:
+            first.append(((c, s), v))
         spellings += 1
         if c != current:
             if size > 1:
@@ -515,4 +518,6 @@ def _cluster_pass(
         kept,
     )
     pairs.cache["clusters"] = out
+    if pairs._summary is None:
+        pairs._summary = (spellings, first)
     return out

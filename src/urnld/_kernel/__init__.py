@@ -57,7 +57,7 @@ from ._report import (
 from ._report_canon import CanonicalizeReport
 from ._report_check import CheckReport
 from ._route import Engine, Route, canonicalize_route, check_route
-from ._spill import handoff_runs, set_spill_directory, spill_directory
+from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
 from ._terms import (
     POLICY_OK_NIDS,
     SPELLING,
@@ -126,5 +126,6 @@ __all__ = [
     "set_default_memory_budget",
     "set_spill_directory",
     "spill_directory",
+    "spill_settings",
     "syntax_for_path",
 ]

@@ -38,6 +38,7 @@ __all__ = [
     "merge_sorted",
     "set_spill_directory",
     "spill_directory",
+    "spill_settings",
 ]
 
 
@@ -62,6 +63,31 @@ def set_spill_directory(path: str | None) -> None:
         os.environ.pop(SPILL_DIR_ENV, None)
     else:
         os.environ[SPILL_DIR_ENV] = os.path.abspath(path)
+
+
+@contextlib.contextmanager
+def spill_settings(budget: int | None = None, directory: str | None = None) -> Iterator[None]:
+    """Within the block, reports made without a budget get *budget* bytes (when given) and
+    runs go to *directory* (when given), here and in the processes started meanwhile; the
+    settings before it are restored after it.
+
+    >>> with spill_settings(directory="/nonexistent-x"):
+    ...     spill_directory()
+    '/nonexistent-x'
+    """
+    saved = {name: os.environ.get(name) for name in (BUDGET_ENV, SPILL_DIR_ENV)}
+    try:
+        if budget is not None:
+            os.environ[BUDGET_ENV] = str(max(0, budget))
+        if directory is not None:
+            set_spill_directory(directory)
+        yield
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
 
 
 def spill_directory() -> str:

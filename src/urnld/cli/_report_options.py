@@ -22,7 +22,6 @@ __all__ = [
     "add_memory_option",
     "add_report_options",
     "annotations_wanted",
-    "apply_memory_options",
     "emit_findings",
     "memory_options",
     "parse_size",
@@ -90,36 +89,27 @@ def annotations_wanted(args: argparse.Namespace) -> bool:
     return bool(choice == "github")
 
 
-def apply_memory_options(args: argparse.Namespace, output: str | None = None) -> None:
-    """Make the reports of this run (and of the processes it starts) use ``--memory-budget``,
-    and spill next to *output* (a file the command writes) when given."""
-    from .._kernel import set_default_memory_budget, set_spill_directory
-
-    text = getattr(args, "memory_budget", None)
-    if text is not None:
-        set_default_memory_budget(parse_size(text))
-    if output and output != "-":
-        directory = os.path.dirname(os.path.abspath(output))
-        if os.path.isdir(directory) and os.access(directory, os.W_OK):
-            set_spill_directory(directory)
+def _spill_directory_for(output: str | None) -> str | None:
+    """The directory of *output* when runs can be made there, else None (the temp dir)."""
+    if not output or output == "-":
+        return None
+    path = os.path.abspath(output)
+    directory = path if os.path.isdir(path) else os.path.dirname(path)
+    return directory if os.path.isdir(directory) and os.access(directory, os.W_OK) else None
 
 
 @contextlib.contextmanager
 def memory_options(args: argparse.Namespace, output: str | None = None) -> Iterator[None]:
-    """:func:`apply_memory_options` for the block, the previous settings restored after it
-    (a command run in-process leaves nothing behind)."""
-    from .._kernel._spill import BUDGET_ENV, SPILL_DIR_ENV
+    """Within the block, the reports of this run (and of the processes it starts) use
+    ``--memory-budget`` and spill next to *output* (a file or directory the command writes);
+    the settings before it are restored after it (a command run in-process leaves nothing
+    behind)."""
+    from .._kernel import spill_settings
 
-    saved = {name: os.environ.get(name) for name in (BUDGET_ENV, SPILL_DIR_ENV)}
-    try:
-        apply_memory_options(args, output)
+    text = getattr(args, "memory_budget", None)
+    budget = parse_size(text) if text is not None else None
+    with spill_settings(budget, _spill_directory_for(output)):
         yield
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
 
 
 def emit_findings(

@@ -5,11 +5,13 @@ budget); past that it writes the dict, sorted, to a *run* (an anonymous temporar
 starts afresh. Reading the map is a k-way merge over the runs and the dict, adding up the values
 of equal keys, in key order: every key with its exact value, whatever the size.
 
-Runs are anonymous files (:func:`tempfile.TemporaryFile`: unlinked as soon as they are made),
-so nothing is left behind on success, failure or a signal; they are made in
-:func:`spill_directory` (the output's directory when a command sets it, else the temp dir).
-A run is immutable, so merged reports share their runs; a pickled run carries its bytes (a
-report sent to another process, a Dask worker's result) and is written to a new run on arrival.
+Runs are unnamed files (``O_TMPFILE``, else :func:`tempfile.TemporaryFile`, unlinked as soon
+as it is made), so nothing is left behind on success, failure or a signal: the system frees
+them with the last open handle. They are made in :func:`spill_directory` (the output's
+directory when a command sets it, else the temp dir). A run is immutable, so merged reports
+share their runs; a pickled run carries its bytes (a report sent to another process, a Dask
+worker's result) and is written to a new run on arrival, or, within :func:`handoff_runs`, a
+name the receiver opens and removes at once (a worker's report to its parent).
 
 >>> run = Run([("a", 1), ("b", 2)])
 >>> list(run), len(run)
@@ -42,8 +44,8 @@ __all__ = [
 ]
 
 
-#: Items per marshalled record of a run: big enough to make pickling cheap, small enough that a
-#: merge over many runs holds little.
+#: Items per marshalled record of a run: big enough to make writing cheap, small enough that a
+#: merge over many runs holds little (one record per run is in memory).
 _RECORD = 512
 _HEADER = struct.Struct("<Q")
 

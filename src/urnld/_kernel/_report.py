@@ -40,7 +40,7 @@ ENTRY_BYTES = 200
 MIN_KEYS = 4
 
 #: Runs a map keeps before it merges them into one (the fan-in of the final merge).
-_FAN_IN = 16
+_FAN_IN = 64
 
 K = TypeVar("K", str, tuple[str, str], tuple[str, int])
 V = TypeVar("V")

@@ -146,15 +146,16 @@ class CheckReport(_ReportBase):
         limit: a larger one was or would be dropped), then calls :meth:`add_batch`: findings
         (code), NIDs, clusters (``(canonical, spelling)``) to counts, invalid (spelling to
         ``(count, first error)``) and non-canonical (spelling to ``(count, canonical)``: a
-        scratch dict dropped after the batch, since the clusters hold the same pairs). Read it
-        afresh for each batch: a spill replaces the dicts. Every limit is None (every key is
-        taken: the maps spill to disk rather than drop keys).
+        dict whose limit ``""`` refuses every key, since the clusters hold the same pairs).
+        Read it afresh for each batch: a spill replaces the dicts. The other limits are None
+        (every key is taken: the maps spill to disk rather than drop keys).
 
         >>> [limit for _, limit in CheckReport().batch_maps]
-        [None, None, None, None, None]
+        [None, None, None, None, '']
         """
-        self._scratch.clear()
-        return (*((m.data, m.limit) for m in self._batch_capped), (self._scratch, None))
+        # The non-canonical map takes nothing: its limit "" is below every spelling, so the
+        # flush skips it (the clusters hold the same pairs).
+        return (*((m.data, m.limit) for m in self._batch_capped), (self._scratch, ""))
 
     @property
     def _batch_capped(self) -> tuple[_Capped[Any, Any], ...]:

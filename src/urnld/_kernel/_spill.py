@@ -23,8 +23,9 @@ name the receiver opens and removes at once (a worker's report to its parent).
 
 from __future__ import annotations
 
+import bisect
 import contextlib
-import heapq
+import itertools
 import marshal
 import os
 import struct
@@ -163,14 +164,14 @@ class Run:
         self._file = _new_file()
         self._length = 0
         write = self._file.write
-        batch: list[tuple[Any, Any]] = []
-        for item in items:
-            batch.append(item)
-            if len(batch) == _RECORD:
+        if isinstance(items, list):
+            for start in range(0, len(items), _RECORD):
+                self._write(write, items[start:start + _RECORD])
+        else:
+            # records cut in C (islice), not item by item
+            it = iter(items)
+            while batch := list(itertools.islice(it, _RECORD)):
                 self._write(write, batch)
-                batch = []
-        if batch:
-            self._write(write, batch)
         self._file.flush()
         self._size = self._file.tell()
 
@@ -185,12 +186,18 @@ class Run:
         return self._length
 
     def __iter__(self) -> Iterator[tuple[Any, Any]]:
+        for record in self.records():
+            yield from record
+
+    def records(self) -> Iterator[list[tuple[Any, Any]]]:
+        """The run's items a record (a sorted list) at a time."""
         fd = self._file.fileno()
         offset = 0
         while offset < self._size:
             (n,) = _HEADER.unpack(os.pread(fd, _HEADER.size, offset))
             offset += _HEADER.size
-            yield from marshal.loads(os.pread(fd, n, offset))
+            record: list[tuple[Any, Any]] = marshal.loads(os.pread(fd, n, offset))
+            yield record
             offset += n
 
     def __getstate__(self) -> tuple[int, int, bytes | str]:
@@ -223,23 +230,62 @@ def merge_sorted(
 ) -> Iterator[tuple[Any, Any]]:
     """The sorted union of sorted ``(key, value)`` sources, equal keys' values combined.
 
+    Keys are distinct within a source. The merge goes a batch at a time: the items of every
+    source up to the smallest last key of their current records are sorted together (in C,
+    timsort joining sorted runs) rather than drawn one by one from a heap.
+
     >>> list(merge_sorted([[("a", 1), ("c", 1)], [("a", 2), ("b", 5)]], lambda x, y: x + y))
     [('a', 3), ('b', 5), ('c', 1)]
     """
     if len(sources) == 1:
         yield from sources[0]
         return
-    # Keys are distinct within a source, so the items compare by key first: no key function
-    # (the merge is the hot loop of every read of a spilled map).
-    it = heapq.merge(*sources)
-    first = next(it, None)
-    if first is None:
-        return
-    key, value = first
-    for k, v in it:
-        if k == key:
-            value = combine(value, v)
-        else:
-            yield key, value
-            key, value = k, v
-    yield key, value
+    heads: list[list[Any]] = []  # [current record, the source's records]
+    for source in sources:
+        records = _records(source)
+        first = next(records, None)
+        if first:
+            heads.append([first, records])
+    have = False
+    key: Any = None
+    value: Any = None
+    while heads:
+        bound = min(h[0][-1][0] for h in heads)
+        batch: list[tuple[Any, Any]] = []
+        for h in heads:
+            record = h[0]
+            if record[-1][0] == bound or record[-1][0] < bound:
+                batch.extend(record)
+                h[0] = next(h[1], None)
+            else:
+                cut = bisect.bisect_right(record, bound, key=_first)
+                batch.extend(record[:cut])
+                h[0] = record[cut:]
+        heads = [h for h in heads if h[0]]
+        batch.sort(key=_first)  # stable: equal keys of several sources stay together
+        for k, v in batch:
+            if have and k == key:
+                value = combine(value, v)
+            else:
+                if have:
+                    yield key, value
+                key, value, have = k, v, True
+    if have:
+        yield key, value
+
+
+def _first(item: tuple[Any, Any]) -> Any:
+    return item[0]
+
+
+def _records(source: Iterable[tuple[Any, Any]]) -> Iterator[list[tuple[Any, Any]]]:
+    """*source* as sorted records (lists) of up to :data:`_RECORD` items."""
+    if isinstance(source, Run):
+        yield from source.records()
+    elif isinstance(source, list):
+        for start in range(0, len(source), _RECORD):
+            yield source[start:start + _RECORD]
+    else:
+        it = iter(source)
+        while batch := list(itertools.islice(it, _RECORD)):
+            yield batch

@@ -32,9 +32,9 @@ __all__ = [
 #: Places shown per spelling (the count column is exact; these are the first ones met).
 POSITIONS_PER_SPELLING = 5
 #: Rows per table of a page: the most frequent first, so that a page of a large dump stays
-#: small and opens fast (about 1 MB per full table); the totals on top stay exact, and
+#: small and opens fast (about half a megabyte per full table); the totals on top stay exact, and
 #: ``--findings`` lists everything.
-HTML_ROWS = 2_000
+HTML_ROWS = 1_000
 _TOP = 15  # bars per chart
 # A URN written in an IRI (<…>), a literal or an attribute ("…", '…'): what a reader searches.
 _TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^>"'\s]+)[>"']""")

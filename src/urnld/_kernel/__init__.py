@@ -24,7 +24,7 @@ from ._bases import (
     reference_kind,
     resolve,
 )
-from ._files import atomic_output, open_input
+from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
 from ._formats import (
     FORMATS,
     LINE_FORMATS,
@@ -118,6 +118,8 @@ __all__ = [
     "ntriples",
     "open_input",
     "output_syntax",
+    "owner_gone",
+    "owner_tag",
     "record_extras",
     "reference_kind",
     "report_extras",
@@ -127,5 +129,6 @@ __all__ = [
     "set_spill_directory",
     "spill_directory",
     "spill_settings",
+    "sweep_temporary",
     "syntax_for_path",
 ]

@@ -93,6 +93,18 @@ def test_check_matches_check_graph(store: Store) -> None:
     assert got.non_canonical and got.invalid  # the catalog has both
 
 
+def test_check_past_the_memory_budget_is_exact(store: Store, monkeypatch) -> None:
+    # A default budget of nothing: every map of the endpoint's report spills to disk.
+    g = catalog()
+    store.load(g)
+    want = check_endpoint(store.query_url, literals=True).to_dict()
+    monkeypatch.setenv("URNLD_MEMORY_BUDGET", "0")
+    got = check_endpoint(store.query_url, literals=True)
+    assert got._clusters.runs  # it did spill
+    assert got.to_dict() == want == check_graph(g).to_dict()
+    assert want["non_canonical"]["distinct"] == 18  # examples/catalog: see docs/canonicalize.md
+
+
 def test_check_without_literals_counts_iris_only(store: Store) -> None:
     store.load(catalog())
     r = check_endpoint(store.query_url)

@@ -29,9 +29,12 @@ _LAYERS = {
     "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_native": 2, "_json": 2, "resolvers": 2,
     "_functional": 2, "_schema": 2, "_legacy": 2,
     "_terms": 3, "_links": 3,  # the statements the canonicalization modes add
+    # what the urnfn: SPARQL functions compute, and the query rewriter: no RDF library
+    "_urnfn": 3, "_query_rewrite": 3,
     "stream": 4, "jsonld": 4, "xmlns": 4,
     # glue to other libraries' types (pydantic, rfc3986/rdflib URIs, Hypothesis)
     "pydantic": 4, "interop": 4, "strategies": 4,
+    "oxigraph": 4,  # urnfn: functions and canonical queries for pyoxigraph (no rdflib)
     "read": 5,  # the one RDF reader: rdflib's parsers, urnld.jsonld's offline loader
     "rdf": 6,  # URNGraph.parse and SPARQL read through urnld.read
     "shacl": 7,  # reads RDF through urnld.read and urnld.rdf

@@ -42,7 +42,7 @@ def _data() -> Graph:
     return Graph().parse(data=DATA, format="turtle")
 
 
-_MISSING = ("URN functions missing (urnld's SPARQL functions are not registered in this engine)")
+_MISSING = "URN functions missing (urnld's SPARQL functions are not registered in this engine"
 FN_NAMESPACE = URIRef("https://w3id.org/urnld/fn#")
 
 # One value that every component passes when the functions are there (canonical, registered,

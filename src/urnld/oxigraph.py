@@ -39,9 +39,12 @@ from typing import Any, Final
 
 from pyoxigraph import BaseDirection, BlankNode, Literal, NamedNode, Store, Triple
 
-from ._query_rewrite import canonical_query
-from ._urnfn import FUNCTIONS as _TABLE
-from ._urnfn import NAMESPACE, Arg, Function, FunctionError, Result
+from ._kernel import URNFN_FUNCTIONS as _TABLE
+from ._kernel import URNFN_NAMESPACE as NAMESPACE
+from ._kernel import FunctionError, canonical_query
+from ._kernel import UrnfnArg as Arg
+from ._kernel import UrnfnFunction as Function
+from ._kernel import UrnfnResult as Result
 from .errors import URNError
 
 __all__ = ["FUNCTIONS", "NAMESPACE", "canonical_query", "query", "update"]

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 import urnld
 import urnld.oxigraph as uox
-from urnld._urnfn import FUNCTIONS as TABLE
+from urnld._kernel import URNFN_FUNCTIONS as TABLE
 from urnld.rdf import canonical_query, register_functions
 
 XSD = "http://www.w3.org/2001/XMLSchema#"

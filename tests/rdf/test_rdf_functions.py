@@ -11,7 +11,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.plugins.sparql.operators import _CUSTOM_FUNCTIONS
 
 import urnld
-from urnld import _urnfn
+from urnld._kernel import _urnfn
 from urnld.rdf import URNFN, URNRef, _functions, register_functions
 
 XSD_NS = "http://www.w3.org/2001/XMLSchema#"

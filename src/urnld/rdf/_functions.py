@@ -26,7 +26,7 @@ semantics: a ``BIND`` leaves the variable unbound and a ``FILTER`` drops the row
 
 Results are cached per distinct lexical form, because SHACL validation calls these once per
 focus node and catalog data repeats the same URNs many times. What each function computes lives
-in one rdflib-free table (``urnld._urnfn``) that :mod:`urnld.oxigraph` serves to pyoxigraph too;
+in one rdflib-free table (``urnld._kernel``) that :mod:`urnld.oxigraph` serves to pyoxigraph too;
 this module only turns rdflib terms into its arguments and its results into rdflib terms.
 
 >>> from rdflib import Graph
@@ -48,24 +48,31 @@ from rdflib.plugins.sparql.operators import register_custom_function
 from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
-from .._urnfn import FUNCTIONS, NAMESPACE, Arg, Function, FunctionError, Result
+from .._kernel import (
+    URNFN_FUNCTIONS,
+    URNFN_NAMESPACE,
+    FunctionError,
+    UrnfnArg,
+    UrnfnFunction,
+    UrnfnResult,
+)
 
 __all__ = ["URNFN", "register_functions"]
 
 #: The namespace of urnld's SPARQL functions (prefix ``urnfn:``).
-URNFN = Namespace(NAMESPACE)
+URNFN = Namespace(URNFN_NAMESPACE)
 
 
-def _arg(term: Node) -> Arg:
+def _arg(term: Node) -> UrnfnArg:
     """What a function reads from a term: the lexical form of an IRI or literal, else None."""
     if isinstance(term, Literal):
-        return Arg(str(term), literal=True)
+        return UrnfnArg(str(term), literal=True)
     if isinstance(term, URIRef):
-        return Arg(str(term), literal=False)
-    return Arg(None, literal=False)
+        return UrnfnArg(str(term), literal=False)
+    return UrnfnArg(None, literal=False)
 
 
-def _term(result: Result, first: Node) -> Node:
+def _term(result: UrnfnResult, first: Node) -> Node:
     if result.kind == "boolean":
         return Literal(result.text == "true")
     if result.kind == "string":
@@ -76,7 +83,7 @@ def _term(result: Result, first: Node) -> Node:
     return URIRef(result.text)
 
 
-def _adapter(function: Function) -> Callable[..., Node]:
+def _adapter(function: UrnfnFunction) -> Callable[..., Node]:
     def call(*args: Node) -> Node:
         try:
             result = function.call([_arg(a) for a in args])
@@ -92,7 +99,7 @@ def _adapter(function: Function) -> Callable[..., Node]:
 
 # Made once: registering the same function objects again is a no-op (register_functions).
 _ADAPTERS: dict[str, Callable[..., Node]] = {
-    name: _adapter(function) for name, function in FUNCTIONS.items()
+    name: _adapter(function) for name, function in URNFN_FUNCTIONS.items()
 }
 
 # The rdflib callables by their Python names (what rdflib's registry holds).

@@ -9,6 +9,6 @@ The rewriter itself reads only text; it lives outside this rdflib package so tha
 
 from __future__ import annotations
 
-from .._query_rewrite import canonical_query
+from .._kernel import canonical_query
 
 __all__ = ["canonical_query"]

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError
 from ._endpoint import BatchProgress, EndpointBatchError, canonicalize_endpoint, check_endpoint
+from ._undo import UndoProgress, apply_undo
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -22,6 +23,8 @@ __all__ = [
     "Endpoint",
     "EndpointBatchError",
     "EndpointError",
+    "UndoProgress",
+    "apply_undo",
     "canonicalize_endpoint",
     "check_endpoint",
 ]

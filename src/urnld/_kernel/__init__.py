@@ -4,9 +4,11 @@ The term rule (which terms are URNs, their canonical form and verdict: ``_terms`
 statements the canonicalization modes add (``_links``), URN bases (``_bases``), the file layer
 (inputs, ``.gz``, outputs renamed into place: ``_files``), the one table of RDF syntaxes
 (``_formats``), the rule that picks the engine for a job (``_route``), the canonicalization
-options as one value (``_options``) and the reports (``_report*``, public as
-:mod:`urnld.report`). Standard library and the URN core only: no rdflib, no pyld. Private to
-urnld; the integrations import from this face, never from its modules.
+options as one value (``_options``), the reports (``_report*``, public as
+:mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute (``_urnfn``, for rdflib and
+pyoxigraph alike) and the rewriting of a SPARQL query's URN constants (``_query``). Standard
+library and the URN core only: no rdflib, no pyld. Private to urnld; the integrations import
+from this face, never from its modules.
 
 >>> from urnld._kernel import TermRule
 >>> TermRule().verdict("URN:ISBN:0-395-36341-1").canonical
@@ -45,6 +47,7 @@ from ._links import (
     report_extras,
 )
 from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
+from ._query import canonical_query
 from ._report import (
     DEFAULT_MAX_EXAMPLES,
     DEFAULT_MEMORY_BUDGET,
@@ -71,6 +74,12 @@ from ._terms import (
     is_rdflib_internal,
     is_urn_like,
 )
+from ._urnfn import FUNCTIONS as URNFN_FUNCTIONS
+from ._urnfn import NAMESPACE as URNFN_NAMESPACE
+from ._urnfn import Arg as UrnfnArg
+from ._urnfn import Function as UrnfnFunction
+from ._urnfn import FunctionError
+from ._urnfn import Result as UrnfnResult
 
 __all__ = [
     "BASE_CODE",
@@ -84,6 +93,8 @@ __all__ = [
     "QUAD_FORMATS",
     "SPELLING",
     "SYNTAXES",
+    "URNFN_FUNCTIONS",
+    "URNFN_NAMESPACE",
     "URN_LITERAL_DATATYPES",
     "CanonOptions",
     "CanonicalizeReport",
@@ -92,6 +103,7 @@ __all__ = [
     "ClusterStats",
     "Engine",
     "Extra",
+    "FunctionError",
     "LineError",
     "LinkOptions",
     "Route",
@@ -99,8 +111,12 @@ __all__ = [
     "TermCache",
     "TermRule",
     "TermVerdict",
+    "UrnfnArg",
+    "UrnfnFunction",
+    "UrnfnResult",
     "atomic_output",
     "base_message",
+    "canonical_query",
     "canonicalize_route",
     "check_fields",
     "check_route",

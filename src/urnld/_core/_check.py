@@ -591,3 +591,6 @@ def validate(
         raise URNValidationError(text, errors)
     return URN(text, mode)
 
+
+# Builders (URN.build, the canonical pydantic type) run the whole check through the URN class.
+URN._validate_text = validate

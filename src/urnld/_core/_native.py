@@ -79,9 +79,7 @@ def build(
         None if f is None else encode_component(f, "f_component"),
     ).canonical()
     if validate:
-        from ._check import validate as validate_text  # the check imports this module's peers
-
-        validate_text(str(urn))
+        cls._validate_text(str(urn), "rfc8141")
     return urn
 
 

@@ -41,9 +41,7 @@ def _validator(cls: type[URN], *, canonical: bool, check: bool) -> Callable[[Any
             # A ValueError, so that pydantic reports it as a validation error of the field.
             raise URNError(f"a URN is given as str, not {type(value).__name__}")
         if check:
-            from ._check import validate as validate_text
-
-            validate_text(str(urn), urn.mode)  # URNValidationError: a ValueError too
+            cls._validate_text(str(urn), urn.mode)  # URNValidationError: a ValueError too
         return urn.canonical() if canonical else urn
 
     return validate

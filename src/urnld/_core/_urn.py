@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..errors import URNConversionError, URNError, URNSyntaxError
 from . import _accel
@@ -140,6 +140,9 @@ class URN:
     _m: re.Match[str] | None
     _mode: Mode
     _canon: str | None
+    #: Every level of :func:`urnld.check` for a text, raising URNValidationError: set by the
+    #: check module, which imports this one, so builders run the check without an import loop.
+    _validate_text: ClassVar[Callable[[str, Mode], object]]
 
     def __init__(self, text: str, mode: Mode = "rfc8141") -> None:
         if type(text) is not str:

@@ -119,6 +119,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="after the summary, list each invalid URN left as written, with the reason",
     )
     add_policy_options(parser)
+    from ._report_options import add_report_options
+
+    add_report_options(parser, sarif=False)
     from ._endpoint import add_options
 
     add_options(parser, write=True)
@@ -153,71 +156,108 @@ def _options(args: argparse.Namespace) -> CanonOptions:
     )
 
 
-def _same_file(a: str, b: str) -> bool:
-    if a == "-" or b == "-":
-        return False
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return Path(a).resolve() == Path(b).resolve()
+def _report_dict(report: Any, *, streamed: bool = False, complete: bool = True) -> Any:
+    """The report as ``--report`` writes it: the report's dict, plus ``"ok"`` (false when an
+    input could not be read completely) and, for streamed inputs, ``duplicates_merged: null``
+    (a stream is not deduplicated: nobody looked, so no count, not even 0)."""
+    d = report.to_dict()
+    d["ok"] = complete and not d["errors"]["count"]
+    if streamed:
+        d["statements"]["duplicates_merged"] = None
+    return d
 
 
-def _write_report(path: str | None, report: Any) -> None:
+def _write_report(
+    path: str | None, report: Any, *, streamed: bool = False, complete: bool = True
+) -> None:
     if not path:
         return
     from .._kernel import atomic_output
 
+    d = _report_dict(report, streamed=streamed, complete=complete)
     with atomic_output(path, text=True, fsync=True) as f:
-        json.dump(report.to_dict(), f, indent=2, sort_keys=True, ensure_ascii=False)
+        json.dump(d, f, indent=2, sort_keys=True, ensure_ascii=False)
         f.write("\n")
 
 
 def _write_html(args: argparse.Namespace, report: Any) -> None:
     if not args.html:
         return
-    from ._html_report import canonicalize_document, find_positions, write_html
+    from ._html_report import (
+        canonicalize_document,
+        find_positions,
+        shown_spellings,
+        write_html,
+    )
 
-    d = report.to_dict()
-    spellings = [s for sp in d["clusters"].values() for s in sp] + list(d["invalid"]["urns"])
-    positions = find_positions(args.inputs, spellings)
+    streamed = getattr(args, "streamed", False)
+    d = _report_dict(report, streamed=streamed)
+    positions = find_positions(args.inputs, shown_spellings(d))
     write_html(args.html, canonicalize_document(
-        d, argv=args.argv, summary=_summary(report), positions=positions
+        d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions
     ))
 
 
 def _finish(args: argparse.Namespace, report: Any) -> None:
+    from ._report_options import emit_findings
+
     _write_html(args, report)
+    emit_findings(args, report, list(args.inputs), kind="canonicalize")
     _print_summary(args, report)
 
 
 def _print_summary(args: argparse.Namespace, report: Any) -> None:
     if args.quiet:
         return
-    print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    summary = _summary(report, streamed=getattr(args, "streamed", False))
+    print(f"urnld canonicalize: {summary}", file=sys.stderr)
     if args.verbose:
         for spelling, (count, reason) in report.invalid.items():
             print(f"  left as written: {spelling} ({count:,}x): {reason}", file=sys.stderr)
 
 
-def _summary(report: Any) -> str:
-    """What was merged and what is left, in words a newcomer reads (exact counts; a capped
-    example list makes a distinct count a lower bound, said as "at least")."""
+def _summary(report: Any, *, streamed: bool = False) -> str:
+    """What was merged and what is left, in words a newcomer reads (exact counts, distinct
+    spellings included, at any size).
+
+    *streamed*: some input was streamed, and a stream is not deduplicated: the summary says so
+    rather than "0 duplicates merged". What is left as written is exactly what has no canonical
+    form: not RFC 8141 syntax, or an NID RFC 8141 (or the policy) rules out. A URN that breaks
+    only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten.
+    """
     d = report.to_dict()
-    at_least = "at least " if d["clusters_truncated"] else ""
-    spellings = sum(len(v) for v in d["clusters"].values())
+    merged = d["merged"]
     invalid = d["invalid"]
-    n_invalid = f"{'at least ' if invalid['truncated'] else ''}{len(invalid['urns']):,}"
+    n_invalid = f"{invalid['distinct']:,}"
+    if streamed:
+        statements = (
+            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} written "
+            "(duplicates not merged in streaming mode)"
+        )
+    else:
+        statements = (
+            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
+            f"({d['statements']['duplicates_merged']:,} duplicates merged)"
+        )
     text = (
-        f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
-        f"({d['statements']['duplicates_merged']:,} duplicates merged); "
-        f"merged {at_least}{spellings:,} spellings into {at_least}{len(d['clusters']):,} "
+        f"{statements}; "
+        f"merged {merged['spellings']:,} spellings into {merged['canonical']:,} "
         f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
     )
+    iris = d["iris"]
+    if iris["rewritten"]:
+        text += (
+            f"; merged {iris['spellings']:,} spellings of other IRIs into "
+            f"{iris['normal_forms']:,} RFC 3986 normal forms ({iris['rewritten']:,} "
+            "occurrences rewritten)"
+        )
     if d["urns"]["invalid"]:
         text += (
             f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "
-            "occurrences): they break RFC 8141 or their namespace's rules, so no canonical "
-            "form exists (urnld check lists them)"
+            "occurrences): no canonical form exists for them (not RFC 8141 syntax, or an NID "
+            "that RFC 8141 rules out; -v gives each reason). URNs that break only their "
+            "namespace's rules, such as a wrong check digit, were rewritten; urnld check "
+            "lists them"
         )
     added = d["added"]
     if any(added.values()):
@@ -234,8 +274,6 @@ def _one(
     """Canonicalize one input into ``out``; return the report."""
     from .._kernel import atomic_output, open_input
 
-    if _same_file(src, out):
-        raise URNError(f"output {out!r} is the input file; the input is never modified")
     opts = _options(args)
     route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris)
     if route.engine is Engine.LINES:
@@ -243,6 +281,7 @@ def _one(
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
+        args.streamed = True
         try:
             return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
         finally:
@@ -297,6 +336,13 @@ def _one(
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._report_options import memory_options
+
+    with memory_options(args, args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     args.policy = policy_from_args(args, "urnld canonicalize")
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
@@ -311,7 +357,6 @@ def run(args: argparse.Namespace) -> int:
         require_default_policy(args.policy, "--engine dask")
         if args.jobs is not None:
             raise URNError("--jobs is for the local engine; --engine dask takes --workers")
-        _check_outputs(args)
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
@@ -324,7 +369,6 @@ def run(args: argparse.Namespace) -> int:
                        f"{args.max_time:g}")
     if args.jobs is not None and args.jobs < 1:
         raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
-    _check_outputs(args)
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
@@ -345,25 +389,20 @@ def run(args: argparse.Namespace) -> int:
             out_fmt = _output_format(args, in_fmt, "-")
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
-    _write_report(args.report, report)
-    _write_html(args, report)
-    _print_summary(args, report)
+    _write_report(args.report, report, streamed=getattr(args, "streamed", False))
+    _finish(args, report)
     return 0
 
 
-def _check_outputs(args: argparse.Namespace) -> None:
-    """Every output (data files, report) against every input and each other, before writing."""
-    from ._paths import check_paths
-
+def output_paths(args: argparse.Namespace) -> list[str]:
+    """The data files ``-o`` stands for (the dispatcher checks them, with ``--report`` and
+    ``--html``, against the inputs before anything is written): one file, or one per input in
+    the output directory."""
     inputs: list[str] = args.inputs
     out: str = args.output
     if len(inputs) > 1 or args.engine == "dask" or (out != "-" and os.path.isdir(out)):
-        outputs = [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
-    else:
-        outputs = [out]
-    if args.report:
-        outputs.append(args.report)
-    check_paths(inputs, outputs)
+        return [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
+    return [out]
 
 
 def _run_dask(args: argparse.Namespace) -> int:
@@ -384,6 +423,10 @@ def _run_dask(args: argparse.Namespace) -> int:
         ) from e
     from ._input_options import read_options, warnings_to_stderr
 
+    # Line-based inputs are partitioned and streamed: not deduplicated.
+    args.streamed = any(
+        syntax_for_path(p, args.input_format, stdin="nt").lines is not None for p in args.inputs
+    )
     try:
         with warnings_to_stderr("urnld canonicalize"):
             report = udask.canonicalize_files(
@@ -404,9 +447,8 @@ def _run_dask(args: argparse.Namespace) -> int:
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.
         if args.report and e.report is not None:
-            _write_report(args.report, e.report)
+            _write_report(args.report, e.report, complete=False)
         raise
-    _write_report(args.report, report)
-    _write_html(args, report)
-    _print_summary(args, report)
+    _write_report(args.report, report, streamed=args.streamed)
+    _finish(args, report)
     return 0

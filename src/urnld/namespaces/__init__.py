@@ -28,6 +28,14 @@ from ._base import (
     upper_pct,
 )
 from ._builtin import BUILTIN
+from ._digital_link import (
+    GS1_DOMAIN,
+    PrefixLengths,
+    biip_prefix_lengths,
+    digital_link_to_epc,
+    epc_to_digital_link,
+    gs1_check_digit,
+)
 
 if TYPE_CHECKING:
     # importlib.metadata costs ~16 ms to import: only loaded when a plugin is looked up.
@@ -36,10 +44,16 @@ if TYPE_CHECKING:
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GENERIC",
+    "GS1_DOMAIN",
     "CheckOptions",
     "NamespacePluginError",
     "NamespaceRule",
+    "PrefixLengths",
+    "biip_prefix_lengths",
+    "digital_link_to_epc",
+    "epc_to_digital_link",
     "get_rule",
+    "gs1_check_digit",
     "known_nids",
     "known_profiles",
     "lower_except_pct",

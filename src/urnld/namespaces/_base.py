@@ -109,6 +109,16 @@ class NamespaceRule:
         """
         return ()
 
+    def equivalent_iris(self, nss: str) -> tuple[str, ...]:
+        """IRIs, not URNs, that name the same resource by this namespace's own standard.
+
+        An EPC's GS1 Digital Link URI (GS1 TDS 2.x): the same GS1 key in another syntax, which
+        the standard translates field by field. Not a resolver's address (those are
+        :mod:`urnld.resolvers`). Called like :meth:`functional_equivalents`; the default is
+        none.
+        """
+        return ()
+
     def typed_nss(self, nss: str) -> object | None:
         """A typed, immutable view of *nss*, or None when the namespace defines none.
 

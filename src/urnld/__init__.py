@@ -27,6 +27,7 @@ from ._severity import SeverityConfigError, SeverityMap
 from ._urn import URN, canonical, equivalent, is_valid, parse
 from .errors import URNConversionError, URNError, URNSyntaxError
 from .findings import CODES, CheckOptions, Finding, Severity
+from .namespaces import Repair, repair
 
 __version__ = "0.1.0"
 
@@ -39,6 +40,7 @@ __all__ = [
     "Mode",
     "Params",
     "Policy",
+    "Repair",
     "Severity",
     "SeverityConfigError",
     "SeverityMap",
@@ -60,6 +62,7 @@ __all__ = [
     "json_default",
     "parse",
     "policy_scope",
+    "repair",
     "upgrade_draft_query",
     "validate",
 ]

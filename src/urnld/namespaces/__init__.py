@@ -36,6 +36,7 @@ from ._digital_link import (
     epc_to_digital_link,
     gs1_check_digit,
 )
+from ._repairs import REPAIRS, Repair, RepairRule, repair
 
 if TYPE_CHECKING:
     # importlib.metadata costs ~16 ms to import: only loaded when a plugin is looked up.
@@ -45,10 +46,13 @@ __all__ = [
     "ENTRY_POINT_GROUP",
     "GENERIC",
     "GS1_DOMAIN",
+    "REPAIRS",
     "CheckOptions",
     "NamespacePluginError",
     "NamespaceRule",
     "PrefixLengths",
+    "Repair",
+    "RepairRule",
     "biip_prefix_lengths",
     "digital_link_to_epc",
     "epc_to_digital_link",
@@ -59,6 +63,7 @@ __all__ = [
     "lower_except_pct",
     "on_register",
     "register",
+    "repair",
     "upper_except_pct",
     "upper_pct",
 ]

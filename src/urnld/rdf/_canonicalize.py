@@ -22,7 +22,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from typing import Literal as _Choice
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
@@ -32,16 +32,23 @@ from rdflib.term import Node
 from .._config import Policy
 from .._links import SPELLING, Extra, LinkOptions, extra_statements, record_extras
 from .._terms import (
+    NO_SPELLINGS,
     URN_LITERAL_DATATYPES,
+    SpellingOptions,
     TermCache,
     TermRule,
     TermVerdict,
     is_rdflib_internal,
     is_urn_like,
+    repair_counts,
+    spelling_options,
 )
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._iris import normalize_iri
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 _DEFAULT_POLICY = Policy()
 
@@ -76,7 +83,7 @@ class _TermMap:
     Literals (only looked at with ``literals=True``) are memoized under the term itself.
     """
 
-    __slots__ = ("_terms", "cache", "iris", "literals", "spelling")
+    __slots__ = ("_terms", "cache", "iris", "literals", "locators", "spelling", "spellings")
 
     def __init__(
         self,
@@ -85,10 +92,14 @@ class _TermMap:
         literals: bool,
         iris: bool = False,
         policy: Policy = _DEFAULT_POLICY,
+        spellings: SpellingOptions = NO_SPELLINGS,
     ) -> None:
         # Unbounded: the graph itself is in memory, and the memo needs every verdict it counts.
-        rule = TermRule(ignore_components=ignore_components, policy=policy)
+        rule = TermRule(ignore_components=ignore_components, policy=policy, spellings=spellings)
         self._terms = TermCache(rule, max_size=1 << 62)
+        self.spellings = spellings
+        # key -> (locator, canonical URN or "", its NID, merged) for the locator modes' IRIs
+        self.locators: dict[Any, tuple[str, str, str | None, bool]] = {}
         self.literals = literals
         self.iris = iris  # RFC 3986 §6 normalization of the IRIs that are not URNs
         # key -> (output term, URN info or None)
@@ -115,6 +126,10 @@ class _TermMap:
             if is_rdflib_internal(text):
                 return plain, None
             if not is_urn_like(text):
+                if self.spellings.looks_at_iris:
+                    found = self._locator(key, text, plain)
+                    if found is not None:
+                        return found
                 if self.iris:
                     normal = normalize_iri(text)
                     return (plain if normal == text else URIRef(normal)), None
@@ -141,12 +156,41 @@ class _TermMap:
         return term, None
 
 
+    def _locator(
+        self, key: Any, text: str, plain: URIRef
+    ) -> tuple[Node, TermVerdict | None] | None:
+        """The output and verdict of a locator IRI (the spelling modes), or None."""
+        urn = self.spellings.locator(text)
+        if urn is None:
+            return None
+        merge = self.spellings.locators == "merge"
+        if urn:
+            v = self._terms.get(urn)
+            if v.nid is None:
+                return None  # the table's URN is no usable URN under this rule
+            self.locators[key] = (text, v.output, v.nid, merge)
+            if merge:
+                self.spelling[key] = text
+                return URIRef(v.output), v
+        else:
+            self.locators[key] = (text, "", None, False)
+        # Not merged: the node stays; the verdict only makes the pass count it.
+        return plain, _LOCATOR
+
+
+# The verdict of a locator that stays as written (no NID: it never joins a URN's cluster).
+_LOCATOR = TermVerdict("", None, None, None, "locator", "a resolver's address of a URN")
+
+
 def _key(term: Node) -> Any:
     return str(term) if type(term) is URIRef else term
 
 
 def _verdicts(tmap: _TermMap, occ: dict[Any, int]) -> Iterator[tuple[str, TermVerdict, int]]:
+    locators = tmap.locators
     for key, n in occ.items():
+        if key in locators:
+            continue
         info = tmap.cache[key][1]
         assert info is not None
         yield tmap.spelling[key], info, n
@@ -221,6 +265,10 @@ def canonicalize(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = _DEFAULT_POLICY,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CanonicalizeResult[G]:
     """Return a copy of ``graph_or_dataset`` with every URN term in canonical form.
 
@@ -256,6 +304,19 @@ def canonicalize(
     (An added statement the data already holds merges with it: it counts in its kind's field
     but not again in ``statements_out``.)
 
+    Identifiers in their other spellings (all opt-in):
+
+    * ``repair=True``: a URN that a documented repair fixes (:func:`urnld.repair`: a braced,
+      unhyphenated or ``_``-prefixed UUID…) is rewritten to the repaired URN's canonical form;
+      the report counts repairs per code (``repairs``) and the spelling joins its cluster (so
+      ``keep_spellings`` keeps it).
+    * ``link_locators=True``: an IRI that is a resolver's address of a URN of the data
+      (:func:`urnld.resolvers.urn_of_locator`, with *prefix_lengths* for GS1 Digital Links) is
+      joined to it by ``owl:sameAs`` both ways, and so is the canonical GS1 Digital Link IRI of
+      an EPC URN of the data (:meth:`urnld.URN.equivalent_iris`) when both occur.
+    * ``merge_locators=True``: such an IRI is rewritten to the URN instead (a change of
+      meaning: the address node becomes the name node), counted in ``locators_merged``.
+
     >>> from rdflib import Graph, URIRef
     >>> g = Graph()
     >>> g.add((URIRef("URN:ISBN:0-395-36341-1"), URIRef("http://e/p"),
@@ -283,8 +344,12 @@ def canonicalize(
     if iris not in ("as-is", "rfc3986"):
         raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
+    spellings = spelling_options(
+        repair=repair, link=link, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
+    )
     tmap = _TermMap(ignore_components=ignore_components, literals=literals,
-                    iris=iris == "rfc3986", policy=policy)
+                    iris=iris == "rfc3986", policy=policy, spellings=spellings)
     occ: dict[Any, int] = {}
     source = graph_or_dataset
 
@@ -324,14 +389,17 @@ def canonicalize(
         out.bind(prefix, namespace, override=True, replace=True)
 
     report.record_verdicts(_verdicts(tmap, occ))
+    if spellings:
+        _record_spellings(report, tmap, occ)
     report.statements_in = count[0]
     report.statements_out = statements_out
     report.duplicates_merged = count[0] - statements_out
-    options = LinkOptions(link, keep_spellings, link_resolvers)
+    options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
     if options:
         # Every pair the pass met (the graph is in memory: no cap applies here).
         pairs = {(v.output, tmap.spelling[key]) for key, v in _met(tmap, occ)}
-        extras = extra_statements(pairs, options)
+        found = {(urn, loc) for key, (loc, urn, _nid, _m) in tmap.locators.items() if key in occ}
+        extras = extra_statements(pairs, options, found)
         target = _default_graph(out) if isinstance(out, ConjunctiveGraph) else out
         if keep_spellings:
             out.bind("urnld", SPELLING.rpartition("#")[0] + "#", override=False)
@@ -341,6 +409,17 @@ def canonicalize(
         # A graph is a set: an added statement the data already held is no new statement.
         report.statements_out = statements_out + len(target) - before
     return CanonicalizeResult(out, report)
+
+
+def _record_spellings(report: CanonicalizeReport, tmap: _TermMap, occ: dict[Any, int]) -> None:
+    """The spelling modes' counts: locators met, and repairs per code."""
+    report.record_locators(
+        (loc, urn, nid, occ[key], merged)
+        for key, (loc, urn, nid, merged) in tmap.locators.items()
+        if key in occ
+    )
+    if tmap.spellings.repair:
+        report.record_repairs(repair_counts(_verdicts(tmap, occ), report.ignore_components))
 
 
 def _met(tmap: _TermMap, occ: dict[Any, int]) -> Iterator[tuple[Any, TermVerdict]]:

@@ -19,12 +19,15 @@ from typing import ClassVar, Final, Literal, cast
 from .. import _accel
 from .._config import Policy
 from .._terms import (
+    NO_SPELLINGS,
     POLICY_OK_NIDS,
     SPELLING,
+    SpellingOptions,
     TermCache,
     TermRule,
     TermVerdict,
     is_urn_like,
+    repair_counts,
 )
 from ..namespaces import PREFIXES
 from ..report import CanonicalizeReport, CheckReport
@@ -102,12 +105,20 @@ class _Pass(abc.ABC):
     _verdict_type: ClassVar[type[TermVerdict] | None] = TermVerdict
 
     def __init__(
-        self, *, literals: bool, ignore_components: bool = False, policy: Policy = DEFAULT_POLICY
+        self,
+        *,
+        literals: bool,
+        ignore_components: bool = False,
+        policy: Policy = DEFAULT_POLICY,
+        spellings: SpellingOptions = NO_SPELLINGS,
     ) -> None:
         self.literals = literals
         self.ignore_components = ignore_components
-        rule = TermRule(ignore_components=ignore_components, policy=policy)
+        rule = TermRule(ignore_components=ignore_components, policy=policy, spellings=spellings)
         self.terms = TermCache(rule, max_size=MAX_CACHE)
+        self.spellings = spellings
+        # raw token -> (locator, canonical URN or "", NID, merged) for the locator modes' IRIs
+        self.locs: dict[bytes, tuple[str, str, str | None, bool]] = {}
         # raw token -> output token (NOT_URN when the token is not a URN)
         self.tokens: dict[bytes, bytes] = {}
         # raw token -> (spelling, verdict, is_literal) for URN tokens, used when counts are
@@ -118,11 +129,17 @@ class _Pass(abc.ABC):
         # The compiled accelerator (None: pure Python), read once per pass. Its fast path knows
         # only the default policy's NID verdicts: any other policy runs the Python path.
         self._c = None if policy.strict or policy.severity else _accel.speedups
+        if spellings:
+            # The compiled rewrite skips IRIs that cannot be URNs and knows no repairs: the
+            # spelling modes run the Python loop (checked once per pass, not per term).
+            self._c = None
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
         first = tok[1]
         if first not in _URN_START:
+            if self.spellings.looks_at_iris:
+                return self._locator(tok)
             self.tokens[tok] = NOT_URN  # the common case: cannot be a URN
             return NOT_URN
         if first == 92 or b"\\" in tok:  # escapes to decode first
@@ -142,6 +159,24 @@ class _Pass(abc.ABC):
                 if tok[1:-1] != new:
                     out = b"<" + new + b">"
             self.info[tok] = (text, info, False)
+        self.tokens[tok] = out
+        return out
+
+    def _locator(self, tok: bytes) -> bytes:
+        """Output for an IRI token that is no URN under the locator modes (cache miss path)."""
+        text = unescape_iri(tok) if b"\\" in tok else tok[1:-1].decode("utf-8", "replace")
+        urn = self.spellings.locator(text)
+        out = NOT_URN
+        if urn is not None:
+            merge = self.spellings.locators == "merge"
+            if not urn:
+                self.locs[tok] = (text, "", None, False)
+                out = tok
+            else:
+                v = self.terms.verdict(urn)
+                if v.nid is not None:
+                    self.locs[tok] = (text, v.output, v.nid, merge)
+                    out = b"<" + v.output.encode("ascii") + b">" if merge else tok
         self.tokens[tok] = out
         return out
 
@@ -178,6 +213,7 @@ class _Pass(abc.ABC):
             self.flush()
             self.tokens.clear()
             self.info.clear()
+            self.locs.clear()
         elif len(self.occ) >= self.report.max_examples:
             self.flush()
 
@@ -341,15 +377,41 @@ class CanonPass(_Pass):
         literals: bool,
         ignore_components: bool,
         policy: Policy = DEFAULT_POLICY,
+        spellings: SpellingOptions = NO_SPELLINGS,
     ) -> None:
-        super().__init__(literals=literals, ignore_components=ignore_components, policy=policy)
+        super().__init__(literals=literals, ignore_components=ignore_components, policy=policy,
+                         spellings=spellings)
         self.report = report
 
     def _statements(self, n: int) -> None:
         self.report.statements_in += n
         self.report.statements_out += n
 
+    def _flush_spellings(self) -> None:
+        """Move the locator tokens out of ``occ`` into the report, and count repairs."""
+        report = self.report
+        assert isinstance(report, CanonicalizeReport)
+        locs = self.locs
+        occ = self.occ
+        if locs:
+            met = [(tok, n) for tok, n in occ.items() if tok in locs]
+            report.record_locators(
+                (loc, urn, nid, n, merged)
+                for tok, n in met
+                for loc, urn, nid, merged in (locs[tok],)
+            )
+            for tok, _n in met:
+                del occ[tok]
+        if self.spellings.repair:
+            info = cast("dict[bytes, tuple[str, TermVerdict, bool]]", self.info)
+            report.record_repairs(repair_counts(
+                ((info[tok][0], info[tok][1], n) for tok, n in occ.items()),
+                self.ignore_components,
+            ))
+
     def flush(self) -> None:
+        if self.spellings:
+            self._flush_spellings()
         # This pass's rewrite makes a verdict for every URN token (_verdict_type).
         info = cast("dict[bytes, tuple[str, TermVerdict, bool]]", self.info)
         report = self.report

@@ -12,15 +12,19 @@ import io
 import itertools
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .._config import Policy
 from .._files import atomic_output, open_input
 from .._links import LinkOptions, extras_of_report, ntriples
+from .._terms import spelling_options
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
 from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 __all__ = [
     "Progress",
@@ -63,6 +67,10 @@ def canonicalize_lines(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> Iterator[bytes]:
     r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
 
@@ -78,7 +86,9 @@ def canonicalize_lines(
     ``urnld:spelling``, ``rdfs:seeAlso``; see :mod:`urnld.rdf`'s :func:`canonicalize`) after
     the last line, sorted, as triples (the default graph of N-Quads). They are computed from
     the report's clusters, so past its ``max_examples`` distinct spellings they raise
-    :class:`urnld.errors.SpellingLimitError` at the end instead.
+    :class:`urnld.errors.SpellingLimitError` at the end instead. ``repair``,
+    ``link_locators``, ``merge_locators`` and ``prefix_lengths`` are the spelling modes of
+    :func:`urnld.rdf.canonicalize`, with the same results.
 
     >>> from urnld.report import CanonicalizeReport
     >>> r = CanonicalizeReport()
@@ -97,12 +107,17 @@ def canonicalize_lines(
         report = CanonicalizeReport()
     report.ignore_components = ignore_components
     report.literals = literals
+    spellings = spelling_options(
+        repair=repair, link=link, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
+    )
     state = CanonPass(
-        report, literals=literals, ignore_components=ignore_components, policy=policy
+        report, literals=literals, ignore_components=ignore_components, policy=policy,
+        spellings=spellings,
     )
     for chunk in state.run(line_chunks(lines), source, first_line, on_error):
         yield from io.BytesIO(chunk)
-    options = LinkOptions(link, keep_spellings, link_resolvers)
+    options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
     if options:
         yield from io.BytesIO(ntriples(extras_of_report(report, options, source)))
 
@@ -167,6 +182,10 @@ def canonicalize_file(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CanonicalizeReport:
     """Canonicalize an N-Triples / N-Quads file (``.gz`` in and out supported) into ``out_path``.
 
@@ -177,7 +196,8 @@ def canonicalize_file(
     else 1); output and report are the same for any ``jobs``.
     ``link``, ``keep_spellings`` and ``link_resolvers`` add statements at the end, as
     :func:`canonicalize_lines` does (a :class:`~urnld.errors.SpellingLimitError` leaves no
-    output). Returns the report.
+    output). The spelling modes (``repair``, ``link_locators``, ``merge_locators``) run in
+    one process. Returns the report.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
@@ -193,6 +213,12 @@ def canonicalize_file(
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(in_path) == "-" else os.fspath(in_path)
+    spellings = spelling_options(
+        repair=repair, link=link, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
+    )
+    if spellings:
+        jobs = 1  # the worker processes do not carry the spelling modes
     with open_input(in_path) as (fin, size):
         report.ignore_components = ignore_components
         report.literals = literals
@@ -218,7 +244,8 @@ def canonicalize_file(
             )
         else:
             state = CanonPass(
-                report, literals=literals, ignore_components=ignore_components, policy=policy
+                report, literals=literals, ignore_components=ignore_components, policy=policy,
+                spellings=spellings,
             )
             outputs = state.run(chunks, source, 1, on_error)
         try:
@@ -228,7 +255,7 @@ def canonicalize_file(
                     if n_jobs == 1 and progress is not None:
                         tell(report.statements_in)
                 # The report is complete (workers merged) only now: the added statements last.
-                options = LinkOptions(link, keep_spellings, link_resolvers)
+                options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
                 if options:
                     fout.write(ntriples(extras_of_report(report, options, source)))
         finally:

@@ -120,8 +120,8 @@ def extra_statements(
     ['https://www.rfc-editor.org/rfc/rfc8141']
     >>> epc = "urn:epc:id:sgtin:4012345.011111.987"
     >>> dl = "https://id.gs1.org/01/04012345111118/21/987"
-    >>> [(e.subject, e.object) for e in extra_statements(
-    ...     [(epc, epc)], LinkOptions(link_locators=True), [("", dl)])]  # doctest: +NORMALIZE_WHITESPACE
+    >>> found = extra_statements([(epc, epc)], LinkOptions(link_locators=True), [("", dl)])
+    >>> [(e.subject, e.object) for e in found]  # doctest: +NORMALIZE_WHITESPACE
     [('https://id.gs1.org/01/04012345111118/21/987', 'urn:epc:id:sgtin:4012345.011111.987'),
      ('urn:epc:id:sgtin:4012345.011111.987', 'https://id.gs1.org/01/04012345111118/21/987')]
     """

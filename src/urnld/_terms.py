@@ -52,13 +52,13 @@ if TYPE_CHECKING:
     from .namespaces import PrefixLengths
 
 __all__ = [
+    "NO_SPELLINGS",
     "POLICY_OK_NIDS",
     "RDFLIB_INTERNAL_PREFIX",
     "SPELLING",
     "URN_LITERAL_DATATYPES",
     "XSD",
     "CheckFields",
-    "NO_SPELLINGS",
     "NidPolicy",
     "SpellingOptions",
     "TermCache",

@@ -330,7 +330,7 @@ class SpellingOptions:
             )
             if urn is not None:
                 return str(urn)
-        if iri.startswith(_GS1_STARTS) and "?" not in iri and "#" not in iri:
+        if self.gs1 and iri.startswith(_GS1_STARTS) and "?" not in iri and "#" not in iri:
             return ""
         return None
 

@@ -328,7 +328,7 @@ def _spelling_opts(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
-def _prefix_lengths(value: str | None) -> Any:
+def prefix_lengths_option(value: str | None) -> Any:
     """--gs1-prefix-lengths: a JSON object of prefix -> length, or GS1's table from biip."""
     if value is None:
         return None
@@ -357,7 +357,7 @@ def run(args: argparse.Namespace) -> int:
     args.policy = policy_from_args(args, "urnld canonicalize")
     if args.gs1_prefix_lengths and not (args.link_locators or args.merge_locators):
         raise URNError("--gs1-prefix-lengths needs --link-locators or --merge-locators")
-    args.prefix_lengths = _prefix_lengths(args.gs1_prefix_lengths)
+    args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
     if _spelling_opts(args) and (args.endpoint is not None or args.engine == "dask"):
         raise URNError(
             "--repair, --link-locators and --merge-locators run on local files, not with "

@@ -454,13 +454,20 @@ def _default_graph(ds: ConjunctiveGraph) -> Graph:
 
 
 def check_graph(
-    graph: Graph, report: CheckReport | None = None, *, policy: Policy = _DEFAULT_POLICY
+    graph: Graph,
+    report: CheckReport | None = None,
+    *,
+    policy: Policy = _DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CheckReport:
     """Scan an rdflib graph or dataset for URNs (IRIs and literals); fill a :class:`CheckReport`.
 
     The in-memory counterpart of :func:`urnld.stream.check_lines` (same counting rules): IRIs
     starting with ``urn:`` (any case), and plain / ``xsd:string`` / ``xsd:anyURI`` literals whose
-    whole lexical form does. Findings are :func:`urnld.check`'s under ``policy``.
+    whole lexical form does. Findings are :func:`urnld.check`'s under ``policy``. With
+    ``locators``, IRIs that are a resolver's address of a URN are counted as ``locator``
+    findings, as :func:`urnld.stream.check_lines` counts them.
 
     >>> from rdflib import Graph
     >>> g = Graph().parse(data='<URN:ISBN:0-395-36341-1> <http://e/p> "urn:isbn:0395363411" .',
@@ -480,14 +487,27 @@ def check_graph(
     else:
         statements = iter(graph.triples((None, None, None)))
     n = 0
+    spellings = SpellingOptions(locators="link", prefix_lengths=prefix_lengths)
+    # locator -> its URN (canonical), or None: asked once per distinct IRI
+    urn_of: dict[str, str | None] = {}
+    terms = TermCache(TermRule(policy=policy))
+    found: dict[tuple[str, str], int] = {}
     for st in statements:
         n += 1
         seen: set[tuple[str, bool]] = set()
+        met: set[tuple[str, str]] = set()
         for t in st:
             if isinstance(t, URIRef):
                 text = str(getattr(t, "original", t))
                 if is_urn_like(text) and not is_rdflib_internal(text):
                     seen.add((text, False))
+                elif locators:
+                    if text not in urn_of:
+                        urn = spellings.locator(text)
+                        v = terms.get(urn) if urn else None
+                        urn_of[text] = v.output if v is not None and v.nid else None
+                    if urn_of[text]:
+                        met.add((text, urn_of[text] or ""))
             elif (isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES
                   and str(st[1]) != SPELLING):
                 text = str(t)
@@ -495,8 +515,11 @@ def check_graph(
                     seen.add((text, True))
         for key in seen:
             occ[key] = occ.get(key, 0) + 1
+        for pair in met:
+            found[pair] = found.get(pair, 0) + 1
     report.statements_in += n
-    terms = TermCache(TermRule(policy=policy))
+    if found:
+        report.record_locators((loc, urn, c) for (loc, urn), c in sorted(found.items()))
     report.record_checks(
         (text, terms.checked(text), is_literal, count)
         for (text, is_literal), count in sorted(occ.items())

@@ -435,15 +435,29 @@ class CheckPass(_Pass):
     # in the compiled rewrite would be work thrown away (the Python path still makes one).
     _verdict_type = None
 
-    def __init__(self, report: CheckReport, policy: Policy = DEFAULT_POLICY) -> None:
-        super().__init__(literals=True, policy=policy)
+    def __init__(
+        self,
+        report: CheckReport,
+        policy: Policy = DEFAULT_POLICY,
+        spellings: SpellingOptions = NO_SPELLINGS,
+    ) -> None:
+        super().__init__(literals=True, policy=policy, spellings=spellings)
         self.report = report
         # Recording spellings only, the compiled rewrite makes no NID verdict, and the flush
-        # takes the findings from the term cache: both take any policy.
-        self._c = self._flush_c = _accel.speedups
+        # takes the findings from the term cache: both take any policy. It skips IRIs that
+        # cannot be URNs: with locators (check --locators) the Python loop runs.
+        self._c = None if spellings.looks_at_iris else _accel.speedups
+        self._flush_c = _accel.speedups
 
     def flush(self) -> None:
         occ = self.occ
+        if self.locs:
+            met = [(tok, n) for tok, n in occ.items() if tok in self.locs]
+            self.report.record_locators(
+                (self.locs[tok][0], self.locs[tok][1], n) for tok, n in met if self.locs[tok][1]
+            )
+            for tok, _n in met:
+                del occ[tok]
         if not occ:
             return
         report = self.report

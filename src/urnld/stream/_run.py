@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from .._config import Policy
 from .._files import atomic_output, open_input
 from .._links import LinkOptions, extras_of_report, ntriples
-from .._terms import spelling_options
+from .._terms import NO_SPELLINGS, SpellingOptions, spelling_options
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
@@ -130,12 +130,16 @@ def check_lines(
     report: CheckReport,
     on_error: OnError = "report",
     policy: Policy = DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> None:
     r"""Scan N-Triples / N-Quads lines for URNs (IRIs and literals) and fill ``report``.
 
     A literal is scanned when it is plain, ``xsd:string`` or ``xsd:anyURI`` and its whole
     lexical form starts with ``urn:`` (any case). Malformed lines are recorded in the report
-    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``).
+    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``). With ``locators``,
+    IRIs that are a resolver's address of a URN (:func:`urnld.resolvers.urn_of_locator`,
+    with *prefix_lengths* for GS1 Digital Links) are counted as ``locator`` findings.
 
     >>> from urnld.report import CheckReport
     >>> r = CheckReport()
@@ -143,8 +147,18 @@ def check_lines(
     >>> sorted(r.invalid)
     ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
     """
-    for _ in CheckPass(report, policy).run(line_chunks(lines), source, first_line, on_error):
+    spellings = _check_spellings(locators, prefix_lengths)
+    for _ in CheckPass(report, policy, spellings).run(
+        line_chunks(lines), source, first_line, on_error
+    ):
         pass
+
+
+def _check_spellings(locators: bool, prefix_lengths: PrefixLengths | None) -> SpellingOptions:
+    """The spelling options of a check: only the locators, read back by the resolver table."""
+    if not locators:
+        return NO_SPELLINGS
+    return SpellingOptions(locators="link", prefix_lengths=prefix_lengths)
 
 
 def _jobs_for(
@@ -272,13 +286,16 @@ def check_file(
     progress: ProgressCallback | None = None,
     jobs: int | None = None,
     policy: Policy = DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CheckReport:
     """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
 
     ``progress`` is called with a :class:`Progress` as the work advances (the command line
     draws it on a terminal). ``jobs`` worker processes share the work, as in
     :func:`canonicalize_file` (``None``: one per CPU for inputs over 8 MiB, else 1); the report
-    is the same for any ``jobs``.
+    is the same for any ``jobs``. ``locators`` and ``prefix_lengths`` are
+    :func:`check_lines`'s (they run in one process).
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -292,6 +309,9 @@ def check_file(
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+    spellings = _check_spellings(locators, prefix_lengths)
+    if spellings:
+        jobs = 1  # the worker processes do not carry the locator mode
     with open_input(path) as (fin, size):
         pos = [0]
 
@@ -310,7 +330,7 @@ def check_file(
         else:
             if tell is not None:
                 chunks = _told(chunks, lambda: tell(Progress(pos[0], size, report.statements_in)))
-            for _ in CheckPass(report, policy).run(chunks, source, 1, on_error):
+            for _ in CheckPass(report, policy, spellings).run(chunks, source, 1, on_error):
                 pass
     return report
 

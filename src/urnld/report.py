@@ -840,8 +840,8 @@ class CheckReport(_ReportBase):
 
         >>> r = CheckReport()
         >>> r.record_locators([("https://doi.org/10.1000/182", "urn:doi:10.1000/182", 2)])
-        >>> r.findings, r.to_dict()["locators"]["iris"]
-        ({'locator': 2}, {'https://doi.org/10.1000/182': {'count': 2, 'urn': 'urn:doi:10.1000/182'}})
+        >>> r.findings, r.locators
+        ({'locator': 2}, {'https://doi.org/10.1000/182': (2, 'urn:doi:10.1000/182')})
         """
         counts = 0
         for locator, urn, n in items:

@@ -69,9 +69,11 @@ __all__ = [
     "check_term",
     "is_rdflib_internal",
     "is_urn_like",
+    "repair_code",
     "repair_counts",
     "spelling_options",
     "term_verdict",
+    "without_repair_nids",
 ]
 
 _match_rfc8141: Final = RFC8141_RE.fullmatch
@@ -373,6 +375,33 @@ def spelling_options(
     return SpellingOptions(repair, locators, gs1, prefix_lengths, resolver_files)
 
 
+def without_repair_nids(nids: dict[str, None]) -> dict[str, None]:
+    """*nids* (NIDs as written) without those that have repair rules: what the compiled
+    rewrite may canonicalize on its own when repairs are on (the others come to Python).
+
+    >>> without_repair_nids({"UUID": None, "isbn": None})
+    {'isbn': None}
+    """
+    return {k: None for k in nids if k.lower() not in _REPAIR_NIDS}
+
+
+def repair_code(spelling: str, v: TermVerdict, ignore_components: bool = False) -> str | None:
+    """The code of the repair that gave *v* for *spelling* (a pass with ``repair``), or None.
+
+    >>> v = TermRule(spellings=SpellingOptions(repair=True)).verdict("urn:uuid:_" + "a" * 32)
+    >>> repair_code("urn:uuid:_" + "a" * 32, v)
+    'uuid-underscore'
+    >>> repair_code("urn:isbn:0395363411", term_verdict("urn:isbn:0395363411")) is None
+    True
+    """
+    if v.nid is None or spelling[4 : spelling.find(":", 4)].lower() not in _REPAIR_NIDS:
+        return None
+    fixed = repair(spelling)
+    if fixed is None or term_verdict(fixed.repaired, ignore_components).output != v.output:
+        return None
+    return fixed.code
+
+
 def repair_counts(
     items: Iterable[tuple[str, TermVerdict, int]], ignore_components: bool = False
 ) -> dict[str, int]:
@@ -385,13 +414,9 @@ def repair_counts(
     """
     out: dict[str, int] = {}
     for spelling, v, n in items:
-        if v.nid is None or spelling[4 : spelling.find(":", 4)].lower() not in _REPAIR_NIDS:
-            continue
-        fixed = repair(spelling)
-        if fixed is not None and term_verdict(fixed.repaired, ignore_components).output == (
-            v.output
-        ):
-            out[fixed.code] = out.get(fixed.code, 0) + n
+        code = repair_code(spelling, v, ignore_components)
+        if code is not None:
+            out[code] = out.get(code, 0) + n
     return out
 
 
@@ -458,14 +483,8 @@ def _accelerated(rule: TermRule) -> Callable[[str], TermVerdict]:
     c = _accel.speedups
     slow = rule.verdict
     policy = rule.policy
-    if (
-        c is None
-        or rule.nid_policy is not nid_policy_error
-        or policy.strict
-        or policy.severity
-        or rule.spellings.repair
-    ):
-        # POLICY_OK_NIDS holds the default policy's verdicts only; repairs are Python's.
+    if c is None or rule.nid_policy is not nid_policy_error or policy.strict or policy.severity:
+        # POLICY_OK_NIDS holds the default policy's verdicts only.
         return slow
     fast = c.canonical_str
     ignore_components = rule.ignore_components
@@ -482,6 +501,14 @@ def _accelerated(rule: TermRule) -> Callable[[str], TermVerdict]:
         nid = canonical[4 : canonical.index(":", 4)]
         return TermVerdict(canonical, canonical, nid, None, None, None)
 
+    if rule.spellings.repair:
+        # The accelerator knows no repairs: URNs of NIDs with repair rules go to Python.
+        def repairing(text: str) -> TermVerdict:
+            if text[4 : text.find(":", 4)].lower() in _REPAIR_NIDS:
+                return slow(text)
+            return verdict(text)
+
+        return repairing
     return verdict
 
 

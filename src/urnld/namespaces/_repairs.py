@@ -172,18 +172,27 @@ def repair(text: str) -> Repair | None:
     if m is None:
         return None
     nid = m[1].lower()
-    rules = [r for r in REPAIRS if r.nid == nid]
-    if not rules or _valid(text):
-        return None
     nss = text[m.end() :]
-    for rule in rules:
+    checked = False
+    for rule in _BY_NID.get(nid, ()):
+        # A rule's own test comes first: it is cheap and fails for nearly every URN, so a
+        # valid URN costs no validation here.
         fixed = rule.fix(nss)
         if fixed is None:
             continue
+        if not checked:
+            if _valid(text):
+                return None  # already a valid URN: nothing to repair
+            checked = True
         candidate = text[: m.end()] + fixed
         if _valid(candidate):
             return Repair(rule.code, text, candidate, rule.source)
     return None
+
+
+_BY_NID: Final[dict[str, tuple[RepairRule, ...]]] = {
+    nid: tuple(r for r in REPAIRS if r.nid == nid) for nid in {r.nid for r in REPAIRS}
+}
 
 
 def _valid(text: str) -> bool:

@@ -27,7 +27,8 @@ from .._terms import (
     TermRule,
     TermVerdict,
     is_urn_like,
-    repair_counts,
+    repair_code,
+    without_repair_nids,
 )
 from ..namespaces import PREFIXES
 from ..report import CanonicalizeReport, CheckReport
@@ -129,10 +130,12 @@ class _Pass(abc.ABC):
         # The compiled accelerator (None: pure Python), read once per pass. Its fast path knows
         # only the default policy's NID verdicts: any other policy runs the Python path.
         self._c = None if policy.strict or policy.severity else _accel.speedups
-        if spellings:
-            # The compiled rewrite skips IRIs that cannot be URNs and knows no repairs: the
-            # spelling modes run the Python loop (checked once per pass, not per term).
+        if spellings.looks_at_iris:
+            # The compiled rewrite skips IRIs that cannot be URNs: the locator modes run the
+            # Python loop (checked once per pass, not per term).
             self._c = None
+        # raw token -> the code of the repair its verdict came from (repair mode only)
+        self.repaired: dict[bytes, str] = {}
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
@@ -152,6 +155,8 @@ class _Pass(abc.ABC):
             out = NOT_URN
         else:
             info = self.terms.verdict(text)
+            if self.spellings.repair:
+                self._note_repair(tok, text, info)
             out = tok  # invalid URNs are left exactly as they were, and so are canonical ones
             # Write the canonical bytes also when only N-Triples escapes differ.
             if info.nid is not None and (info.output != text or first == 92 or b"\\" in tok):
@@ -161,6 +166,12 @@ class _Pass(abc.ABC):
             self.info[tok] = (text, info, False)
         self.tokens[tok] = out
         return out
+
+    def _note_repair(self, tok: bytes, text: str, info: TermVerdict) -> None:
+        """Remember that *tok*'s verdict came from a repair (cache miss path, repair mode)."""
+        code = repair_code(text, info, self.ignore_components)
+        if code is not None:
+            self.repaired[tok] = code
 
     def _locator(self, tok: bytes) -> bytes:
         """Output for an IRI token that is no URN under the locator modes (cache miss path)."""
@@ -188,6 +199,8 @@ class _Pass(abc.ABC):
             text = unescape_literal(parts[0])
             if is_urn_like(text):
                 info = self.terms.verdict(text)
+                if self.spellings.repair:
+                    self._note_repair(tok, text, info)
                 canonical = info.output.encode("ascii") if info.nid is not None else None
                 if canonical is None or parts[0] == canonical:
                     out = tok
@@ -214,6 +227,7 @@ class _Pass(abc.ABC):
             self.tokens.clear()
             self.info.clear()
             self.locs.clear()
+            self.repaired.clear()
         elif len(self.occ) >= self.report.max_examples:
             self.flush()
 
@@ -256,10 +270,14 @@ class _Pass(abc.ABC):
         """:meth:`run_chunk`'s output and the number of lines in *chunk*."""
         if self._c is not None:
             # The accelerator rewrites a chunk in the usual layout (None: any other chunk); the
-            # literals of urnld's own spelling records are no URN terms, as in rewrite().
+            # literals of urnld's own spelling records are no URN terms, as in rewrite(). With
+            # repairs, it canonicalizes on its own only URNs of NIDs without repair rules.
+            ok_nids = (
+                without_repair_nids(POLICY_OK_NIDS) if self.spellings.repair else POLICY_OK_NIDS
+            )
             done = self._c.rewrite(
                 chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
-                self.info, PREFIXES, POLICY_OK_NIDS, self.ignore_components, self._verdict_type,
+                self.info, PREFIXES, ok_nids, self.ignore_components, self._verdict_type,
                 _SPELLING_TOKEN,
             )
             if done is not None:
@@ -402,12 +420,13 @@ class CanonPass(_Pass):
             )
             for tok, _n in met:
                 del occ[tok]
-        if self.spellings.repair:
-            info = cast("dict[bytes, tuple[str, TermVerdict, bool]]", self.info)
-            report.record_repairs(repair_counts(
-                ((info[tok][0], info[tok][1], n) for tok, n in occ.items()),
-                self.ignore_components,
-            ))
+        if self.repaired:
+            counts: dict[str, int] = {}
+            for tok, code in self.repaired.items():
+                n = occ.get(tok)
+                if n:
+                    counts[code] = counts.get(code, 0) + n
+            report.record_repairs(counts)
 
     def flush(self) -> None:
         if self.spellings:

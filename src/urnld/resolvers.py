@@ -67,8 +67,7 @@ from urllib.parse import quote, unquote
 from .errors import URNError, URNLDEnvironmentError
 
 if TYPE_CHECKING:
-    from ._urn import URN
-    from .namespaces import PrefixLengths
+    from ._core import URN
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -382,27 +381,19 @@ def _reversers(r: Resolver) -> tuple[_Reverse, ...]:
 _REVERSERS: dict[Resolver, tuple[_Reverse, ...]] = {}
 
 
-def urn_of_locator(
-    iri: str,
-    *,
-    files: Sequence[str | PathLike[str]] = (),
-    prefix_lengths: PrefixLengths | None = None,
-) -> URN | None:
+def urn_of_locator(iri: str, *, files: Sequence[str | PathLike[str]] = ()) -> URN | None:
     """The URN a locator stands for, read back through the resolver table; None when none does.
 
     Every reversible template of :func:`resolvers` (the *files* first, then plugins, then
     urnld's own, with their ``aliases``) is tried (see the module's documentation for the
-    reversible subset). With *prefix_lengths* (GS1 Company Prefix lengths, see
-    :data:`urnld.namespaces.PrefixLengths`), a canonical GS1 Digital Link URI gives its EPC URN
-    too. Never raises for a ``str``.
+    reversible subset). Never raises for a ``str``. (A GS1 Digital Link is no resolver's
+    address: :func:`urnld.namespaces.digital_link_to_epc` reads it back, given the company
+    prefix lengths; the canonicalization's locator modes use both.)
 
     >>> str(urn_of_locator("https://urn.kb.se/resolve?urn=urn:nbn:se:uu:diva-3475"))
     'urn:nbn:se:uu:diva-3475'
     >>> str(urn_of_locator("https://www.rfc-editor.org/rfc/rfc8141"))
     'urn:ietf:rfc:8141'
-    >>> str(urn_of_locator("https://id.gs1.org/01/04012345111118/21/987",
-    ...                    prefix_lengths={"4012345": 7}))
-    'urn:epc:id:sgtin:4012345.011111.987'
     >>> urn_of_locator("https://example.org/urn:nbn:de:bvb:19-146642") is None
     True
     """
@@ -419,14 +410,6 @@ def urn_of_locator(
                 continue
             if urn is not None:
                 return urn
-    if prefix_lengths is not None:
-        from .namespaces import digital_link_to_epc
-
-        epc = digital_link_to_epc(iri, prefix_lengths)
-        if epc is not None:
-            from . import URN
-
-            return URN(epc)
     return None
 
 

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rdflib import Graph
 
-from urnld._links import OWL_SAME_AS, SPELLING
+from urnld._kernel._links import OWL_SAME_AS, SPELLING
 from urnld.cli import main
 from urnld.rdf import canonicalize
 from urnld.report import CanonicalizeReport

@@ -188,12 +188,10 @@ def test_round_trip_property(nss: str, template: str) -> None:
     assert equivalent(back, urn)
 
 
-def test_digital_link_through_locators() -> None:
-    dl = "https://id.gs1.org/01/04012345111118/21/987"
-    assert urn_of_locator(dl) is None  # no company prefix lengths: no guess
-    assert str(urn_of_locator(dl, prefix_lengths={"4012345": 7})) == (
-        "urn:epc:id:sgtin:4012345.011111.987"
-    )
+def test_digital_link_is_no_resolver_address() -> None:
+    # A GS1 Digital Link is read back by its own rule (urnld.namespaces.digital_link_to_epc,
+    # with company prefix lengths), not by the resolver table.
+    assert urn_of_locator("https://id.gs1.org/01/04012345111118/21/987") is None
 
 
 # -- find_urns(locators=True) -----------------------------------------------------------------

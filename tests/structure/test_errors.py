@@ -31,7 +31,7 @@ def _all_classes() -> set[type[BaseException]]:
 
 
 def _samples() -> dict[str, BaseException]:
-    from urnld._check import URNValidationError
+    from urnld._core._check import URNValidationError
     from urnld.dask._errors import DaskJobError, DaskNotInstalled
     from urnld.jsonld._errors import (
         CatalogError,

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from ..errors import URNError
-from ._formats import source_name
+from ._common import source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
@@ -78,13 +78,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _check_one(
     path: str, args: argparse.Namespace, report: Any, *, policy: Any, quiet: bool = False
 ) -> None:
-    from ..read import LINE_FORMATS, format_for_path
+    from .._kernel import Engine, check_route, syntax_for_path
     from ._input_options import read_graph
     from ._progress import Progress
 
-    fmt = format_for_path(path, args.input_format, stdin="nt")
+    fmt = syntax_for_path(path, args.input_format, stdin="nt").name
     source = source_name(path)
-    if fmt in LINE_FORMATS:
+    if check_route(fmt) is Engine.LINES:
         # One statement a line: streamed in bounded memory, never built into a graph.
         from ..stream import check_file
         from ._common import ProgressLine

@@ -1,6 +1,6 @@
 """Helpers shared by the subcommands: terminal tables and the progress line.
 
-Files are opened and written by the file layer (:mod:`urnld._files`), as everywhere in urnld.
+Files are opened and written by the file layer (:mod:`urnld._kernel`), as everywhere in urnld.
 """
 
 from __future__ import annotations
@@ -15,7 +15,19 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..stream import Progress
 
-__all__ = ["ProgressLine", "colour", "is_terminal", "print_table", "stdout_to"]
+__all__ = [
+    "ProgressLine",
+    "colour",
+    "is_terminal",
+    "print_table",
+    "source_name",
+    "stdout_to",
+]
+
+
+def source_name(path: str) -> str:
+    """How messages name an input: ``-`` is ``<stdin>``."""
+    return "<stdin>" if path == "-" else path
 
 
 def is_terminal(stream: IO[Any] | None = None) -> bool:
@@ -117,7 +129,7 @@ def stdout_to(path: str | None) -> Iterator[None]:
     if path is None or path == "-":
         yield
         return
-    from .._files import atomic_output
+    from .._kernel import atomic_output
 
     with atomic_output(path, text=True) as f, contextlib.redirect_stdout(f):
         yield

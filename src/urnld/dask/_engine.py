@@ -7,12 +7,21 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from urnld._links import LinkOptions, extras_of_report, ntriples, record_extras
-from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
-from urnld.dask._errors import DaskJobError, positive_int
-from urnld.dask._output import OutputDir, output_names
-from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
-from urnld.dask._tasks import (
+from .._kernel import (
+    CanonOptions,
+    Engine,
+    check_route,
+    extras_of_report,
+    ntriples,
+    record_extras,
+)
+from ..errors import URNError
+from ..report import CanonicalizeReport, CheckReport
+from ._cluster import check_cluster_args, client_for, require_distributed
+from ._errors import DaskJobError, positive_int
+from ._output import OutputDir, output_names
+from ._partition import FileInfo, Partition, nominal_ranges, scan_range
+from ._tasks import (
     canonicalize_document_task,
     canonicalize_partition,
     check_document_task,
@@ -21,14 +30,12 @@ from urnld.dask._tasks import (
     digest_file,
     merge_reports,
 )
-from urnld.errors import URNError
-from urnld.report import CanonicalizeReport, CheckReport
 
 if TYPE_CHECKING:
     # The reader (rdflib, pyld) is imported when a job reads documents, not with this module:
     # workers import it to run any task, and one that only streams never needs the reader.
-    from urnld.dask._documents import Reading
-    from urnld.read import Catalog, HazardMode
+    from ..read import Catalog, HazardMode
+    from ._documents import Reading
 
 __all__ = [
     "DEFAULT_PARTITION_SIZE",
@@ -238,8 +245,8 @@ def _router(
     """Checks the reading options (before any cluster starts) and returns the rule that says,
     for an input, ``None`` when it is cut into line partitions, else how a worker reads it
     whole (raising :class:`urnld.read.ReadError` for an unknown syntax)."""
-    from urnld.dask._documents import Reading, check_hazards, reading_catalog
-    from urnld.read import format_for_path
+    from ..read import format_for_path
+    from ._documents import Reading, check_hazards, reading_catalog
 
     mode = check_hazards(hazards)
     catalog = reading_catalog(catalog)
@@ -296,7 +303,7 @@ def _run_tasks(
 
 def _documents_done(futures: list[Any]) -> list[Any]:
     """The reports of the whole-document tasks, in input order; their warnings raised here."""
-    from urnld.dask._documents import relay
+    from ._documents import relay
 
     reports = []
     for report, messages in (f.result() for f in futures if f.status != "error"):
@@ -366,23 +373,26 @@ def canonicalize_files(
     if iris not in ("as-is", "rfc3986"):
         raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     if output_format is not None:
-        from urnld.rdf import check_output_format  # rdflib's SPARQL engine: only when asked
+        from ..rdf import check_output_format
 
         check_output_format(output_format)
     files = stat_inputs(inputs)
-    from urnld.dask._documents import streams
+    from ._documents import streams
 
     route = _router(input_format, lambda fmt: streams(fmt, output_format, iris),
                     catalog=catalog, base=base, hazards=hazards)
     routes = [route(f) for f in files]
     names = output_names([f.path for f in files])
-    options = LinkOptions(link, keep_spellings, link_resolvers)
+    opts = CanonOptions(
+        ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers,
+    )
+    # A partition that is not a whole file adds nothing: the file's added statements come
+    # from its merged report, below.
+    rewrite_only = opts.replace(link=False, keep_spellings=False, link_resolvers=False)
     streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
     documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
-    settings = {
-        "iris": iris, "ignore_components": ignore_components, "literals": literals,
-        "link": link, "keep_spellings": keep_spellings, "link_resolvers": link_resolvers,
-    }
+    settings = {"iris": iris, "options": opts}
     pieces: dict[int, list[str]] = {}
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
 
@@ -395,12 +405,12 @@ def canonicalize_files(
                 i = part.file.index
                 if split[i] == 1:
                     target = out.path(names[i])
-                    whole_file = options  # the task sees every spelling of the file
+                    task_options = opts  # the task sees every spelling of the file
                 else:
                     target = out.piece(i, part.number)
                     pieces.setdefault(i, []).append(target)
-                    whole_file = LinkOptions()  # added below, from the file's merged report
-                calls.append((part, target, ignore_components, literals, whole_file))
+                    task_options = rewrite_only
+                calls.append((part, target, task_options))
             return calls
 
         whole, parts, done = _run_tasks(
@@ -418,12 +428,12 @@ def canonicalize_files(
         _fail_on_malformed(merged)
         for report in _documents_done(whole):
             merged = merged.merge(report)
-        if options:
+        if opts.links:
             for i, targets in pieces.items():
                 file_report: CanonicalizeReport = _reduce(
                     client, [f for f, p in zip(done, parts, strict=True) if p.file.index == i]
                 )
-                extras = extras_of_report(file_report, options, files[i].source)
+                extras = extras_of_report(file_report, opts.links, files[i].source)
                 last = out.piece(i, len(targets))
                 with open(last, "wb") as fh:  # a split file is never compressed
                     fh.write(ntriples(extras))
@@ -465,9 +475,7 @@ def check_files(
     order, and the other inputs are checked (what ``urnld check`` does with several files).
     """
     _check_args(workers, scheduler, partition_size)
-    from urnld.read import LINE_FORMATS
-
-    route = _router(input_format, lambda fmt: fmt in LINE_FORMATS,
+    route = _router(input_format, lambda fmt: check_route(fmt) is Engine.LINES,
                     catalog=catalog, base=base, hazards=hazards)
     skipped: dict[int, Exception] = {}
     if on_unreadable is None:

@@ -15,18 +15,17 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from urnld._files import atomic_output
-from urnld._links import LinkOptions
-from urnld.dask._output import concat
-from urnld.dask._partition import FileInfo, Partition, iter_lines
-from urnld.errors import URNError
-from urnld.report import CanonicalizeReport, CheckReport
-from urnld.stream import canonicalize_lines, check_lines
+from .._kernel import CanonOptions, atomic_output
+from ..errors import URNError
+from ..report import CanonicalizeReport, CheckReport
+from ..stream import canonicalize_lines, check_lines
+from ._output import concat
+from ._partition import FileInfo, Partition, iter_lines
 
 if TYPE_CHECKING:
     # The reader (rdflib, pyld) is imported by the document tasks only: a worker that streams
     # line partitions never loads it.
-    from urnld.dask._documents import Reading
+    from ._documents import Reading
 
 __all__ = [
     "canonicalize_document_task",
@@ -41,19 +40,16 @@ __all__ = [
 Report = TypeVar("Report", CanonicalizeReport, CheckReport)
 
 def canonicalize_partition(
-    part: Partition,
-    out_path: str,
-    ignore_components: bool,
-    literals: bool,
-    options: LinkOptions | None = None,
+    part: Partition, out_path: str, options: CanonOptions
 ) -> CanonicalizeReport:
     """Canonicalize the lines of ``part`` into ``out_path``; return the partition's report.
 
-    ``options`` (the statements the opt-in modes add) only for a partition that is a whole
-    file: the added statements depend on every spelling of the file.
+    ``options`` add statements (``link``…) only for a partition that is a whole file: the
+    added statements depend on every spelling of the file.
     """
-    options = options or LinkOptions()
-    report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
+    report = CanonicalizeReport(
+        ignore_components=options.ignore_components, literals=options.literals
+    )
     # Written like ``urnld canonicalize`` writes (the file layer; gzip like the input), so
     # outputs are byte-identical to the single-process ones; fsynced, so a committed
     # directory is durable.
@@ -63,13 +59,9 @@ def canonicalize_partition(
                 iter_lines(part),
                 source=part.file.source,
                 first_line=part.first_line,
-                ignore_components=ignore_components,
-                literals=literals,
                 report=report,
                 on_error="report",
-                link=options.link,
-                keep_spellings=options.keep_spellings,
-                link_resolvers=options.link_resolvers,
+                options=options,
             )
         )
     return report
@@ -90,9 +82,9 @@ def canonicalize_document_task(
     """Read ``file`` whole, canonicalize it in memory and write it to ``out_path``, as
     ``urnld canonicalize`` does locally; return the report and the hazard warnings raised
     while reading. ``settings``: :func:`urnld.rdf.canonicalize_document`'s other keywords
-    (``output_format``, ``iris``, ``ignore_components``, ``literals``, ``link``…)."""
-    from urnld.dask._documents import recorded
-    from urnld.rdf import canonicalize_document  # rdflib and pyld: only for such inputs
+    (``output_format``, ``iris``, ``options``)."""
+    from ..rdf import canonicalize_document
+    from ._documents import recorded
 
     file.verify()
     return recorded(lambda: canonicalize_document(
@@ -103,9 +95,9 @@ def canonicalize_document_task(
 def check_document_task(file: FileInfo, reading: Reading) -> tuple[CheckReport, list[str]]:
     """Read ``file`` whole and check its URNs, as ``urnld check`` does locally; return the
     report and the hazard warnings raised while reading."""
-    from urnld.dask._documents import recorded
-    from urnld.rdf import check_graph
-    from urnld.read import read
+    from ..rdf import check_graph
+    from ..read import read
+    from ._documents import recorded
 
     file.verify()
 
@@ -129,7 +121,7 @@ def merge_reports(*reports: Report) -> Report:
 
 def digest_file(file: FileInfo, ignore_components: bool, literals: bool) -> str:
     """RDFC-1.0 digest (after URN canonicalization) of one whole file, read into memory."""
-    from urnld.rdf import digest  # pulls in rdflib and pyoxigraph: only when digesting
+    from ..rdf import digest
 
     data = b"".join(iter_lines(Partition(file, 0, 0, file.size, 1)))
     try:

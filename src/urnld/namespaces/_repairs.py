@@ -37,25 +37,9 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from .._core import Repair
+
 __all__ = ["REPAIRS", "Repair", "RepairRule", "repair"]
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class Repair:
-    """One repair: what was written, the URN it gives, and the rule that allows it.
-
-    Attributes:
-        code: the rule's stable code (see :data:`REPAIRS`).
-        original: the text as written.
-        repaired: the URN the rule gives (valid; not necessarily canonical: canonicalization
-            comes after, as for any URN).
-        source: the document that makes the rewrite safe.
-    """
-
-    code: str
-    original: str
-    repaired: str
-    source: str
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -198,9 +182,8 @@ _BY_NID: Final[dict[str, tuple[RepairRule, ...]]] = {
 def _valid(text: str) -> bool:
     """URN syntax and its namespace rule without errors (what :func:`urnld.check` calls
     valid with the default options), without asking ``check`` itself, which asks us."""
-    from .._parser import RFC8141_RE
+    from .._core import RFC8141_RE, get_rule
     from ..findings import CheckOptions, Severity
-    from . import get_rule
 
     if RFC8141_RE.fullmatch(text) is None:
         return False

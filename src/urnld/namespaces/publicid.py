@@ -32,9 +32,9 @@ import re
 import string
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy, upper_pct
 from ..errors import URNError
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy, upper_pct
 
 __all__ = ["RULE", "PublicIdError", "PublicIdRule", "from_public_id", "to_public_id"]
 
@@ -197,7 +197,7 @@ def to_public_id(urn: object) -> str:
     >>> to_public_id("urn:publicid:3%2b3=6")
     '3+3=6'
     """
-    from .._urn import URN  # the namespace modules load before the URN type
+    from .._core import URN
 
     if isinstance(urn, str):
         urn = URN(urn)
@@ -217,6 +217,13 @@ class PublicIdRule(NamespaceRule):
     nid = "publicid"
     title = "SGML/XML formal public identifiers"
     reference = "RFC 3151 §2"
+
+    def repair(self, text: str) -> tuple[str, str, str] | None:
+        """The documented repairs of this namespace (:data:`urnld.namespaces.REPAIRS`)."""
+        from ._repairs import repair
+
+        fixed = repair(text)
+        return None if fixed is None else (fixed.code, fixed.repaired, fixed.source)
 
     @native_copy("publicid")  # with the default options: _speedups.c check_publicid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:

@@ -25,8 +25,8 @@ import string
 import uuid
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding, Severity
-from ._base import CheckOptions, NamespaceRule, native_copy
 
 __all__ = ["RULE", "UUIDRule"]
 
@@ -41,6 +41,13 @@ class UUIDRule(NamespaceRule):
     nid = "uuid"
     title = "Universally Unique Identifier"
     reference = "RFC 4122 §3; RFC 9562 §4"
+
+    def repair(self, text: str) -> tuple[str, str, str] | None:
+        """The documented repairs of this namespace (:data:`urnld.namespaces.REPAIRS`)."""
+        from ._repairs import repair
+
+        fixed = repair(text)
+        return None if fixed is None else (fixed.code, fixed.repaired, fixed.source)
 
     @native_copy("uuid")  # the compiled accelerator's copy: _speedups.c native_uuid
     def canonical_nss(self, nss: str) -> str:

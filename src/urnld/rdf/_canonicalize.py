@@ -29,19 +29,23 @@ from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import ConjunctiveGraph
 from rdflib.term import Node
 
-from .._config import Policy
-from .._links import SPELLING, Extra, LinkOptions, extra_statements, record_extras
-from .._terms import (
+from .._core import Policy
+from .._kernel import (
     NO_SPELLINGS,
+    SPELLING,
     URN_LITERAL_DATATYPES,
+    CanonOptions,
+    Extra,
     SpellingOptions,
     TermCache,
     TermRule,
     TermVerdict,
+    extra_statements,
     is_rdflib_internal,
     is_urn_like,
+    record_extras,
     repair_counts,
-    spelling_options,
+    resolve_options,
 )
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
@@ -76,7 +80,7 @@ class CanonicalizeResult(Generic[G]):
 
 class _TermMap:
     """Maps rdflib terms to their output term and the term rule's verdict (a node memo over
-    :class:`urnld._terms.TermCache`: the output node is built once per distinct term).
+    :class:`urnld._kernel.TermCache`: the output node is built once per distinct term).
 
     IRIs are memoized under their plain ``str`` value: looking a ``URIRef`` up in a dict keyed
     by terms runs rdflib's Python-level ``__eq__`` on every hit, a plain-str key compares in C.
@@ -265,6 +269,7 @@ def canonicalize(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = _DEFAULT_POLICY,
+    options: CanonOptions | None = None,
     repair: bool = False,
     link_locators: bool = False,
     merge_locators: bool = False,
@@ -283,7 +288,8 @@ def canonicalize(
     ``http://example.org/a/c~`` become one node); URNs are never touched by it. ``policy``
     (:class:`urnld.Policy`) decides, with RFC 8141, which NIDs make a term no URN (``strict``
     makes reserved two-letter NIDs such; ``nid-experimental = "warning"`` makes ``urn:x-…``
-    usable).
+    usable). ``options`` (:class:`~urnld.rdf.CanonOptions`) gives the options as one value
+    instead of one by one.
 
     The input is never modified; the result is a new graph of the same kind (``Dataset`` in,
     ``Dataset`` out) in an in-memory store, with the input's namespace bindings. The result does
@@ -343,13 +349,16 @@ def canonicalize(
         )
     if iris not in ("as-is", "rfc3986"):
         raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
-    report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
-    spellings = spelling_options(
-        repair=repair, link=link, link_locators=link_locators, merge_locators=merge_locators,
+    opts = resolve_options(
+        options, ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
         prefix_lengths=prefix_lengths,
     )
-    tmap = _TermMap(ignore_components=ignore_components, literals=literals,
-                    iris=iris == "rfc3986", policy=policy, spellings=spellings)
+    report = CanonicalizeReport(ignore_components=opts.ignore_components, literals=opts.literals)
+    spellings = opts.spellings
+    tmap = _TermMap(ignore_components=opts.ignore_components, literals=opts.literals,
+                    iris=iris == "rfc3986", policy=opts.policy, spellings=spellings)
     occ: dict[Any, int] = {}
     source = graph_or_dataset
 
@@ -372,7 +381,9 @@ def canonicalize(
         if isinstance(source, Dataset):
             # Empty named graphs are part of a dataset: keep them.
             for g in source.graphs():
-                if g.identifier != src_default:
+                # rdflib may list the dataset itself (its default graph), whose .identifier
+                # is deprecated: it is no named graph.
+                if not isinstance(g, Dataset) and g.identifier != src_default:
                     context(tmap(g.identifier)[0])
         statements_out = sum(len(g) for g in graphs.values())
     else:
@@ -394,14 +405,13 @@ def canonicalize(
     report.statements_in = count[0]
     report.statements_out = statements_out
     report.duplicates_merged = count[0] - statements_out
-    options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
-    if options:
+    if opts.links:
         # Every pair the pass met (the graph is in memory: no cap applies here).
         pairs = {(v.output, tmap.spelling[key]) for key, v in _met(tmap, occ)}
         found = {(urn, loc) for key, (loc, urn, _nid, _m) in tmap.locators.items() if key in occ}
-        extras = extra_statements(pairs, options, found)
+        extras = extra_statements(pairs, opts.links, found)
         target = _default_graph(out) if isinstance(out, ConjunctiveGraph) else out
-        if keep_spellings:
+        if opts.keep_spellings:
             out.bind("urnld", SPELLING.rpartition("#")[0] + "#", override=False)
         before = len(target)
         target.addN((*_extra_terms(e), target) for e in extras)

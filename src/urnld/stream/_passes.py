@@ -1,7 +1,7 @@
 """The streaming passes: rewrite (canonicalize) and check, over chunks of N-Triples lines.
 
 A pass keeps a cache of raw token -> output token (bytes, so repeated terms cost one dict
-read), asks the term rule (:mod:`urnld._terms`) about each distinct URN once, counts URN
+read), asks the term rule (:mod:`urnld._kernel`) about each distinct URN once, counts URN
 occurrences per statement, and moves the counts into its report with the report's own filling
 method (:meth:`~urnld.report.CanonicalizeReport.record_verdicts`,
 :meth:`~urnld.report.CheckReport.record_check`), as every other path does.
@@ -16,12 +16,14 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import ClassVar, Final, Literal, cast
 
-from .. import _accel
-from .._config import Policy
-from .._terms import (
+from .._core import Policy
+from .._core import accel as _accel
+from .._kernel import (
+    DEFAULT_OPTIONS,
     NO_SPELLINGS,
     POLICY_OK_NIDS,
     SPELLING,
+    CanonOptions,
     SpellingOptions,
     TermCache,
     TermRule,
@@ -388,17 +390,11 @@ class CanonPass(_Pass):
 
     report: CanonicalizeReport
 
-    def __init__(
-        self,
-        report: CanonicalizeReport,
-        *,
-        literals: bool,
-        ignore_components: bool,
-        policy: Policy = DEFAULT_POLICY,
-        spellings: SpellingOptions = NO_SPELLINGS,
-    ) -> None:
-        super().__init__(literals=literals, ignore_components=ignore_components, policy=policy,
-                         spellings=spellings)
+    def __init__(self, report: CanonicalizeReport, options: CanonOptions = DEFAULT_OPTIONS) -> None:
+        super().__init__(
+            literals=options.literals, ignore_components=options.ignore_components,
+            policy=options.policy, spellings=options.spellings,
+        )
         self.report = report
 
     def _statements(self, n: int) -> None:

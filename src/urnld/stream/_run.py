@@ -14,10 +14,17 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, NamedTuple
 
-from .._config import Policy
-from .._files import atomic_output, open_input
-from .._links import LinkOptions, extras_of_report, ntriples
-from .._terms import NO_SPELLINGS, SpellingOptions, spelling_options
+from .._core import Policy
+from .._kernel import (
+    NO_SPELLINGS,
+    CanonOptions,
+    SpellingOptions,
+    atomic_output,
+    extras_of_report,
+    ntriples,
+    open_input,
+    resolve_options,
+)
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
@@ -67,6 +74,7 @@ def canonicalize_lines(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
+    options: CanonOptions | None = None,
     repair: bool = False,
     link_locators: bool = False,
     merge_locators: bool = False,
@@ -86,9 +94,10 @@ def canonicalize_lines(
     ``urnld:spelling``, ``rdfs:seeAlso``; see :mod:`urnld.rdf`'s :func:`canonicalize`) after
     the last line, sorted, as triples (the default graph of N-Quads). They are computed from
     the report's clusters, so past its ``max_examples`` distinct spellings they raise
-    :class:`urnld.errors.SpellingLimitError` at the end instead. ``repair``,
-    ``link_locators``, ``merge_locators`` and ``prefix_lengths`` are the spelling modes of
-    :func:`urnld.rdf.canonicalize`, with the same results.
+    :class:`urnld.errors.SpellingLimitError` at the end instead. The options can also come as
+    one value, ``options`` (:class:`~urnld.stream.CanonOptions`), instead of one by one.
+    ``repair``, ``link_locators``, ``merge_locators`` and ``prefix_lengths`` are the spelling
+    modes of :func:`urnld.rdf.canonicalize`, with the same results.
 
     >>> from urnld.report import CanonicalizeReport
     >>> r = CanonicalizeReport()
@@ -103,23 +112,21 @@ def canonicalize_lines(
     <urn:example:1> <b> <c> .
     <urn:example:1> <https://w3id.org/urnld/vocab#spelling> "URN:EXAMPLE:1" .
     """
-    if report is None:
-        report = CanonicalizeReport()
-    report.ignore_components = ignore_components
-    report.literals = literals
-    spellings = spelling_options(
-        repair=repair, link=link, link_locators=link_locators, merge_locators=merge_locators,
+    opts = resolve_options(
+        options, ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
         prefix_lengths=prefix_lengths,
     )
-    state = CanonPass(
-        report, literals=literals, ignore_components=ignore_components, policy=policy,
-        spellings=spellings,
-    )
+    if report is None:
+        report = CanonicalizeReport()
+    report.ignore_components = opts.ignore_components
+    report.literals = opts.literals
+    state = CanonPass(report, opts)
     for chunk in state.run(line_chunks(lines), source, first_line, on_error):
         yield from io.BytesIO(chunk)
-    options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
-    if options:
-        yield from io.BytesIO(ntriples(extras_of_report(report, options, source)))
+    if opts.links:
+        yield from io.BytesIO(ntriples(extras_of_report(report, opts.links, source)))
 
 
 def check_lines(
@@ -196,6 +203,7 @@ def canonicalize_file(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
+    options: CanonOptions | None = None,
     repair: bool = False,
     link_locators: bool = False,
     merge_locators: bool = False,
@@ -210,8 +218,7 @@ def canonicalize_file(
     else 1); output and report are the same for any ``jobs``.
     ``link``, ``keep_spellings`` and ``link_resolvers`` add statements at the end, as
     :func:`canonicalize_lines` does (a :class:`~urnld.errors.SpellingLimitError` leaves no
-    output). The spelling modes (``repair``, ``link_locators``, ``merge_locators``) run in
-    one process. Returns the report.
+    output); ``options`` gives them all as one value. Returns the report.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
@@ -222,20 +229,20 @@ def canonicalize_file(
     ...     f.read()
     b'<urn:example:a> <http://e/p> <urn:example:a> .\\n'
     """
+    opts = resolve_options(
+        options, ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
+    )
     if report is None:
         report = CanonicalizeReport()
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(in_path) == "-" else os.fspath(in_path)
-    spellings = spelling_options(
-        repair=repair, link=link, link_locators=link_locators, merge_locators=merge_locators,
-        prefix_lengths=prefix_lengths,
-    )
-    if spellings:
-        jobs = 1  # the worker processes do not carry the spelling modes
     with open_input(in_path) as (fin, size):
-        report.ignore_components = ignore_components
-        report.literals = literals
+        report.ignore_components = opts.ignore_components
+        report.literals = opts.literals
         pos = [0]
 
         def counter(p: int) -> None:
@@ -253,15 +260,10 @@ def canonicalize_file(
             # as their chunks complete.
             outputs = canonicalize_chunks(
                 chunks, jobs=n_jobs, report=report, source=source, on_error=on_error,
-                literals=literals, ignore_components=ignore_components,
-                on_progress=None if progress is None else tell, policy=policy,
+                options=opts, on_progress=None if progress is None else tell,
             )
         else:
-            state = CanonPass(
-                report, literals=literals, ignore_components=ignore_components, policy=policy,
-                spellings=spellings,
-            )
-            outputs = state.run(chunks, source, 1, on_error)
+            outputs = CanonPass(report, opts).run(chunks, source, 1, on_error)
         try:
             with atomic_output(out_path) as fout:
                 for chunk in outputs:
@@ -269,9 +271,8 @@ def canonicalize_file(
                     if n_jobs == 1 and progress is not None:
                         tell(report.statements_in)
                 # The report is complete (workers merged) only now: the added statements last.
-                options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
-                if options:
-                    fout.write(ntriples(extras_of_report(report, options, source)))
+                if opts.links:
+                    fout.write(ntriples(extras_of_report(report, opts.links, source)))
         finally:
             # On an error, stop the workers now rather than when the traceback is freed.
             outputs.close()
@@ -311,7 +312,7 @@ def check_file(
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
     spellings = _check_spellings(locators, prefix_lengths)
     if spellings:
-        jobs = 1  # the worker processes do not carry the locator mode
+        jobs = 1  # the check workers do not carry the locator mode
     with open_input(path) as (fin, size):
         pos = [0]
 

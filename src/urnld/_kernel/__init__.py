@@ -1,0 +1,125 @@
+"""The linked-data kernel: what every RDF path shares, below the integrations.
+
+The term rule (which terms are URNs, their canonical form and verdict: ``_terms``), the
+statements the canonicalization modes add (``_links``), URN bases (``_bases``), the file layer
+(inputs, ``.gz``, outputs renamed into place: ``_files``), the one table of RDF syntaxes
+(``_formats``), the rule that picks the engine for a job (``_route``), the canonicalization
+options as one value (``_options``) and the reports (``_report*``, public as
+:mod:`urnld.report`). Standard library and the URN core only: no rdflib, no pyld. Private to
+urnld; the integrations import from this face, never from its modules.
+
+>>> from urnld._kernel import TermRule
+>>> TermRule().verdict("URN:ISBN:0-395-36341-1").canonical
+'urn:isbn:0395363411'
+"""
+
+from __future__ import annotations
+
+from ._bases import (
+    BASE_CODE,
+    HAZARD_KINDS,
+    base_message,
+    is_hazard,
+    is_urn,
+    reference_kind,
+    resolve,
+)
+from ._files import atomic_output, open_input
+from ._formats import (
+    FORMATS,
+    LINE_FORMATS,
+    QUAD_FORMATS,
+    SYNTAXES,
+    Syntax,
+    get_syntax,
+    output_syntax,
+    syntax_for_path,
+)
+from ._links import (
+    Extra,
+    LinkOptions,
+    extra_statements,
+    extras_of_report,
+    ntriples,
+    record_extras,
+    report_extras,
+)
+from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
+from ._report import DEFAULT_MAX_EXAMPLES, LineError
+from ._report_canon import CanonicalizeReport
+from ._report_check import CheckReport
+from ._route import Engine, Route, canonicalize_route, check_route
+from ._terms import (
+    NO_SPELLINGS,
+    POLICY_OK_NIDS,
+    SPELLING,
+    URN_LITERAL_DATATYPES,
+    CheckFields,
+    SpellingOptions,
+    TermCache,
+    TermRule,
+    TermVerdict,
+    check_fields,
+    check_term,
+    is_rdflib_internal,
+    is_urn_like,
+    repair_code,
+    repair_counts,
+    spelling_options,
+    without_repair_nids,
+)
+
+__all__ = [
+    "BASE_CODE",
+    "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_OPTIONS",
+    "FORMATS",
+    "HAZARD_KINDS",
+    "LINE_FORMATS",
+    "NO_SPELLINGS",
+    "POLICY_OK_NIDS",
+    "QUAD_FORMATS",
+    "SPELLING",
+    "SYNTAXES",
+    "URN_LITERAL_DATATYPES",
+    "CanonOptions",
+    "CanonicalizeReport",
+    "CheckFields",
+    "CheckReport",
+    "Engine",
+    "Extra",
+    "LineError",
+    "LinkOptions",
+    "Route",
+    "SpellingOptions",
+    "Syntax",
+    "TermCache",
+    "TermRule",
+    "TermVerdict",
+    "atomic_output",
+    "base_message",
+    "canonicalize_route",
+    "check_fields",
+    "check_route",
+    "check_term",
+    "extra_statements",
+    "extras_of_report",
+    "get_syntax",
+    "is_hazard",
+    "is_rdflib_internal",
+    "is_urn",
+    "is_urn_like",
+    "ntriples",
+    "open_input",
+    "output_syntax",
+    "record_extras",
+    "reference_kind",
+    "repair_code",
+    "repair_counts",
+    "report_extras",
+    "resolve",
+    "resolve_options",
+    "spelling_options",
+    "syntax_for_path",
+    "without_repair_nids",
+]

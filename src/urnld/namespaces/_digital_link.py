@@ -92,8 +92,8 @@ def gs1_check_digit(digits: str) -> str:
 
     >>> gs1_check_digit("0401234511111")  # GTIN-14 04012345111118
     '8'
-    >>> gs1_check_digit("10614141000000003")  # SSCC 106141410000000036
-    '6'
+    >>> gs1_check_digit("10614141234567890")  # SSCC 106141412345678908 (GS1 TDS §7)
+    '8'
     """
     total = sum(int(d) * (3 if i % 2 == 0 else 1) for i, d in enumerate(reversed(digits)))
     return str(-total % 10)

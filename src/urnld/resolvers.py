@@ -400,17 +400,48 @@ def urn_of_locator(iri: str, *, files: Sequence[str | PathLike[str]] = ()) -> UR
     if not isinstance(iri, str):
         raise TypeError(f"urn_of_locator() takes a str, not {type(iri).__name__}")
     folded = _fold_scheme(iri)
+    for reverse in _index(files).get(_head(folded), ()):
+        if not folded.startswith(reverse.prefix):
+            continue
+        try:
+            urn = reverse.match(iri)
+        except UnicodeDecodeError:  # a %XX sequence that is not UTF-8: no URN
+            continue
+        if urn is not None:
+            return urn
+    return None
+
+
+_HEAD: Final = re.compile(r"[a-z][a-z0-9+.\-]*:(?://[^/?#]*)?")
+
+
+def _head(folded: str) -> str:
+    """Scheme and authority of a folded IRI or template prefix (``https://doi.org``,
+    ``doi:``): the key under which the reversible templates are indexed."""
+    m = _HEAD.match(folded)
+    return "" if m is None else m[0]
+
+
+# The index of urnld's own table and the plugins' (built once per such pair of tables: a
+# locator is looked up once per distinct IRI of a pass, so the lookup must not walk them all).
+_indexed: tuple[object, object, dict[str, tuple[_Reverse, ...]]] | None = None
+
+
+def _index(files: Sequence[str | PathLike[str]]) -> dict[str, tuple[_Reverse, ...]]:
+    """The reversible templates of :func:`resolvers` by :func:`_head`, in table order."""
+    global _indexed  # noqa: PLW0603  # a cache of the process's tables
+    if not files:
+        plugins, builtin = _plugin_tables(), _builtin_table()
+        if _indexed is not None and _indexed[0] is plugins and _indexed[1] is builtin:
+            return _indexed[2]
+    by: dict[str, list[_Reverse]] = {}
     for r in resolvers(files=files):
         for reverse in _reversers(r):
-            if not folded.startswith(reverse.prefix):
-                continue
-            try:
-                urn = reverse.match(iri)
-            except UnicodeDecodeError:  # a %XX sequence that is not UTF-8: no URN
-                continue
-            if urn is not None:
-                return urn
-    return None
+            by.setdefault(_head(reverse.prefix), []).append(reverse)
+    index = {head: tuple(found) for head, found in by.items()}
+    if not files:
+        _indexed = (plugins, builtin, index)
+    return index
 
 
 def load_resolvers(path: str | PathLike[str]) -> tuple[Resolver, ...]:

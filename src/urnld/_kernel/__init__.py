@@ -24,7 +24,7 @@ from ._bases import (
     reference_kind,
     resolve,
 )
-from ._files import atomic_output, open_input
+from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
 from ._formats import (
     FORMATS,
     LINE_FORMATS,
@@ -112,6 +112,8 @@ __all__ = [
     "ntriples",
     "open_input",
     "output_syntax",
+    "owner_gone",
+    "owner_tag",
     "record_extras",
     "reference_kind",
     "repair_code",
@@ -120,6 +122,7 @@ __all__ = [
     "resolve",
     "resolve_options",
     "spelling_options",
+    "sweep_temporary",
     "syntax_for_path",
     "without_repair_nids",
 ]

@@ -69,7 +69,7 @@ class EPCRule(NamespaceRule):
         dl = epc_to_digital_link(f"urn:epc:{nss}")
         return () if dl is None else (dl,)
 
-    @native_copy("epc")  # with the default options: _speedups.c check_epc
+    @native_copy("epc")  # with the default options: _speedups/tds.h check_epc
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         found = self._sub_namespace(nss)
         if found is not None:
@@ -173,7 +173,6 @@ class EPCglobalRule(EPCRule):
     title = "EPCglobal"
     reference = "RFC 5134 §3"
 
-    @native_copy("epcglobal")  # with the default options: _speedups.c check_epc
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         found = self._sub_namespace(nss)
         if found is not None:

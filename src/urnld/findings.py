@@ -72,6 +72,11 @@ CODES: dict[str, tuple[Severity, str]] = {
     "not-canonical": (Severity.INFO, "urnld canonical form (RFC 8141 §3 + namespace rules)"),
     "nss-invalid": (Severity.ERROR, "the namespace's NSS grammar"),
     "nss-check-digit": (Severity.ERROR, "the namespace's check digit"),
+    "rfc2141-reserved-char": (
+        Severity.WARNING,
+        "RFC 2141 §2.3.2: '/', '?' and '#' are reserved and SHOULD NOT appear unencoded",
+    ),
+    # The spelling modes' codes come last, so that the codes before keep their places.
     "repairable": (
         Severity.INFO,
         "an invalid URN that a documented repair turns into the URN meant (urnld.repair; "
@@ -81,10 +86,6 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.INFO,
         "an IRI that is a resolver's address of a URN (urnld.resolvers.urn_of_locator; "
         "canonicalize --link-locators)",
-    ),
-    "rfc2141-reserved-char": (
-        Severity.WARNING,
-        "RFC 2141 §2.3.2: '/', '?' and '#' are reserved and SHOULD NOT appear unencoded",
     ),
 }
 

@@ -150,3 +150,16 @@ def test_stdin(monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
     assert main(["validate", "-", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["summary"] == {"Violation": 1}
+
+
+def test_findings_list_every_result(files, tmp_path, capsys) -> None:
+    out = tmp_path / "f.jsonl"
+    assert main(["validate", str(files["bad"]), str(files["good"]), "-q",
+                 "--findings", str(out)]) == 1
+    capsys.readouterr()
+    (record,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert record["kind"] == "shacl-result"
+    assert record["urn"] == '"urn:isbn:9780199535560"'
+    assert record["source"] == "<http://example.org/b2>"
+    assert record["severity"] == "Violation"
+    assert record["code"] == "urnsh:NamespaceValidConstraintComponent"

@@ -45,10 +45,19 @@ from ._links import (
     report_extras,
 )
 from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
-from ._report import DEFAULT_MAX_EXAMPLES, LineError
+from ._report import (
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_MEMORY_BUDGET,
+    ClusterStats,
+    LineError,
+    cluster_stats,
+    default_memory_budget,
+    set_default_memory_budget,
+)
 from ._report_canon import CanonicalizeReport
 from ._report_check import CheckReport
 from ._route import Engine, Route, canonicalize_route, check_route
+from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
 from ._terms import (
     NO_SPELLINGS,
     POLICY_OK_NIDS,
@@ -72,6 +81,7 @@ from ._terms import (
 __all__ = [
     "BASE_CODE",
     "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_MEMORY_BUDGET",
     "DEFAULT_OPTIONS",
     "FORMATS",
     "HAZARD_KINDS",
@@ -86,6 +96,7 @@ __all__ = [
     "CanonicalizeReport",
     "CheckFields",
     "CheckReport",
+    "ClusterStats",
     "Engine",
     "Extra",
     "LineError",
@@ -102,9 +113,12 @@ __all__ = [
     "check_fields",
     "check_route",
     "check_term",
+    "cluster_stats",
+    "default_memory_budget",
     "extra_statements",
     "extras_of_report",
     "get_syntax",
+    "handoff_runs",
     "is_hazard",
     "is_rdflib_internal",
     "is_urn",
@@ -122,6 +136,10 @@ __all__ = [
     "resolve",
     "resolve_options",
     "spelling_options",
+    "set_default_memory_budget",
+    "set_spill_directory",
+    "spill_directory",
+    "spill_settings",
     "sweep_temporary",
     "syntax_for_path",
     "without_repair_nids",

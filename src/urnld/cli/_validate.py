@@ -64,6 +64,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="how urnsh: components run: in Python (default, fast) or as their "
                              "SPARQL definitions (slow; same results)")
     add_policy_options(parser)
+    from ._report_options import add_report_options
+
+    add_report_options(parser, sarif=False, memory=False)
 
 
 def _summary(report: Report) -> dict[str, int]:
@@ -142,6 +145,11 @@ def _run(args: argparse.Namespace) -> int:
         report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
                           read_options=options, policy=policy, progress=counter)
     out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
+    if args.findings:
+        from ._findings import FindingsWriter, validate_records
+
+        with FindingsWriter(args.findings) as writer:
+            writer.write_all(validate_records(out["results"]))
     if args.html:
         from ._html_report import validate_document, write_html
 

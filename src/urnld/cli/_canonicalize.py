@@ -82,6 +82,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="add <urn> rdfs:seeAlso <locator> from the resolver table (nothing is fetched)",
     )
     parser.add_argument(
+        "--repair", action="store_true",
+        help="apply the documented repairs first (a braced, unhyphenated or '_'-prefixed "
+        "UUID…: see 'urnld repair'), counted per code in the report",
+    )
+    locators = parser.add_mutually_exclusive_group()
+    locators.add_argument(
+        "--link-locators", action="store_true",
+        help="add owl:sameAs (both ways) between an IRI that is a resolver's address of a URN "
+        "of the data (https://doi.org/10.…, nbn-resolving.org/urn:nbn:…) and the URN, and "
+        "between an EPC URN and its GS1 Digital Link when both occur",
+    )
+    locators.add_argument(
+        "--merge-locators", action="store_true",
+        help="rewrite such a locator IRI to its URN (changes the data's meaning: the address "
+        "node becomes the name node); counted in the report",
+    )
+    parser.add_argument(
+        "--gs1-prefix-lengths", metavar="FILE",
+        help="GS1 Company Prefix lengths for reading GS1 Digital Links back to EPC URNs: a "
+        "JSON object {\"prefix\": length}, or 'biip' for GS1's table (needs urnld[gs1])",
+    )
+    parser.add_argument(
         "--rdfc", action="store_true",
         help="write RDFC-1.0 canonical N-Quads (blank nodes relabelled, lines sorted)",
     )
@@ -152,7 +174,7 @@ def _options(args: argparse.Namespace) -> CanonOptions:
     return CanonOptions(
         ignore_components=args.ignore_components, literals=args.literals, link=args.link,
         keep_spellings=args.keep_spellings, link_resolvers=args.link_resolvers,
-        policy=args.policy,
+        policy=args.policy, **_spelling_opts(args),
     )
 
 
@@ -265,6 +287,14 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
             f"; added {added['same_as']:,} owl:sameAs, {added['spellings']:,} "
             f"urnld:spelling and {added['see_also']:,} rdfs:seeAlso statements"
         )
+    if "repairs" in d:
+        codes = ", ".join(f"{code} {n:,}" for code, n in d["repairs"].items())
+        text += f"; repaired {sum(d['repairs'].values()):,} occurrences ({codes})"
+    if "locators" in d and d["locators"]["occurrences"]:
+        loc = d["locators"]
+        text += f"; met {loc['occurrences']:,} locator occurrences of URNs"
+        if loc["merged"]:
+            text += f" ({loc['merged']:,} merged into their URN)"
     return text
 
 
@@ -335,6 +365,46 @@ def _one(
     return result_graph.report
 
 
+def _spelling_opts(args: argparse.Namespace) -> dict[str, Any]:
+    """The spelling modes' keyword arguments; none at all when they are off, so every path
+    (and the engines that do not take them) sees the call it always saw."""
+    out: dict[str, Any] = {}
+    if args.repair:
+        out["repair"] = True
+    if args.link_locators:
+        out["link_locators"] = True
+    if args.merge_locators:
+        out["merge_locators"] = True
+    if args.gs1_prefix_lengths:
+        out["prefix_lengths"] = args.prefix_lengths
+    return out
+
+
+def prefix_lengths_option(value: str | None) -> Any:
+    """--gs1-prefix-lengths: a JSON object of prefix -> length, or GS1's table from biip."""
+    if value is None:
+        return None
+    if value == "biip":
+        from ..namespaces import biip_prefix_lengths
+
+        biip_prefix_lengths("0")  # names the missing package now, not at the first IRI
+        return biip_prefix_lengths
+    try:
+        with open(value, encoding="utf-8") as f:
+            table = json.load(f)
+    except (OSError, ValueError) as e:
+        raise URNError(f"--gs1-prefix-lengths {value}: cannot read it: {e}") from None
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and k.isdigit() and type(v) is int and 6 <= v <= 12
+        for k, v in table.items()
+    ):
+        raise URNError(
+            f"--gs1-prefix-lengths {value}: need a JSON object of digit prefixes to company "
+            "prefix lengths (6 to 12), e.g. {\"4012345\": 7}"
+        )
+    return table
+
+
 def run(args: argparse.Namespace) -> int:
     from ._report_options import memory_options
 
@@ -344,6 +414,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     args.policy = policy_from_args(args, "urnld canonicalize")
+    if args.gs1_prefix_lengths and not (args.link_locators or args.merge_locators):
+        raise URNError("--gs1-prefix-lengths needs --link-locators or --merge-locators")
+    args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
+    if _spelling_opts(args) and (args.endpoint is not None or args.engine == "dask"):
+        raise URNError(
+            "--repair, --link-locators and --merge-locators run on local files, not with "
+            "--endpoint or --engine dask"
+        )
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
         from ._endpoint import run_canonicalize

@@ -12,11 +12,13 @@ import io
 import itertools
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .._core import Policy
 from .._kernel import (
+    NO_SPELLINGS,
     CanonOptions,
+    SpellingOptions,
     atomic_output,
     extras_of_report,
     ntriples,
@@ -27,6 +29,9 @@ from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
 from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 __all__ = [
     "Progress",
@@ -70,6 +75,10 @@ def canonicalize_lines(
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
     options: CanonOptions | None = None,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> Iterator[bytes]:
     r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
 
@@ -87,6 +96,8 @@ def canonicalize_lines(
     the report's clusters, so past its ``max_examples`` distinct spellings they raise
     :class:`urnld.errors.SpellingLimitError` at the end instead. The options can also come as
     one value, ``options`` (:class:`~urnld.stream.CanonOptions`), instead of one by one.
+    ``repair``, ``link_locators``, ``merge_locators`` and ``prefix_lengths`` are the spelling
+    modes of :func:`urnld.rdf.canonicalize`, with the same results.
 
     >>> from urnld.report import CanonicalizeReport
     >>> r = CanonicalizeReport()
@@ -104,6 +115,8 @@ def canonicalize_lines(
     opts = resolve_options(
         options, ignore_components=ignore_components, literals=literals, link=link,
         keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
     )
     if report is None:
         report = CanonicalizeReport()
@@ -124,12 +137,16 @@ def check_lines(
     report: CheckReport,
     on_error: OnError = "report",
     policy: Policy = DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> None:
     r"""Scan N-Triples / N-Quads lines for URNs (IRIs and literals) and fill ``report``.
 
     A literal is scanned when it is plain, ``xsd:string`` or ``xsd:anyURI`` and its whole
     lexical form starts with ``urn:`` (any case). Malformed lines are recorded in the report
-    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``).
+    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``). With ``locators``,
+    IRIs that are a resolver's address of a URN (:func:`urnld.resolvers.urn_of_locator`,
+    with *prefix_lengths* for GS1 Digital Links) are counted as ``locator`` findings.
 
     >>> from urnld.report import CheckReport
     >>> r = CheckReport()
@@ -137,8 +154,18 @@ def check_lines(
     >>> sorted(r.invalid)
     ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
     """
-    for _ in CheckPass(report, policy).run(line_chunks(lines), source, first_line, on_error):
+    spellings = _check_spellings(locators, prefix_lengths)
+    for _ in CheckPass(report, policy, spellings).run(
+        line_chunks(lines), source, first_line, on_error
+    ):
         pass
+
+
+def _check_spellings(locators: bool, prefix_lengths: PrefixLengths | None) -> SpellingOptions:
+    """The spelling options of a check: only the locators, read back by the resolver table."""
+    if not locators:
+        return NO_SPELLINGS
+    return SpellingOptions(locators="link", prefix_lengths=prefix_lengths)
 
 
 def _jobs_for(
@@ -177,6 +204,10 @@ def canonicalize_file(
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
     options: CanonOptions | None = None,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CanonicalizeReport:
     """Canonicalize an N-Triples / N-Quads file (``.gz`` in and out supported) into ``out_path``.
 
@@ -201,6 +232,8 @@ def canonicalize_file(
     opts = resolve_options(
         options, ignore_components=ignore_components, literals=literals, link=link,
         keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
     )
     if report is None:
         report = CanonicalizeReport()
@@ -254,13 +287,16 @@ def check_file(
     progress: ProgressCallback | None = None,
     jobs: int | None = None,
     policy: Policy = DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CheckReport:
     """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
 
     ``progress`` is called with a :class:`Progress` as the work advances (the command line
     draws it on a terminal). ``jobs`` worker processes share the work, as in
     :func:`canonicalize_file` (``None``: one per CPU for inputs over 8 MiB, else 1); the report
-    is the same for any ``jobs``.
+    is the same for any ``jobs``. ``locators`` and ``prefix_lengths`` are
+    :func:`check_lines`'s (they run in one process).
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -274,6 +310,9 @@ def check_file(
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+    spellings = _check_spellings(locators, prefix_lengths)
+    if spellings:
+        jobs = 1  # the check workers do not carry the locator mode
     with open_input(path) as (fin, size):
         pos = [0]
 
@@ -292,7 +331,7 @@ def check_file(
         else:
             if tell is not None:
                 chunks = _told(chunks, lambda: tell(Progress(pos[0], size, report.statements_in)))
-            for _ in CheckPass(report, policy).run(chunks, source, 1, on_error):
+            for _ in CheckPass(report, policy, spellings).run(chunks, source, 1, on_error):
                 pass
     return report
 

@@ -133,6 +133,18 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     return fmt
 
 
+def _streamed(fmt: str, args: argparse.Namespace) -> bool:
+    """True when the streaming path reads or writes *fmt* with these options (a JSON-LD
+    document whose contexts come from --catalog is read by the JSON-LD processor)."""
+    from ..stream import SYNTAXES
+
+    name = {"ttl": "turtle", "nt11": "nt", "ntriples": "nt", "nq": "nquads",
+            "jsonld": "json-ld", "pretty-xml": "xml"}.get(fmt, fmt)
+    if name == "json-ld" and getattr(args, "catalog", None):
+        return False
+    return name in SYNTAXES
+
+
 def _same_file(a: str, b: str) -> bool:
     if a == "-" or b == "-":
         return False
@@ -222,18 +234,23 @@ def _one(
         "link_resolvers": args.link_resolvers, "policy": args.policy,
     }
     stream_in = STREAMABLE.get(in_fmt)
-    stream_out = STREAMABLE.get(out_fmt)
-    streams = stream_in and stream_out and not (stream_in == "nq" and stream_out == "nt")
+    # Every syntax pyoxigraph reads and writes streams (the line syntaxes without it).
+    streams: bool | None = _streamed(in_fmt, args) and _streamed(out_fmt, args)
     if args.iris != "as-is":
         # The streaming passes rewrite URNs only: the opt-in normalization runs in memory.
         stream_in = streams = None
     if streams and not args.rdfc:
         from ..stream import canonicalize_file
+        from ._input_options import read_options, warnings_to_stderr
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
         try:
-            return canonicalize_file(src, out, progress=bar, jobs=args.jobs, **opts)
+            with warnings_to_stderr("urnld canonicalize"):
+                return canonicalize_file(
+                    src, out, progress=bar, jobs=args.jobs, input_format=in_fmt,
+                    output_format=out_fmt, **read_options(args), **opts,
+                )
         finally:
             if bar is not None:
                 bar.close()

@@ -74,14 +74,20 @@ def _check_one(
 
     fmt = format_for_path(path, args.input_format, stdin="nt")
     source = source_name(path)
-    if fmt in LINE_FORMATS:
-        # One statement a line: streamed in bounded memory, never built into a graph.
+    if fmt in LINE_FORMATS or _streamed(fmt, args):
+        # Streamed in bounded memory, never built into a graph: N-Triples line by line, the
+        # other syntaxes pyoxigraph reads converted on the way.
         from ..stream import check_file
         from ._common import ProgressLine
+        from ._input_options import read_options
 
         line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
         try:
-            check_file(path, report=report, progress=line, policy=policy)
+            if fmt in LINE_FORMATS:
+                check_file(path, report=report, progress=line, policy=policy)
+            else:
+                check_file(path, report=report, progress=line, policy=policy,
+                           input_format=fmt, **read_options(args))
         finally:
             if line is not None:
                 line.close()
@@ -96,6 +102,16 @@ def _check_one(
             check_graph(graph, report, policy=policy)
     finally:
         bar.close()
+
+
+def _streamed(fmt: str, args: argparse.Namespace) -> bool:
+    """True when the streaming path reads *fmt* with these options (a JSON-LD document whose
+    contexts come from --catalog is read by the JSON-LD processor)."""
+    from ..stream import SYNTAXES
+
+    if fmt == "json-ld" and getattr(args, "catalog", None):
+        return False
+    return fmt in SYNTAXES
 
 
 def run(args: argparse.Namespace) -> int:

@@ -42,13 +42,16 @@ from ._run import (
     check_file,
     check_lines,
 )
+from ._syntaxes import SYNTAXES, RDFSyntaxError
 
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [
     "MAX_LINE_BYTES",
+    "SYNTAXES",
     "NTriplesSyntaxError",
     "Progress",
     "ProgressCallback",
+    "RDFSyntaxError",
     "canonicalize_file",
     "canonicalize_lines",
     "check_file",

@@ -1,0 +1,770 @@
+"""Streaming every RDF syntax: Turtle, TriG, N3, RDF/XML and JSON-LD through the N-Quads pass.
+
+Three stages, each in bounded memory:
+
+* **A** reads the input syntax with pyoxigraph (Rust) and writes it as N-Quads, in chunks of
+  whole lines (one statement a line, so "line *n*" of the N-Quads is "statement *n*");
+* **B** is the N-Triples / N-Quads pass of :mod:`urnld.stream` (term rule, report, accelerator)
+  over those chunks, so the report of a Turtle file is the report of the same statements as
+  N-Triples, by construction;
+* **C** writes B's output in the requested syntax with pyoxigraph, with the prefixes the input
+  declared before its first statement (URN namespaces among them in their canonical case).
+
+pyoxigraph keeps what urnld must not change: literals keep their lexical form, datatype and
+language (``"01"^^xsd:integer`` stays ``"01"``), the default graph stays the default graph and
+blank nodes keep their labels. On a large input stage A runs in a child process that feeds the
+parent through a pipe, so the two sides use two cores; a parse error there is raised in the
+parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+
+Guards kept from the whole-document reader (:mod:`urnld.read`): a base that is a URN (``@base``,
+``BASE``, ``xml:base``, a JSON-LD ``@base``, or the caller's ``base``) is looked for in every
+block read (one search in the lower-cased block); when one is seen, the document is checked for
+relative references made against it with the reader's guard before any output is kept (the
+``urn-base`` finding with its position), which is the one case that costs a second reading.
+RDF/XML entity declarations are refused (pyoxigraph would expand them). JSON-LD contexts are
+never fetched: a remote context is an error that names it.
+
+>>> import io
+>>> from urnld.report import CanonicalizeReport
+>>> report = CanonicalizeReport()
+>>> out = io.BytesIO()
+>>> data = io.BytesIO(b'@prefix ex: <http://ex.org/> . <URN:ISBN:0-395-36341-1> ex:n "01" .')
+>>> canonicalize_stream(data, out, input_format="turtle", output_format="turtle", report=report)
+>>> print(out.getvalue().decode(), end="")
+@prefix ex: <http://ex.org/> .
+<urn:isbn:0395363411> ex:n "01" .
+>>> report.rewritten
+1
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import itertools
+import os
+import re
+import signal
+import tempfile
+import traceback
+import warnings
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any, Final, Literal, NamedTuple
+
+from .._config import Policy
+from .._files import open_input
+from .._links import LinkOptions, extras_of_report, ntriples
+from ..errors import URNError, WorkerError
+from ..report import CanonicalizeReport, CheckReport
+from ._grammar import NTriplesSyntaxError
+from ._lifeline import watch_parent
+from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
+
+if TYPE_CHECKING:
+    import pyoxigraph
+
+__all__ = [
+    "LINE_SYNTAXES",
+    "SYNTAXES",
+    "RDFSyntaxError",
+    "canonicalize_stream",
+    "check_stream",
+    "normalize_syntax",
+    "output_prefixes",
+]
+
+HazardMode = Literal["error", "warn", "ignore"]
+
+#: The syntaxes streamed, by urnld's names (those of :mod:`urnld.read`), and pyoxigraph's.
+_OX_NAMES: Final = {
+    "turtle": "TURTLE", "trig": "TRIG", "n3": "N3", "xml": "RDF_XML", "json-ld": "JSON_LD",
+    "nt": "N_TRIPLES", "nquads": "N_QUADS",
+}
+#: Every syntax the streaming path reads and writes.
+SYNTAXES: Final = frozenset(_OX_NAMES)
+#: One statement a line: read by the line pass itself (no stage A).
+LINE_SYNTAXES: Final = frozenset({"nt", "nquads"})
+# Syntaxes that hold named graphs.
+_DATASETS: Final = frozenset({"trig", "nquads", "json-ld"})
+# The names users and rdflib spell these syntaxes with (the reader's table has them all; this
+# one is kept free of rdflib, which the reader's package imports).
+_ALIASES: Final = {
+    "ttl": "turtle", "nt11": "nt", "ntriples": "nt", "n-triples": "nt", "nq": "nquads",
+    "n-quads": "nquads", "rdf": "xml", "rdfxml": "xml", "rdf/xml": "xml", "pretty-xml": "xml",
+    "application/rdf+xml": "xml", "jsonld": "json-ld", "application/ld+json": "json-ld",
+    "notation3": "n3",
+}
+
+#: Statements per chunk of stage A (about 1 MiB of N-Quads for typical data).
+BATCH_STATEMENTS: Final = 8192
+# Input read per call by the sniffing reader (pyoxigraph asks for 1 KiB at a time).
+_BLOCK: Final = 1 << 20
+# Bytes of the previous block searched again, so a base declaration cut by a block end is seen.
+_OVERLAP: Final = 256
+#: Below this many input bytes, stage A runs in the calling process.
+MIN_CHILD_BYTES: Final = 1 << 20
+
+# A base declaration naming a URN, searched in lower-cased blocks. Turtle, TriG, N3: "@base <"
+# or SPARQL's "BASE <" (the reader's guard looks for the same); RDF/XML: xml:base="urn:…";
+# JSON-LD: "@base": "urn:…", and a term named "urn" (it turns every urn: IRI into a compact IRI).
+_URN_BASE: Final = {
+    "turtle": re.compile(rb"base\s*<\s*urn:"),
+    "xml": re.compile(rb"xml:base\s*=\s*[\"']\s*urn:"),
+    "json-ld": re.compile(rb"\"@base\"\s*:\s*\"\s*urn:|\"urn\"\s*:"),
+}
+_URN_BASE["trig"] = _URN_BASE["n3"] = _URN_BASE["turtle"]
+# An XML entity declaration (anywhere: a CDATA section that quotes one is refused too).
+_ENTITY: Final = re.compile(rb"<!entity")
+# pyoxigraph's position prefix of a parse error message.
+_POSITION: Final = re.compile(r"^Parser error (?:at|between) line [^:]*: ")
+_REMOTE_CONTEXT = "No LoadDocumentCallback"
+
+
+class RDFSyntaxError(URNError):
+    """An RDF input the streaming path cannot read: a syntax error, a refused construct.
+
+    ``line`` and ``column`` are the parser's (1-based) when it gives them, else None;
+    ``statement`` is the number of statements read before the error.
+
+    >>> str(RDFSyntaxError("x.ttl", "cannot parse as turtle: Unexpected end of file", 3, 7))
+    'x.ttl:3:7: cannot parse as turtle: Unexpected end of file'
+    >>> str(RDFSyntaxError("x.rdf", "cannot parse as xml: bad tag", statement=12))
+    'x.rdf: after statement 12: cannot parse as xml: bad tag'
+    """
+
+    def __init__(
+        self, source: str, reason: str, line: int | None = None, column: int | None = None,
+        *, statement: int | None = None,
+    ) -> None:
+        self.source, self.reason, self.line, self.column = source, reason, line, column
+        self.statement = statement
+        if line is not None:
+            where = f"{source}:{line}" + (f":{column}" if column is not None else "")
+        elif statement is not None:
+            where = f"{source}: after statement {statement}"
+        else:
+            where = source
+        super().__init__(f"{where}: {reason}")
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (_rebuild_syntax_error,
+                (self.source, self.reason, self.line, self.column, self.statement))
+
+
+def _rebuild_syntax_error(
+    source: str, reason: str, line: int | None, column: int | None, statement: int | None
+) -> RDFSyntaxError:
+    return RDFSyntaxError(source, reason, line, column, statement=statement)
+
+
+def normalize_syntax(name: str) -> str:
+    """urnld's name of the syntax *name*, or :class:`RDFSyntaxError` when it is not streamed.
+
+    >>> normalize_syntax("TTL"), normalize_syntax("application/ld+json"), normalize_syntax("nq")
+    ('turtle', 'json-ld', 'nquads')
+    """
+    key = name.strip().lower()
+    fmt = _ALIASES.get(key, key)
+    if fmt not in SYNTAXES:
+        raise RDFSyntaxError(
+            name, f"not a syntax the streaming path reads (one of {', '.join(sorted(SYNTAXES))})"
+        )
+    return fmt
+
+
+def _ox_format(syntax: str) -> pyoxigraph.RdfFormat:
+    import pyoxigraph
+
+    return getattr(pyoxigraph.RdfFormat, _OX_NAMES[syntax])  # type: ignore[no-any-return]
+
+
+_URN_NAMESPACE = re.compile(r"(?i)urn:([a-z0-9][a-z0-9-]{0,31}):")
+
+
+def output_prefixes(prefixes: Mapping[str, str]) -> dict[str, str]:
+    """The prefixes to write: the input's, a URN namespace with its ``urn:NID:`` in lower case.
+
+    The output's URNs are canonical, and RFC 8141 canonical case of the scheme and NID is lower
+    case: a prefix spelled ``URN:ISBN:`` would match none of them. Namespaces that are not
+    IRIs pyoxigraph can write (relative ones) are left out.
+
+    >>> output_prefixes({"i": "URN:ISBN:", "ex": "http://ex.org/", "u": "urn:uuid:"})
+    {'i': 'urn:isbn:', 'ex': 'http://ex.org/', 'u': 'urn:uuid:'}
+    """
+    out: dict[str, str] = {}
+    for name, namespace in prefixes.items():
+        m = _URN_NAMESPACE.match(namespace)
+        if m is not None:
+            out[name] = "urn:" + m.group(1).lower() + ":" + namespace[m.end():]
+        elif ":" in namespace:
+            out[name] = namespace
+    return out
+
+
+class _Sniffer:
+    """The input as pyoxigraph reads it (``read(n)``), each block searched on the way for a
+    URN base declaration (and, in RDF/XML, an entity declaration, which is refused).
+
+    ``spool``: a file that gets a copy of every byte (stdin, whose guard check needs a
+    second reading).
+    """
+
+    def __init__(
+        self, f: IO[bytes], syntax: str, source: str, spool: IO[bytes] | None = None
+    ) -> None:
+        self._f = f
+        self._read = getattr(f, "read1", f.read)
+        self._raw: Any = getattr(f, "fileobj", None) or f  # compressed position for .gz
+        self._pattern = _URN_BASE.get(syntax)
+        self._xml = syntax == "xml"
+        self._source = source
+        self._spool = spool
+        self._block = b""
+        self._at = 0
+        self._tail = b""
+        self.urn_base = False
+        self.position = 0
+        self.failure: BaseException | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def _next_block(self) -> bool:
+        try:
+            block = self._read(_BLOCK)
+        except BaseException as e:  # kept: pyoxigraph would turn it into a bare OSError
+            self.failure = e
+            raise
+        if not block:
+            return False
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            self.position = self._raw.tell()
+        if self._spool is not None:
+            self._spool.write(block)
+        if self._pattern is not None or self._xml:
+            window = self._tail + block.lower()
+            self._tail = window[-_OVERLAP:]
+            if self._pattern is not None and not self.urn_base:
+                self.urn_base = self._pattern.search(window) is not None
+            if self._xml and _ENTITY.search(window) is not None:
+                self.failure = RDFSyntaxError(
+                    self._source,
+                    "entity declarations are refused in RDF/XML (protection against entity "
+                    "expansion and external entities); expand them in the document first",
+                )
+                raise self.failure
+        self._block = block
+        self._at = 0
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        if self._at >= len(self._block) and not self._next_block():
+            return b""
+        if n < 0:
+            n = len(self._block)
+        out = self._block[self._at:self._at + n]
+        self._at += len(out)
+        return out
+
+    def drain(self) -> None:
+        """Read (and search) what the parser left unread: the guard must see every byte."""
+        while self._next_block():
+            pass
+
+
+class _State:
+    """What stage A learnt: the prefixes (before the first statement), statements, URN base."""
+
+    def __init__(self) -> None:
+        self.prefixes: dict[str, str] = {}
+        self.statements = 0
+        self.urn_base = False
+        self.position = 0
+
+
+def _convert(
+    sniffer: _Sniffer, syntax: str, base_iri: str | None, source: str, state: _State,
+) -> Iterator[bytes]:
+    """Stage A: the input's statements as N-Quads, in chunks of whole lines."""
+    import pyoxigraph
+
+    fmt = _ox_format(syntax)
+    nquads = pyoxigraph.RdfFormat.N_QUADS
+    try:
+        # The sniffer has the read() of a binary file, all pyoxigraph calls.
+        parser = pyoxigraph.parse(input=sniffer, format=fmt, base_iri=base_iri)  # type: ignore[arg-type]
+        first = True
+        while True:
+            buf = io.BytesIO()
+            pyoxigraph.serialize(itertools.islice(parser, BATCH_STATEMENTS), buf, nquads)
+            chunk = buf.getvalue()
+            if first:
+                state.prefixes = dict(parser.prefixes)
+                first = False
+            state.position = sniffer.position
+            if not chunk:
+                break
+            state.statements += chunk.count(b"\n")
+            yield chunk
+        sniffer.drain()
+    except SyntaxError as e:
+        if sniffer.failure is not None:
+            raise sniffer.failure from None
+        raise _syntax_error(e, source, syntax, state.statements) from None
+    except (OSError, ValueError):
+        if sniffer.failure is not None:
+            raise sniffer.failure from None
+        raise
+    state.urn_base = sniffer.urn_base
+
+
+def _syntax_error(e: SyntaxError, source: str, syntax: str, statements: int) -> RDFSyntaxError:
+    msg = str(e.msg if e.msg else e)
+    if _REMOTE_CONTEXT in msg:
+        return RDFSyntaxError(
+            source, "a remote JSON-LD context is referenced: urnld fetches nothing (give the "
+            "context with --catalog DIR, or inline it in the document)",
+            statement=statements,
+        )
+    reason = f"cannot parse as {syntax}: {_POSITION.sub('', msg)}"
+    if e.lineno is not None:
+        return RDFSyntaxError(source, reason, e.lineno, e.offset, statement=statements)
+    return RDFSyntaxError(source, reason, statement=statements)
+
+
+# --- stage A in a child process -------------------------------------------------------------
+
+
+class _Job(NamedTuple):
+    """What stage A reads: the input path, its syntax, its base IRI, its name in messages."""
+
+    path: str
+    syntax: str
+    base_iri: str | None
+    source: str
+
+
+def _child(conn: Any, job: _Job, parent: int) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    watch_parent(parent)
+    state = _State()
+    try:
+        with open_input(job.path) as (fin, _size):
+            sniffer = _Sniffer(fin, job.syntax, job.source)
+            told = False
+            for chunk in _convert(sniffer, job.syntax, job.base_iri, job.source, state):
+                if not told:
+                    conn.send(("P", state.prefixes))
+                    told = True
+                conn.send(("D", chunk, state.position))
+            if not told:
+                conn.send(("P", state.prefixes))
+        conn.send(("Z", state.urn_base))
+    except (URNError, OSError) as e:
+        with contextlib.suppress(OSError):
+            conn.send(("E", e))
+    except BaseException:  # a bug, not bad input: the parent shows the traceback
+        with contextlib.suppress(OSError):
+            conn.send(("C", traceback.format_exc()))
+
+
+def _in_child(
+    job: _Job, state: _State, on_position: Callable[[int], None] | None
+) -> Generator[bytes, None, None]:
+    """Stage A in a child process: its N-Quads chunks, in order; its errors raised here."""
+    from ._workers import _context
+
+    ctx = _context()
+    parent_end, child_end = ctx.Pipe(duplex=False)
+    proc = ctx.Process(
+        target=_child, args=(child_end, job, os.getpid()),
+        daemon=True,
+    )
+    try:
+        proc.start()
+    finally:
+        child_end.close()
+    try:
+        def receive() -> Any:
+            while not parent_end.poll(1.0):
+                if not proc.is_alive():
+                    raise WorkerError("the process reading the input died")
+            try:
+                return parent_end.recv()
+            except EOFError:
+                raise WorkerError("the process reading the input died") from None
+
+        while True:
+            msg = receive()
+            kind = msg[0]
+            if kind == "P":
+                state.prefixes = msg[1]
+            elif kind == "D":
+                state.statements += msg[1].count(b"\n")
+                if on_position is not None:
+                    on_position(msg[2])
+                yield msg[1]
+            elif kind == "Z":
+                state.urn_base = msg[1]
+                return
+            elif kind == "E":
+                raise msg[1]
+            else:
+                raise WorkerError(f"the process reading the input failed:\n{msg[1]}")
+    finally:
+        if proc.is_alive():
+            proc.terminate()
+        proc.join()
+        parent_end.close()
+
+
+# --- the guard: relative references against a URN base --------------------------------------
+
+
+def _guard(
+    raw: bytes, syntax: str, *, base: str | None, source: str, hazards: HazardMode,
+    catalog: Any,
+) -> None:
+    """Report the relative references made against a URN base (the reader's guard), as the
+    whole-document reader does: raise :class:`~urnld.jsonld.URNBaseError` or warn.
+
+    pyoxigraph resolves every reference the RFC 3986 way, which is what the guard does for the
+    references it lets pass: the output needs no change, only the hazards must be told.
+    """
+    from ..jsonld import URNContextError, URNContextWarning
+    from ..read import guard_text, read
+
+    if syntax in ("turtle", "trig", "n3"):
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise RDFSyntaxError(source, f"not UTF-8 (byte {e.start})") from None
+        guard_text(text, base, source=source, syntax=syntax, hazards=hazards)
+        return
+    # RDF/XML and JSON-LD: the reader's own guarded parse, its graph thrown away. For JSON-LD
+    # only the hazards about IRIs made wrong count here (an invalid URN is a finding of the
+    # report, not a reason to refuse the document).
+    keep = {"urn-base", "scheme-term"}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", URNContextWarning)
+        try:
+            read(data=raw, format=syntax, base=base, catalog=catalog, hazards=hazards,
+                 name=source)
+        except URNContextError as e:
+            found = [h for h in e.hazards if h.code in keep]
+            if found:
+                message = found[0].message
+                raise type(e)(
+                    message if message.startswith(source) else f"{source}: {message}", found
+                ) from None
+    for w in caught:
+        text = str(w.message)
+        if issubclass(w.category, URNContextWarning) and (
+            "[urn-base]" in text or "scheme" in text
+        ):
+            warnings.warn(text, URNContextWarning, stacklevel=4)
+
+
+def _default_base(path: str, syntax: str, base: str | None) -> str | None:
+    """The base IRI of the document: *base*, else the file's ``file:`` URI (as the reader
+    does; none for stdin, and none for JSON-LD, whose relative references without a base are
+    dropped)."""
+    if base is not None:
+        return base if not (syntax == "json-ld" and base.startswith("file:")) else None
+    if path == "-" or syntax == "json-ld":
+        return None
+    from pathlib import Path
+
+    return Path(path).resolve().as_uri()
+
+
+# --- the passes ------------------------------------------------------------------------------
+
+
+def _statement_error(e: NTriplesSyntaxError, source: str) -> RDFSyntaxError:
+    """A statement that the line pass cannot read, as converted by stage A (an RDF 1.2 triple
+    term, say): said by statement number, the only position the N-Quads have."""
+    return RDFSyntaxError(
+        source, f"statement {e.line}: urnld cannot rewrite it ({e.reason})", statement=e.line
+    )
+
+
+class _Input:
+    """An opened input of any streamed syntax: its N-Quads chunks (stage A, or the lines
+    themselves), and at the end the guard check."""
+
+    def __init__(
+        self, path: str, syntax: str, *, base: str | None, catalog: Any, hazards: HazardMode,
+        jobs: int | None, on_position: Callable[[int], None] | None,
+    ) -> None:
+        self.path = path
+        self.syntax = syntax
+        self.source = "<stdin>" if path == "-" else path
+        self.base = base
+        self.catalog = catalog
+        self.hazards = hazards
+        self.jobs = jobs
+        self.on_position = on_position
+        self.state = _State()
+        self._stack = contextlib.ExitStack()
+        self._spool: IO[bytes] | None = None
+
+    def __enter__(self) -> _Input:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def _use_child(self, size: int | None) -> bool:
+        # stdin stays here: its bytes are copied for the guard as they are read.
+        if self.jobs == 1 or self.path == "-":
+            return False
+        import multiprocessing
+
+        if multiprocessing.current_process().daemon:  # a daemon may not have children
+            return False
+        if self.jobs is not None:
+            return True
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        return cpus > 1 and (size is None or size >= MIN_CHILD_BYTES)
+
+    def chunks(self) -> Iterator[bytes]:
+        """The N-Quads chunks of the input (whole lines)."""
+        from ._chunks import read_chunks
+
+        if self.syntax in LINE_SYNTAXES:
+            fin, size = self._stack.enter_context(open_input(self.path))
+            return read_chunks(fin, self.on_position, source=self.source)
+        base_iri = _default_base(self.path, self.syntax, self.base)
+        if self.path == "-":
+            # stdin cannot be read twice: a copy is kept for the guard's second reading.
+            spool = tempfile.SpooledTemporaryFile(max_size=16 << 20)  # noqa: SIM115
+            self._spool = self._stack.enter_context(spool)
+        size = None
+        if self.path != "-":
+            with contextlib.suppress(OSError):
+                size = os.path.getsize(self.path)
+        if self._use_child(size):
+            job = _Job(self.path, self.syntax, base_iri, self.source)
+            return _in_child(job, self.state, self.on_position)
+        fin, size = self._stack.enter_context(open_input(self.path))
+        sniffer = _Sniffer(fin, self.syntax, self.source, self._spool)
+        return self._told(_convert(sniffer, self.syntax, base_iri, self.source, self.state),
+                          sniffer)
+
+    def _told(self, chunks: Iterator[bytes], sniffer: _Sniffer) -> Iterator[bytes]:
+        for chunk in chunks:
+            if self.on_position is not None:
+                self.on_position(sniffer.position)
+            yield chunk
+
+    def finish(self) -> None:
+        """The guard, once every statement has been read: when a URN base was seen (or given),
+        look at the whole document for relative references made against it."""
+        if self.syntax in LINE_SYNTAXES:
+            return
+        given = self.base is not None and self.base[:4].lower() == "urn:"
+        if not (self.state.urn_base or given):
+            return
+        if self._spool is not None:
+            self._spool.seek(0)
+            raw = self._spool.read()
+        else:
+            with open_input(self.path) as (f, _size):
+                raw = f.read()
+        _guard(raw, self.syntax, base=self.base, source=self.source, hazards=self.hazards,
+               catalog=self.catalog)
+
+
+def _pass_chunks(
+    chunks: Iterable[bytes], state: CanonPass | CheckPass, source: str, lines: bool,
+) -> Generator[bytes, None, None]:
+    """Stage B over *chunks*; for a converted syntax a bad statement is an
+    :class:`RDFSyntaxError` by statement number (recorded in the report as such)."""
+    try:
+        yield from state.run(chunks, source, 1, "raise")
+    except NTriplesSyntaxError as e:
+        if lines:
+            raise
+        # The pass recorded the error under the line number: the statement's number.
+        raise _statement_error(e, source) from None
+
+
+def _write(
+    chunks: Iterable[bytes], fout: IO[bytes], syntax: str, prefixes: Mapping[str, str],
+    *, from_syntax: str, source: str,
+) -> None:
+    """Stage C: the N-Quads *chunks* written to *fout* in *syntax*."""
+    import pyoxigraph
+
+    if syntax == "nquads" or (syntax == "nt" and from_syntax not in _DATASETS | {"n3"}):
+        for chunk in chunks:
+            fout.write(chunk)
+        return
+    nquads = pyoxigraph.RdfFormat.N_QUADS
+
+    def parsed(chunk: bytes) -> Any:
+        # The pass wrote these lines from valid N-Quads (its rewrites are valid URNs): the
+        # IRIs need no second validation.
+        return pyoxigraph.parse(chunk, nquads, lenient=True)
+
+    quads = itertools.chain.from_iterable(map(parsed, chunks))
+    try:
+        pyoxigraph.serialize(quads, fout, _ox_format(syntax),
+                             prefixes=output_prefixes(prefixes) or None)
+    except ValueError as e:
+        if "named graph" not in str(e):
+            raise
+        raise RDFSyntaxError(
+            source, f"holds statements in named graphs, which {syntax} cannot write; write "
+            "trig, nquads or json-ld"
+        ) from None
+
+
+def canonicalize_stream(
+    fin: IO[bytes] | str,
+    fout: IO[bytes],
+    *,
+    input_format: str,
+    output_format: str,
+    report: CanonicalizeReport,
+    source: str | None = None,
+    base: str | None = None,
+    catalog: Any = None,
+    hazards: HazardMode = "error",
+    jobs: int | None = None,
+    literals: bool = False,
+    ignore_components: bool = False,
+    link: bool = False,
+    keep_spellings: bool = False,
+    link_resolvers: bool = False,
+    policy: Policy = DEFAULT_POLICY,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """Canonicalize the URNs of *fin* (a path, ``-``, or a binary stream) into *fout*.
+
+    Syntax names are urnld's (:data:`SYNTAXES`). Counts go to *report*. ``on_progress(position,
+    statements)`` is told the input position (compressed bytes for ``.gz``) and the statements
+    done after each chunk. Raises :class:`RDFSyntaxError` for input that cannot be read; what
+    was written to *fout* is then incomplete (callers write to a temporary file).
+    """
+    in_fmt, out_fmt = normalize_syntax(input_format), normalize_syntax(output_format)
+    report.ignore_components = ignore_components
+    report.literals = literals
+    with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
+                 jobs=jobs) as inp:
+        state = CanonPass(
+            report, literals=literals, ignore_components=ignore_components, policy=policy
+        )
+        chunks = inp.chunks()
+        if out_fmt not in LINE_SYNTAXES:
+            chunks = _primed(chunks)  # the first chunk read: the prefixes are known
+        passed = _pass_chunks(chunks, state, inp.source, in_fmt in LINE_SYNTAXES)
+        out: Iterator[bytes] = passed
+        if on_progress is not None:
+            out = _progress(out, inp, report, on_progress)
+        options = LinkOptions(link, keep_spellings, link_resolvers)
+        if options:
+            out = itertools.chain(out, _extras(report, options, inp.source))
+        try:
+            _write(out, fout, out_fmt, inp.state.prefixes, from_syntax=in_fmt,
+                   source=inp.source)
+        finally:
+            # On an error, stop stage A (its child process) now, not when the traceback goes.
+            passed.close()
+        inp.finish()
+
+
+def check_stream(
+    fin: IO[bytes] | str,
+    *,
+    input_format: str,
+    report: CheckReport,
+    source: str | None = None,
+    base: str | None = None,
+    catalog: Any = None,
+    hazards: HazardMode = "error",
+    jobs: int | None = None,
+    policy: Policy = DEFAULT_POLICY,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """Check the URNs of *fin* (a path, ``-``, or a binary stream) into *report*; see
+    :func:`canonicalize_stream`.
+
+    >>> import io
+    >>> r = CheckReport()
+    >>> check_stream(io.BytesIO(b'{"@id": "urn:HotelRoom", "http://e/p": "x"}'),
+    ...              input_format="json-ld", report=r)
+    >>> r.statements_in, sorted(r.invalid)
+    (1, ['urn:HotelRoom'])
+    """
+    in_fmt = normalize_syntax(input_format)
+    with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
+                 jobs=jobs) as inp:
+        out: Iterator[bytes] = _pass_chunks(inp.chunks(), CheckPass(report, policy), inp.source,
+                           in_fmt in LINE_SYNTAXES)
+        if on_progress is not None:
+            out = _progress(out, inp, report, on_progress)
+        for _ in out:
+            pass
+        inp.finish()
+
+
+@contextlib.contextmanager
+def _opened(
+    fin: IO[bytes] | str, *, source: str | None, syntax: str, base: str | None, catalog: Any,
+    hazards: HazardMode, jobs: int | None,
+) -> Iterator[_Input]:
+    if hazards not in ("error", "warn", "ignore"):
+        raise URNError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
+    position = [0]
+
+    def told(p: int) -> None:
+        position[0] = p
+
+    if isinstance(fin, str):
+        inp = _Input(fin, syntax, base=base, catalog=catalog, hazards=hazards, jobs=jobs,
+                     on_position=told)
+        if source is not None:
+            inp.source = source
+        with inp:
+            inp.position = position  # type: ignore[attr-defined]
+            yield inp
+        return
+    # A stream: read in this process, through a temporary file when the guard may need it
+    # again (only a file can be read twice).
+    with tempfile.NamedTemporaryFile(prefix=".urnld-", suffix=".in") as tmp:
+        import shutil
+
+        shutil.copyfileobj(fin, tmp, _BLOCK)
+        tmp.flush()
+        inp = _Input(tmp.name, syntax, base=base, catalog=catalog, hazards=hazards, jobs=1,
+                     on_position=told)
+        inp.source = source or "<stream>"
+        with inp:
+            inp.position = position  # type: ignore[attr-defined]
+            yield inp
+
+
+def _primed(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """*chunks*, with the first one read already (stage A has then learnt the prefixes)."""
+    first = list(itertools.islice(chunks, 1))
+    return itertools.chain(first, chunks)
+
+
+def _progress(
+    out: Iterator[bytes], inp: _Input, report: CanonicalizeReport | CheckReport,
+    on_progress: Callable[[int, int], None],
+) -> Generator[bytes, None, None]:
+    position: list[int] = inp.position  # type: ignore[attr-defined]
+    for chunk in out:
+        on_progress(position[0], report.statements_in)
+        yield chunk
+
+
+def _extras(report: CanonicalizeReport, options: LinkOptions, source: str) -> Iterator[bytes]:
+    """The added statements (``--link`` …), computed once the pass is done."""
+    yield ntriples(extras_of_report(report, options, source))

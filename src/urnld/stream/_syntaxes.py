@@ -44,7 +44,9 @@ import io
 import itertools
 import os
 import re
+import shutil
 import signal
+import sys
 import tempfile
 import traceback
 import warnings
@@ -140,7 +142,7 @@ class RDFSyntaxError(URNError):
         self.statement = statement
         if line is not None:
             where = f"{source}:{line}" + (f":{column}" if column is not None else "")
-        elif statement is not None:
+        elif statement:
             where = f"{source}: after statement {statement}"
         else:
             where = source
@@ -201,25 +203,78 @@ def output_prefixes(prefixes: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
+#: The deepest JSON nesting read: pyoxigraph's JSON-LD reader recurses per level on the
+#: thread's stack (a few thousand levels end the process), so deeper documents are refused.
+MAX_JSON_DEPTH: Final = 1000
+_JSON_STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
+_JSON_STRING_BODY: Final = re.compile(rb'(?:[^"\\]|\\.)*')
+_NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
+_SLICE: Final = 256
+
+
+class _JsonDepth:
+    """The nesting depth of a JSON text read block by block (brackets in strings do not
+    count); :meth:`feed` raises past :data:`MAX_JSON_DEPTH`. C-speed work per block: strings cut
+    out by one regex, brackets kept by ``translate``, counted in slices (a slice is walked one
+    bracket at a time only when it could reach the limit)."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.depth = 0
+        self.in_string = False
+        self.escaped = False  # in a string, the block ended after a lone backslash
+
+    def feed(self, block: bytes) -> None:
+        pos = 0
+        if self.in_string:
+            pos = 1 if self.escaped else 0
+            self.escaped = False
+            body = _JSON_STRING_BODY.match(block, pos)
+            end = body.end() if body is not None else pos
+            if end >= len(block) or block[end] != 34:  # no closing quote in this block
+                self.escaped = end == len(block) - 1 and block[end] == 92
+                return
+            pos = end + 1
+            self.in_string = False
+        text = _JSON_STRING.sub(b"", block[pos:] if pos else block)
+        quote = text.find(b'"')
+        if quote >= 0:  # a string that goes on in the next block
+            rest = text[quote + 1:]
+            self.in_string = True
+            self.escaped = (len(rest) - len(rest.rstrip(b"\\"))) % 2 == 1
+            text = text[:quote]
+        brackets = text.translate(None, _NOT_BRACKETS)
+        for i in range(0, len(brackets), _SLICE):
+            part = brackets[i:i + _SLICE]
+            opens = part.count(b"{") + part.count(b"[")
+            if self.depth + opens > MAX_JSON_DEPTH:
+                for c in part:
+                    self.depth += 1 if c in (91, 123) else -1
+                    if self.depth > MAX_JSON_DEPTH:
+                        raise RDFSyntaxError(
+                            self.source, f"JSON nested more than {MAX_JSON_DEPTH:,} levels "
+                            "deep: refused (nested too deeply)"
+                        )
+            else:
+                self.depth += 2 * opens - len(part)
+
+
 class _Sniffer:
     """The input as pyoxigraph reads it (``read(n)``), each block searched on the way for a
     URN base declaration (and, in RDF/XML, an entity declaration, which is refused).
 
-    ``spool``: a file that gets a copy of every byte (stdin, whose guard check needs a
-    second reading).
     """
 
-    def __init__(
-        self, f: IO[bytes], syntax: str, source: str, spool: IO[bytes] | None = None
-    ) -> None:
+    def __init__(self, f: IO[bytes], syntax: str, source: str) -> None:
         self._f = f
         self._read = getattr(f, "read1", f.read)
         self._raw: Any = getattr(f, "fileobj", None) or f  # compressed position for .gz
         self._pattern = _URN_BASE.get(syntax)
         self._xml = syntax == "xml"
+        self._json = _JsonDepth(source) if syntax == "json-ld" else None
         self._source = source
-        self._spool = spool
         self._block = b""
+        self.head = b""  # the first block: where a JSON-LD document names its contexts
         self._at = 0
         self._tail = b""
         self.urn_base = False
@@ -239,8 +294,12 @@ class _Sniffer:
             return False
         with contextlib.suppress(OSError, ValueError, AttributeError):
             self.position = self._raw.tell()
-        if self._spool is not None:
-            self._spool.write(block)
+        if self._json is not None:
+            try:
+                self._json.feed(block)
+            except RDFSyntaxError as e:
+                self.failure = e
+                raise
         if self._pattern is not None or self._xml:
             window = self._tail + block.lower()
             self._tail = window[-_OVERLAP:]
@@ -253,9 +312,16 @@ class _Sniffer:
                     "expansion and external entities); expand them in the document first",
                 )
                 raise self.failure
+        if not self.head:
+            self.head = block
         self._block = block
         self._at = 0
         return True
+
+    @property
+    def current(self) -> bytes:
+        """The block being read."""
+        return self._block
 
     def read(self, n: int = -1) -> bytes:
         if self._at >= len(self._block) and not self._next_block():
@@ -302,30 +368,51 @@ def _convert(
                 state.prefixes = dict(parser.prefixes)
                 first = False
             state.position = sniffer.position
+            state.urn_base = sniffer.urn_base
             if not chunk:
                 break
             state.statements += chunk.count(b"\n")
             yield chunk
         sniffer.drain()
+        state.urn_base = sniffer.urn_base
     except SyntaxError as e:
         if sniffer.failure is not None:
             raise sniffer.failure from None
-        raise _syntax_error(e, source, syntax, state.statements) from None
+        error = _syntax_error(e, source, syntax, state.statements)
+        if _REMOTE_CONTEXT in str(e):
+            error = _remote_context_error(source, sniffer, state.statements)
+        raise error from None
     except (OSError, ValueError):
         if sniffer.failure is not None:
             raise sniffer.failure from None
         raise
-    state.urn_base = sniffer.urn_base
+
+
+# A context named by IRI: "@context": "…", "@context": [… "…" …], "@import": "…".
+_CONTEXT_REF: Final = re.compile(
+    rb'"@(?:context|import)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[[^\]]*?"((?:[^"\\]|\\.)*)")'
+)
+
+
+def _remote_context_error(source: str, sniffer: _Sniffer, statements: int) -> RDFSyntaxError:
+    """The error for a context to be loaded from elsewhere, naming it when it can be found in
+    the part of the document read (contexts come first in most documents). Worded as the
+    JSON-LD reader words it: nothing is fetched, contexts come from a catalog only."""
+    name = "a remote context"
+    for text in (sniffer.head, sniffer.current):
+        m = _CONTEXT_REF.search(text)
+        if m is not None:
+            name = repr((m.group(1) or m.group(2)).decode("utf-8", "replace"))
+            break
+    return RDFSyntaxError(
+        source, f"JSON-LD context {name} is not in the catalog (none given); nothing is "
+        "fetched: give the context with --catalog DIR, or inline it in the document",
+        statement=statements,
+    )
 
 
 def _syntax_error(e: SyntaxError, source: str, syntax: str, statements: int) -> RDFSyntaxError:
     msg = str(e.msg if e.msg else e)
-    if _REMOTE_CONTEXT in msg:
-        return RDFSyntaxError(
-            source, "a remote JSON-LD context is referenced: urnld fetches nothing (give the "
-            "context with --catalog DIR, or inline it in the document)",
-            statement=statements,
-        )
     reason = f"cannot parse as {syntax}: {_POSITION.sub('', msg)}"
     if e.lineno is not None:
         return RDFSyntaxError(source, reason, e.lineno, e.offset, statement=statements)
@@ -359,7 +446,7 @@ def _child(conn: Any, job: _Job, parent: int) -> None:
                 if not told:
                     conn.send(("P", state.prefixes))
                     told = True
-                conn.send(("D", chunk, state.position))
+                conn.send(("D", chunk, state.position, state.urn_base))
             if not told:
                 conn.send(("P", state.prefixes))
         conn.send(("Z", state.urn_base))
@@ -404,6 +491,7 @@ def _in_child(
                 state.prefixes = msg[1]
             elif kind == "D":
                 state.statements += msg[1].count(b"\n")
+                state.urn_base = msg[3]
                 if on_position is not None:
                     on_position(msg[2])
                 yield msg[1]
@@ -493,24 +581,24 @@ def _statement_error(e: NTriplesSyntaxError, source: str) -> RDFSyntaxError:
 
 
 class _Input:
-    """An opened input of any streamed syntax: its N-Quads chunks (stage A, or the lines
-    themselves), and at the end the guard check."""
+    """An input of any streamed syntax (a file: it can be read twice) as N-Quads chunks
+    (stage A, or the lines themselves), the guard checked before a chunk is passed on."""
 
     def __init__(
-        self, path: str, syntax: str, *, base: str | None, catalog: Any, hazards: HazardMode,
-        jobs: int | None, on_position: Callable[[int], None] | None,
+        self, path: str, syntax: str, *, source: str, base: str | None, catalog: Any,
+        hazards: HazardMode, jobs: int | None,
     ) -> None:
         self.path = path
         self.syntax = syntax
-        self.source = "<stdin>" if path == "-" else path
+        self.source = source
         self.base = base
         self.catalog = catalog
         self.hazards = hazards
         self.jobs = jobs
-        self.on_position = on_position
+        self.position = 0  # bytes of the file read so far (compressed bytes for .gz)
         self.state = _State()
         self._stack = contextlib.ExitStack()
-        self._spool: IO[bytes] | None = None
+        self._guarded = False
 
     def __enter__(self) -> _Input:
         return self
@@ -518,9 +606,11 @@ class _Input:
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
+    def _told(self, position: int) -> None:
+        self.position = position
+
     def _use_child(self, size: int | None) -> bool:
-        # stdin stays here: its bytes are copied for the guard as they are read.
-        if self.jobs == 1 or self.path == "-":
+        if self.jobs == 1:
             return False
         import multiprocessing
 
@@ -536,45 +626,46 @@ class _Input:
         from ._chunks import read_chunks
 
         if self.syntax in LINE_SYNTAXES:
-            fin, size = self._stack.enter_context(open_input(self.path))
-            return read_chunks(fin, self.on_position, source=self.source)
+            fin, _size = self._stack.enter_context(open_input(self.path))
+            return read_chunks(fin, self._told, source=self.source)
         base_iri = _default_base(self.path, self.syntax, self.base)
-        if self.path == "-":
-            # stdin cannot be read twice: a copy is kept for the guard's second reading.
-            spool = tempfile.SpooledTemporaryFile(max_size=16 << 20)  # noqa: SIM115
-            self._spool = self._stack.enter_context(spool)
         size = None
-        if self.path != "-":
-            with contextlib.suppress(OSError):
-                size = os.path.getsize(self.path)
+        with contextlib.suppress(OSError):
+            size = os.path.getsize(self.path)
         if self._use_child(size):
             job = _Job(self.path, self.syntax, base_iri, self.source)
-            return _in_child(job, self.state, self.on_position)
+            return self._checked(_in_child(job, self.state, self._told))
         fin, size = self._stack.enter_context(open_input(self.path))
-        sniffer = _Sniffer(fin, self.syntax, self.source, self._spool)
-        return self._told(_convert(sniffer, self.syntax, base_iri, self.source, self.state),
-                          sniffer)
+        sniffer = _Sniffer(fin, self.syntax, self.source)
+        return self._checked(self._positions(
+            _convert(sniffer, self.syntax, base_iri, self.source, self.state), sniffer))
 
-    def _told(self, chunks: Iterator[bytes], sniffer: _Sniffer) -> Iterator[bytes]:
+    def _positions(self, chunks: Iterator[bytes], sniffer: _Sniffer) -> Iterator[bytes]:
         for chunk in chunks:
-            if self.on_position is not None:
-                self.on_position(sniffer.position)
+            self.position = sniffer.position
             yield chunk
 
-    def finish(self) -> None:
-        """The guard, once every statement has been read: when a URN base was seen (or given),
-        look at the whole document for relative references made against it."""
-        if self.syntax in LINE_SYNTAXES:
+    def _checked(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        """*chunks*, the guard run before the first chunk read after a URN base was seen (or
+        before the first one, for a URN base given): no statement made under a URN base is
+        passed on before the document's references against it are known to be fine."""
+        self.guard(given_only=True)
+        for chunk in chunks:
+            self.guard()
+            yield chunk
+        self.guard()
+
+    def guard(self, *, given_only: bool = False) -> None:
+        """Run the reader's guard over the whole document, once, when a URN base is given or
+        (unless *given_only*) was seen in the input."""
+        if self._guarded or self.syntax in LINE_SYNTAXES:
             return
         given = self.base is not None and self.base[:4].lower() == "urn:"
-        if not (self.state.urn_base or given):
+        if not (given or (self.state.urn_base and not given_only)):
             return
-        if self._spool is not None:
-            self._spool.seek(0)
-            raw = self._spool.read()
-        else:
-            with open_input(self.path) as (f, _size):
-                raw = f.read()
+        self._guarded = True
+        with open_input(self.path) as (f, _size):
+            raw = f.read()
         _guard(raw, self.syntax, base=self.base, source=self.source, hazards=self.hazards,
                catalog=self.catalog)
 
@@ -675,7 +766,7 @@ def canonicalize_stream(
         finally:
             # On an error, stop stage A (its child process) now, not when the traceback goes.
             passed.close()
-        inp.finish()
+        inp.guard()
 
 
 def check_stream(
@@ -710,7 +801,7 @@ def check_stream(
             out = _progress(out, inp, report, on_progress)
         for _ in out:
             pass
-        inp.finish()
+        inp.guard()
 
 
 @contextlib.contextmanager
@@ -718,34 +809,23 @@ def _opened(
     fin: IO[bytes] | str, *, source: str | None, syntax: str, base: str | None, catalog: Any,
     hazards: HazardMode, jobs: int | None,
 ) -> Iterator[_Input]:
+    """*fin* as an :class:`_Input`. A stream, and stdin in a syntax other than N-Triples, is
+    copied to a temporary file first: the guard may need to read the document twice."""
     if hazards not in ("error", "warn", "ignore"):
         raise URNError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
-    position = [0]
-
-    def told(p: int) -> None:
-        position[0] = p
-
-    if isinstance(fin, str):
-        inp = _Input(fin, syntax, base=base, catalog=catalog, hazards=hazards, jobs=jobs,
-                     on_position=told)
-        if source is not None:
-            inp.source = source
-        with inp:
-            inp.position = position  # type: ignore[attr-defined]
+    if isinstance(fin, str) and (fin != "-" or syntax in LINE_SYNTAXES):
+        name = source or ("<stdin>" if fin == "-" else fin)
+        with _Input(fin, syntax, source=name, base=base, catalog=catalog, hazards=hazards,
+                    jobs=jobs) as inp:
             yield inp
         return
-    # A stream: read in this process, through a temporary file when the guard may need it
-    # again (only a file can be read twice).
+    stream: IO[bytes] = sys.stdin.buffer if isinstance(fin, str) else fin
     with tempfile.NamedTemporaryFile(prefix=".urnld-", suffix=".in") as tmp:
-        import shutil
-
-        shutil.copyfileobj(fin, tmp, _BLOCK)
+        shutil.copyfileobj(stream, tmp, _BLOCK)
         tmp.flush()
-        inp = _Input(tmp.name, syntax, base=base, catalog=catalog, hazards=hazards, jobs=1,
-                     on_position=told)
-        inp.source = source or "<stream>"
-        with inp:
-            inp.position = position  # type: ignore[attr-defined]
+        name = source or ("<stdin>" if isinstance(fin, str) else "<stream>")
+        with _Input(tmp.name, syntax, source=name, base=base, catalog=catalog,
+                    hazards=hazards, jobs=jobs) as inp:
             yield inp
 
 
@@ -759,9 +839,8 @@ def _progress(
     out: Iterator[bytes], inp: _Input, report: CanonicalizeReport | CheckReport,
     on_progress: Callable[[int, int], None],
 ) -> Generator[bytes, None, None]:
-    position: list[int] = inp.position  # type: ignore[attr-defined]
     for chunk in out:
-        on_progress(position[0], report.statements_in)
+        on_progress(inp.position, report.statements_in)
         yield chunk
 
 

@@ -115,6 +115,9 @@ _URN_BASE: Final = {
     "json-ld": re.compile(rb"\"@base\"\s*:\s*\"\s*urn:|\"urn\"\s*:"),
 }
 _URN_BASE["trig"] = _URN_BASE["n3"] = _URN_BASE["turtle"]
+#: The longest stretch of RDF/XML without markup (an attribute value, a text node) read:
+#: pyoxigraph holds one whole, as it holds a Turtle or JSON token up to the same size.
+MAX_XML_TEXT: Final = 16 << 20
 # An XML entity declaration (anywhere: a CDATA section that quotes one is refused too).
 _ENTITY: Final = re.compile(rb"<!entity")
 # pyoxigraph's position prefix of a parse error message.
@@ -272,6 +275,7 @@ class _Sniffer:
         self._pattern = _URN_BASE.get(syntax)
         self._xml = syntax == "xml"
         self._json = _JsonDepth(source) if syntax == "json-ld" else None
+        self._text_run = 0  # RDF/XML: bytes since the last "<"
         self._source = source
         self._block = b""
         self.head = b""  # the first block: where a JSON-LD document names its contexts
@@ -305,6 +309,8 @@ class _Sniffer:
             self._tail = window[-_OVERLAP:]
             if self._pattern is not None and not self.urn_base:
                 self.urn_base = self._pattern.search(window) is not None
+            if self._xml:
+                self._markup(block)
             if self._xml and _ENTITY.search(window) is not None:
                 self.failure = RDFSyntaxError(
                     self._source,
@@ -317,6 +323,22 @@ class _Sniffer:
         self._block = block
         self._at = 0
         return True
+
+    def _markup(self, block: bytes) -> None:
+        """Refuse RDF/XML with more than :data:`MAX_XML_TEXT` bytes between two ``<``."""
+        first = block.find(b"<")
+        if first < 0:
+            self._text_run += len(block)
+        else:
+            self._text_run += first
+        if self._text_run > MAX_XML_TEXT:
+            self.failure = RDFSyntaxError(
+                self._source, f"more than {MAX_XML_TEXT:,} bytes without markup (one attribute "
+                "value or text node): refused (bounded memory)"
+            )
+            raise self.failure
+        if first >= 0:
+            self._text_run = len(block) - block.rfind(b"<") - 1
 
     @property
     def current(self) -> bytes:
@@ -386,6 +408,13 @@ def _convert(
         if sniffer.failure is not None:
             raise sniffer.failure from None
         raise
+    except MemoryError as e:
+        # pyoxigraph's own bound on one token ("Reached the buffer maximal size"): bounded
+        # memory, told as the input's fault.
+        raise RDFSyntaxError(
+            source, f"cannot parse as {syntax}: one token (literal, IRI, string) is too long: "
+            f"{e}", statement=state.statements,
+        ) from None
 
 
 # A context named by IRI: "@context": "…", "@context": [… "…" …], "@import": "…".

@@ -61,6 +61,7 @@ from ..report import CanonicalizeReport, CheckReport
 from ._grammar import NTriplesSyntaxError
 from ._lifeline import watch_parent
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
+from ._workers import canonicalize_chunks, check_chunks, default_jobs
 
 if TYPE_CHECKING:
     import pyoxigraph
@@ -625,6 +626,7 @@ class _Input:
         self.hazards = hazards
         self.jobs = jobs
         self.position = 0  # bytes of the file read so far (compressed bytes for .gz)
+        self.workers = 1  # processes of stage B (set by chunks())
         self.state = _State()
         self._stack = contextlib.ExitStack()
         self._guarded = False
@@ -662,6 +664,9 @@ class _Input:
         with contextlib.suppress(OSError):
             size = os.path.getsize(self.path)
         if self._use_child(size):
+            # Stage A has a core of its own; stage B, the costlier on URN-dense data, is shared
+            # among the line pass's workers when the input is large enough to pay for them.
+            self.workers = self.jobs if self.jobs is not None else default_jobs(size)
             job = _Job(self.path, self.syntax, base_iri, self.source)
             return self._checked(_in_child(job, self.state, self._told))
         fin, size = self._stack.enter_context(open_input(self.path))
@@ -700,14 +705,32 @@ class _Input:
 
 
 def _pass_chunks(
-    chunks: Iterable[bytes], state: CanonPass | CheckPass, source: str, lines: bool,
+    chunks: Iterable[bytes], report: CanonicalizeReport | CheckReport, inp: _Input, *,
+    literals: bool = False, ignore_components: bool = False, policy: Policy = DEFAULT_POLICY,
 ) -> Generator[bytes, None, None]:
-    """Stage B over *chunks*; for a converted syntax a bad statement is an
-    :class:`RDFSyntaxError` by statement number (recorded in the report as such)."""
+    """Stage B over *chunks*, in this process or on :attr:`_Input.workers` processes (the
+    line pass's own workers; the report is the same); for a converted syntax a bad statement
+    is an :class:`RDFSyntaxError` by statement number (the report has it under that number)."""
+    source = inp.source
     try:
-        yield from state.run(chunks, source, 1, "raise")
+        if inp.workers > 1 and isinstance(report, CheckReport):
+            check_chunks(chunks, jobs=inp.workers, report=report, source=source,
+                         on_error="raise", policy=policy)
+        elif inp.workers > 1:
+            assert isinstance(report, CanonicalizeReport)
+            yield from canonicalize_chunks(
+                chunks, jobs=inp.workers, report=report, source=source, on_error="raise",
+                literals=literals, ignore_components=ignore_components, policy=policy,
+            )
+        else:
+            state: CanonPass | CheckPass = (
+                CheckPass(report, policy) if isinstance(report, CheckReport) else CanonPass(
+                    report, literals=literals, ignore_components=ignore_components,
+                    policy=policy,
+                ))
+            yield from state.run(chunks, source, 1, "raise")
     except NTriplesSyntaxError as e:
-        if lines:
+        if inp.syntax in LINE_SYNTAXES:
             raise
         # The pass recorded the error under the line number: the statement's number.
         raise _statement_error(e, source) from None
@@ -776,13 +799,11 @@ def canonicalize_stream(
     report.literals = literals
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
-        state = CanonPass(
-            report, literals=literals, ignore_components=ignore_components, policy=policy
-        )
         chunks = inp.chunks()
         if out_fmt not in LINE_SYNTAXES:
             chunks = _primed(chunks)  # the first chunk read: the prefixes are known
-        passed = _pass_chunks(chunks, state, inp.source, in_fmt in LINE_SYNTAXES)
+        passed = _pass_chunks(chunks, report, inp, literals=literals,
+                              ignore_components=ignore_components, policy=policy)
         out: Iterator[bytes] = passed
         if on_progress is not None:
             out = _progress(out, inp, report, on_progress)
@@ -824,8 +845,7 @@ def check_stream(
     in_fmt = normalize_syntax(input_format)
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
-        out: Iterator[bytes] = _pass_chunks(inp.chunks(), CheckPass(report, policy), inp.source,
-                           in_fmt in LINE_SYNTAXES)
+        out: Iterator[bytes] = _pass_chunks(inp.chunks(), report, inp, policy=policy)
         if on_progress is not None:
             out = _progress(out, inp, report, on_progress)
         for _ in out:
@@ -869,7 +889,8 @@ def _progress(
     on_progress: Callable[[int, int], None],
 ) -> Generator[bytes, None, None]:
     for chunk in out:
-        on_progress(inp.position, report.statements_in)
+        # With worker processes the report is filled at the end: stage A's count meanwhile.
+        on_progress(inp.position, max(report.statements_in, inp.state.statements))
         yield chunk
 
 

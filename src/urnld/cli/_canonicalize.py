@@ -1,7 +1,9 @@
 """``urnld canonicalize``: merge URN-equivalent nodes in RDF files.
 
-N-Triples / N-Quads (plain or ``.gz``) are streamed in bounded memory; any other rdflib format is
-loaded, canonicalized with :func:`urnld.rdf.canonicalize` and written back. Output goes to a
+Turtle, TriG, N3, RDF/XML, JSON-LD, N-Triples and N-Quads (plain or ``.gz``) are streamed in
+bounded memory (:func:`urnld.stream.canonicalize_file`); TriX, HexTuples, ``--iris rfc3986`` and
+JSON-LD with ``--catalog`` are loaded, canonicalized with :func:`urnld.rdf.canonicalize` and
+written back. Output goes to a
 temporary file renamed into place, so a failure never leaves a truncated file, and the input is
 never modified. ``--rdfc`` writes RDFC-1.0 canonical N-Quads instead.
 """
@@ -30,8 +32,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Rewrite every URN term of RDF data to its canonical form, so that equivalent "
         "spellings (URN:ISBN:0-395-36341-1, urn:isbn:0395363411) become one node. "
-        "N-Triples/N-Quads (.nt, .nq, optionally .gz) are streamed; other formats are loaded "
-        "with rdflib."
+        "Turtle, TriG, N3, RDF/XML, JSON-LD, N-Triples and N-Quads (optionally .gz) are "
+        "streamed, literals and graphs kept as written; TriX, HexTuples, --iris rfc3986 and "
+        "JSON-LD with --catalog are loaded with rdflib."
     )
     parser.add_argument("inputs", nargs="*", metavar="IN", help="input file ('-' = stdin)")
     parser.add_argument(
@@ -90,7 +93,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "-j", "--jobs", type=int, metavar="N",
-        help="local: processes sharing a streamed N-Triples/N-Quads file (default: one per "
+        help="local: processes sharing a streamed file (default: one per "
         "CPU for inputs over 8 MiB, else 1)",
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")

@@ -1,4 +1,4 @@
-"""Build of the optional compiled accelerator (``urnld._speedups``); metadata is in pyproject.
+"""Build of the optional compiled accelerator (``urnld._core._speedups``); metadata is in pyproject.
 
 The accelerator is built where a C compiler and the Python headers are present. Where the build
 fails (no compiler, no headers) or ``URNLD_PURE_PYTHON=1`` is set at build time, the install
@@ -43,7 +43,7 @@ class OptionalBuildExt(build_ext):
 
 setup(
     ext_modules=[
-        Extension("urnld._speedups", ["src/urnld/_speedups.c"], optional=True),
+        Extension("urnld._core._speedups", ["src/urnld/_core/_speedups.c"], optional=True),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

@@ -119,7 +119,7 @@ class Server:
                 f.write(chunk)
 
     def count(self) -> int:
-        from urnld.rdf._client import Endpoint
+        from urnld.endpoint._client import Endpoint
 
         with Endpoint(f"{self.base}/query", timeout=LONG) as e:
             return e.count("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
@@ -158,9 +158,9 @@ def main() -> None:
                     "(on Oxigraph every page aggregates the whole store again)")
     args = ap.parse_args()
 
+    from urnld.endpoint._client import Endpoint
+    from urnld.endpoint._endpoint import _Scope, occurrence_count_query
     from urnld.rdf import canonicalize_endpoint, check_endpoint
-    from urnld.rdf._client import Endpoint
-    from urnld.rdf._endpoint import _Scope, occurrence_count_query
     from urnld.stream import canonicalize_file
 
     with tempfile.TemporaryDirectory() as tmp_name:

@@ -76,7 +76,7 @@ def run_urnld(strings: list[str]) -> int:
 
 def run_urnld_pure(strings: list[str]) -> int:
     """run_urnld with the accelerator switched off (what URNLD_PURE_PYTHON=1 runs)."""
-    from urnld import _urn
+    from urnld._core import _urn
 
     saved = _urn._c_is_urn, _urn._c_canonical
     _urn._c_is_urn = _urn._c_canonical = None
@@ -191,7 +191,7 @@ def main() -> None:
 
     ours = results["urnld parse+canonical"]
     pure = results["urnld pure Python"]
-    compiled = urnld._accel.speedups is not None
+    compiled = urnld._core._accel.speedups is not None
     print("ratios:", "(accelerator compiled)" if compiled else "(accelerator not built)")
     if urnparse_run is not None:
         speedup = results["urnparse parse+key"] / ours

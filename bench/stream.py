@@ -41,7 +41,7 @@ from canonicalize import _interleaved, floor  # bench/canonicalize.py: timing, t
 from canonicalize import generate as generate_catalog
 from gen_dense import generate as generate_dense
 
-from urnld import _accel
+from urnld._core import _accel
 from urnld.stream import canonicalize_file, check_file
 
 _COMPILED = _accel.speedups

@@ -14,17 +14,31 @@ integrations live in :mod:`urnld.rdf`, :mod:`urnld.jsonld`, :mod:`urnld.shacl` a
 
 from __future__ import annotations
 
-from ._check import URNValidationError, check, validate
-from ._config import ConfigError, Policy, find_policy, policy_scope
-from ._encode import URNEncodingError, decode_nss, encode_nss
-from ._extract import find_urns
-from ._functional import functionally_equivalent
-from ._json import json_default
-from ._legacy import upgrade_draft_query
-from ._params import Params
-from ._parser import Mode
-from ._severity import SeverityConfigError, SeverityMap
-from ._urn import URN, canonical, equivalent, is_valid, parse
+from ._core import (
+    URN,
+    ConfigError,
+    Mode,
+    Params,
+    Policy,
+    SeverityConfigError,
+    SeverityMap,
+    URNEncodingError,
+    URNValidationError,
+    canonical,
+    check,
+    decode_nss,
+    encode_nss,
+    equivalent,
+    find_policy,
+    find_urns,
+    functionally_equivalent,
+    is_valid,
+    json_default,
+    parse,
+    policy_scope,
+    upgrade_draft_query,
+    validate,
+)
 from .errors import URNConversionError, URNError, URNSyntaxError
 from .findings import CODES, CheckOptions, Finding, Severity
 

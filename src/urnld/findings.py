@@ -25,7 +25,7 @@ class Severity(enum.StrEnum):
     INFO = "info"
 
 
-_SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
+SEVERITY_RANK = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFO: 2}
 
 #: Every finding code, with its usual severity and the rule it comes from.
 CODES: dict[str, tuple[Severity, str]] = {
@@ -138,7 +138,7 @@ class Finding:
     @property
     def sort_key(self) -> tuple[int, int, str]:
         """Errors first, then by position: the order :func:`urnld.check` returns."""
-        return (_SEVERITY_RANK[self.severity], self.span[0], self.code)
+        return (SEVERITY_RANK[self.severity], self.span[0], self.code)
 
 
 @dataclasses.dataclass(frozen=True, slots=True)

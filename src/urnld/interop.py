@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 from urllib.parse import SplitResult, urlsplit
 
-from ._urn import URN
+from ._core import URN
 
 if TYPE_CHECKING:
     from rdflib import URIRef

@@ -31,8 +31,7 @@ from pydantic import GetCoreSchemaHandler, GetJsonSchemaHandler
 from pydantic.json_schema import JsonSchemaValue
 from pydantic_core import core_schema
 
-from ._schema import RFC8141_PATTERN, json_schema, urn_schema
-from ._urn import URN
+from ._core import RFC8141_PATTERN, URN, json_schema, urn_schema
 
 __all__ = ["RFC8141_PATTERN", "CanonicalURNStr", "URNStr", "json_schema", "urn_schema"]
 

@@ -46,7 +46,7 @@ from urllib.parse import quote
 from .errors import URNError, URNLDEnvironmentError
 
 if TYPE_CHECKING:
-    from ._urn import URN
+    from ._core import URN
 
 __all__ = [
     "ENTRY_POINT_GROUP",

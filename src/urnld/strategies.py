@@ -256,7 +256,7 @@ def _flip_hex_case(draw: Callable[..., object], s: str) -> str:
 
 @st.composite
 def _respelling(draw: Callable[..., object], text: str) -> str:
-    from ._urn import URN
+    from ._core import URN
 
     u = URN(text)
     nid, nss, r, q, f = u.parts

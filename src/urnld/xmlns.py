@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from . import URN
-from ._normalizers import is_urn_like
+from ._core import is_urn_like
 from .errors import URNError, URNSyntaxError
 
 __all__ = [

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from rdflib import Dataset, Literal, URIRef
 
 from urnld import URN
-from urnld._links import OWL_SAME_AS, RDFS_SEE_ALSO, SPELLING
+from urnld._kernel._links import OWL_SAME_AS, RDFS_SEE_ALSO, SPELLING
 from urnld.cli import main
 from urnld.errors import SpellingLimitError
 from urnld.rdf import canonicalize
@@ -312,7 +312,7 @@ def test_spelling_records_survive_a_later_literals_run(tmp_path, monkeypatch, ac
                                                        keep_again):
     # The record's literal says how the data spelled a URN; a later run that canonicalizes
     # literals must neither rewrite it (the spelling would be lost) nor record it again.
-    from urnld import _accel
+    from urnld._core import _accel
     from urnld.rdf import check_graph
     from urnld.report import CheckReport
     from urnld.stream import check_file

@@ -1,6 +1,6 @@
 """The compiled stream accelerator changes no output byte and no report number (differential).
 
-Each test runs the same input through the pure-Python pass (``urnld._accel.speedups = None``,
+Each test runs the same input through the pure-Python pass (``urnld._core._accel.speedups = None``,
 what ``URNLD_PURE_PYTHON=1`` selects) and through the accelerated one, and compares output
 bytes and the report's JSON.
 """
@@ -16,12 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from urnld import _accel
-from urnld._terms import SPELLING
-from urnld.report import CanonicalizeReport, CheckReport, _Capped
+from urnld._core import _accel
+from urnld._kernel._terms import SPELLING
+from urnld._kernel._report import _Capped
+from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_file, canonicalize_lines, check_file, check_lines
 
-speedups = pytest.importorskip("urnld._speedups", reason="the C accelerator is not built")
+speedups = pytest.importorskip("urnld._core._speedups", reason="the C accelerator is not built")
 
 BENCH = Path(__file__).resolve().parents[2] / "bench"
 XSD = "http://www.w3.org/2001/XMLSchema#"
@@ -167,7 +168,7 @@ def test_fast_path_entries_are_not_gc_tracked():
     collection of the older generations (CPython never untracks a tuple subclass itself)."""
     import gc
 
-    from urnld._terms import POLICY_OK_NIDS, TermVerdict
+    from urnld._kernel._terms import POLICY_OK_NIDS, TermVerdict
     from urnld.namespaces import PREFIXES, prefix_entry
 
     for nid in ("isbn", "example"):
@@ -302,7 +303,7 @@ def test_check_flush_identical(lines, cuts, flushes, cap, policy_name):
 def test_check_counts_reads_the_cache_and_calls_checked_on_a_miss():
     """check_counts takes a spelling's fields from the cache dict, asks checked() otherwise,
     and adds to the report's maps as record_checks does."""
-    from urnld._terms import TermCache
+    from urnld._kernel._terms import TermCache
 
     terms = TermCache()
     spellings = ["URN:ISBN:0-395-36341-1", "urn:isbn:0395363411", "urn:isbn:0-395-36341-2",
@@ -358,7 +359,7 @@ def test_usual_literals_take_the_fast_path():
     """A URN literal in the usual layout (plain, xsd:string, xsd:anyURI; ASCII, no escape) is
     judged in C, without a call to literal(); the others are not URN terms (a language tag, an
     other datatype) or go to literal() (escapes, non-ASCII, an invalid URN)."""
-    from urnld._terms import POLICY_OK_NIDS, TermVerdict
+    from urnld._kernel._terms import POLICY_OK_NIDS, TermVerdict
     from urnld.namespaces import PREFIXES, prefix_entry
 
     for nid in ("ISBN", "example", "Example"):  # as the test data writes them

@@ -1,6 +1,6 @@
 """Independent oracles and Hypothesis strategies for the core tests.
 
-Nothing here imports ``urnld._abnf``: the regexes below are written again, by hand, from the
+Nothing here imports ``urnld._core._abnf``: the regexes below are written again, by hand, from the
 ABNF in ``spec/URN.md`` §1 (RFC 8141 §2) and §4 (RFC 2141), in a different style (plain
 alternations, no possessive quantifiers), so that a slip in the library's grammar cannot be
 copied into the oracle that checks it.

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from urnld import ConfigError, Policy, SeverityMap, check, find_policy
-from urnld._config import find_project_file, load_policy
+from urnld._core._config import find_project_file, load_policy
 from urnld.cli._policy_options import add_policy_options, policy_from_args
 
 

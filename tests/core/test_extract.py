@@ -174,7 +174,7 @@ def _reference_trim(value: str) -> str:
 
 
 def reference_find(text: str) -> list[tuple[int, int, str]]:
-    """The rule of urnld._extract's docstring, implemented the slow, obvious way."""
+    """The rule of urnld._core._extract's docstring, implemented the slow, obvious way."""
     labels = {m.end() for m in _LABEL.finditer(text)}
     scan = _LABEL.sub(lambda m: "<" + " " * (len(m.group()) - 1), text)
     out: list[tuple[int, int, str]] = []

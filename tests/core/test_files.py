@@ -1,4 +1,4 @@
-"""urnld._files: atomic outputs with ordinary modes, special files written in place, inputs."""
+"""urnld._kernel._files: atomic outputs with ordinary modes, special files written in place, inputs."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 
 import pytest
 
-from urnld._files import atomic_output, open_input, umask
+from urnld._kernel._files import atomic_output, open_input, umask
 
 
 def _mode(path) -> int:

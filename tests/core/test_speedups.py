@@ -1,6 +1,6 @@
 """The compiled accelerator agrees with the pure-Python core (differential, Hypothesis).
 
-``urnld._speedups.canonical`` answers the common case (an ASCII RFC 8141 URN whose NID is in the
+``urnld._core._speedups.canonical`` answers the common case (an ASCII RFC 8141 URN whose NID is in the
 core's table) and None for everything else; wherever it answers, its answer must be the pure
 Python one, and it must answer for the common case (else the fast path would be dead code).
 """
@@ -16,13 +16,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import urnld
-from urnld import _accel
-from urnld._parser import RFC8141_RE
-from urnld._terms import POLICY_OK_NIDS, TermCache, TermRule, term_verdict
-from urnld._urn import canonical_of_match
+from urnld._core import _accel
+from urnld._core._parser import RFC8141_RE
+from urnld._core._urn import canonical_of_match
+from urnld._kernel._terms import POLICY_OK_NIDS, TermCache, TermRule, term_verdict
 from urnld.namespaces import PREFIXES, prefix_entry
 
-speedups = pytest.importorskip("urnld._speedups", reason="the C accelerator is not built")
+speedups = pytest.importorskip("urnld._core._speedups", reason="the C accelerator is not built")
 
 DATA = Path(__file__).resolve().parents[2] / "tests" / "data" / "nid_examples.jsonl"
 
@@ -145,7 +145,7 @@ def test_plugin_rules_keep_working(monkeypatch):
             assert verdict("urn:shout-test:abc").output == "urn:shout-test:ABC"
         assert "shout-test" in POLICY_OK_NIDS
     finally:
-        from urnld import namespaces
+        from urnld._core import _rules as namespaces
 
         namespaces._registered.pop("shout-test", None)
         namespaces._cache.clear()
@@ -186,7 +186,7 @@ def test_plugin_rule_results_agree(result):
         else:
             assert got == expected and (got is ValueError or type(got) is str)
     finally:
-        from urnld import namespaces
+        from urnld._core import _rules as namespaces
 
         namespaces._registered.pop("odd-test", None)
         namespaces._cache.clear()
@@ -331,7 +331,7 @@ def test_native_copy_not_used_for_overrides(monkeypatch):
         assert speedups.canonical_str("urn:isbn-same-test:0-395-36341-1", PREFIXES,
                                       None) == "urn:isbn-same-test:0-395-36341-1z"
     finally:
-        from urnld import namespaces
+        from urnld._core import _rules as namespaces
 
         for nid in ("isbn-upper-test", "isbn-same-test"):
             namespaces._registered.pop(nid, None)

@@ -1,4 +1,4 @@
-"""The accelerator's check (``urnld._speedups.check_fields``) agrees with the Python reference.
+"""The accelerator's check (``urnld._core._speedups.check_fields``) agrees with the Python reference.
 
 What ``urnld check`` keeps of a spelling (codes in :func:`urnld.check`'s order, the first error
 as ``"code: message"``, the canonical form, the NID) must be the same with and without the
@@ -16,17 +16,17 @@ from core_strategies import near_misses, valid_urns
 from hypothesis import example, given
 from hypothesis import strategies as st
 
-from urnld import _accel
-from urnld._check import fast_check_fields
-from urnld._config import Policy
-from urnld._parser import RFC8141_RE
-from urnld._terms import TermCache, _check_fields, check_term
+from urnld._core import _accel
+from urnld._core._check import fast_check_fields
+from urnld._core._config import Policy
+from urnld._core._parser import RFC8141_RE
+from urnld._kernel._terms import TermCache, _check_fields, check_term
 from urnld.findings import Severity
 from urnld.namespaces import PREFIXES, get_rule, prefix_entry
 from urnld.namespaces._tds import SCHEMES
 from urnld.namespaces.publicid import from_public_id
 
-speedups = pytest.importorskip("urnld._speedups", reason="the C accelerator is not built")
+speedups = pytest.importorskip("urnld._core._speedups", reason="the C accelerator is not built")
 
 
 
@@ -257,7 +257,7 @@ def test_a_python_rule_is_asked_and_read_back(monkeypatch):
     """A rule registered at run time (Python check_nss, its own severities) is called by the
     accelerator and its findings merged in check()'s order; an exception propagates as it does
     from the Python path."""
-    from urnld import namespaces
+    from urnld._core import _rules as namespaces
     from urnld.namespaces import NamespaceRule, register
 
     mode = {"raise": False}
@@ -290,7 +290,7 @@ def test_a_python_rule_is_asked_and_read_back(monkeypatch):
         namespaces._registered.pop("picky-test", None)
         namespaces._cache.clear()
         namespaces.PREFIXES.clear()
-        from urnld._check import _nid_spec
+        from urnld._core._check import _nid_spec
 
         _nid_spec.cache_clear()
 
@@ -298,7 +298,7 @@ def test_a_python_rule_is_asked_and_read_back(monkeypatch):
 def test_a_rule_registered_later_is_the_one_asked():
     """Checked once under the generic rule, then a rule registered for the NID: the next check
     asks the new rule, on both paths."""
-    from urnld import namespaces
+    from urnld._core import _rules as namespaces
     from urnld.namespaces import NamespaceRule, register
 
     class Late(NamespaceRule):
@@ -316,7 +316,7 @@ def test_a_rule_registered_later_is_the_one_asked():
         namespaces._registered.pop("late-test", None)
         namespaces._cache.clear()
         namespaces.PREFIXES.clear()
-        from urnld._check import _nid_spec
+        from urnld._core._check import _nid_spec
 
         _nid_spec.cache_clear()
 
@@ -336,7 +336,7 @@ def test_overridden_check_loses_the_copy():
 def test_other_policies_take_the_python_path():
     """Strict reading, profiles and severity overrides are the Python path's alone: under the
     default policy 'urn:ab:x' draws a warning, under the strict reading an error."""
-    from urnld._terms import TermRule
+    from urnld._kernel._terms import TermRule
 
     plain = TermCache()
     assert plain.checked("urn:ab:x") == reference("urn:ab:x")

@@ -183,7 +183,7 @@ def test_abort_while_a_task_still_writes_leaves_nothing(tmp_path):
     # After a failure, tasks already running on the workers go on writing (Dask cannot stop a
     # running thread): the abort must not leave the temporary directory behind because a
     # file appeared in it while it was being deleted.
-    from urnld._files import atomic_output
+    from urnld._kernel._files import atomic_output
 
     for _ in range(20):
         out = OutputDir(tmp_path / "out")

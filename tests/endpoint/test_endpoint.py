@@ -286,8 +286,8 @@ def test_endpoint_stays_reachable_after(store: Store) -> None:
 def test_select_columns_projects_and_stops_early(store: Store) -> None:
     """The term pass's row reader: columns in the order asked, unbound as "", a missing column
     named, and a reader dropped after one row leaves the connection usable."""
+    from urnld.endpoint._client import Endpoint
     from urnld.rdf import EndpointError
-    from urnld.rdf._client import Endpoint
 
     store.load(catalog())
     query = "SELECT ?s ?o ?none WHERE { ?s ?p ?o } ORDER BY ?s ?o LIMIT 3"

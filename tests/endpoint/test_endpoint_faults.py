@@ -188,7 +188,7 @@ def test_server_stopped_mid_run(
 ) -> None:
     """Stopped after batch 2: one line naming batch 3, exit 2; after a restart a re-run
     completes, and the store holds exactly what file-based canonicalize makes of the data."""
-    import urnld.rdf._client as client
+    import urnld.endpoint._client as client
 
     data = Graph().parse(CATALOG)
     store.load(data)

@@ -18,8 +18,8 @@ from urnld import URN
 from urnld.cli import main
 from urnld.errors import SpellingLimitError
 from urnld.rdf import BatchProgress, EndpointBatchError, canonicalize, canonicalize_endpoint
-from urnld.stream import canonicalize_file
 from urnld.strategies import respellings, valid_urns
+from urnld.stream import canonicalize_file
 
 if TYPE_CHECKING:
     from conftest import Oxigraph, Store
@@ -237,7 +237,7 @@ def test_killed_run_finished_by_a_rerun(store: Store, kill_after: int) -> None:
 def test_batches_of_added_statements(store: Store) -> None:
     """One update request per batch: spellings ride with their rewrite, the rest follow in
     batches of ``batch`` statements."""
-    import urnld.rdf._client as client
+    import urnld.endpoint._client as client
 
     store.load(triples_data())
     sent: list[str] = []
@@ -270,7 +270,7 @@ def test_server_stopped_in_the_added_batches(
 ) -> None:
     """The server stops while the added statements are written: one line naming the batch,
     exit 2; after a restart a re-run completes with the file path's statements."""
-    import urnld.rdf._client as client
+    import urnld.endpoint._client as client
 
     g = triples_data()
     store.load(g)

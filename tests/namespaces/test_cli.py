@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
+from urnld._core._builtin import BUILTIN
 from urnld.cli import main
 from urnld.namespaces import get_rule
-from urnld.namespaces._builtin import BUILTIN
 from urnld.registry import registry
 
 

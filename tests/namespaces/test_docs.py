@@ -6,8 +6,8 @@ import doctest
 import re
 from pathlib import Path
 
+from urnld._core._builtin import BUILTIN
 from urnld.namespaces import get_rule
-from urnld.namespaces._builtin import BUILTIN
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "namespaces.md"
 

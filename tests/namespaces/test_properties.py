@@ -21,7 +21,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from urnld import URN, canonical, equivalent
-from urnld.namespaces._builtin import BUILTIN
+from urnld._core._builtin import BUILTIN
 
 DIGITS = string.digits
 ALNUM = string.ascii_letters + string.digits

@@ -6,7 +6,7 @@ from collections.abc import Iterator
 
 import pytest
 
-import urnld.namespaces as ns
+import urnld._core._rules as ns
 from urnld import URN, canonical
 from urnld.namespaces import NamespaceRule, register, upper_except_pct
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from urnld import URN, URNError, canonical, check, equivalent
+from urnld._core._builtin import BUILTIN
 from urnld.findings import Severity
 from urnld.namespaces import GENERIC, get_rule
-from urnld.namespaces._builtin import BUILTIN
 
 
 def codes(urn: str, **kw: object) -> list[tuple[str, str]]:
@@ -351,7 +351,7 @@ def test_bad_input_never_raises_in_check() -> None:
 
 def test_rfc2141_mode_nss_with_reserved_characters() -> None:
     """Legacy mode lets '?', '#', '/' into the NSS; rules stay total and report them."""
-    for nid in sorted(__import__("urnld.namespaces._builtin", fromlist=["BUILTIN"]).BUILTIN):
+    for nid in sorted(__import__("urnld._core._builtin", fromlist=["BUILTIN"]).BUILTIN):
         u = URN(f"urn:{nid}:a?b#c/d", mode="rfc2141")
         assert u.canonical().canonical_str == u.canonical_str
         check(str(u), mode="rfc2141", strict=True)

@@ -232,7 +232,7 @@ def test_catalog_refuses_links_out_and_special_files(tmp_path):
 
 def test_docstring_examples():
     failed = attempted = 0
-    for name in ("urnld.read", "urnld.read._formats", "urnld.read._guard", "urnld._bases"):
+    for name in ("urnld.read", "urnld.read._formats", "urnld.read._guard", "urnld._kernel._bases"):
         result = doctest.testmod(importlib.import_module(name))
         failed += result.failed
         attempted += result.attempted

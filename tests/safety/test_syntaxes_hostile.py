@@ -36,19 +36,25 @@ def _gz(path: Path, head: bytes, body: bytes, size: int, tail: bytes = b"") -> P
     return path
 
 
+# Runs the command and prints the peak memory of it and its children. A small process starts
+# it: a child forked from the test process (hundreds of MiB by now) would count its parent's
+# pages in its own peak until it execs.
+_MEASURE = (
+    "import resource, subprocess, sys; "
+    "code = subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL).returncode; "
+    "print(code, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
 def _run(argv: Iterable[str]) -> tuple[int, str, int]:
     """Exit status, stderr and peak memory (KiB) of ``urnld *argv*`` in a new process."""
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "urnld", *argv], stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE, env=env,
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, sys.executable, "-m", "urnld", *argv],
+        capture_output=True, env=env, check=True,
     )
-    assert proc.stderr is not None
-    err = proc.stderr.read().decode("utf-8", "replace")
-    _pid, status, usage = os.wait4(proc.pid, 0)
-    proc.returncode = os.waitstatus_to_exitcode(status)
-    proc.stderr.close()
-    return proc.returncode, err, usage.ru_maxrss
+    code, rss = map(int, done.stdout.split())
+    return code, done.stderr.decode("utf-8", "replace"), rss
 
 
 XML_HEAD = (b'<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '

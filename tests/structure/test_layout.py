@@ -1,9 +1,11 @@
 """The package's structure, read from the source with ``ast``.
 
-* Every import points down the layers: core leaves → namespaces → core → term rule →
-  stream / jsonld / xmlns → read → rdf → shacl / dask → cli (imports under ``if TYPE_CHECKING:`` are for types
-  only and do not count).
-* No module imports a private (``_``-prefixed) name from another package.
+* Every import points down the floors, read from the folders (:data:`FLOORS`): core →
+  namespaces → kernel → stream / jsonld / xmlns / endpoint → read → rdf → shacl / dask / html →
+  cli (imports under ``if TYPE_CHECKING:`` are for types only and do not count).
+* No module imports a private (``_``-prefixed) module or name from another package: a package
+  is used through its face (its ``__init__``).
+* The top level of ``urnld`` holds public modules only.
 * The modules' top-level imports form no loop.
 """
 
@@ -17,34 +19,35 @@ import pytest
 SRC = Path(__file__).resolve().parents[2] / "src"
 PKG = SRC / "urnld"
 
-# Layer of each first-level name under urnld (modules and packages); higher may import lower.
-# The core is two floors: its leaves (errors, findings, normalizers, grammar, the file layer,
-# reports), which the namespace rules build on, and the URN type and checks, which use them.
-_LAYERS = {
-    "errors": 0, "findings": 0, "_normalizers": 0, "_abnf": 0, "_parser": 0, "_display": 0,
-    "registry": 0, "_files": 0, "report": 0, "_encode": 0, "_params": 0, "_bases": 0,
-    "_severity": 0, "_config": 0,  # the validation policy: severity overrides, project file
-    "_accel": 0,
-    "namespaces": 1,
-    "": 2, "_urn": 2, "_check": 2, "_extract": 2, "_native": 2, "_json": 2, "resolvers": 2,
-    "_functional": 2, "_schema": 2, "_legacy": 2,
-    "_terms": 3, "_links": 3,  # the statements the canonicalization modes add
-    "stream": 4, "jsonld": 4, "xmlns": 4,
-    # glue to other libraries' types (pydantic, rfc3986/rdflib URIs, Hypothesis)
-    "pydantic": 4, "interop": 4, "strategies": 4,
-    "read": 5,  # the one RDF reader: rdflib's parsers, urnld.jsonld's offline loader
-    "rdf": 6,  # URNGraph.parse and SPARQL read through urnld.read
-    "shacl": 7,  # reads RDF through urnld.read and urnld.rdf
-    "dask": 7,  # runs the stream passes
-    "html": 7,  # renders report documents (plain dicts) for the command line; stdlib only
-    "cli": 8,
-    "__main__": 8,  # `python -m urnld` runs the command line
-}
-# Imports that point up on purpose, each deferred to call time: the ISBN and public-identifier
-# converters accept a URN value as well as a string.
+# The floors, bottom up. Each first-level folder (package) or public module of urnld stands on
+# one floor; a module may import from its own floor and the floors below. The top level holds
+# public modules only; private code lives in the packages: the URN core in ``_core`` and the
+# linked-data kernel in ``_kernel``.
+FLOORS: tuple[tuple[str, ...], ...] = (
+    # 0 the URN core: the value type, parser, check, policy, encoders, the namespace-rule
+    #   registry and the accelerator loader (``_core``), with the leaves they report through
+    ("", "_core", "errors", "findings", "registry"),
+    # 1 the namespace rules, and the resolver table built on URNs
+    ("namespaces", "resolvers"),
+    # 2 the linked-data kernel: term rule, links, bases, file layer, syntax table, route, reports
+    ("_kernel", "report"),
+    # 3 integrations that need no RDF library: streaming, JSON-LD, XML namespaces, endpoints,
+    #   glue to other libraries' types (pydantic, rfc3986 URIs, Hypothesis)
+    ("stream", "jsonld", "xmlns", "endpoint", "pydantic", "interop", "strategies"),
+    # 4 the one RDF reader (rdflib's parsers, urnld.jsonld's offline loader)
+    ("read",),
+    # 5 rdflib: terms, store, SPARQL functions, graph canonicalization; pyoxigraph functions
+    ("rdf", "oxigraph"),
+    # 6 what reads RDF through urnld.read / urnld.rdf, or renders reports
+    ("shacl", "dask", "html"),
+    # 7 the command line
+    ("cli", "__main__"),
+)
+_LAYERS = {name: floor for floor, names in enumerate(FLOORS) for name in names}
+# Imports that point up on purpose, each deferred to call time: URN.locators() is a shortcut
+# to the resolver table, which is built on URNs.
 _UPWARD_OK = {
-    ("urnld.namespaces.isbn", "urnld._urn"),
-    ("urnld.namespaces.publicid", "urnld._urn"),
+    ("urnld._core._urn", "urnld.resolvers"),
 }
 
 
@@ -137,6 +140,27 @@ def test_no_private_name_crosses_a_package(module):
         assert not private, f"{module}:{line} imports private {private} from {target}"
 
 
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_no_private_module_crosses_a_package(module):
+    path = MODULES[module]
+    package = _package(module, path)
+    for line, target, _names in _imports(module, path):
+        target_path = MODULES.get(target)
+        if target_path is None or target_path.name == "__init__.py":
+            continue
+        if target.rpartition(".")[2].startswith("_") and _package(target, target_path) != package:
+            pytest.fail(f"{module}:{line} imports {target}, a private module of another package")
+
+
+def test_top_level_holds_public_modules_only():
+    private = sorted(p.name for p in PKG.glob("_*.py") if p.name not in ("__init__.py", "__main__.py"))
+    assert private == []
+    # and every first-level name has a floor
+    names = {p.stem for p in PKG.glob("*.py")} | {p.name for p in PKG.iterdir() if (p / "__init__.py").exists()}
+    names = {"" if n == "__init__" else n for n in names}
+    assert names <= set(_LAYERS), sorted(names - set(_LAYERS))
+
+
 def test_no_import_loop():
     graph: dict[str, set[str]] = {m: set() for m in MODULES}
     for module, path in MODULES.items():
@@ -176,6 +200,8 @@ def test_the_checks_see_imports():
     # The walkers above must find what they look for, or the tests pass vacuously.
     found = list(_imports("urnld.stream._passes", MODULES["urnld.stream._passes"]))
     targets = {t for _l, t, _n in found}
-    assert {"urnld._terms", "urnld.stream._grammar", "urnld.report"} <= targets
-    assert _layer("urnld.cli._check") > _layer("urnld.stream") > _layer("urnld._terms")
-    assert _layer("urnld._terms") > _layer("urnld._urn") > _layer("urnld.namespaces")
+    assert {"urnld._kernel", "urnld.stream._grammar", "urnld.report"} <= targets
+    assert _layer("urnld.cli._check") > _layer("urnld.stream") > _layer("urnld._kernel._terms")
+    assert _layer("urnld._kernel._terms") > _layer("urnld.namespaces") > _layer("urnld._core._urn")
+    # a private module of another package is what the private-module check looks for
+    assert any(t.rpartition(".")[2].startswith("_") for _l, t, _n in found)

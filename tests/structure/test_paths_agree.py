@@ -1,4 +1,4 @@
-"""All six paths that canonicalize URN terms follow the one term rule (urnld._terms).
+"""All six paths that canonicalize URN terms follow the one term rule (urnld._kernel._terms).
 
 The stream (``urnld.stream``), the in-memory pass (``urnld.rdf.canonicalize``), the URN store
 (and ``URNRef``, which SPARQL queries on it use), JSON-LD and the Dask engine must give each
@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 from rdflib import Graph, Literal, URIRef
 
-from urnld._terms import TermCache, TermRule
+from urnld._kernel._terms import TermCache, TermRule
 from urnld.jsonld._canon import Canonicalizer
 from urnld.rdf import NotAURNError, URNRef, canonicalize
 from urnld.report import CanonicalizeReport

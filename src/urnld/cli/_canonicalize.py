@@ -160,7 +160,7 @@ def _same_file(a: str, b: str) -> bool:
 def _write_report(path: str | None, report: Any) -> None:
     if not path:
         return
-    from .._files import atomic_output
+    from .._kernel import atomic_output
 
     with atomic_output(path, text=True, fsync=True) as f:
         json.dump(report.to_dict(), f, indent=2, sort_keys=True, ensure_ascii=False)
@@ -227,7 +227,7 @@ def _one(
     args: argparse.Namespace, src: str, out: str, in_fmt: str, out_fmt: str
 ) -> Any:
     """Canonicalize one input into ``out``; return the report."""
-    from .._files import atomic_output, open_input
+    from .._kernel import atomic_output, open_input
 
     if _same_file(src, out):
         raise URNError(f"output {out!r} is the input file; the input is never modified")

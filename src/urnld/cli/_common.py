@@ -1,6 +1,6 @@
 """Helpers shared by the subcommands: terminal tables and the progress line.
 
-Files are opened and written by the file layer (:mod:`urnld._files`), as everywhere in urnld.
+Files are opened and written by the file layer (:mod:`urnld._kernel`), as everywhere in urnld.
 """
 
 from __future__ import annotations
@@ -117,7 +117,7 @@ def stdout_to(path: str | None) -> Iterator[None]:
     if path is None or path == "-":
         yield
         return
-    from .._files import atomic_output
+    from .._kernel import atomic_output
 
     with atomic_output(path, text=True) as f, contextlib.redirect_stdout(f):
         yield

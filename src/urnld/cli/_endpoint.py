@@ -74,7 +74,7 @@ def add_options(parser: argparse.ArgumentParser, *, write: bool) -> None:
 
 
 def _common(args: argparse.Namespace) -> dict[str, Any]:
-    from ..rdf._client import DEFAULT_TIMEOUT
+    from ..endpoint import DEFAULT_TIMEOUT
 
     if args.timeout is not None and not args.timeout > 0:
         raise URNError(f"--timeout must be a positive number of seconds, got {args.timeout}")
@@ -189,7 +189,7 @@ def run_canonicalize(
 def _write(path: str | None, report: Any, run: dict[str, Any]) -> None:
     if not path:
         return
-    from .._files import atomic_output
+    from .._kernel import atomic_output
 
     out = report.to_dict()
     out["run"] = run

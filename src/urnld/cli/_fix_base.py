@@ -30,7 +30,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._files import atomic_output, open_input
+    from .._kernel import atomic_output, open_input
     from ..errors import URNError
     from ..read import fix_base, format_for_path
 

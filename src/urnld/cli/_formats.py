@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from typing import IO, Final
 
-from .._files import open_input
+from .._kernel import open_input
 from ..errors import URNError
 
 __all__ = ["QUAD_FORMATS", "STREAMABLE", "first_line", "format_of", "rdflib_source", "source_name"]

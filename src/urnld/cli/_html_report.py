@@ -61,7 +61,7 @@ def _meta(argv: Sequence[str]) -> dict[str, Any]:
 
 def write_html(path: str, doc: Mapping[str, Any]) -> None:
     """Render *doc* and write it to *path* (temporary file + rename)."""
-    from .._files import atomic_output
+    from .._kernel import atomic_output
     from ..html import render
 
     with atomic_output(path, text=True) as f:
@@ -79,7 +79,7 @@ def find_positions(
     >>> find_positions([str(f)], ["urn:isbn:12345"])["urn:isbn:12345"] == [f"{f}:1", f"{f}:2"]
     True
     """
-    from .._files import open_input
+    from .._kernel import open_input
 
     wanted = {s.encode("utf-8"): s for s in spellings}
     out: dict[str, list[str]] = {}

@@ -55,7 +55,7 @@ MAX_JSON_BYTES = 256 << 20
 
 
 def _read_json(path: str) -> Any:
-    from .._files import open_input
+    from .._kernel import open_input
     from ..errors import URNError
 
     with open_input(path) as (f, _size):
@@ -79,7 +79,7 @@ def _context_arg(value: str) -> Any:
 
 
 def _generate_context(path: str, catalog: str | None) -> dict[str, Any]:
-    from .._files import open_input
+    from .._kernel import open_input
     from ..jsonld import context_from_graph, context_from_xml
 
     if path == "-" or Path(path).suffix.lower() in _XML_SUFFIXES or _looks_like_xml(path):
@@ -101,7 +101,7 @@ def _looks_like_xml(path: str) -> bool:
 
 
 def run(args: argparse.Namespace) -> int:
-    from .._files import atomic_output
+    from .._kernel import atomic_output
     from ..errors import URNError
     from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten, frame
     from ._paths import check_paths

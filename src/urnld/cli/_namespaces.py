@@ -51,14 +51,8 @@ def entries() -> list[dict[str, object]]:
     """One JSON-ready dict per NID: the registry joined with the namespace rules."""
     from importlib import metadata
 
-    from ..namespaces import (
-        ENTRY_POINT_GROUP,
-        GENERIC,
-        NamespacePluginError,
-        get_rule,
-        known_nids,
-    )
-    from ..namespaces._builtin import BUILTIN
+    from .._core import BUILTIN
+    from ..namespaces import ENTRY_POINT_GROUP, GENERIC, NamespacePluginError, get_rule, known_nids
     from ..registry import registry
 
     reg = registry()

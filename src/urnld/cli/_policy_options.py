@@ -12,8 +12,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from .._config import ConfigError, Policy, find_project_file, load_policy
-from .._severity import LEVELS, SeverityConfigError
+from .._core import LEVELS, ConfigError, Policy, SeverityConfigError, find_project_file, load_policy
 
 __all__ = ["add_policy_options", "policy_from_args", "require_default_policy"]
 

@@ -59,8 +59,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from ..endpoint import DEFAULT_TIMEOUT, Endpoint
     from ..rdf import canonical_query
-    from ..rdf._client import DEFAULT_TIMEOUT, Endpoint
     from ._common import print_table
 
     text = sys.stdin.read() if args.query == "-" else args.query

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ._policy_options import add_policy_options, policy_from_args
 
 if TYPE_CHECKING:
-    from urnld.shacl import Report
+    from ..shacl import Report
 
 HELP = "validate URN identifiers in RDF data with SHACL shapes"
 EXIT_CODES = (
@@ -79,7 +79,7 @@ def _short(iri: str) -> str:
 
 
 def _print_text(report: Report) -> None:
-    from urnld.cli._common import colour, is_terminal, print_table
+    from ._common import colour, is_terminal, print_table
 
     nsm = report.graph.namespace_manager
     rows = []
@@ -111,8 +111,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from urnld.shacl import ReadOptions, validate  # heavy (pyshacl): only when the command runs
-
+    from ..shacl import ReadOptions, validate
     from ._input_options import read_options, warnings_to_stderr
     from ._progress import Progress
 

@@ -57,7 +57,7 @@ def _run(args: argparse.Namespace) -> int:
     import sys
 
     from .. import URN
-    from .._files import open_input
+    from .._kernel import open_input
     from ..errors import URNError
     from ..xmlns import audit
 

@@ -44,13 +44,8 @@ and the reports are combined with ``.merge``.
 
 from __future__ import annotations
 
-from urnld.dask._engine import (
-    DEFAULT_PARTITION_SIZE,
-    canonicalize_files,
-    check_files,
-    digest_files,
-)
-from urnld.dask._errors import DaskJobError, DaskNotInstalled
+from ._engine import DEFAULT_PARTITION_SIZE, canonicalize_files, check_files, digest_files
+from ._errors import DaskJobError, DaskNotInstalled
 
 __all__ = [
     "DEFAULT_PARTITION_SIZE",

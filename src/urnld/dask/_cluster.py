@@ -16,8 +16,8 @@ from contextlib import ExitStack, contextmanager
 from types import ModuleType
 from typing import Any
 
-from urnld.dask._errors import DaskJobError, DaskNotInstalled, positive_int
-from urnld.errors import URNError
+from ..errors import URNError
+from ._errors import DaskJobError, DaskNotInstalled, positive_int
 
 __all__ = ["check_cluster_args", "client_for", "require_distributed"]
 

@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from urnld.errors import URNError
-from urnld.jsonld import URNContextWarning
-from urnld.read import LINE_FORMATS, Catalog, HazardMode, ReadError, normalize_format
+from ..errors import URNError
+from ..jsonld import URNContextWarning
+from ..read import LINE_FORMATS, Catalog, HazardMode, ReadError, normalize_format
 
 __all__ = ["Reading", "check_hazards", "reading_catalog", "recorded", "relay", "streams"]
 

@@ -7,12 +7,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from urnld._links import LinkOptions, extras_of_report, ntriples, record_extras
-from urnld.dask._cluster import check_cluster_args, client_for, require_distributed
-from urnld.dask._errors import DaskJobError, positive_int
-from urnld.dask._output import OutputDir, output_names
-from urnld.dask._partition import FileInfo, Partition, nominal_ranges, scan_range
-from urnld.dask._tasks import (
+from .._kernel import LinkOptions, extras_of_report, ntriples, record_extras
+from ..errors import URNError
+from ..report import CanonicalizeReport, CheckReport
+from ._cluster import check_cluster_args, client_for, require_distributed
+from ._errors import DaskJobError, positive_int
+from ._output import OutputDir, output_names
+from ._partition import FileInfo, Partition, nominal_ranges, scan_range
+from ._tasks import (
     canonicalize_document_task,
     canonicalize_partition,
     check_document_task,
@@ -21,14 +23,12 @@ from urnld.dask._tasks import (
     digest_file,
     merge_reports,
 )
-from urnld.errors import URNError
-from urnld.report import CanonicalizeReport, CheckReport
 
 if TYPE_CHECKING:
     # The reader (rdflib, pyld) is imported when a job reads documents, not with this module:
     # workers import it to run any task, and one that only streams never needs the reader.
-    from urnld.dask._documents import Reading
-    from urnld.read import Catalog, HazardMode
+    from ..read import Catalog, HazardMode
+    from ._documents import Reading
 
 __all__ = [
     "DEFAULT_PARTITION_SIZE",
@@ -238,8 +238,8 @@ def _router(
     """Checks the reading options (before any cluster starts) and returns the rule that says,
     for an input, ``None`` when it is cut into line partitions, else how a worker reads it
     whole (raising :class:`urnld.read.ReadError` for an unknown syntax)."""
-    from urnld.dask._documents import Reading, check_hazards, reading_catalog
-    from urnld.read import format_for_path
+    from ..read import format_for_path
+    from ._documents import Reading, check_hazards, reading_catalog
 
     mode = check_hazards(hazards)
     catalog = reading_catalog(catalog)
@@ -296,7 +296,7 @@ def _run_tasks(
 
 def _documents_done(futures: list[Any]) -> list[Any]:
     """The reports of the whole-document tasks, in input order; their warnings raised here."""
-    from urnld.dask._documents import relay
+    from ._documents import relay
 
     reports = []
     for report, messages in (f.result() for f in futures if f.status != "error"):
@@ -366,11 +366,11 @@ def canonicalize_files(
     if iris not in ("as-is", "rfc3986"):
         raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     if output_format is not None:
-        from urnld.rdf import check_output_format  # rdflib's SPARQL engine: only when asked
+        from ..rdf import check_output_format
 
         check_output_format(output_format)
     files = stat_inputs(inputs)
-    from urnld.dask._documents import streams
+    from ._documents import streams
 
     route = _router(input_format, lambda fmt: streams(fmt, output_format, iris),
                     catalog=catalog, base=base, hazards=hazards)
@@ -465,7 +465,7 @@ def check_files(
     order, and the other inputs are checked (what ``urnld check`` does with several files).
     """
     _check_args(workers, scheduler, partition_size)
-    from urnld.read import LINE_FORMATS
+    from ..read import LINE_FORMATS
 
     route = _router(input_format, lambda fmt: fmt in LINE_FORMATS,
                     catalog=catalog, base=base, hazards=hazards)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from urnld.errors import URNError, URNLDEnvironmentError
+from ..errors import URNError, URNLDEnvironmentError
 
 __all__ = ["INSTALL_HINT", "DaskJobError", "DaskNotInstalled", "positive_int"]
 

@@ -24,7 +24,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from urnld.errors import URNError
+from ..errors import URNError
 
 __all__ = ["OutputDir", "concat", "output_names"]
 

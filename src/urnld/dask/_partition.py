@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from stat import S_ISREG
 from typing import BinaryIO
 
-from urnld.errors import URNError
+from ..errors import URNError
 
 __all__ = [
     "FileInfo",

@@ -15,18 +15,17 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from urnld._files import atomic_output
-from urnld._links import LinkOptions
-from urnld.dask._output import concat
-from urnld.dask._partition import FileInfo, Partition, iter_lines
-from urnld.errors import URNError
-from urnld.report import CanonicalizeReport, CheckReport
-from urnld.stream import canonicalize_lines, check_lines
+from .._kernel import LinkOptions, atomic_output
+from ..errors import URNError
+from ..report import CanonicalizeReport, CheckReport
+from ..stream import canonicalize_lines, check_lines
+from ._output import concat
+from ._partition import FileInfo, Partition, iter_lines
 
 if TYPE_CHECKING:
     # The reader (rdflib, pyld) is imported by the document tasks only: a worker that streams
     # line partitions never loads it.
-    from urnld.dask._documents import Reading
+    from ._documents import Reading
 
 __all__ = [
     "canonicalize_document_task",
@@ -91,8 +90,8 @@ def canonicalize_document_task(
     ``urnld canonicalize`` does locally; return the report and the hazard warnings raised
     while reading. ``settings``: :func:`urnld.rdf.canonicalize_document`'s other keywords
     (``output_format``, ``iris``, ``ignore_components``, ``literals``, ``link``…)."""
-    from urnld.dask._documents import recorded
-    from urnld.rdf import canonicalize_document  # rdflib and pyld: only for such inputs
+    from ..rdf import canonicalize_document
+    from ._documents import recorded
 
     file.verify()
     return recorded(lambda: canonicalize_document(
@@ -103,9 +102,9 @@ def canonicalize_document_task(
 def check_document_task(file: FileInfo, reading: Reading) -> tuple[CheckReport, list[str]]:
     """Read ``file`` whole and check its URNs, as ``urnld check`` does locally; return the
     report and the hazard warnings raised while reading."""
-    from urnld.dask._documents import recorded
-    from urnld.rdf import check_graph
-    from urnld.read import read
+    from ..rdf import check_graph
+    from ..read import read
+    from ._documents import recorded
 
     file.verify()
 
@@ -129,7 +128,7 @@ def merge_reports(*reports: Report) -> Report:
 
 def digest_file(file: FileInfo, ignore_components: bool, literals: bool) -> str:
     """RDFC-1.0 digest (after URN canonicalization) of one whole file, read into memory."""
-    from urnld.rdf import digest  # pulls in rdflib and pyoxigraph: only when digesting
+    from ..rdf import digest
 
     data = b"".join(iter_lines(Partition(file, 0, 0, file.size, 1)))
     try:

@@ -25,8 +25,8 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from .._normalizers import is_urn_like
-from .._terms import TermCache
+from .._core import is_urn_like
+from .._kernel import TermCache
 from ..findings import CheckOptions, Severity
 from ..namespaces import GENERIC, get_rule
 
@@ -81,7 +81,7 @@ class Canonicalizer:
     """Per-operation state: the IRIs met, their output, and the invalid URNs seen.
 
     Which strings are usable URNs and their canonical form is the term rule's
-    (:mod:`urnld._terms`), as on every other path: a string the rule leaves as written (bad
+    (:mod:`urnld._kernel`), as on every other path: a string the rule leaves as written (bad
     syntax, an ``X-`` NID) stays as written here too. ``invalid`` maps each ``urn:`` IRI that is
     not a valid URN to the reason: the term rule's, or the first error-level finding of its
     namespace's rules (such a URN is still canonicalized; warnings do not count).

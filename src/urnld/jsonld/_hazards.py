@@ -17,7 +17,7 @@ from typing import Any, Literal
 
 from pyld import iri_resolver
 
-from .._bases import BASE_CODE, base_message, is_hazard
+from .._kernel import BASE_CODE, base_message, is_hazard
 from ._canon import GEN_DELIMS, is_urn_like
 from ._errors import Hazard, URNBaseError, URNContextError, URNContextWarning
 

@@ -21,8 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy, upper_except_pct
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy, upper_except_pct
 
 __all__ = ["RULE", "DOIRule"]
 

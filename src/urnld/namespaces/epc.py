@@ -40,8 +40,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy
 from ._tds import check_body
 from ._util import quote_char
 from .views import EPC

@@ -33,10 +33,9 @@ import operator
 import re
 from collections.abc import Iterator
 
-from .._normalizers import is_urn_like
+from .._core import CheckOptions, NamespaceRule, is_urn_like, native_copy
 from ..errors import URNError
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy
 from .views import ISBN
 
 __all__ = ["RULE", "ISBNError", "ISBNRule", "isbn_a", "same_isbn"]
@@ -199,7 +198,7 @@ RULE = ISBNRule()
 
 
 def _isbn_of(value: object) -> str:
-    from .._urn import URN  # the namespace modules load before the URN type
+    from .._core import URN
 
     if isinstance(value, URN):
         if value.nid.lower() != "isbn":

@@ -20,8 +20,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy
 
 __all__ = ["RULE", "ISNIRule"]
 

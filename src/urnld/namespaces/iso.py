@@ -52,8 +52,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ._util import PCHAR_NC_RE, segments, visible_span
 
 __all__ = ["PROFILE_CURRENT", "RULE", "ISORule"]

@@ -25,8 +25,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy
 from .views import ISSN
 
 __all__ = ["RULE", "ISSNRule"]

@@ -29,8 +29,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding, Severity
-from ._base import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ._util import segments, visible_span
 from .views import LexName
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ._util import PCHAR_NC_RE, PCHAR_RE, PCHAR_SLASH_RE
 
 __all__ = ["RULE", "MPEGRule"]

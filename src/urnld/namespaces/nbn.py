@@ -37,8 +37,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy
 from ._util import PCHAR_RE, PCHAR_SLASH_RE, segments, visible_span
 from .views import NBN
 

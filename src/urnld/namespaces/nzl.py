@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ._util import segment_problem
 
 __all__ = ["RULE", "NZLRule"]

@@ -29,8 +29,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding, Severity
-from ._base import CheckOptions, NamespaceRule, native_copy
 from ._util import segment_problem, segments, visible_span
 
 __all__ = ["RULE", "OASISRule"]

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule
 
 __all__ = ["RULE", "OGCRule"]
 

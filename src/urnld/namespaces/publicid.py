@@ -32,9 +32,9 @@ import re
 import string
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy, upper_pct
 from ..errors import URNError
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule, native_copy, upper_pct
 
 __all__ = ["RULE", "PublicIdError", "PublicIdRule", "from_public_id", "to_public_id"]
 
@@ -197,7 +197,7 @@ def to_public_id(urn: object) -> str:
     >>> to_public_id("urn:publicid:3%2b3=6")
     '3+3=6'
     """
-    from .._urn import URN  # the namespace modules load before the URN type
+    from .._core import URN
 
     if isinstance(urn, str):
         urn = URN(urn)

@@ -25,8 +25,8 @@ import string
 import uuid
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding, Severity
-from ._base import CheckOptions, NamespaceRule, native_copy
 
 __all__ = ["RULE", "UUIDRule"]
 

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from .._core import CheckOptions, NamespaceRule
 from ..findings import Finding
-from ._base import CheckOptions, NamespaceRule
 from ._util import segment_problem
 
 __all__ = ["RULE", "XMPPRule"]

@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
-    from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
-    from ._client import EndpointError
-    from ._document import canonicalize_document, check_output_format, write_graph
-    from ._endpoint import (
+    from ..endpoint import (
         BatchProgress,
         EndpointBatchError,
+        EndpointError,
         canonicalize_endpoint,
         check_endpoint,
     )
+    from ._canonicalize import CanonicalizeResult, canonicalize, check_graph
+    from ._document import canonicalize_document, check_output_format, write_graph
     from ._graph import URNGraph
     from ._query import canonical_query
     from ._rdfc import (
@@ -83,11 +83,11 @@ _LAZY = {
     "DEFAULT_MAX_WORK": "._rdfc",
     "digest": "._rdfc",
     "write_canonical_nquads": "._rdfc",
-    "EndpointError": "._client",
-    "BatchProgress": "._endpoint",
-    "EndpointBatchError": "._endpoint",
-    "canonicalize_endpoint": "._endpoint",
-    "check_endpoint": "._endpoint",
+    "EndpointError": "urnld.endpoint",
+    "BatchProgress": "urnld.endpoint",
+    "EndpointBatchError": "urnld.endpoint",
+    "canonicalize_endpoint": "urnld.endpoint",
+    "check_endpoint": "urnld.endpoint",
     "canonical_query": "._query",
     "canonicalize_document": "._document",
     "check_output_format": "._document",

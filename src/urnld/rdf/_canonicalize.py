@@ -29,15 +29,19 @@ from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import ConjunctiveGraph
 from rdflib.term import Node
 
-from .._config import Policy
-from .._links import SPELLING, Extra, LinkOptions, extra_statements, record_extras
-from .._terms import (
+from .._core import Policy
+from .._kernel import (
+    SPELLING,
     URN_LITERAL_DATATYPES,
+    Extra,
+    LinkOptions,
     TermCache,
     TermRule,
     TermVerdict,
+    extra_statements,
     is_rdflib_internal,
     is_urn_like,
+    record_extras,
 )
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
@@ -69,7 +73,7 @@ class CanonicalizeResult(Generic[G]):
 
 class _TermMap:
     """Maps rdflib terms to their output term and the term rule's verdict (a node memo over
-    :class:`urnld._terms.TermCache`: the output node is built once per distinct term).
+    :class:`urnld._kernel.TermCache`: the output node is built once per distinct term).
 
     IRIs are memoized under their plain ``str`` value: looking a ``URIRef`` up in a dict keyed
     by terms runs rdflib's Python-level ``__eq__`` on every hit, a plain-str key compares in C.

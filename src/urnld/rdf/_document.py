@@ -12,8 +12,8 @@ from typing import Any, Literal
 
 from rdflib import Dataset, Graph
 
-from .._config import Policy
-from .._files import atomic_output
+from .._core import Policy
+from .._kernel import atomic_output
 from ..errors import URNError
 from ..read import Catalog, HazardMode, read
 from ..report import CanonicalizeReport

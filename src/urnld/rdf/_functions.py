@@ -49,9 +49,10 @@ from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 import urnld
-from urnld._config import Policy, active_policy
-from urnld._terms import check_term
-from urnld.errors import URNError
+
+from .._core import Policy, active_policy
+from .._kernel import check_term
+from ..errors import URNError
 
 __all__ = ["URNFN", "register_functions"]
 

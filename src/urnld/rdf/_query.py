@@ -16,7 +16,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from .._terms import TermCache, TermRule, is_urn_like
+from .._kernel import TermCache, TermRule, is_urn_like
 from ..errors import URNError
 
 __all__ = ["canonical_query"]

@@ -44,7 +44,7 @@ from rdflib.plugins.stores.memory import Memory
 from rdflib.store import Store
 from rdflib.term import Identifier, Node, URIRef
 
-from .._terms import is_rdflib_internal, is_urn_like
+from .._kernel import is_rdflib_internal, is_urn_like
 from ._term import URNRef, analyze
 
 if TYPE_CHECKING:
@@ -385,7 +385,7 @@ class URNStore(Store):
         A native engine of the inner store (Oxigraph's) is bypassed on purpose: it would
         compare the query's URN constants as plain strings.
         """
-        from ._sparql import evaluate_query  # rdflib's SPARQL machinery is heavy to import
+        from ._sparql import evaluate_query
 
         return evaluate_query(self, query, initNs, initBindings, queryGraph, **kwargs)
 

@@ -35,8 +35,9 @@ from rdflib import term as _rdflib_term
 from rdflib.term import URIRef
 
 import urnld
-from urnld._terms import TermCache
-from urnld.errors import URNError
+
+from .._kernel import TermCache
+from ..errors import URNError
 
 __all__ = ["NotAURNError", "URNRef"]
 
@@ -73,7 +74,7 @@ class NotAURNError(URNError):
 def analyze(text: str) -> tuple[str | None, str]:
     """``(canonical, "")`` for a usable URN, ``(None, reason)`` otherwise. Cached, never raises.
 
-    *Usable* is the term rule every urnld path applies (:mod:`urnld._terms`, the same as
+    *Usable* is the term rule every urnld path applies (:mod:`urnld._kernel`, the same as
     ``urnld canonicalize``): RFC 8141 syntax, and an NID that RFC 8141 §5 / App. C does not rule
     out (``X-`` experimental, reserved ``XY-`` prefixes, malformed informal NIDs: such strings
     are not URNs). Namespace findings such as a wrong ISBN check digit do not make a URN

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any, NamedTuple
 
-from .._bases import is_urn, reference_kind
+from .._kernel import is_urn, reference_kind
 from ._errors import ReadError
 from ._guard import prefix_like_rewrites
 

@@ -16,7 +16,7 @@ import warnings
 from collections.abc import Iterable, Iterator
 from typing import Literal
 
-from .._bases import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
+from .._kernel import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
 from ..jsonld import Hazard, URNBaseError, URNContextWarning
 
 __all__ = [

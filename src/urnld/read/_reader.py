@@ -15,7 +15,7 @@ from typing import Any
 from rdflib import Dataset, Graph
 from rdflib.parser import create_input_source
 
-from .._bases import is_urn
+from .._kernel import is_urn
 from ..errors import parser_reason
 from ..jsonld import (
     JsonLdProcessingError,

@@ -29,8 +29,7 @@ from typing import Literal as _Literal
 
 from pyshacl.errors import ReportableRuntimeError
 
-from urnld._config import Policy, active_policy, policy_scope
-
+from .._core import Policy, active_policy, policy_scope
 from ._load import (
     DataError,
     GraphSource,
@@ -126,7 +125,7 @@ def validate(
         raise ValueError(f"inference must be one of {', '.join(_INFERENCE)}, not {inference!r}")
     if engine not in ("python", "sparql", "pyshacl"):
         raise ValueError(f"engine must be 'python', 'sparql' or 'pyshacl', not {engine!r}")
-    from . import _engine  # pyshacl is heavy: import it only when validating
+    from . import _engine
 
     data_graph = load_data(data, read_options)
     shapes_graph = load_shapes(shapes, read_options)

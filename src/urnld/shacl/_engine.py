@@ -47,8 +47,7 @@ from rdflib import RDF, Dataset, Graph, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
 
-from urnld.rdf import register_functions
-
+from ..rdf import register_functions
 from . import _progress
 from ._rules import RULES, URNSH, Rule, index_holders
 

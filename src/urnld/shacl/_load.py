@@ -12,10 +12,9 @@ from pyshacl.monkey import rdflib_bool_patch, rdflib_bool_unpatch
 from rdflib import Dataset, Graph, Literal
 from rdflib.namespace import XSD
 
-from urnld.errors import URNError
-from urnld.jsonld import URNContextError
-from urnld.read import QUAD_FORMATS, Catalog, HazardMode, ReadError, format_for_path, read
-
+from ..errors import URNError
+from ..jsonld import URNContextError
+from ..read import QUAD_FORMATS, Catalog, HazardMode, ReadError, format_for_path, read
 from ._rules import RULES, URNSH
 
 __all__ = [

@@ -1,6 +1,6 @@
 """The RFC 8141 syntax as an XPath / SPARQL ``REGEX`` pattern, for ``sh:pattern``.
 
-:mod:`urnld._abnf` writes the grammar for Python's :mod:`re` (possessive repetitions, look-ahead,
+:mod:`urnld._core` writes the grammar for Python's :mod:`re` (possessive repetitions, look-ahead,
 inline flags). None of that exists in the regular expressions of XPath F&O §7.6 that
 ``sh:pattern`` and SPARQL ``REGEX`` use, so the pattern here is derived again from the same
 character sets, with only the portable subset: character classes, ``|``, capturing groups,
@@ -10,7 +10,7 @@ character sets, with only the portable subset: character classes, ``|``, capturi
 Two places need care (RFC 8141 §2, strict reading, ``spec/URN.md`` §1):
 
 * ``urn`` is case-insensitive, and XPath has no inline ``(?i)``: each letter is a class.
-* the r-component ends at ``?=`` (the prose of §2.3.1), which :mod:`urnld._abnf` writes as the
+* the r-component ends at ``?=`` (the prose of §2.3.1), which :mod:`urnld._core` writes as the
   look-ahead ``\\?(?!=)``. Without look-ahead, "a string with no ``?=`` inside" is
   ``(X | \\?+Y)* \\?*`` where ``X`` is any r-component unit but ``?`` and ``Y`` any unit but
   ``?`` and ``=``: every run of ``?`` is followed by something other than ``=``, or ends the
@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from urnld import _abnf
+from .._core import abnf as _abnf
 
 __all__ = ["URN_PATTERN", "URN_PATTERN_BODY", "xpath_class"]
 

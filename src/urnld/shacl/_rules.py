@@ -12,7 +12,7 @@ both on the same data and compares the reports.
 
 What the ``urnfn:`` functions compute is taken from the public core API, once per distinct lexical
 form (catalogs repeat URNs; SHACL asks about each value once per shape). The finding codes
-follow the validation policy in force (:func:`urnld._config.active_policy`, set by
+follow the validation policy in force (:func:`urnld._core._config.active_policy`, set by
 :func:`urnld.shacl.validate`'s ``policy``): ``strict`` and profiles change what the checks find,
 and a code overridden to ``ignore`` is not reported by any component.
 
@@ -38,10 +38,11 @@ from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 import urnld
-from urnld._config import Policy, active_policy
-from urnld.errors import URNError
-from urnld.findings import CheckOptions
-from urnld.namespaces import get_rule
+
+from .._core import Policy, active_policy
+from ..errors import URNError
+from ..findings import CheckOptions
+from ..namespaces import get_rule
 
 __all__ = [
     "RULES",

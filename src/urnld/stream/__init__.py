@@ -30,13 +30,13 @@ The package reads downward: ``_grammar`` (the line grammar and its error) and ``
 (cutting input into whole lines) → ``_passes`` (rewrite and check) → ``_workers`` (the rewrite
 on several processes) → ``_syntaxes`` (the other syntaxes through pyoxigraph, their guards) →
 ``_run`` (files, options, progress). Which terms are URNs and what their
-canonical form is comes from the term rule, :mod:`urnld._terms`; files are opened and written
-by :mod:`urnld._files`.
+canonical form is comes from the term rule, :mod:`urnld._kernel`; files are opened and written
+by :mod:`urnld._kernel`.
 """
 
 from __future__ import annotations
 
-from .._files import atomic_output as atomic_output
+from .._kernel import atomic_output as atomic_output
 from ._chunks import MAX_LINE_BYTES, read_lines
 from ._grammar import NTriplesSyntaxError
 from ._passes import OnError as OnError

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from typing import Any, Final
 
-from .._terms import URN_LITERAL_DATATYPES
+from .._kernel import URN_LITERAL_DATATYPES
 from ..errors import URNError
 
 __all__ = [

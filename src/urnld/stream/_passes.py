@@ -1,7 +1,7 @@
 """The streaming passes: rewrite (canonicalize) and check, over chunks of N-Triples lines.
 
 A pass keeps a cache of raw token -> output token (bytes, so repeated terms cost one dict
-read), asks the term rule (:mod:`urnld._terms`) about each distinct URN once, counts URN
+read), asks the term rule (:mod:`urnld._kernel`) about each distinct URN once, counts URN
 occurrences per statement, and moves the counts into its report with the report's own filling
 method (:meth:`~urnld.report.CanonicalizeReport.record_verdicts`,
 :meth:`~urnld.report.CheckReport.record_check`), as every other path does.
@@ -16,16 +16,9 @@ import re
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import ClassVar, Final, Literal, cast
 
-from .. import _accel
-from .._config import Policy
-from .._terms import (
-    POLICY_OK_NIDS,
-    SPELLING,
-    TermCache,
-    TermRule,
-    TermVerdict,
-    is_urn_like,
-)
+from .._core import Policy
+from .._core import accel as _accel
+from .._kernel import POLICY_OK_NIDS, SPELLING, TermCache, TermRule, TermVerdict, is_urn_like
 from ..namespaces import PREFIXES
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count

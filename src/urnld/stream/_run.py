@@ -14,9 +14,8 @@ import os
 from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, NamedTuple
 
-from .._config import Policy
-from .._files import atomic_output, open_input
-from .._links import LinkOptions, extras_of_report, ntriples
+from .._core import Policy
+from .._kernel import LinkOptions, atomic_output, extras_of_report, ntriples, open_input
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError

@@ -49,16 +49,15 @@ import signal
 import sys
 import tempfile
 import traceback
-import warnings
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
-from .._config import Policy
-from .._files import open_input
-from .._links import LinkOptions, extras_of_report, ntriples
+from .._core import Policy
+from .._kernel import LinkOptions, extras_of_report, ntriples, open_input
 from ..errors import URNError, WorkerError
 from ..report import CanonicalizeReport, CheckReport
 from ._grammar import NTriplesSyntaxError
+from ._guard import guard_document
 from ._lifeline import watch_parent
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
 from ._workers import canonicalize_chunks, check_chunks, default_jobs
@@ -151,16 +150,6 @@ class RDFSyntaxError(URNError):
         else:
             where = source
         super().__init__(f"{where}: {reason}")
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        return (_rebuild_syntax_error,
-                (self.source, self.reason, self.line, self.column, self.statement))
-
-
-def _rebuild_syntax_error(
-    source: str, reason: str, line: int | None, column: int | None, statement: int | None
-) -> RDFSyntaxError:
-    return RDFSyntaxError(source, reason, line, column, statement=statement)
 
 
 def normalize_syntax(name: str) -> str:
@@ -542,50 +531,6 @@ def _in_child(
 # --- the guard: relative references against a URN base --------------------------------------
 
 
-def _guard(
-    raw: bytes, syntax: str, *, base: str | None, source: str, hazards: HazardMode,
-    catalog: Any,
-) -> None:
-    """Report the relative references made against a URN base (the reader's guard), as the
-    whole-document reader does: raise :class:`~urnld.jsonld.URNBaseError` or warn.
-
-    pyoxigraph resolves every reference the RFC 3986 way, which is what the guard does for the
-    references it lets pass: the output needs no change, only the hazards must be told.
-    """
-    from ..jsonld import URNContextError, URNContextWarning
-    from ..read import guard_text, read
-
-    if syntax in ("turtle", "trig", "n3"):
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise RDFSyntaxError(source, f"not UTF-8 (byte {e.start})") from None
-        guard_text(text, base, source=source, syntax=syntax, hazards=hazards)
-        return
-    # RDF/XML and JSON-LD: the reader's own guarded parse, its graph thrown away. For JSON-LD
-    # only the hazards about IRIs made wrong count here (an invalid URN is a finding of the
-    # report, not a reason to refuse the document).
-    keep = {"urn-base", "scheme-term"}
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always", URNContextWarning)
-        try:
-            read(data=raw, format=syntax, base=base, catalog=catalog, hazards=hazards,
-                 name=source)
-        except URNContextError as e:
-            found = [h for h in e.hazards if h.code in keep]
-            if found:
-                message = found[0].message
-                raise type(e)(
-                    message if message.startswith(source) else f"{source}: {message}", found
-                ) from None
-    for w in caught:
-        text = str(w.message)
-        if issubclass(w.category, URNContextWarning) and (
-            "[urn-base]" in text or "scheme" in text
-        ):
-            warnings.warn(text, URNContextWarning, stacklevel=4)
-
-
 def _default_base(path: str, syntax: str, base: str | None) -> str | None:
     """The base IRI of the document: *base*, else the file's ``file:`` URI (as the reader
     does; none for stdin, and none for JSON-LD, whose relative references without a base are
@@ -700,8 +645,8 @@ class _Input:
         self._guarded = True
         with open_input(self.path) as (f, _size):
             raw = f.read()
-        _guard(raw, self.syntax, base=self.base, source=self.source, hazards=self.hazards,
-               catalog=self.catalog)
+        guard_document(raw, self.syntax, base=_default_base(self.path, self.syntax, self.base),
+                       source=self.source, hazards=self.hazards, catalog=self.catalog)
 
 
 def _pass_chunks(

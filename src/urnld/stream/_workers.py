@@ -28,7 +28,7 @@ import traceback
 from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
-from .._config import Policy
+from .._core import Policy
 from ..errors import WorkerError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count

@@ -1,7 +1,7 @@
 """Parsing: one compiled regex on the fast path, a diagnostic scanner when it fails.
 
 Valid input costs one ``re.fullmatch``. Only when it fails does :func:`diagnose` walk the text
-again to say *what* is wrong and *where*; both are built from the pieces in :mod:`urnld._abnf`,
+again to say *what* is wrong and *where*; both are built from the pieces in :mod:`urnld._core`,
 and the test-suite checks that they accept exactly the same strings.
 """
 
@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from typing import Final, Literal
 
+from ..errors import URNSyntaxError
 from . import _abnf
-from .errors import URNSyntaxError
 
 Mode = Literal["rfc8141", "rfc2141"]
 MODES: Final = ("rfc8141", "rfc2141")

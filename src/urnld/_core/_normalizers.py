@@ -1,8 +1,8 @@
 """The core's string normalizers: ``%XX`` case, ASCII case, URN-scheme prefix tests.
 
 One home for the small text operations that RFC 8141 §3 equivalence is built from, used by the
-core (:mod:`urnld._urn`), the namespace rules (:mod:`urnld.namespaces`) and the term rule
-(:mod:`urnld._terms`) alike, as rfc3986 keeps its ``normalizers`` module. Stdlib only.
+core (:mod:`urnld._core._urn`), the namespace rules (:mod:`urnld.namespaces`) and the term rule
+(:mod:`urnld._kernel`) alike, as rfc3986 keeps its ``normalizers`` module. Stdlib only.
 
 >>> upper_pct("a%2cb"), lower_except_pct("Govt:M%c4%81ori"), is_urn_like("URN:x:y")
 ('a%2Cb', 'govt:m%C4%81ori', True)

@@ -16,7 +16,7 @@ of the endpoint's host (``$NETRC`` or ``~/.netrc``).
 >>> Endpoint("ftp://example.org/sparql")
 Traceback (most recent call last):
 ...
-urnld.rdf._client.EndpointError: ftp://example.org/sparql: not an http(s) URL
+urnld.endpoint._client.EndpointError: ftp://example.org/sparql: not an http(s) URL
 """
 
 from __future__ import annotations

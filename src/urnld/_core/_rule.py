@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
-from .._normalizers import lower_except_pct, upper_except_pct, upper_pct
 from ..findings import CODES, CheckOptions, Finding, Severity
+from ._normalizers import lower_except_pct, upper_except_pct, upper_pct
 
 __all__ = [
     "GENERIC",

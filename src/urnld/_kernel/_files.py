@@ -31,7 +31,7 @@ import zlib
 from collections.abc import Iterator
 from typing import IO, Any, Literal, overload
 
-from .errors import URNError
+from ..errors import URNError
 
 __all__ = ["atomic_output", "is_gzip", "open_input", "umask"]
 

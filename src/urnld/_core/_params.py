@@ -20,8 +20,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TypeAlias
 
+from ..errors import URNError
 from ._encode import Part, decode_component, encode_component
-from .errors import URNError
 
 __all__ = ["ParamPairs", "Params", "format_params", "parse_params"]
 

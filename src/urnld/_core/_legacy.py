@@ -14,8 +14,8 @@ that form and convert it.
 
 from __future__ import annotations
 
+from ..errors import URNConversionError
 from ._parser import RFC8141_RE, diagnose
-from .errors import URNConversionError
 
 __all__ = ["draft_query_position", "upgrade_draft_query"]
 

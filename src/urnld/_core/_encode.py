@@ -25,7 +25,7 @@ import re
 from typing import Final, Literal
 from urllib.parse import quote
 
-from .errors import URNSyntaxError
+from ..errors import URNSyntaxError
 
 __all__ = [
     "URNEncodingError",

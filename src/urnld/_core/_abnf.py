@@ -1,7 +1,7 @@
 """RFC 8141 and RFC 2141 grammar as unanchored regular-expression pieces.
 
 Each piece is named after its ABNF rule and cites where it comes from; the anchored matchers are
-compiled in :mod:`urnld._parser`. Character sets are written once, as strings, and both the
+compiled in :mod:`urnld._core._parser`. Character sets are written once, as strings, and both the
 regexes and the diagnostic scanner are derived from them, so the two cannot drift apart.
 
 Repetitions are possessive (``*+``, ``++``, Python ≥ 3.11): the grammar is unambiguous, so

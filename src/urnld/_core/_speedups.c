@@ -322,7 +322,7 @@ canon_core(PyObject *text, PyObject *prefixes, PyObject *policy)
 
 /* ---- the built-in namespace rules' canonical_nss, for ASCII input ------------------------
  *
- * A built-in rule's canonical_nss marked with urnld.namespaces._base.native_copy(kind) has an
+ * A built-in rule's canonical_nss marked with urnld._core._rule.native_copy(kind) has an
  * exact copy here (the differential tests run both on the same NSSs); a subclass that
  * overrides the method, or a method replaced at run time, loses the mark and runs in Python. */
 
@@ -762,12 +762,12 @@ sp_is_urn(PyObject *self, PyObject *text)
 
 /* ---- the findings of an ASCII URN, for the check side of the term rule --------------------
  *
- * check_fields() answers what urnld._terms.check_term answers under the default policy (not
+ * check_fields() answers what urnld._kernel.check_term answers under the default policy (not
  * strict, no profile, no severity override) for the common case: an ASCII RFC 8141 URN without
  * components whose NID is in the core's NID table. Only what the report keeps is computed: the
  * codes in check()'s order (errors first, then by position, then by code), the first error as
  * "code: message", the canonical form and the NID. The NID's findings, its rule's check_nss
- * and the code severities come from Python (see urnld._check.check_fields); the percent-
+ * and the code severities come from Python (see urnld._core._check.check_fields); the percent-
  * encoding lints, and the rules whose check_nss carries a native_copy mark, are copies. */
 
 #define MAX_HITS 16
@@ -1911,13 +1911,13 @@ count(PyObject *occ, PyObject *tok)
 
 typedef struct {
     PyObject *info, *prefixes, *policy, *canonical_nss;
-    PyTypeObject *verdict_type; /* urnld._terms.TermVerdict, a tuple subclass; NULL: the
+    PyTypeObject *verdict_type; /* urnld._kernel.TermVerdict, a tuple subclass; NULL: the
                                  * check pass, which keeps the spellings only */
     int ignore_components;
 } Fast;
 
 /* The term rule's verdict on the ASCII str text in the common case that canon_scan() takes: a
- * new urnld._terms.TermVerdict (output=canonical, canonical, nid, None, None, None), made as
+ * new urnld._kernel.TermVerdict (output=canonical, canonical, nid, None, None, None), made as
  * tuple.__new__ makes a tuple subclass instance, with *canonical a new reference to the
  * canonical form. NULL without an exception means "take the Python path". */
 static PyObject *
@@ -2069,7 +2069,7 @@ fast_iri(PyObject *t, PyObject *tokens, Fast *f)
 }
 
 /* What follows the closing quote of a literal that may hold a URN: nothing, or the term
- * rule's URN literal datatypes (urnld._terms.URN_LITERAL_DATATYPES, as
+ * rule's URN literal datatypes (urnld._kernel.URN_LITERAL_DATATYPES, as
  * urnld.stream._grammar.literal_parts takes them). */
 static const char XSD_STRING[] = "^^<http://www.w3.org/2001/XMLSchema#string>";
 static const char XSD_ANYURI[] = "^^<http://www.w3.org/2001/XMLSchema#anyURI>";
@@ -2497,7 +2497,7 @@ info_entry(PyObject *info, PyObject *tok)
  *
  * What CanonicalizeReport.record_verdicts makes of a flush: occ maps a raw token to its
  * statement count, info a raw token to (spelling, verdict, is_literal), a verdict being a
- * urnld._terms.TermVerdict (output, canonical, nid, dropped, code, message; usable when nid is
+ * urnld._kernel.TermVerdict (output, canonical, nid, dropped, code, message; usable when nid is
  * not None, else listed with its .reason). clusters maps (output, spelling),
  * nids nid, dropped (canonical, dropped) to counts; invalid lists (spelling, reason, count).
  * Cluster keys above *limit* (the report's capped map refuses them) are left out. */
@@ -2854,8 +2854,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "urnld._speedups",
-    "urnld's optional compiled accelerator (private; see urnld._accel).", -1, methods,
+    PyModuleDef_HEAD_INIT, "urnld._core._speedups",
+    "urnld's optional compiled accelerator (private; see urnld._core._accel).", -1, methods,
     NULL, NULL, NULL, NULL,
 };
 

@@ -11,16 +11,16 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any, Final
 
+from ..errors import URNError, URNSyntaxError, URNValidationError
+from ..findings import CODES, SEVERITY_RANK, CheckOptions, Finding, Severity
+from ..registry import is_registered
 from . import _accel
 from ._abnf import UNRESERVED_CHARS
 from ._legacy import draft_query_position
 from ._parser import Mode, syntax_error
+from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
 from ._urn import URN, _check_mode, _check_text, _fast_canonical, _match_rfc8141, canonical_of_match
-from .errors import URNError, URNSyntaxError, URNValidationError
-from .findings import _SEVERITY_RANK, CODES, CheckOptions, Finding, Severity
-from .namespaces import PREFIXES, get_rule, on_register
-from .registry import is_registered
 
 __all__ = ["URNValidationError", "check", "nid_policy_error", "validate"]
 
@@ -297,8 +297,8 @@ def check_parsed(
 
 
 #: What the accelerator's check_fields() needs: every code's rank and each severity's.
-_CODE_RANKS: Final = {code: _SEVERITY_RANK[severity] for code, (severity, _) in CODES.items()}
-_RANKS: Final = dict(_SEVERITY_RANK)
+_CODE_RANKS: Final = {code: SEVERITY_RANK[severity] for code, (severity, _) in CODES.items()}
+_RANKS: Final = dict(SEVERITY_RANK)
 
 #: check_fields()'s result: (codes, first error "code: message", canonical, NID lower case).
 Fields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
@@ -309,7 +309,7 @@ def _nid_spec(written: str) -> tuple[tuple[tuple[str, int, int, str], ...], str,
     """What the accelerator needs of an NID as written: its findings as (code, rank, start,
     message), the NID in lower case, the rule's check_nss and that method's native mark."""
     entries = tuple(
-        (f.code, _SEVERITY_RANK[f.severity], f.span[0], f.message)
+        (f.code, SEVERITY_RANK[f.severity], f.span[0], f.message)
         for f in _nid_findings_of(written, "rfc8141", False)
     )
     check_nss = get_rule(written).check_nss

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .errors import URNError
+from ..errors import URNError
 
 if TYPE_CHECKING:
     from ._urn import URN

@@ -6,12 +6,12 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Final
 
+from ..errors import URNConversionError, URNError, URNSyntaxError
 from . import _accel
 from ._display import display_form
 from ._normalizers import LOWER_HEX_PCT, upper_match, upper_pct
 from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
-from .errors import URNConversionError, URNError, URNSyntaxError
-from .namespaces import PREFIXES, get_rule, prefix_entry
+from ._rules import PREFIXES, get_rule, prefix_entry
 
 if TYPE_CHECKING:
     import uuid
@@ -590,7 +590,7 @@ class URN:
         >>> URN("urn:example:a?=x=1").resolve("https://r.example/{nss}")
         'https://r.example/a?x=1'
         """
-        from . import resolvers
+        from .. import resolvers
 
         if template is not None:
             return resolvers.expand(self, template)

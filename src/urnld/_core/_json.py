@@ -13,9 +13,9 @@ from __future__ import annotations
 import dataclasses
 import sys
 
+from ..findings import Finding
 from ._params import Params
 from ._urn import URN
-from .findings import Finding
 
 __all__ = ["json_default"]
 

@@ -30,12 +30,12 @@ import dataclasses
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final, NamedTuple
 
+from .._core import URN
+from ..errors import SpellingLimitError
 from ._terms import SPELLING
-from ._urn import URN
-from .errors import SpellingLimitError
 
 if TYPE_CHECKING:
-    from .report import CanonicalizeReport
+    from ._report_canon import CanonicalizeReport
 
 __all__ = [
     "OWL_SAME_AS",
@@ -125,7 +125,7 @@ def extra_statements(pairs: Iterable[tuple[str, str]], options: LinkOptions) -> 
                     out.add(Extra(a, OWL_SAME_AS, b))
                     out.add(Extra(b, OWL_SAME_AS, a))
     if options.link_resolvers:
-        from .resolvers import locators
+        from ..resolvers import locators
 
         for a in canonicals:
             for _resolver, locator in locators(a):

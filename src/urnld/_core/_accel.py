@@ -1,4 +1,4 @@
-"""The optional compiled accelerator: :mod:`urnld._speedups` when it was built, else None.
+"""The optional compiled accelerator: :mod:`urnld._core._speedups` when it was built, else None.
 
 urnld's pure-Python code is the reference; the accelerator handles the common cases of a few
 hot paths and answers None for anything else, so its callers fall back to the Python code.

@@ -23,8 +23,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping
 from typing import TypeAlias, cast
 
-from .errors import URNError
-from .findings import CODES, Finding, Severity
+from ..errors import URNError
+from ..findings import CODES, Finding, Severity
 
 __all__ = [
     "LEVELS",

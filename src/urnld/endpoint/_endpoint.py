@@ -20,7 +20,7 @@ A run rewrites only spellings the store still holds, so running it again changes
 run killed after *k* batches is finished by running it again.
 
 3. **Added statements** (opt-in, as in the file paths: ``link``, ``keep_spellings``,
-   ``link_resolvers``; :mod:`urnld._links` decides them from the report's clusters). A spelling's
+   ``link_resolvers``; :mod:`urnld._kernel` decides them from the report's clusters). A spelling's
    ``urnld:spelling`` statement is inserted in the request that rewrites the spelling, so a
    store never holds a rewritten spelling without its record, even when a run stops between
    batches. The ``owl:sameAs`` and ``rdfs:seeAlso`` statements follow in batches of their own.
@@ -38,14 +38,18 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any, NamedTuple
 
-from .._links import SPELLING, Extra, LinkOptions, record_extras, report_extras
-from .._terms import (
+from .._kernel import (
+    SPELLING,
     CheckFields,
+    Extra,
+    LinkOptions,
     TermCache,
     TermRule,
     TermVerdict,
     check_fields,
     is_rdflib_internal,
+    record_extras,
+    report_extras,
 )
 from ..errors import URNError
 from ..report import DEFAULT_MAX_EXAMPLES, CanonicalizeReport, CheckReport
@@ -749,7 +753,7 @@ class _UndoLog:
         self.file.write(ops.encode("utf-8"))
 
     def write(self) -> None:
-        from .._files import atomic_output
+        from .._kernel import atomic_output
 
         self.file.seek(0, os.SEEK_END)
         ends = [*self.offsets[1:], self.file.tell()]

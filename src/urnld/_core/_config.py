@@ -33,8 +33,8 @@ from collections.abc import Collection, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
+from ..errors import URNError
 from ._severity import NO_OVERRIDES, SeverityConfigError, SeverityMap
-from .errors import URNError
 
 __all__ = [
     "ConfigError",
@@ -219,7 +219,7 @@ def active_policy() -> Policy:
 def policy_scope(policy: Policy) -> Iterator[Policy]:
     """Make *policy* the :func:`active_policy` inside the ``with`` block (this thread/task).
 
-    >>> from urnld._config import Policy, active_policy
+    >>> from urnld._core._config import Policy, active_policy
     >>> with policy_scope(Policy(strict=True)):
     ...     active_policy().strict
     True

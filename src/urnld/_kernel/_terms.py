@@ -7,7 +7,7 @@ streaming N-Triples pass (:mod:`urnld.stream`), the in-memory pass
 all of them follow.
 
 *Usable* means: RFC 8141 syntax, and an NID that the NID policy (by default the core's,
-:func:`urnld._check.nid_policy_error`) does not rule out, such as ``X-`` experimental NIDs
+:func:`urnld._core._check.nid_policy_error`) does not rule out, such as ``X-`` experimental NIDs
 (RFC 8141 App. C). A usable URN is rewritten to its canonical form; anything else that starts
 with ``urn:`` is left exactly as written and reported with the reason. Namespace findings (a
 wrong ISBN check digit) do not make a URN unusable: it still has an equivalence class, hence a
@@ -31,22 +31,24 @@ import functools
 from collections.abc import Callable
 from typing import Final, NamedTuple
 
-from . import _accel
-from ._check import (
+from .._core import (
     FAST_CONTEXT,
+    RFC8141_RE,
     Fields,
+    Policy,
+    SeverityMap,
+    canonical_of_match,
     check_options,
     check_parsed,
     fast_check_fields,
+    is_urn_like,
     nid_policy_error,
+    syntax_error,
 )
-from ._config import Policy
-from ._normalizers import is_urn_like
-from ._parser import RFC8141_RE, syntax_error
-from ._severity import SeverityMap
-from ._urn import _check_text, canonical_of_match
-from .findings import Severity
-from .namespaces import PREFIXES
+from .._core import accel as _accel
+from .._core import check_text as _check_text
+from ..findings import Severity
+from ..namespaces import PREFIXES
 
 __all__ = [
     "POLICY_OK_NIDS",
@@ -268,7 +270,7 @@ class TermRule:
         ignore_components: merge URNs by RFC 8141 equivalence alone (r-, q- and f-components
             are cut off and reported in :attr:`TermVerdict.dropped`).
         nid_policy: decides which NIDs make a string no URN (default: the core's NID policy,
-            :func:`urnld._check.nid_policy_error`, whose severities it follows).
+            :func:`urnld._core._check.nid_policy_error`, whose severities it follows).
         policy: the validation policy (:class:`urnld.Policy`): under ``strict`` reserved and
             malformed informal NIDs make a string no URN; severity overrides move NID findings
             (``nid-experimental = "warning"`` makes ``urn:x-ogc:…`` usable); the check side

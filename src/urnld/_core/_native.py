@@ -17,10 +17,10 @@ import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Final
 
+from ..errors import URNError, URNValidationError
+from ..findings import CheckOptions, Severity
 from ._encode import encode_component
-from .errors import URNError, URNValidationError
-from .findings import CheckOptions, Severity
-from .namespaces import NamespaceRule, get_rule
+from ._rules import NamespaceRule, get_rule
 
 if TYPE_CHECKING:
     import uuid as _uuid

@@ -1,0 +1,313 @@
+"""The canonicalization report: clusters of spellings, rewrites, what was left and why."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ._report import (
+    DEFAULT_MAX_EXAMPLES,
+    _add,
+    _Capped,
+    _count_with_text,
+    _group,
+    _ReportBase,
+)
+
+if TYPE_CHECKING:
+    from ._terms import TermVerdict
+
+__all__ = ["CanonicalizeReport"]
+
+
+class CanonicalizeReport(_ReportBase):
+    """What :func:`urnld.rdf.canonicalize` / :func:`urnld.stream.canonicalize_lines` did.
+
+    Attributes (exact counts):
+        statements_in: statements read.
+        statements_out: statements written (in-memory pass: after merging duplicates;
+            streaming pass: equal to ``statements_in``, since a stream is not deduplicated).
+        duplicates_merged: input statements that became a copy of another one and were merged.
+        urn_occurrences: statement-occurrences of URN terms (IRIs, and literals with
+            ``literals=True``), valid or not.
+        rewritten: those whose spelling changed.
+        same_as_added / spellings_added / see_also_added: statements added by the opt-in modes
+            ``link`` (``owl:sameAs``), ``keep_spellings`` (``urnld:spelling``) and
+            ``link_resolvers`` (``rdfs:seeAlso``); they are part of ``statements_out``.
+        error_count: malformed lines met (streaming only).
+
+    >>> r = CanonicalizeReport()
+    >>> r.record_invalid("urn:x-foo:bar", "NID 'x-foo': experimental NIDs were removed")
+    >>> r.to_dict()["invalid"]["urns"]["urn:x-foo:bar"]["count"]
+    1
+    """
+
+    _COUNTS = (*_ReportBase._COUNTS, "statements_out", "duplicates_merged", "urn_occurrences",
+               "rewritten", "invalid_occurrences", "same_as_added", "spellings_added",
+               "see_also_added")
+    _MAPS = (*_ReportBase._MAPS, "_clusters", "_invalid", "_dropped")
+
+    def __init__(
+        self,
+        *,
+        ignore_components: bool = False,
+        literals: bool = False,
+        max_examples: int = DEFAULT_MAX_EXAMPLES,
+    ) -> None:
+        self._init_base(max_examples)
+        self.ignore_components = ignore_components
+        self.literals = literals
+        self.statements_out = 0
+        self.duplicates_merged = 0
+        self.urn_occurrences = 0
+        self.rewritten = 0
+        self.invalid_occurrences = 0
+        self.same_as_added = 0
+        self.spellings_added = 0
+        self.see_also_added = 0
+        self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+        self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
+        self._dropped: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+
+    # -- recording -----------------------------------------------------------------------
+    def record_urn(
+        self,
+        spelling: str,
+        canonical: str,
+        nid: str,
+        count: int = 1,
+        *,
+        dropped: str | None = None,
+    ) -> None:
+        """Record ``count`` statement-occurrences of a valid URN spelled ``spelling``.
+
+        ``canonical`` is the form written out; ``dropped`` the components removed by
+        ``ignore_components=True`` (e.g. ``"?=x#p1"``), or ``None``.
+        """
+        self.urn_occurrences += count
+        if spelling != canonical:
+            self.rewritten += count
+        self._clusters.add((canonical, spelling), count)
+        self._nids.add(nid, count)
+        if dropped:
+            self._dropped.add((canonical, dropped), count)
+
+    def record_urns(self, items: Iterable[tuple[str, str, str, int, str | None]]) -> None:
+        """Bulk :meth:`record_urn` over ``(spelling, canonical, nid, count, dropped)`` tuples."""
+        nids: dict[str, int] = {}
+        clusters: dict[tuple[str, str], int] = {}
+        dropped_counts: dict[tuple[str, str], int] = {}
+        occurrences = rewritten = 0
+        for spelling, canonical, nid, count, dropped in items:
+            occurrences += count
+            if spelling != canonical:
+                rewritten += count
+            key = (canonical, spelling)
+            clusters[key] = clusters.get(key, 0) + count
+            nids[nid] = nids.get(nid, 0) + count
+            if dropped:
+                key = (canonical, dropped)
+                dropped_counts[key] = dropped_counts.get(key, 0) + count
+        self.record_counts(occurrences, rewritten, clusters, nids, dropped_counts)
+
+    @property
+    def cluster_limit(self) -> tuple[str, str] | None:
+        """The largest ``(canonical, spelling)`` key :attr:`clusters` still takes, or None
+        while it has never been cut to ``max_examples``.
+
+        :meth:`record_counts` ignores larger keys, so a caller that aggregates a batch itself
+        may leave them out.
+
+        >>> CanonicalizeReport().cluster_limit is None
+        True
+        """
+        return self._clusters.limit
+
+    def record_counts(
+        self,
+        occurrences: int,
+        rewritten: int,
+        clusters: dict[tuple[str, str], int],
+        nids: dict[str, int],
+        dropped: dict[tuple[str, str], int],
+        *,
+        invalid: Iterable[tuple[str, str, int]] = (),
+    ) -> None:
+        """Record a batch already aggregated, as :meth:`record_urns` and :meth:`record_invalid`
+        would have recorded it spelling by spelling.
+
+        ``occurrences`` and ``rewritten`` count the valid URNs' statement-occurrences (all,
+        and those whose spelling changed); ``clusters`` maps ``(canonical, spelling)``,
+        ``nids`` an NID (lower case) and ``dropped`` ``(canonical, components)`` to counts;
+        ``invalid`` lists ``(spelling, reason, count)`` for the strings that are no usable URN.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_counts(3, 2, {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 2,
+        ...                        ("urn:isbn:0395363411", "urn:isbn:0395363411"): 1},
+        ...                 {"isbn": 3}, {}, invalid=[("urn:x-a:b", "nid-experimental: …", 1)])
+        >>> r.urn_occurrences, r.rewritten, r.invalid_occurrences
+        (4, 2, 1)
+        """
+        for spelling, reason, count in invalid:
+            self.record_invalid(spelling, reason, count)
+        self.urn_occurrences += occurrences
+        self.rewritten += rewritten
+        self._clusters.add_counts(clusters)
+        self._nids.add_counts(nids)
+        self._dropped.add_counts(dropped)
+
+    def record_verdicts(self, items: Iterable[tuple[str, TermVerdict, int]]) -> None:
+        """Record ``(spelling, verdict, count)`` triples as the term rule judged them.
+
+        The one way every canonicalization path (stream, workers, in-memory graphs) fills the
+        report: usable URNs join their cluster, the others are listed as invalid.
+        """
+        valid: list[tuple[str, str, str, int, str | None]] = []
+        for spelling, v, n in items:
+            if v.nid is not None:
+                valid.append((spelling, v.output, v.nid, n, v.dropped))
+            else:
+                self.record_invalid(spelling, v.reason or "", n)
+        self.record_urns(valid)
+
+    def record_invalid(self, spelling: str, reason: str, count: int = 1) -> None:
+        """Record ``count`` statement-occurrences of an IRI/literal that is not a valid URN."""
+        self.urn_occurrences += count
+        self.invalid_occurrences += count
+        self._invalid.add(spelling, (count, reason))
+
+    def record_added(self, *, same_as: int = 0, spellings: int = 0, see_also: int = 0) -> None:
+        """Record statements written by the opt-in modes (they count in ``statements_out``)."""
+        self.same_as_added += same_as
+        self.spellings_added += spellings
+        self.see_also_added += see_also
+        self.statements_out += same_as + spellings + see_also
+
+    @property
+    def added(self) -> int:
+        """Statements added by the opt-in modes, all kinds together."""
+        return self.same_as_added + self.spellings_added + self.see_also_added
+
+    # -- views ---------------------------------------------------------------------------
+    @property
+    def clusters(self) -> dict[str, dict[str, int]]:
+        """canonical URN → {original spelling → statements}, for every kept canonical URN."""
+        return _group(self._clusters.items(), drop_last=False)
+
+    @property
+    def clusters_truncated(self) -> bool:
+        """True when :attr:`clusters` hit ``max_examples`` (spellings) and is incomplete."""
+        return self._clusters.truncated
+
+    def spellings(self) -> list[tuple[str, str]]:
+        """Every kept ``(canonical, spelling)`` pair, sorted.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_urn("URN:EXAMPLE:a", "urn:example:a", "example")
+        >>> r.spellings()
+        [('urn:example:a', 'URN:EXAMPLE:a')]
+        """
+        return [key for key, _n in self._clusters.items()]
+
+    @property
+    def invalid(self) -> dict[str, tuple[int, str]]:
+        """spelling → (statements, first finding) for invalid URNs (left as they were)."""
+        return dict(self._invalid.items())
+
+    @property
+    def dropped_components(self) -> dict[str, dict[str, int]]:
+        """canonical assigned name → {dropped components → statements}."""
+        return _group(self._dropped.items(), drop_last=False)
+
+    # -- algebra -------------------------------------------------------------------------
+    def merge(self, other: CanonicalizeReport) -> CanonicalizeReport:
+        """Return the report of both inputs together (neither operand is changed).
+
+        >>> a = CanonicalizeReport(); a.statements_in = 3
+        >>> b = CanonicalizeReport(); b.statements_in = 4
+        >>> a.merge(b).statements_in
+        7
+        """
+        if not isinstance(other, CanonicalizeReport):
+            raise TypeError(f"cannot merge CanonicalizeReport with {type(other).__name__}")
+        if (self.ignore_components, self.literals) != (other.ignore_components, other.literals):
+            raise ValueError("cannot merge reports made with different options")
+        out = CanonicalizeReport(
+            ignore_components=self.ignore_components,
+            literals=self.literals,
+            max_examples=min(self.max_examples, other.max_examples),
+        )
+        return self._merge_into(out, other)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, deterministic summary.
+
+        Shape (stable)::
+
+            {"kind": "canonicalize", "options": {"ignore_components": b, "literals": b},
+             "statements": {"in": n, "out": n, "duplicates_merged": n},
+             "urns": {"occurrences": n, "rewritten": n, "invalid": n},
+             "added": {"same_as": n, "spellings": n, "see_also": n},  # in statements.out
+             "nids": {nid: n}, "nids_truncated": b,
+             "clusters": {canonical: {spelling: n}},  # only canonical forms met in >1
+             "clusters_truncated": b,                 # spelling or in a non-canonical one
+             "invalid": {"urns": {spelling: {"count": n, "finding": str}}, "truncated": b},
+             "dropped_components": {canonical: {components: n}}, "dropped_truncated": b,
+             "errors": {"count": n, "truncated": b,
+                        "lines": [{"source": s, "line": n, "message": m}]}}
+        """
+        clusters = {
+            canonical: spellings
+            for canonical, spellings in _group(
+                self._clusters.items(), drop_last=self._clusters.truncated
+            ).items()
+            if len(spellings) > 1 or canonical not in spellings
+        }
+        return {
+            "kind": "canonicalize",
+            "options": {"ignore_components": self.ignore_components, "literals": self.literals},
+            "statements": {
+                "in": self.statements_in,
+                "out": self.statements_out,
+                "duplicates_merged": self.duplicates_merged,
+            },
+            "urns": {
+                "occurrences": self.urn_occurrences,
+                "rewritten": self.rewritten,
+                "invalid": self.invalid_occurrences,
+            },
+            "added": {
+                "same_as": self.same_as_added,
+                "spellings": self.spellings_added,
+                "see_also": self.see_also_added,
+            },
+            "nids": dict(self._nids.items()),
+            "nids_truncated": self._nids.truncated,
+            "clusters": clusters,
+            "clusters_truncated": self._clusters.truncated,
+            "invalid": {
+                "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
+                "truncated": self._invalid.truncated,
+            },
+            "dropped_components": _group(
+                self._dropped.items(), drop_last=self._dropped.truncated
+            ),
+            "dropped_truncated": self._dropped.truncated,
+            "errors": self._errors_dict(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CanonicalizeReport):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<CanonicalizeReport statements_in={self.statements_in} "
+            f"statements_out={self.statements_out} rewritten={self.rewritten} "
+            f"invalid={self.invalid_occurrences} errors={self.error_count}>"
+        )
+
+

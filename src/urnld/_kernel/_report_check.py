@@ -1,0 +1,313 @@
+"""The check report: invalid URNs and their findings, non-canonical spellings, clusters."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ._report import (
+    DEFAULT_MAX_EXAMPLES,
+    _add,
+    _Capped,
+    _count_with_text,
+    _group,
+    _ReportBase,
+)
+
+if TYPE_CHECKING:
+    from ._terms import CheckFields, TermCheck
+
+__all__ = ["CheckReport"]
+
+
+class CheckReport(_ReportBase):
+    """What :func:`urnld.stream.check_lines` / ``urnld check`` found.
+
+    Attributes (exact counts):
+        statements_in: statements scanned.
+        iri_occurrences / literal_occurrences: statement-occurrences of URN-looking IRIs and
+            literals (a literal counts when its whole lexical form starts with ``urn:``).
+        error_occurrences: those with at least one error-level finding (invalid URNs).
+        non_canonical_occurrences: statement-occurrences of *valid* URNs not spelled in
+            canonical form (what ``canonicalize`` rewrites).
+        error_count: malformed lines met.
+
+    >>> from urnld import check
+    >>> r = CheckReport()
+    >>> r.record_urn("URN:ISBN:0-395-36341-1", check("URN:ISBN:0-395-36341-1"),
+    ...              canonical="urn:isbn:0395363411", nid="isbn")
+    >>> r.ok, r.to_dict()["non_canonical"]["spellings"]
+    (True, {'URN:ISBN:0-395-36341-1': {'canonical': 'urn:isbn:0395363411', 'count': 1}})
+    """
+
+    _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
+               "error_occurrences", "non_canonical_occurrences")
+    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_non_canonical", "_clusters")
+
+    def __init__(self, *, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
+        self._init_base(max_examples)
+        self.iri_occurrences = 0
+        self.literal_occurrences = 0
+        self.error_occurrences = 0
+        self.non_canonical_occurrences = 0
+        self._findings: _Capped[str, int] = _Capped(max_examples, _add)
+        self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
+        self._non_canonical: _Capped[str, tuple[int, str]] = _Capped(
+            max_examples, _count_with_text
+        )
+        self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+
+    def record_urn(
+        self,
+        spelling: str,
+        findings: Iterable[Any],
+        *,
+        canonical: str | None,
+        nid: str | None,
+        literal: bool = False,
+        count: int = 1,
+    ) -> None:
+        """Record ``count`` statement-occurrences of ``spelling`` with its ``check`` findings.
+
+        ``findings`` are :class:`urnld.Finding` objects; ``canonical``/``nid`` are ``None``
+        when the spelling does not parse.
+        """
+        codes: dict[str, None] = {}
+        error: str | None = None
+        for f in findings:
+            codes[f.code] = None
+            if error is None and str(f.severity) == "error":
+                error = f"{f.code}: {f.message}"
+        self.record_checks(((spelling, (tuple(codes), error, canonical, nid), literal, count),))
+
+    def record_check(
+        self,
+        spelling: str,
+        checked: TermCheck | CheckFields,
+        *,
+        literal: bool = False,
+        count: int = 1,
+    ) -> None:
+        """Record ``count`` occurrences of ``spelling`` as :func:`urnld._kernel.check_term`
+        judged it (see :meth:`record_checks`)."""
+        self.record_checks(((spelling, checked, literal, count),))
+
+    def record_checks(
+        self, items: Iterable[tuple[str, TermCheck | CheckFields, bool, int]]
+    ) -> None:
+        """Record ``(spelling, check, is_literal, count)`` tuples as
+        :func:`urnld._kernel.check_term` judged them (a :class:`~urnld._kernel.TermCheck` or its
+        fields as a plain tuple): the one way every check path (stream, in-memory graphs,
+        endpoints) fills the report.
+
+        The same counts as :meth:`record_urn` per item, summed per batch first (a URN-dense
+        file meets each spelling about twice, so the per-item cost is the report's cost).
+        """
+        findings: dict[str, int] = {}
+        nids: dict[str, int] = {}
+        clusters: dict[tuple[str, str], int] = {}
+        iris = literals = errors = non_canonical = 0
+        add_invalid = self._invalid.add
+        add_non_canonical = self._non_canonical.add
+        for spelling, checked, literal, count in items:
+            if literal:
+                literals += count
+            else:
+                iris += count
+            codes, error, canonical, nid = checked
+            for code in codes:
+                findings[code] = findings.get(code, 0) + count
+            if error is not None:
+                errors += count
+                add_invalid(spelling, (count, error))
+                continue
+            if canonical is None or nid is None:
+                continue
+            nids[nid] = nids.get(nid, 0) + count
+            key = (canonical, spelling)
+            clusters[key] = clusters.get(key, 0) + count
+            if spelling != canonical:
+                non_canonical += count
+                add_non_canonical(spelling, (count, canonical))
+        self.record_counts(findings, nids, clusters, iris=iris, literals=literals, errors=errors,
+                           non_canonical=non_canonical)
+
+    @property
+    def batch_maps(self) -> tuple[tuple[dict[Any, Any], Any], ...]:
+        """The report's maps as ``(dict, limit)`` pairs, for a compiled flush that adds a batch
+        to them in place as :meth:`record_checks` would (a key not yet kept only up to the
+        limit: a larger one was or would be dropped), then calls :meth:`add_batch`: findings
+        (code), NIDs, clusters (``(canonical, spelling)``) to counts, invalid (spelling to
+        ``(count, first error)``) and non-canonical (spelling to ``(count, canonical)``).
+        Read it afresh for each batch: a prune replaces the dicts.
+
+        >>> [limit for _, limit in CheckReport().batch_maps]
+        [None, None, None, None, None]
+        """
+        return tuple((m.data, m.limit) for m in self._batch_capped)
+
+    @property
+    def _batch_capped(self) -> tuple[_Capped[Any, Any], ...]:
+        """The maps :attr:`batch_maps` hands out, in its order."""
+        return self._findings, self._nids, self._clusters, self._invalid, self._non_canonical
+
+    def add_batch(self, iris: int, literals: int, errors: int, non_canonical: int) -> None:
+        """Finish a batch added to :attr:`batch_maps`: its statement-occurrences of URN IRIs,
+        URN literals, invalid URNs and valid non-canonical ones, and the maps cut back to
+        their caps (in batches, as the maps do)."""
+        self.iri_occurrences += iris
+        self.literal_occurrences += literals
+        self.error_occurrences += errors
+        self.non_canonical_occurrences += non_canonical
+        for m in self._batch_capped:
+            m.settle()
+
+    def record_counts(
+        self,
+        findings: dict[str, int],
+        nids: dict[str, int],
+        clusters: dict[tuple[str, str], int],
+        *,
+        iris: int = 0,
+        literals: int = 0,
+        errors: int = 0,
+        non_canonical: int = 0,
+        invalid: Iterable[tuple[str, tuple[int, str]]] = (),
+        non_canonical_spellings: Iterable[tuple[str, tuple[int, str]]] = (),
+    ) -> None:
+        """Record a batch already aggregated, as :meth:`record_checks` would have recorded it
+        spelling by spelling.
+
+        ``findings`` maps a finding code, ``nids`` an NID (lower case) and ``clusters``
+        ``(canonical, spelling)`` of the valid URNs to statement-occurrences; ``iris``,
+        ``literals``, ``errors`` and ``non_canonical`` are the batch's statement-occurrences of
+        URN IRIs, URN literals, invalid URNs and valid URNs not in canonical form; ``invalid`` lists
+        ``(spelling, (count, first error))`` and ``non_canonical_spellings`` ``(spelling,
+        (count, canonical))`` (as :attr:`invalid` and :attr:`non_canonical` show them), in the
+        order :meth:`record_checks` meets them.
+
+        >>> r = CheckReport()
+        >>> r.record_counts({"not-canonical": 2, "nid-experimental": 1}, {"isbn": 3},
+        ...                 {("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"): 2,
+        ...                  ("urn:isbn:0395363411", "urn:isbn:0395363411"): 1},
+        ...                 iris=3, literals=1, errors=1, non_canonical=2,
+        ...                 invalid=[("urn:x-a:b", (1, "nid-experimental: …"))],
+        ...                 non_canonical_spellings=[("URN:ISBN:0-395-36341-1",
+        ...                                           (2, "urn:isbn:0395363411"))])
+        >>> r.ok, r.non_canonical
+        (False, {'URN:ISBN:0-395-36341-1': (2, 'urn:isbn:0395363411')})
+        >>> r.to_dict()["urns"]
+        {'iris': 3, 'literals': 1, 'with_errors': 1}
+        """
+        self._invalid.add_many(invalid)
+        self._non_canonical.add_many(non_canonical_spellings)
+        self.iri_occurrences += iris
+        self.literal_occurrences += literals
+        self.error_occurrences += errors
+        self.non_canonical_occurrences += non_canonical
+        self._findings.add_counts(findings)
+        self._nids.add_counts(nids)
+        self._clusters.add_counts(clusters)
+
+    @property
+    def ok(self) -> bool:
+        """True when no error-level finding was met (``urnld check`` exits 0)."""
+        return self.error_occurrences == 0
+
+    @property
+    def findings(self) -> dict[str, int]:
+        """finding code → statement-occurrences."""
+        return dict(self._findings.items())
+
+    @property
+    def invalid(self) -> dict[str, tuple[int, str]]:
+        """spelling → (statements, first error finding ``"code: message"``)."""
+        return dict(self._invalid.items())
+
+    @property
+    def non_canonical(self) -> dict[str, tuple[int, str]]:
+        """spelling → (statements, canonical form) for valid URNs not in canonical form."""
+        return dict(self._non_canonical.items())
+
+    @property
+    def clusters(self) -> dict[str, dict[str, int]]:
+        """canonical → {spelling → statements}, only where several spellings are separate nodes."""
+        return {
+            c: s
+            for c, s in _group(
+                self._clusters.items(), drop_last=self._clusters.truncated
+            ).items()
+            if len(s) > 1
+        }
+
+    def merge(self, other: CheckReport) -> CheckReport:
+        """Return the report of both inputs together (neither operand is changed)."""
+        if not isinstance(other, CheckReport):
+            raise TypeError(f"cannot merge CheckReport with {type(other).__name__}")
+        out = CheckReport(max_examples=min(self.max_examples, other.max_examples))
+        return self._merge_into(out, other)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready, deterministic summary (the ``urnld check --json`` output).
+
+        Shape (stable)::
+
+            {"kind": "check", "ok": b,
+             "statements": n,
+             "urns": {"iris": n, "literals": n, "with_errors": n},
+             "findings": {code: n},
+             "nids": {nid: n}, "nids_truncated": b,
+             "invalid": {"urns": {spelling: {"count": n, "finding": "code: message"}},
+                         "truncated": b, "occurrences": n},
+             "non_canonical": {"spellings": {spelling: {"canonical": c, "count": n}},
+                               "truncated": b, "occurrences": n},
+
+        Every ``count``/``occurrences`` is exact. A map with ``"truncated": true`` holds the
+        ``max_examples`` smallest keys (code-point order) with their exact counts, so its
+        length is a lower bound of the number of distinct keys; ``occurrences`` stays exact.
+             "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b},
+             "errors": {"count": n, "truncated": b,
+                        "lines": [{"source": s, "line": n, "message": m}]}}
+        """
+        return {
+            "kind": "check",
+            "ok": self.ok,
+            "statements": self.statements_in,
+            "urns": {
+                "iris": self.iri_occurrences,
+                "literals": self.literal_occurrences,
+                "with_errors": self.error_occurrences,
+            },
+            "findings": dict(self._findings.items()),
+            "nids": dict(self._nids.items()),
+            "nids_truncated": self._nids.truncated,
+            "invalid": {
+                "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
+                "truncated": self._invalid.truncated,
+                "occurrences": self.error_occurrences,
+            },
+            "non_canonical": {
+                "spellings": {
+                    s: {"canonical": c, "count": n} for s, (n, c) in self._non_canonical.items()
+                },
+                "truncated": self._non_canonical.truncated,
+                "occurrences": self.non_canonical_occurrences,
+            },
+            "clusters": {"groups": self.clusters, "truncated": self._clusters.truncated},
+            "errors": self._errors_dict(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, CheckReport):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable
+
+    def __repr__(self) -> str:
+        return (
+            f"<CheckReport statements={self.statements_in} iris={self.iri_occurrences} "
+            f"literals={self.literal_occurrences} with_errors={self.error_occurrences} "
+            f"errors={self.error_count}>"
+        )
+

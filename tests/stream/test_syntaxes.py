@@ -239,6 +239,7 @@ def test_named_graph_into_turtle_is_an_error(tmp_path: Path) -> None:
 def test_ntriples_input_to_turtle(tmp_path: Path) -> None:
     data = b'<URN:ISBN:0-395-36341-1> <http://e/p> "x" .\n'
     out, report = run(tmp_path, data, "nt", "turtle")
+    assert report.rewritten == 1
     assert set(quads(out, "turtle")) == set(expected(quads(data, "nt")))
 
 

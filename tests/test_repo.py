@@ -25,10 +25,13 @@ def _modules() -> list[str]:
 
 @pytest.mark.parametrize("name", _modules())
 def test_doctests(name: str) -> None:
-    """Every docstring example in src/ runs (the README's promise: examples that work)."""
+    """Every docstring example in src/ runs: the one runner for module doctests."""
     module = importlib.import_module(name)
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
     assert result.failed == 0, f"{result.failed} doctest(s) failed in {name}"
+    if not any(part.startswith("_") for part in name.split(".")[1:]):
+        # a public module shows how it is used; found, not silently skipped
+        assert result.attempted > 0, f"{name} has no docstring example"
 
 
 def test_ruff_clean() -> None:

@@ -9,7 +9,8 @@ change to the input would fix it. The whole tree is drawn in ``docs/errors.md``:
     ValueError
     └── URNError                      base of everything urnld raises on bad input
         ├── URNSyntaxError            the text is not a URN (with .text, .position, .reason)
-        └── URNConversionError        a valid URN has no form in the requested target
+        ├── URNConversionError        a valid URN has no form in the requested target
+        └── ReadError                 an RDF input cannot be read (syntax, file, parser)
     RuntimeError
     └── URNLDEnvironmentError         base of every failure of the environment
         └── WorkerError               a worker process died or failed
@@ -36,7 +37,9 @@ if TYPE_CHECKING:
     from .findings import Finding
 
 __all__ = [
+    "ReadError",
     "SpellingLimitError",
+    "URNContextWarning",
     "URNConversionError",
     "URNError",
     "URNLDEnvironmentError",
@@ -150,6 +153,13 @@ class URNSyntaxError(URNError):
         return (type(self), (self.text, self.position, self.reason))
 
 
+class ReadError(URNError):
+    """An RDF input cannot be read: unknown syntax, unreadable file, a parser's complaint.
+
+    Also importable as :class:`urnld.read.ReadError`, its documented home.
+    """
+
+
 class URNConversionError(URNError):
     """A valid URN cannot be expressed in the requested form (e.g. RFC 2141 syntax)."""
 
@@ -179,6 +189,12 @@ class SpellingLimitError(URNError):
     (its report's ``max_examples``): the statements ``link`` / ``keep_spellings`` /
     ``link_resolvers`` add would be incomplete, so none are written (no output file appears; a
     store is not changed)."""
+
+
+class URNContextWarning(UserWarning):
+    """A URN hazard (a URN base used as a prefix, a term named like a scheme…), reported as a
+    warning because the caller passed ``hazards="warn"``; documented as
+    :class:`urnld.jsonld.URNContextWarning`, and raised by every reader of urnld."""
 
 
 class URNLDEnvironmentError(RuntimeError):

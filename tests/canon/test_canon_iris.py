@@ -61,14 +61,3 @@ def test_cli(tmp_path, capsys):
     assert capsys.readouterr().out == '<http://example.org/a/c~> <http://e.org/p> "1" .\n'
     assert main(["canonicalize", str(src)]) == 0
     assert capsys.readouterr().out.count("\n") == 2
-
-
-def test_the_docs_example_runs():
-    import re
-    from pathlib import Path
-
-    doc = Path(__file__).resolve().parents[2] / "docs" / "canonicalize.md"
-    blocks = [b for b in re.findall(r"```python\n(.*?)```", doc.read_text(encoding="utf-8"), re.S)
-              if 'iris="rfc3986"' in b]
-    assert len(blocks) == 1
-    exec(compile(blocks[0], "canonicalize.md", "exec"), {})

@@ -1,4 +1,4 @@
-"""The endpoint examples of docs/endpoint.md and the README run as written.
+"""The examples of docs/endpoint.md run as written, against a SPARQL server.
 
 Shell blocks start their own Oxigraph server: they run in a temporary directory (with the
 bundled ``examples/``), on a free loopback port instead of 7878, with this environment's
@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "endpoint.md"
-README = ROOT / "README.md"
 PORT = "127.0.0.1:7878"
 
 
@@ -32,12 +31,12 @@ def blocks(path: Path, kind: str) -> list[str]:
     return re.findall(rf"```{kind}\n(.*?)```", path.read_text(encoding="utf-8"), re.S)
 
 
-SHELL = blocks(DOC, "sh") + [b for b in blocks(README, "sh") if "--endpoint" in b]
+SHELL = blocks(DOC, "sh")
 PYTHON = blocks(DOC, "python")
 
 
 def test_examples_found() -> None:
-    assert len(SHELL) == 2 and len(PYTHON) == 3
+    assert len(SHELL) == 1 and len(PYTHON) == 3
 
 
 def run_shell(block: str, tmp_path: Path) -> list[tuple[str, int, str]]:

@@ -1,8 +1,7 @@
-"""docs/namespaces.md: its examples run, and its table covers every built-in NID."""
+"""docs/namespaces.md: its tables say what the rules do (its examples run in tests/docs/)."""
 
 from __future__ import annotations
 
-import doctest
 import re
 from pathlib import Path
 
@@ -10,12 +9,6 @@ from urnld._core._builtin import BUILTIN
 from urnld.namespaces import get_rule
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "namespaces.md"
-
-
-def test_examples_run() -> None:
-    result = doctest.testfile(str(DOC), module_relative=False, optionflags=doctest.ELLIPSIS)
-    assert result.attempted >= 15
-    assert result.failed == 0
 
 
 def test_table_has_one_row_per_builtin_nid_with_its_reference() -> None:
@@ -45,7 +38,7 @@ def test_real_world_table_states_the_verdicts() -> None:
         warnings = [f.code for f in found]
         return f"valid (warning `{warnings[0]}`)" if warnings else "valid"
 
-    for urn, default, strict in rows:
-        urn = urn.replace("…", "x")
+    for written, default, strict in rows:
+        urn = written.replace("…", "x")
         assert default.strip().startswith(verdict(urn, False)), (urn, default)
         assert strict.strip().startswith(verdict(urn, True)), (urn, strict)

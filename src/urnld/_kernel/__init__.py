@@ -2,8 +2,10 @@
 
 The term rule (which terms are URNs, their canonical form and verdict: ``_terms``), the
 statements the canonicalization modes add (``_links``), URN bases (``_bases``), the file layer
-(inputs, ``.gz``, outputs renamed into place: ``_files``) and the reports (``_report*``, public
-as :mod:`urnld.report`). Standard library and the URN core only: no rdflib, no pyld. Private to
+(inputs, ``.gz``, outputs renamed into place: ``_files``), the one table of RDF syntaxes
+(``_formats``), the rule that picks the engine for a job (``_route``), the canonicalization
+options as one value (``_options``) and the reports (``_report*``, public as
+:mod:`urnld.report`). Standard library and the URN core only: no rdflib, no pyld. Private to
 urnld; the integrations import from this face, never from its modules.
 
 >>> from urnld._kernel import TermRule
@@ -23,6 +25,16 @@ from ._bases import (
     resolve,
 )
 from ._files import atomic_output, open_input
+from ._formats import (
+    FORMATS,
+    LINE_FORMATS,
+    QUAD_FORMATS,
+    SYNTAXES,
+    Syntax,
+    get_syntax,
+    output_syntax,
+    syntax_for_path,
+)
 from ._links import (
     Extra,
     LinkOptions,
@@ -32,9 +44,11 @@ from ._links import (
     record_extras,
     report_extras,
 )
+from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
 from ._report import DEFAULT_MAX_EXAMPLES, LineError
 from ._report_canon import CanonicalizeReport
 from ._report_check import CheckReport
+from ._route import Engine, Route, canonicalize_route, check_route
 from ._terms import (
     POLICY_OK_NIDS,
     SPELLING,
@@ -52,33 +66,48 @@ from ._terms import (
 __all__ = [
     "BASE_CODE",
     "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_OPTIONS",
+    "FORMATS",
     "HAZARD_KINDS",
+    "LINE_FORMATS",
     "POLICY_OK_NIDS",
+    "QUAD_FORMATS",
     "SPELLING",
+    "SYNTAXES",
     "URN_LITERAL_DATATYPES",
+    "CanonOptions",
     "CanonicalizeReport",
     "CheckFields",
     "CheckReport",
+    "Engine",
     "Extra",
     "LineError",
     "LinkOptions",
+    "Route",
+    "Syntax",
     "TermCache",
     "TermRule",
     "TermVerdict",
     "atomic_output",
     "base_message",
+    "canonicalize_route",
     "check_fields",
+    "check_route",
     "check_term",
     "extra_statements",
     "extras_of_report",
+    "get_syntax",
     "is_hazard",
     "is_rdflib_internal",
     "is_urn",
     "is_urn_like",
     "ntriples",
     "open_input",
+    "output_syntax",
     "record_extras",
     "reference_kind",
     "report_extras",
     "resolve",
+    "resolve_options",
+    "syntax_for_path",
 ]

@@ -17,9 +17,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from .._kernel import CanonOptions, Engine, canonicalize_route, output_syntax, syntax_for_path
 from ..errors import URNError
-from ._common import ProgressLine
-from ._formats import STREAMABLE, source_name
+from ._common import ProgressLine, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "merge URN-equivalent nodes in RDF files"
@@ -120,32 +120,24 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
-    """The output syntax: --rdfc, else --output-format, else -o's extension, else the input's."""
+    """The output syntax: --rdfc, else --output-format, else -o's extension (any extension the
+    reader knows), else the input's."""
     if args.rdfc:
         return "nquads"
-    fmt: str | None = args.output_format
-    if fmt is None and out != "-" and not os.path.isdir(out):
-        from rdflib.util import guess_format
-
-        fmt = guess_format(out[:-3] if out.endswith(".gz") else out)
-    fmt = fmt or in_fmt
-    if fmt not in STREAMABLE:
-        from ..rdf import check_output_format
-
-        check_output_format(fmt)
-    return fmt
+    target = "-" if out == "-" or os.path.isdir(out) else out
+    syntax = output_syntax(target, args.output_format, default=in_fmt)
+    if not syntax.writable:
+        raise URNError(f"urnld cannot write {syntax.label}; choose another --output-format")
+    return syntax.name
 
 
-def _streamed(fmt: str, args: argparse.Namespace) -> bool:
-    """True when the streaming path reads or writes *fmt* with these options (a JSON-LD
-    document whose contexts come from --catalog is read by the JSON-LD processor)."""
-    from ..stream import SYNTAXES
-
-    name = {"ttl": "turtle", "nt11": "nt", "ntriples": "nt", "nq": "nquads",
-            "jsonld": "json-ld", "pretty-xml": "xml"}.get(fmt, fmt)
-    if name == "json-ld" and getattr(args, "catalog", None):
-        return False
-    return name in SYNTAXES
+def _options(args: argparse.Namespace) -> CanonOptions:
+    """The canonicalization options the command line asked for, as one value."""
+    return CanonOptions(
+        ignore_components=args.ignore_components, literals=args.literals, link=args.link,
+        keep_spellings=args.keep_spellings, link_resolvers=args.link_resolvers,
+        policy=args.policy,
+    )
 
 
 def _same_file(a: str, b: str) -> bool:
@@ -231,34 +223,28 @@ def _one(
 
     if _same_file(src, out):
         raise URNError(f"output {out!r} is the input file; the input is never modified")
-    opts = {
-        "ignore_components": args.ignore_components, "literals": args.literals,
-        "link": args.link, "keep_spellings": args.keep_spellings,
-        "link_resolvers": args.link_resolvers, "policy": args.policy,
-    }
-    stream_in = STREAMABLE.get(in_fmt)
-    # Every syntax pyoxigraph reads and writes streams (the line syntaxes without it).
-    streams: bool | None = _streamed(in_fmt, args) and _streamed(out_fmt, args)
-    if args.iris != "as-is":
-        # The streaming passes rewrite URNs only: the opt-in normalization runs in memory.
-        stream_in = streams = None
-    if streams and not args.rdfc:
+    opts = _options(args)
+    route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris,
+                               catalog=bool(getattr(args, "catalog", None)))
+    if route.engine in (Engine.LINES, Engine.SYNTAX):
         from ..stream import canonicalize_file
         from ._input_options import read_options, warnings_to_stderr
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
         try:
+            if route.engine is Engine.LINES:
+                return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
             with warnings_to_stderr("urnld canonicalize"):
                 return canonicalize_file(
-                    src, out, progress=bar, jobs=args.jobs, input_format=in_fmt,
-                    output_format=out_fmt, **read_options(args), **opts,
+                    src, out, progress=bar, jobs=args.jobs, options=opts,
+                    input_format=in_fmt, output_format=out_fmt, **read_options(args),
                 )
         finally:
             if bar is not None:
                 bar.close()
 
-    if stream_in and args.rdfc:
+    if route.engine is Engine.LINES_RDFC:
         # N-Triples/N-Quads: the URN pass streams straight into RDFC-1.0, which keeps only the
         # statements with blank nodes in memory and sorts the rest in runs (spilled to disk
         # beside the output when large).
@@ -272,7 +258,7 @@ def _one(
             write_canonical_nquads(
                 canonicalize_lines(
                     read_lines(f, source=source_name(src)),
-                    source=source_name(src), report=report, **opts,
+                    source=source_name(src), report=report, options=opts,
                 ),
                 fo.write,
                 max_work=args.max_work,
@@ -283,19 +269,19 @@ def _one(
 
     from ._input_options import read_graph, read_options, warnings_to_stderr
 
-    if not args.rdfc:
+    if route.engine is Engine.DOCUMENT:
         from ..rdf import canonicalize_document
 
         with warnings_to_stderr("urnld canonicalize"):
             return canonicalize_document(
                 src, out, format=in_fmt, output_format=out_fmt, name=source_name(src),
-                iris=args.iris, **read_options(args), **opts,
+                iris=args.iris, **read_options(args), options=opts,
             )
     from ..rdf import canonical_nquads, canonicalize
 
     with warnings_to_stderr("urnld canonicalize"):
         graph = read_graph(src, in_fmt, args)
-    result_graph = canonicalize(graph, iris=args.iris, **opts)
+    result_graph = canonicalize(graph, iris=args.iris, options=opts)
     nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
     with atomic_output(out, fsync=True) as fo:
         fo.write(nquads.encode("utf-8"))
@@ -309,7 +295,6 @@ def run(args: argparse.Namespace) -> int:
         from ._endpoint import run_canonicalize
 
         return run_canonicalize(args, _summary, _finish)
-    from ..read import format_for_path
 
     inputs: list[str] = args.inputs
     if not inputs:
@@ -332,7 +317,7 @@ def run(args: argparse.Namespace) -> int:
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
-        in_fmt = format_for_path(src, args.input_format, stdin="nt")
+        in_fmt = syntax_for_path(src, args.input_format, stdin="nt").name
         out_fmt = _output_format(args, in_fmt, args.output)
         report = _one(args, src, args.output, in_fmt, out_fmt)
     else:
@@ -345,7 +330,7 @@ def run(args: argparse.Namespace) -> int:
         if "-" in inputs or len(set(names)) != len(names):
             raise URNError("several inputs need distinct file names (and no '-')")
         for src, name in zip(inputs, names, strict=True):
-            in_fmt = format_for_path(src, args.input_format, stdin="nt")
+            in_fmt = syntax_for_path(src, args.input_format, stdin="nt").name
             out_fmt = _output_format(args, in_fmt, "-")
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)

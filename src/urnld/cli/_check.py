@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from ..errors import URNError
-from ._formats import source_name
+from ._common import source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
@@ -68,13 +68,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _check_one(
     path: str, args: argparse.Namespace, report: Any, *, policy: Any, quiet: bool = False
 ) -> None:
-    from ..read import LINE_FORMATS, format_for_path
+    from .._kernel import Engine, check_route, syntax_for_path
     from ._input_options import read_graph
     from ._progress import Progress
 
-    fmt = format_for_path(path, args.input_format, stdin="nt")
+    fmt = syntax_for_path(path, args.input_format, stdin="nt").name
     source = source_name(path)
-    if fmt in LINE_FORMATS or _streamed(fmt, args):
+    engine = check_route(fmt, catalog=bool(getattr(args, "catalog", None)))
+    if engine in (Engine.LINES, Engine.SYNTAX):
         # Streamed in bounded memory, never built into a graph: N-Triples line by line, the
         # other syntaxes pyoxigraph reads converted on the way.
         from ..stream import check_file
@@ -83,7 +84,7 @@ def _check_one(
 
         line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
         try:
-            if fmt in LINE_FORMATS:
+            if engine is Engine.LINES:
                 check_file(path, report=report, progress=line, policy=policy)
             else:
                 check_file(path, report=report, progress=line, policy=policy,
@@ -102,16 +103,6 @@ def _check_one(
             check_graph(graph, report, policy=policy)
     finally:
         bar.close()
-
-
-def _streamed(fmt: str, args: argparse.Namespace) -> bool:
-    """True when the streaming path reads *fmt* with these options (a JSON-LD document whose
-    contexts come from --catalog is read by the JSON-LD processor)."""
-    from ..stream import SYNTAXES
-
-    if fmt == "json-ld" and getattr(args, "catalog", None):
-        return False
-    return fmt in SYNTAXES
 
 
 def run(args: argparse.Namespace) -> int:

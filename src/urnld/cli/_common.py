@@ -15,7 +15,19 @@ from typing import IO, TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from ..stream import Progress
 
-__all__ = ["ProgressLine", "colour", "is_terminal", "print_table", "stdout_to"]
+__all__ = [
+    "ProgressLine",
+    "colour",
+    "is_terminal",
+    "print_table",
+    "source_name",
+    "stdout_to",
+]
+
+
+def source_name(path: str) -> str:
+    """How messages name an input: ``-`` is ``<stdin>``."""
+    return "<stdin>" if path == "-" else path
 
 
 def is_terminal(stream: IO[Any] | None = None) -> bool:

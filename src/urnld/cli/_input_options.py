@@ -80,7 +80,7 @@ def read_graph(path: str, fmt: str, args: argparse.Namespace) -> Graph:
 @contextlib.contextmanager
 def warnings_to_stderr(prog: str) -> Iterator[None]:
     """Print URN hazard warnings raised in the block as ``PROG: warning: …`` lines."""
-    from ..jsonld import URNContextWarning
+    from ..errors import URNContextWarning
 
     caught: list[warnings.WarningMessage] = []
     try:

@@ -51,7 +51,6 @@ def policy_from_args(args: argparse.Namespace, prog: str) -> Policy:
     """
     from ..namespaces import known_profiles
 
-    profiles = known_profiles()
     if args.no_config:
         path = None
     elif args.config is not None:
@@ -60,6 +59,9 @@ def policy_from_args(args: argparse.Namespace, prog: str) -> Policy:
             raise ConfigError(f"--config {args.config}: no such file")
     else:
         path = find_project_file()
+    # Profiles come from every rule, plugins included: looked up only when a profile is named
+    # (here or in a project file), so an ordinary run loads no rule it does not meet.
+    profiles = known_profiles() if path is not None or args.profile else {}
     policy = Policy() if path is None else load_policy(path, profiles)
     if policy.source is not None:
         table = " [tool.urnld]" if policy.source.name == "pyproject.toml" else ""

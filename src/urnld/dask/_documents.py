@@ -21,9 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..errors import URNError
-from ..jsonld import URNContextWarning
-from ..read import LINE_FORMATS, Catalog, HazardMode, ReadError, normalize_format
+from .._kernel import Engine, canonicalize_route, get_syntax
+from ..errors import URNContextWarning, URNError
+from ..read import Catalog, HazardMode, ReadError
 
 __all__ = ["Reading", "check_hazards", "reading_catalog", "recorded", "relay", "streams"]
 
@@ -68,24 +68,19 @@ def check_hazards(hazards: object) -> HazardMode:
 
 
 def streams(in_fmt: str, output_format: str | None, iris: str) -> bool:
-    """Is an input of syntax *in_fmt* cut into line partitions? The local command's rule: the
-    input and the output are both one statement a line (N-Quads do not become N-Triples that
-    way: named graphs would be lost) and no IRI other than URNs is rewritten.
+    """Is an input of syntax *in_fmt* cut into line partitions? Whenever the one route
+    (:func:`urnld._kernel.canonicalize_route`) streams it, as the local command does.
 
     >>> streams("nt", None, "as-is"), streams("nquads", "nt", "as-is")
     (True, False)
     >>> streams("turtle", "nt", "as-is"), streams("nt", "turtle", "as-is")
     (False, False)
     """
-    if in_fmt not in LINE_FORMATS or iris != "as-is":
-        return False
-    if output_format is None:
-        return True
     try:
-        out = normalize_format(output_format)
+        out = get_syntax(output_format) if output_format is not None else get_syntax(in_fmt)
     except URNError:
-        return False  # a writer-only syntax (pretty-xml, longturtle…): written from a graph
-    return out in LINE_FORMATS and not (in_fmt == "nquads" and out == "nt")
+        return False  # a serializer of a plugin urnld does not know: written from a graph
+    return canonicalize_route(in_fmt, out, iris=iris).engine is Engine.LINES
 
 
 def recorded(func: Callable[[], T]) -> tuple[T, list[str]]:

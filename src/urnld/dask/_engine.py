@@ -7,7 +7,14 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
-from .._kernel import LinkOptions, extras_of_report, ntriples, record_extras
+from .._kernel import (
+    CanonOptions,
+    Engine,
+    check_route,
+    extras_of_report,
+    ntriples,
+    record_extras,
+)
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._cluster import check_cluster_args, client_for, require_distributed
@@ -376,13 +383,16 @@ def canonicalize_files(
                     catalog=catalog, base=base, hazards=hazards)
     routes = [route(f) for f in files]
     names = output_names([f.path for f in files])
-    options = LinkOptions(link, keep_spellings, link_resolvers)
+    opts = CanonOptions(
+        ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers,
+    )
+    # A partition that is not a whole file adds nothing: the file's added statements come
+    # from its merged report, below.
+    rewrite_only = opts.replace(link=False, keep_spellings=False, link_resolvers=False)
     streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
     documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
-    settings = {
-        "iris": iris, "ignore_components": ignore_components, "literals": literals,
-        "link": link, "keep_spellings": keep_spellings, "link_resolvers": link_resolvers,
-    }
+    settings = {"iris": iris, "options": opts}
     pieces: dict[int, list[str]] = {}
     with OutputDir(outdir) as out, client_for(workers, scheduler) as client:
 
@@ -395,12 +405,12 @@ def canonicalize_files(
                 i = part.file.index
                 if split[i] == 1:
                     target = out.path(names[i])
-                    whole_file = options  # the task sees every spelling of the file
+                    task_options = opts  # the task sees every spelling of the file
                 else:
                     target = out.piece(i, part.number)
                     pieces.setdefault(i, []).append(target)
-                    whole_file = LinkOptions()  # added below, from the file's merged report
-                calls.append((part, target, ignore_components, literals, whole_file))
+                    task_options = rewrite_only
+                calls.append((part, target, task_options))
             return calls
 
         whole, parts, done = _run_tasks(
@@ -418,12 +428,12 @@ def canonicalize_files(
         _fail_on_malformed(merged)
         for report in _documents_done(whole):
             merged = merged.merge(report)
-        if options:
+        if opts.links:
             for i, targets in pieces.items():
                 file_report: CanonicalizeReport = _reduce(
                     client, [f for f, p in zip(done, parts, strict=True) if p.file.index == i]
                 )
-                extras = extras_of_report(file_report, options, files[i].source)
+                extras = extras_of_report(file_report, opts.links, files[i].source)
                 last = out.piece(i, len(targets))
                 with open(last, "wb") as fh:  # a split file is never compressed
                     fh.write(ntriples(extras))
@@ -465,9 +475,7 @@ def check_files(
     order, and the other inputs are checked (what ``urnld check`` does with several files).
     """
     _check_args(workers, scheduler, partition_size)
-    from ..read import LINE_FORMATS
-
-    route = _router(input_format, lambda fmt: fmt in LINE_FORMATS,
+    route = _router(input_format, lambda fmt: check_route(fmt) is Engine.LINES,
                     catalog=catalog, base=base, hazards=hazards)
     skipped: dict[int, Exception] = {}
     if on_unreadable is None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .._kernel import LinkOptions, atomic_output
+from .._kernel import CanonOptions, atomic_output
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ..stream import canonicalize_lines, check_lines
@@ -40,19 +40,16 @@ __all__ = [
 Report = TypeVar("Report", CanonicalizeReport, CheckReport)
 
 def canonicalize_partition(
-    part: Partition,
-    out_path: str,
-    ignore_components: bool,
-    literals: bool,
-    options: LinkOptions | None = None,
+    part: Partition, out_path: str, options: CanonOptions
 ) -> CanonicalizeReport:
     """Canonicalize the lines of ``part`` into ``out_path``; return the partition's report.
 
-    ``options`` (the statements the opt-in modes add) only for a partition that is a whole
-    file: the added statements depend on every spelling of the file.
+    ``options`` add statements (``link``…) only for a partition that is a whole file: the
+    added statements depend on every spelling of the file.
     """
-    options = options or LinkOptions()
-    report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
+    report = CanonicalizeReport(
+        ignore_components=options.ignore_components, literals=options.literals
+    )
     # Written like ``urnld canonicalize`` writes (the file layer; gzip like the input), so
     # outputs are byte-identical to the single-process ones; fsynced, so a committed
     # directory is durable.
@@ -62,13 +59,9 @@ def canonicalize_partition(
                 iter_lines(part),
                 source=part.file.source,
                 first_line=part.first_line,
-                ignore_components=ignore_components,
-                literals=literals,
                 report=report,
                 on_error="report",
-                link=options.link,
-                keep_spellings=options.keep_spellings,
-                link_resolvers=options.link_resolvers,
+                options=options,
             )
         )
     return report
@@ -89,7 +82,7 @@ def canonicalize_document_task(
     """Read ``file`` whole, canonicalize it in memory and write it to ``out_path``, as
     ``urnld canonicalize`` does locally; return the report and the hazard warnings raised
     while reading. ``settings``: :func:`urnld.rdf.canonicalize_document`'s other keywords
-    (``output_format``, ``iris``, ``ignore_components``, ``literals``, ``link``…)."""
+    (``output_format``, ``iris``, ``options``)."""
     from ..rdf import canonicalize_document
     from ._documents import recorded
 

@@ -20,7 +20,7 @@ from typing import Any
 
 from pyld.jsonld import JsonLdError
 
-from ..errors import URNError
+from ..errors import URNContextWarning, URNError
 
 __all__ = [
     "CatalogError",
@@ -80,10 +80,6 @@ class URNBaseError(URNContextError):
 
 class CatalogError(URNContextError):
     """A URN catalog is malformed, refers outside its directory, or lacks a requested URN."""
-
-
-class URNContextWarning(UserWarning):
-    """A URN hazard, reported as a warning because the caller passed ``hazards="warn"``."""
 
 
 def _root_code(err: BaseException | None) -> str | None:

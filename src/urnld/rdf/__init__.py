@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ._functions import URNFN, register_functions
 
 if TYPE_CHECKING:
+    from .._kernel import CanonOptions
     from ..endpoint import (
         BatchProgress,
         EndpointBatchError,
@@ -45,6 +46,7 @@ __all__ = [
     "DEFAULT_MAX_WORK",
     "URNFN",
     "BatchProgress",
+    "CanonOptions",
     "CanonicalizationTooComplex",
     "CanonicalizeResult",
     "EndpointBatchError",
@@ -75,6 +77,7 @@ _LAZY = {
     "URNStore": "._store",
     "URNGraph": "._graph",
     "canonicalize": "._canonicalize",
+    "CanonOptions": "urnld._kernel",
     "CanonicalizeResult": "._canonicalize",
     "check_graph": "._canonicalize",
     "CanonicalizationTooComplex": "._rdfc",

@@ -33,8 +33,8 @@ from .._core import Policy
 from .._kernel import (
     SPELLING,
     URN_LITERAL_DATATYPES,
+    CanonOptions,
     Extra,
-    LinkOptions,
     TermCache,
     TermRule,
     TermVerdict,
@@ -42,6 +42,7 @@ from .._kernel import (
     is_rdflib_internal,
     is_urn_like,
     record_extras,
+    resolve_options,
 )
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
@@ -225,6 +226,7 @@ def canonicalize(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = _DEFAULT_POLICY,
+    options: CanonOptions | None = None,
 ) -> CanonicalizeResult[G]:
     """Return a copy of ``graph_or_dataset`` with every URN term in canonical form.
 
@@ -239,7 +241,8 @@ def canonicalize(
     ``http://example.org/a/c~`` become one node); URNs are never touched by it. ``policy``
     (:class:`urnld.Policy`) decides, with RFC 8141, which NIDs make a term no URN (``strict``
     makes reserved two-letter NIDs such; ``nid-experimental = "warning"`` makes ``urn:x-…``
-    usable).
+    usable). ``options`` (:class:`~urnld.rdf.CanonOptions`) gives the options as one value
+    instead of one by one.
 
     The input is never modified; the result is a new graph of the same kind (``Dataset`` in,
     ``Dataset`` out) in an in-memory store, with the input's namespace bindings. The result does
@@ -286,9 +289,13 @@ def canonicalize(
         )
     if iris not in ("as-is", "rfc3986"):
         raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
-    report = CanonicalizeReport(ignore_components=ignore_components, literals=literals)
-    tmap = _TermMap(ignore_components=ignore_components, literals=literals,
-                    iris=iris == "rfc3986", policy=policy)
+    opts = resolve_options(
+        options, ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+    )
+    report = CanonicalizeReport(ignore_components=opts.ignore_components, literals=opts.literals)
+    tmap = _TermMap(ignore_components=opts.ignore_components, literals=opts.literals,
+                    iris=iris == "rfc3986", policy=opts.policy)
     occ: dict[Any, int] = {}
     source = graph_or_dataset
 
@@ -311,7 +318,9 @@ def canonicalize(
         if isinstance(source, Dataset):
             # Empty named graphs are part of a dataset: keep them.
             for g in source.graphs():
-                if g.identifier != src_default:
+                # rdflib may list the dataset itself (its default graph), whose .identifier
+                # is deprecated: it is no named graph.
+                if not isinstance(g, Dataset) and g.identifier != src_default:
                     context(tmap(g.identifier)[0])
         statements_out = sum(len(g) for g in graphs.values())
     else:
@@ -331,13 +340,12 @@ def canonicalize(
     report.statements_in = count[0]
     report.statements_out = statements_out
     report.duplicates_merged = count[0] - statements_out
-    options = LinkOptions(link, keep_spellings, link_resolvers)
-    if options:
+    if opts.links:
         # Every pair the pass met (the graph is in memory: no cap applies here).
         pairs = {(v.output, tmap.spelling[key]) for key, v in _met(tmap, occ)}
-        extras = extra_statements(pairs, options)
+        extras = extra_statements(pairs, opts.links)
         target = _default_graph(out) if isinstance(out, ConjunctiveGraph) else out
-        if keep_spellings:
+        if opts.keep_spellings:
             out.bind("urnld", SPELLING.rpartition("#")[0] + "#", override=False)
         before = len(target)
         target.addN((*_extra_terms(e), target) for e in extras)

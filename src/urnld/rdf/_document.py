@@ -13,7 +13,7 @@ from typing import Any, Literal
 from rdflib import Dataset, Graph
 
 from .._core import Policy
-from .._kernel import atomic_output
+from .._kernel import atomic_output, get_syntax
 from ..errors import URNError
 from ..read import Catalog, HazardMode, read
 from ..report import CanonicalizeReport
@@ -21,8 +21,12 @@ from ._canonicalize import canonicalize
 
 __all__ = ["canonicalize_document", "check_output_format", "write_graph"]
 
-#: Quad syntaxes by rdflib serializer name (the aliases rdflib accepts included).
-_QUAD_OUTPUTS = frozenset({"nquads", "nq", "trig", "trix", "json-ld", "jsonld", "hext"})
+def _holds_quads(fmt: str) -> bool:
+    """Can the syntax rdflib writes as *fmt* hold named graphs? (the one syntax table)"""
+    try:
+        return get_syntax(fmt).quads
+    except URNError:
+        return False  # a serializer of a plugin urnld does not know: written as triples
 
 
 def check_output_format(fmt: str) -> str:
@@ -65,7 +69,7 @@ def write_graph(graph: Graph, path: str, fmt: str, *, source: str = "<input>") -
     ['<urn:example:a>', '<urn:example:p>']
     """
     target: Graph = graph
-    if isinstance(target, Dataset) and fmt not in _QUAD_OUTPUTS:
+    if isinstance(target, Dataset) and not _holds_quads(fmt):
         named = [g for g in target.graphs() if g.identifier != target.default_graph.identifier]
         if any(len(g) for g in named):
             raise URNError(
@@ -73,7 +77,7 @@ def write_graph(graph: Graph, path: str, fmt: str, *, source: str = "<input>") -
                 "use --output-format nquads or trig"
             )
         target = target.default_graph
-    elif not isinstance(target, Dataset) and fmt in _QUAD_OUTPUTS:
+    elif not isinstance(target, Dataset) and _holds_quads(fmt):
         # rdflib refuses to write N-Quads/TriG from a plain Graph.
         dataset = Dataset()
         for triple in target:
@@ -105,7 +109,8 @@ def canonicalize_document(
     *format*, *catalog*, *base*, *hazards* and *name* are the reader's; *output_format*
     (default: *format*, else the input's syntax) the syntax written; *iris*, *policy* and
     *options* (``ignore_components``, ``literals``, ``link``, ``keep_spellings``,
-    ``link_resolvers``) are :func:`~urnld.rdf.canonicalize`'s. The whole document is held in
+    ``link_resolvers``, or all of them as one value ``options=``) are
+    :func:`~urnld.rdf.canonicalize`'s. The whole document is held in
     memory.
 
     >>> import tempfile, pathlib
@@ -123,7 +128,9 @@ def canonicalize_document(
 
         output_format = format_for_path(os.fspath(source), format)
     check_output_format(output_format)
-    result = canonicalize(graph, iris=iris, policy=policy or Policy(), **options)
+    if policy is not None:
+        options["policy"] = policy
+    result = canonicalize(graph, iris=iris, **options)
     del graph  # the copy is all that is needed from here on
     write_graph(result.graph, output, output_format, source=name or os.fspath(source))
     return result.report

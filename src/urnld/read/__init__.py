@@ -40,7 +40,7 @@ __all__ = [
     "read_into",
 ]
 
-for _obj in (ReadError, Rewrite, UnsafeXMLError, fix_base, format_for_path, guard_text,
+for _obj in (Rewrite, UnsafeXMLError, fix_base, format_for_path, guard_text,
              loader_for, new_graph, normalize_format, read, read_into):
     _obj.__module__ = "urnld.read"
 del _obj

@@ -10,13 +10,9 @@ URN base hazards are :class:`urnld.jsonld.URNBaseError` in every syntax.
 
 from __future__ import annotations
 
-from ..errors import URNError
+from ..errors import ReadError
 
 __all__ = ["ReadError", "UnsafeXMLError"]
-
-
-class ReadError(URNError):
-    """An RDF input cannot be read: unknown syntax, unreadable file, a parser's complaint."""
 
 
 class UnsafeXMLError(ReadError):

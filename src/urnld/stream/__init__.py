@@ -36,6 +36,7 @@ by :mod:`urnld._kernel`.
 
 from __future__ import annotations
 
+from .._kernel import CanonOptions
 from .._kernel import atomic_output as atomic_output
 from ._chunks import MAX_LINE_BYTES, read_lines
 from ._grammar import NTriplesSyntaxError
@@ -54,6 +55,7 @@ from ._syntaxes import SYNTAXES, RDFSyntaxError
 __all__ = [
     "MAX_LINE_BYTES",
     "SYNTAXES",
+    "CanonOptions",
     "NTriplesSyntaxError",
     "Progress",
     "ProgressCallback",

@@ -18,7 +18,16 @@ from typing import ClassVar, Final, Literal, cast
 
 from .._core import Policy
 from .._core import accel as _accel
-from .._kernel import POLICY_OK_NIDS, SPELLING, TermCache, TermRule, TermVerdict, is_urn_like
+from .._kernel import (
+    DEFAULT_OPTIONS,
+    POLICY_OK_NIDS,
+    SPELLING,
+    CanonOptions,
+    TermCache,
+    TermRule,
+    TermVerdict,
+    is_urn_like,
+)
 from ..namespaces import PREFIXES
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
@@ -327,15 +336,11 @@ class CanonPass(_Pass):
 
     report: CanonicalizeReport
 
-    def __init__(
-        self,
-        report: CanonicalizeReport,
-        *,
-        literals: bool,
-        ignore_components: bool,
-        policy: Policy = DEFAULT_POLICY,
-    ) -> None:
-        super().__init__(literals=literals, ignore_components=ignore_components, policy=policy)
+    def __init__(self, report: CanonicalizeReport, options: CanonOptions = DEFAULT_OPTIONS) -> None:
+        super().__init__(
+            literals=options.literals, ignore_components=options.ignore_components,
+            policy=options.policy,
+        )
         self.report = report
 
     def _statements(self, n: int) -> None:

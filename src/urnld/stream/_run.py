@@ -15,7 +15,14 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import Any, NamedTuple
 
 from .._core import Policy
-from .._kernel import LinkOptions, atomic_output, extras_of_report, ntriples, open_input
+from .._kernel import (
+    CanonOptions,
+    atomic_output,
+    extras_of_report,
+    ntriples,
+    open_input,
+    resolve_options,
+)
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
@@ -69,6 +76,7 @@ def canonicalize_lines(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
+    options: CanonOptions | None = None,
 ) -> Iterator[bytes]:
     r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
 
@@ -84,7 +92,8 @@ def canonicalize_lines(
     ``urnld:spelling``, ``rdfs:seeAlso``; see :mod:`urnld.rdf`'s :func:`canonicalize`) after
     the last line, sorted, as triples (the default graph of N-Quads). They are computed from
     the report's clusters, so past its ``max_examples`` distinct spellings they raise
-    :class:`urnld.errors.SpellingLimitError` at the end instead.
+    :class:`urnld.errors.SpellingLimitError` at the end instead. The options can also come as
+    one value, ``options`` (:class:`~urnld.stream.CanonOptions`), instead of one by one.
 
     >>> from urnld.report import CanonicalizeReport
     >>> r = CanonicalizeReport()
@@ -99,18 +108,19 @@ def canonicalize_lines(
     <urn:example:1> <b> <c> .
     <urn:example:1> <https://w3id.org/urnld/vocab#spelling> "URN:EXAMPLE:1" .
     """
+    opts = resolve_options(
+        options, ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+    )
     if report is None:
         report = CanonicalizeReport()
-    report.ignore_components = ignore_components
-    report.literals = literals
-    state = CanonPass(
-        report, literals=literals, ignore_components=ignore_components, policy=policy
-    )
+    report.ignore_components = opts.ignore_components
+    report.literals = opts.literals
+    state = CanonPass(report, opts)
     for chunk in state.run(line_chunks(lines), source, first_line, on_error):
         yield from io.BytesIO(chunk)
-    options = LinkOptions(link, keep_spellings, link_resolvers)
-    if options:
-        yield from io.BytesIO(ntriples(extras_of_report(report, options, source)))
+    if opts.links:
+        yield from io.BytesIO(ntriples(extras_of_report(report, opts.links, source)))
 
 
 def check_lines(
@@ -173,6 +183,7 @@ def canonicalize_file(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
+    options: CanonOptions | None = None,
     input_format: str | None = None,
     output_format: str | None = None,
     base: str | None = None,
@@ -198,7 +209,7 @@ def canonicalize_file(
     else 1); output and report are the same for any ``jobs``.
     ``link``, ``keep_spellings`` and ``link_resolvers`` add statements at the end, as
     :func:`canonicalize_lines` does (a :class:`~urnld.errors.SpellingLimitError` leaves no
-    output). Returns the report.
+    output); ``options`` gives them all as one value. Returns the report.
 
     >>> import tempfile, os
     >>> d = tempfile.mkdtemp()
@@ -209,6 +220,10 @@ def canonicalize_file(
     ...     f.read()
     b'<urn:example:a> <http://e/p> <urn:example:a> .\\n'
     """
+    opts = resolve_options(
+        options, ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+    )
     if report is None:
         report = CanonicalizeReport()
     if jobs is not None and jobs < 1:
@@ -221,15 +236,13 @@ def canonicalize_file(
             canonicalize_stream(
                 os.fspath(in_path), fout, input_format=in_fmt or "nquads",
                 output_format=out_fmt or "nquads", report=report, base=base, catalog=catalog,
-                hazards=hazards, jobs=jobs, literals=literals,
-                ignore_components=ignore_components, link=link, keep_spellings=keep_spellings,
-                link_resolvers=link_resolvers, policy=policy,
+                hazards=hazards, jobs=jobs, options=opts,
                 on_progress=_progress_of(progress, in_path),
             )
         return report
     with open_input(in_path) as (fin, size):
-        report.ignore_components = ignore_components
-        report.literals = literals
+        report.ignore_components = opts.ignore_components
+        report.literals = opts.literals
         pos = [0]
 
         def counter(p: int) -> None:
@@ -247,14 +260,10 @@ def canonicalize_file(
             # as their chunks complete.
             outputs = canonicalize_chunks(
                 chunks, jobs=n_jobs, report=report, source=source, on_error=on_error,
-                literals=literals, ignore_components=ignore_components,
-                on_progress=None if progress is None else tell, policy=policy,
+                options=opts, on_progress=None if progress is None else tell,
             )
         else:
-            state = CanonPass(
-                report, literals=literals, ignore_components=ignore_components, policy=policy
-            )
-            outputs = state.run(chunks, source, 1, on_error)
+            outputs = CanonPass(report, opts).run(chunks, source, 1, on_error)
         try:
             with atomic_output(out_path) as fout:
                 for chunk in outputs:
@@ -262,9 +271,8 @@ def canonicalize_file(
                     if n_jobs == 1 and progress is not None:
                         tell(report.statements_in)
                 # The report is complete (workers merged) only now: the added statements last.
-                options = LinkOptions(link, keep_spellings, link_resolvers)
-                if options:
-                    fout.write(ntriples(extras_of_report(report, options, source)))
+                if opts.links:
+                    fout.write(ntriples(extras_of_report(report, opts.links, source)))
         finally:
             # On an error, stop the workers now rather than when the traceback is freed.
             outputs.close()

@@ -53,7 +53,16 @@ from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
 from typing import IO, TYPE_CHECKING, Any, Final, Literal, NamedTuple
 
 from .._core import Policy
-from .._kernel import LinkOptions, extras_of_report, ntriples, open_input
+from .._kernel import (
+    DEFAULT_OPTIONS,
+    CanonOptions,
+    LinkOptions,
+    extras_of_report,
+    get_syntax,
+    ntriples,
+    open_input,
+)
+from .._kernel import SYNTAXES as SYNTAX_TABLE
 from ..errors import URNError, WorkerError
 from ..report import CanonicalizeReport, CheckReport
 from ._grammar import NTriplesSyntaxError
@@ -77,25 +86,13 @@ __all__ = [
 
 HazardMode = Literal["error", "warn", "ignore"]
 
-#: The syntaxes streamed, by urnld's names (those of :mod:`urnld.read`), and pyoxigraph's.
-_OX_NAMES: Final = {
-    "turtle": "TURTLE", "trig": "TRIG", "n3": "N3", "xml": "RDF_XML", "json-ld": "JSON_LD",
-    "nt": "N_TRIPLES", "nquads": "N_QUADS",
-}
-#: Every syntax the streaming path reads and writes.
-SYNTAXES: Final = frozenset(_OX_NAMES)
+#: Every syntax the streaming path reads and writes, by urnld's names (the kernel's syntax
+#: table): those pyoxigraph has a reader and a writer for.
+SYNTAXES: Final = frozenset(name for name, s in SYNTAX_TABLE.items() if s.oxigraph is not None)
 #: One statement a line: read by the line pass itself (no stage A).
-LINE_SYNTAXES: Final = frozenset({"nt", "nquads"})
-# Syntaxes that hold named graphs.
-_DATASETS: Final = frozenset({"trig", "nquads", "json-ld"})
-# The names users and rdflib spell these syntaxes with (the reader's table has them all; this
-# one is kept free of rdflib, which the reader's package imports).
-_ALIASES: Final = {
-    "ttl": "turtle", "nt11": "nt", "ntriples": "nt", "n-triples": "nt", "nq": "nquads",
-    "n-quads": "nquads", "rdf": "xml", "rdfxml": "xml", "rdf/xml": "xml", "pretty-xml": "xml",
-    "application/rdf+xml": "xml", "jsonld": "json-ld", "application/ld+json": "json-ld",
-    "notation3": "n3",
-}
+LINE_SYNTAXES: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].lines)
+# Syntaxes that hold named graphs (N3 formulas are graphs too, named by blank nodes).
+_DATASETS: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].quads) | {"n3"}
 
 #: Statements per chunk of stage A (about 1 MiB of N-Quads for typical data).
 BATCH_STATEMENTS: Final = 8192
@@ -158,8 +155,10 @@ def normalize_syntax(name: str) -> str:
     >>> normalize_syntax("TTL"), normalize_syntax("application/ld+json"), normalize_syntax("nq")
     ('turtle', 'json-ld', 'nquads')
     """
-    key = name.strip().lower()
-    fmt = _ALIASES.get(key, key)
+    try:
+        fmt = get_syntax(name).name
+    except URNError:
+        fmt = name
     if fmt not in SYNTAXES:
         raise RDFSyntaxError(
             name, f"not a syntax the streaming path reads (one of {', '.join(sorted(SYNTAXES))})"
@@ -170,7 +169,7 @@ def normalize_syntax(name: str) -> str:
 def _ox_format(syntax: str) -> pyoxigraph.RdfFormat:
     import pyoxigraph
 
-    return getattr(pyoxigraph.RdfFormat, _OX_NAMES[syntax])  # type: ignore[no-any-return]
+    return getattr(pyoxigraph.RdfFormat, SYNTAX_TABLE[syntax].oxigraph or "")  # type: ignore[no-any-return]
 
 
 _URN_NAMESPACE = re.compile(r"(?i)urn:([a-z0-9][a-z0-9-]{0,31}):")
@@ -651,7 +650,7 @@ class _Input:
 
 def _pass_chunks(
     chunks: Iterable[bytes], report: CanonicalizeReport | CheckReport, inp: _Input, *,
-    literals: bool = False, ignore_components: bool = False, policy: Policy = DEFAULT_POLICY,
+    options: CanonOptions,
 ) -> Generator[bytes, None, None]:
     """Stage B over *chunks*, in this process or on :attr:`_Input.workers` processes (the
     line pass's own workers; the report is the same); for a converted syntax a bad statement
@@ -660,19 +659,17 @@ def _pass_chunks(
     try:
         if inp.workers > 1 and isinstance(report, CheckReport):
             check_chunks(chunks, jobs=inp.workers, report=report, source=source,
-                         on_error="raise", policy=policy)
+                         on_error="raise", policy=options.policy)
         elif inp.workers > 1:
             assert isinstance(report, CanonicalizeReport)
             yield from canonicalize_chunks(
                 chunks, jobs=inp.workers, report=report, source=source, on_error="raise",
-                literals=literals, ignore_components=ignore_components, policy=policy,
+                options=options,
             )
         else:
             state: CanonPass | CheckPass = (
-                CheckPass(report, policy) if isinstance(report, CheckReport) else CanonPass(
-                    report, literals=literals, ignore_components=ignore_components,
-                    policy=policy,
-                ))
+                CheckPass(report, options.policy) if isinstance(report, CheckReport)
+                else CanonPass(report, options))
             yield from state.run(chunks, source, 1, "raise")
     except NTriplesSyntaxError as e:
         if inp.syntax in LINE_SYNTAXES:
@@ -688,7 +685,7 @@ def _write(
     """Stage C: the N-Quads *chunks* written to *fout* in *syntax*."""
     import pyoxigraph
 
-    if syntax == "nquads" or (syntax == "nt" and from_syntax not in _DATASETS | {"n3"}):
+    if syntax == "nquads" or (syntax == "nt" and from_syntax not in _DATASETS):
         for chunk in chunks:
             fout.write(chunk)
         return
@@ -724,15 +721,11 @@ def canonicalize_stream(
     catalog: Any = None,
     hazards: HazardMode = "error",
     jobs: int | None = None,
-    literals: bool = False,
-    ignore_components: bool = False,
-    link: bool = False,
-    keep_spellings: bool = False,
-    link_resolvers: bool = False,
-    policy: Policy = DEFAULT_POLICY,
+    options: CanonOptions = DEFAULT_OPTIONS,
     on_progress: Callable[[int, int], None] | None = None,
 ) -> None:
-    """Canonicalize the URNs of *fin* (a path, ``-``, or a binary stream) into *fout*.
+    """Canonicalize the URNs of *fin* (a path, ``-``, or a binary stream) into *fout*, with
+    *options* (:class:`~urnld.stream.CanonOptions`).
 
     Syntax names are urnld's (:data:`SYNTAXES`). Counts go to *report*. ``on_progress(position,
     statements)`` is told the input position (compressed bytes for ``.gz``) and the statements
@@ -740,21 +733,19 @@ def canonicalize_stream(
     was written to *fout* is then incomplete (callers write to a temporary file).
     """
     in_fmt, out_fmt = normalize_syntax(input_format), normalize_syntax(output_format)
-    report.ignore_components = ignore_components
-    report.literals = literals
+    report.ignore_components = options.ignore_components
+    report.literals = options.literals
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
         chunks = inp.chunks()
         if out_fmt not in LINE_SYNTAXES:
             chunks = _primed(chunks)  # the first chunk read: the prefixes are known
-        passed = _pass_chunks(chunks, report, inp, literals=literals,
-                              ignore_components=ignore_components, policy=policy)
+        passed = _pass_chunks(chunks, report, inp, options=options)
         out: Iterator[bytes] = passed
         if on_progress is not None:
             out = _progress(out, inp, report, on_progress)
-        options = LinkOptions(link, keep_spellings, link_resolvers)
-        if options:
-            out = itertools.chain(out, _extras(report, options, inp.source))
+        if options.links:
+            out = itertools.chain(out, _extras(report, options.links, inp.source))
         try:
             _write(out, fout, out_fmt, inp.state.prefixes, from_syntax=in_fmt,
                    source=inp.source)
@@ -790,7 +781,8 @@ def check_stream(
     in_fmt = normalize_syntax(input_format)
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
-        out: Iterator[bytes] = _pass_chunks(inp.chunks(), report, inp, policy=policy)
+        out: Iterator[bytes] = _pass_chunks(inp.chunks(), report, inp,
+                                            options=DEFAULT_OPTIONS.replace(policy=policy))
         if on_progress is not None:
             out = _progress(out, inp, report, on_progress)
         for _ in out:

@@ -29,6 +29,7 @@ from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from .._core import Policy
+from .._kernel import DEFAULT_OPTIONS, CanonOptions
 from ..errors import WorkerError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
@@ -38,9 +39,9 @@ from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
 
 __all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "check_chunks", "default_jobs"]
 
-# What a worker runs: kind ("canonicalize" or "check") and (source, on_error, literals,
-# ignore_components, max_examples, policy).
-_Options = tuple[str, OnError, bool, bool, int, Policy]
+# What a worker runs: kind ("canonicalize" or "check") and (source, on_error, max_examples,
+# the canonicalization options: what the rewrite does, and the policy both passes judge by).
+_Options = tuple[str, OnError, int, CanonOptions]
 
 #: Below this many input bytes a second process costs more than it saves.
 MIN_PARALLEL_BYTES = 8 << 20
@@ -78,22 +79,21 @@ def _context() -> Any:
 
 
 def _new_report(kind: str, options: _Options) -> CanonicalizeReport | CheckReport:
-    _source, _on_error, literals, ignore_components, max_examples, _policy = options
+    _source, _on_error, max_examples, canon = options
     if kind == "check":
         return CheckReport(max_examples=max_examples)
     return CanonicalizeReport(
-        ignore_components=ignore_components, literals=literals, max_examples=max_examples
+        ignore_components=canon.ignore_components, literals=canon.literals,
+        max_examples=max_examples,
     )
 
 
 def _new_pass(kind: str, report: CanonicalizeReport | CheckReport,
               options: _Options) -> CanonPass | CheckPass:
+    canon = options[3]
     if isinstance(report, CheckReport):
-        return CheckPass(report, options[5])
-    _source, _on_error, literals, ignore_components, _max, policy = options
-    return CanonPass(
-        report, literals=literals, ignore_components=ignore_components, policy=policy
-    )
+        return CheckPass(report, canon.policy)
+    return CanonPass(report, canon)
 
 
 def _worker(conn: Any, kind: str, options: _Options, parent: int) -> None:
@@ -172,10 +172,8 @@ def canonicalize_chunks(
     report: CanonicalizeReport,
     source: str = "<stdin>",
     on_error: OnError = "raise",
-    literals: bool = False,
-    ignore_components: bool = False,
+    options: CanonOptions = DEFAULT_OPTIONS,
     on_progress: Callable[[int], None] | None = None,
-    policy: Policy = DEFAULT_POLICY,
 ) -> Generator[bytes, None, None]:
     """Yield the output of each chunk (whole lines) in order, computed by *jobs* processes
     (or in this process when none can be started).
@@ -187,7 +185,7 @@ def canonicalize_chunks(
     """
     return _run_chunks(
         "canonicalize", chunks, jobs=jobs, report=report,
-        options=(source, on_error, literals, ignore_components, report.max_examples, policy),
+        options=(source, on_error, report.max_examples, options),
         on_progress=on_progress,
     )
 
@@ -213,7 +211,8 @@ def check_chunks(
     (1, ['urn:x-a:b'])
     """
     for _ in _run_chunks("check", chunks, jobs=jobs, report=report,
-                         options=(source, on_error, True, False, report.max_examples, policy),
+                         options=(source, on_error, report.max_examples,
+                                  CanonOptions(literals=True, policy=policy)),
                          on_progress=on_progress):
         pass
 

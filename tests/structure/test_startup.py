@@ -1,0 +1,61 @@
+"""Start-up that fits a command-line tool: the everyday commands load no heavy library.
+
+`urnld parse`, and `check` / `canonicalize` of N-Triples, must not pay for rdflib, pyld,
+pyshacl, httpx, pyoxigraph or Dask before the first statement is read: the syntax table and
+the route import nothing heavy, and each integration is imported on the path that uses it.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("rdflib", "pyld", "pyshacl", "httpx", "pyoxigraph", "dask", "distributed", "owlrl")
+
+# Runs the command line in a fresh interpreter and prints the third-party top-level modules it
+# loaded; the exit code is the command's.
+_PROBE = f"""
+import json, sys
+from urnld.cli import main
+code = main(sys.argv[1:])
+loaded = sorted({{m.split('.')[0] for m in sys.modules}} & set({HEAVY!r}))
+print(json.dumps(loaded), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def _loaded(args: list[str], cwd) -> list[str]:
+    proc = subprocess.run([sys.executable, "-c", _PROBE, *args], cwd=cwd,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode in (0, 1), proc.stderr
+    return json.loads(proc.stderr.strip().splitlines()[-1])
+
+
+@pytest.fixture
+def nt(tmp_path):
+    path = tmp_path / "one.nt"
+    path.write_text('<URN:ISBN:0-395-36341-1> <http://purl.org/dc/terms/title> "T" .\n')
+    return path
+
+
+@pytest.mark.parametrize("argv", [
+    ["parse", "URN:ISBN:0-395-36341-1"],
+    ["check", "{nt}"],
+    ["check", "--json", "{nt}"],
+    ["canonicalize", "{nt}", "-o", "{out}"],
+    ["canonicalize", "{nt}", "-o", "{out}", "--link", "--keep-spellings"],
+    ["namespaces"],
+])
+def test_everyday_commands_load_no_heavy_library(argv, nt, tmp_path):
+    args = [a.format(nt=nt, out=tmp_path / "out.nt") for a in argv]
+    assert _loaded(args, tmp_path) == []
+
+
+def test_the_probe_sees_heavy_imports(tmp_path):
+    # The probe must report what it looks for, or the test above passes vacuously.
+    ttl = tmp_path / "one.ttl"
+    ttl.write_text("<urn:example:a> <http://e/p> <urn:example:b> .\n")
+    assert "rdflib" in _loaded(["check", str(ttl)], tmp_path)

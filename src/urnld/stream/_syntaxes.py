@@ -437,6 +437,34 @@ def _syntax_error(e: SyntaxError, source: str, syntax: str, statements: int) -> 
     return RDFSyntaxError(source, reason, statement=statements)
 
 
+_UNEXPECTED_END = "Unexpected end of file"
+
+
+def _explained(e: RDFSyntaxError, path: str) -> RDFSyntaxError:
+    """*e*, with what the parser's "Unexpected end of file" after an opening quote means: a
+    short string literal that does not end on its line (the line read again to tell)."""
+    if e.line is None or e.column is None or not e.reason.endswith(_UNEXPECTED_END):
+        return e
+    from ._chunks import read_lines
+
+    try:
+        with open_input(path) as (f, _size):
+            line = next(itertools.islice(read_lines(f, source=e.source), e.line - 1, None),
+                        None)
+    except (OSError, URNError):
+        return e
+    if line is None:
+        return e
+    quote = line[e.column - 1:e.column]
+    if quote not in (b'"', b"'") or line[e.column - 1:e.column + 2] == quote * 3:
+        return e
+    return RDFSyntaxError(
+        e.source, e.reason[: -len(_UNEXPECTED_END)] + "the string literal opened here does not "
+        "end on its line (a newline in a string literal needs triple quotes or \\n)",
+        e.line, e.column, statement=e.statement,
+    )
+
+
 # --- stage A in a child process -------------------------------------------------------------
 
 
@@ -628,9 +656,12 @@ class _Input:
         before the first one, for a URN base given): no statement made under a URN base is
         passed on before the document's references against it are known to be fine."""
         self.guard(given_only=True)
-        for chunk in chunks:
-            self.guard()
-            yield chunk
+        try:
+            for chunk in chunks:
+                self.guard()
+                yield chunk
+        except RDFSyntaxError as e:
+            raise _explained(e, self.path) from None
         self.guard()
 
     def guard(self, *, given_only: bool = False) -> None:

@@ -145,6 +145,16 @@ def test_remote_context_is_named_never_fetched(tmp_path: Path, context: str) -> 
         check_file(src, input_format="json-ld")
 
 
+def test_a_catalog_context_is_refused_with_the_way_to_read_it() -> None:
+    from pathlib import Path as P
+
+    root = P(__file__).resolve().parents[2] / "examples" / "jsonld"
+    with pytest.raises(RDFSyntaxError, match="'URN:Example:vc:context:v1' is not loaded: the "
+                       "streaming path takes no catalog; read the document with urnld.read"):
+        check_file(root / "vc-credential.jsonld", input_format="json-ld",
+                   catalog=root / "catalog")
+
+
 def test_a_term_named_urn_is_the_readers_hazard(tmp_path: Path) -> None:
     # w3c/json-ld-api#104: a term "urn" turns "urn:isbn:…" into a compact IRI.
     src = tmp_path / "t.jsonld"

@@ -198,7 +198,9 @@ def canonicalize_file(
     by line, the others converted on the way by pyoxigraph (see :mod:`urnld.stream._syntaxes`),
     keeping literals, the default graph and blank nodes as written. ``base`` is the base IRI of
     relative references (default: the file's location), ``catalog`` where JSON-LD contexts come
-    from (nothing is fetched), ``hazards`` what a relative reference against a URN base does
+    from for the URN-base guard (nothing is fetched; pyoxigraph itself loads no context, so a
+    JSON-LD document that names one is refused here: :func:`urnld.read.read` reads it with
+    the catalog), ``hazards`` what a relative reference against a URN base does
     (``"error"``: :class:`~urnld.jsonld.URNBaseError`; ``"warn"``; ``"ignore"``), as in
     :func:`urnld.read.read`. A syntax error is an :class:`RDFSyntaxError` with the position.
 

@@ -577,9 +577,9 @@ def _default_base(path: str, syntax: str, base: str | None) -> str | None:
 def _statement_error(e: NTriplesSyntaxError, source: str) -> RDFSyntaxError:
     """A statement that the line pass cannot read, as converted by stage A (an RDF 1.2 triple
     term, say): said by statement number, the only position the N-Quads have."""
-    return RDFSyntaxError(
-        source, f"statement {e.line}: urnld cannot rewrite it ({e.reason})", statement=e.line
-    )
+    error = RDFSyntaxError(source, f"statement {e.line}: urnld cannot rewrite it ({e.reason})")
+    error.statement = e.line
+    return error
 
 
 class _Input:
@@ -636,9 +636,10 @@ class _Input:
         with contextlib.suppress(OSError):
             size = os.path.getsize(self.path)
         if self._use_child(size):
-            # Stage A has a core of its own; stage B, the costlier on URN-dense data, is shared
-            # among the line pass's workers when the input is large enough to pay for them.
-            self.workers = self.jobs if self.jobs is not None else default_jobs(size)
+            # Stage A has a core of its own; stage B is shared among the line pass's workers on
+            # the other cores when there are several (on two cores, B and C share this process:
+            # a worker would copy every chunk twice more for no core of its own).
+            self.workers = self.jobs if self.jobs is not None else max(1, default_jobs(size) - 1)
             job = _Job(self.path, self.syntax, base_iri, self.source)
             return self._checked(_in_child(job, self.state, self._told))
         fin, size = self._stack.enter_context(open_input(self.path))
@@ -661,6 +662,12 @@ class _Input:
                 self.guard()
                 yield chunk
         except RDFSyntaxError as e:
+            if self.catalog is not None and e.reason.startswith("JSON-LD context "):
+                # The contexts of a catalog are loaded by the JSON-LD processor only.
+                raise RDFSyntaxError(e.source, e.reason.split(" is not in", 1)[0] + " is not "
+                                     "loaded: the streaming path takes no catalog; read the "
+                                     "document with urnld.read (or urnld check --catalog)",
+                                     statement=e.statement) from None
             raise _explained(e, self.path) from None
         self.guard()
 

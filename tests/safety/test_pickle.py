@@ -64,6 +64,8 @@ SAMPLES: dict[str, Any] = {
     "blank_nodes": 12,
     "source": "dump.nt",
     "line": 7,
+    "column": 12,
+    "statement": 40,
     "batch": 3,
     "batches_done": 2,
     "batches_total": 9,

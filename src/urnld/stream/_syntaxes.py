@@ -55,6 +55,7 @@ from typing import IO, TYPE_CHECKING, Any, Final, Literal, NamedTuple
 from .._core import Policy
 from .._kernel import (
     DEFAULT_OPTIONS,
+    SPELLING,
     CanonOptions,
     LinkOptions,
     extras_of_report,
@@ -93,6 +94,13 @@ SYNTAXES: Final = frozenset(name for name, s in SYNTAX_TABLE.items() if s.oxigra
 LINE_SYNTAXES: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].lines)
 # Syntaxes that hold named graphs (N3 formulas are graphs too, named by blank nodes).
 _DATASETS: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].quads) | {"n3"}
+
+# The vocabularies of the statements --link, --keep-spellings and --link-resolvers add.
+_LINK_PREFIXES: Final = {
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "urnld": SPELLING.rpartition("#")[0] + "#",
+}
 
 #: Statements per chunk of stage A (about 1 MiB of N-Quads for typical data).
 BATCH_STATEMENTS: Final = 8192
@@ -782,11 +790,14 @@ def canonicalize_stream(
         out: Iterator[bytes] = passed
         if on_progress is not None:
             out = _progress(out, inp, report, on_progress)
+        prefixes = inp.state.prefixes
         if options.links:
             out = itertools.chain(out, _extras(report, options.links, inp.source))
+            # The vocabularies of the added statements, under their usual prefixes where the
+            # input did not take those names.
+            prefixes = {**_LINK_PREFIXES, **prefixes}
         try:
-            _write(out, fout, out_fmt, inp.state.prefixes, from_syntax=in_fmt,
-                   source=inp.source)
+            _write(out, fout, out_fmt, prefixes, from_syntax=in_fmt, source=inp.source)
         finally:
             # On an error, stop stage A (its child process) now, not when the traceback goes.
             passed.close()

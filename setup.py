@@ -7,6 +7,7 @@ goes on without it and urnld runs its pure-Python code, with the same results.
 
 from __future__ import annotations
 
+import glob
 import os
 import sys
 
@@ -41,9 +42,19 @@ class OptionalBuildExt(build_ext):
               "using the pure-Python code", file=sys.stderr)
 
 
+# One translation unit: _speedups.c includes its parts (one header per Python module it
+# mirrors, and the generated data of scripts/gen_speedups.py). They are the extension's build
+# dependencies (a changed header rebuilds it), and MANIFEST.in puts them in the sdist.
+_HEADERS = sorted(glob.glob("src/urnld/_core/_speedups/*.h"))
+
 setup(
     ext_modules=[
-        Extension("urnld._core._speedups", ["src/urnld/_core/_speedups.c"], optional=True),
+        Extension(
+            "urnld._core._speedups",
+            ["src/urnld/_core/_speedups.c"],
+            depends=_HEADERS,
+            optional=True,
+        ),
     ],
     cmdclass={"build_ext": OptionalBuildExt},
 )

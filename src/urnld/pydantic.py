@@ -33,17 +33,38 @@ from pydantic_core import core_schema
 
 from ._core import RFC8141_PATTERN, URN, json_schema, urn_schema
 
-__all__ = ["RFC8141_PATTERN", "CanonicalURNStr", "URNStr", "json_schema", "urn_schema"]
+__all__ = [
+    "RFC8141_PATTERN",
+    "CanonicalURNStr",
+    "URNField",
+    "URNStr",
+    "json_schema",
+    "urn_schema",
+]
 
 
-class _URNAnnotation:
-    def __init__(self, *, canonical: bool) -> None:
+class URNField:
+    """The annotation behind :data:`URNStr` and :data:`CanonicalURNStr`, for other choices:
+    ``Annotated[URN, URNField(canonical=True, check=False)]`` is a canonical field that takes
+    any well-formed URN (lenient construction, for data being repaired).
+
+    >>> from pydantic import BaseModel
+    >>> class Record(BaseModel):
+    ...     id: Annotated[URN, URNField(canonical=True, check=False)]
+    >>> Record(id="URN:ISBN:0-395-36341-2").id
+    URN('urn:isbn:0395363412')
+    """
+
+    def __init__(self, *, canonical: bool = False, check: bool | None = None) -> None:
         self.canonical = canonical
+        self.check = check
 
     def __get_pydantic_core_schema__(
         self, source: Any, handler: GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
-        schema: core_schema.CoreSchema = urn_schema(URN, canonical=self.canonical)
+        schema: core_schema.CoreSchema = urn_schema(
+            URN, canonical=self.canonical, check=self.check
+        )
         return schema
 
     def __get_pydantic_json_schema__(
@@ -53,6 +74,7 @@ class _URNAnnotation:
 
 
 #: A URN field: validated against RFC 8141, kept as written.
-URNStr = Annotated[URN, _URNAnnotation(canonical=False)]
-#: A URN field replaced by its canonical form (RFC 8141 §3 plus the namespace's rules).
-CanonicalURNStr = Annotated[URN, _URNAnnotation(canonical=True)]
+URNStr = Annotated[URN, URNField(canonical=False)]
+#: A URN field replaced by its canonical form (RFC 8141 §3 plus the namespace's rules), which
+#: must pass every level of :func:`urnld.check` (namespace grammar, check digits, NID policy).
+CanonicalURNStr = Annotated[URN, URNField(canonical=True)]

@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urnld._core import _accel
-from urnld._kernel._terms import SPELLING
 from urnld._kernel._report import _Capped
+from urnld._kernel._terms import SPELLING
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_file, canonicalize_lines, check_file, check_lines
 
@@ -122,7 +122,7 @@ def test_usual_layout_takes_the_fast_path():
     occ: dict[bytes, int] = {}
 
     def miss(tok: bytes) -> bytes:
-        tokens[tok] = b"<X>" if tok.startswith(b"<U") or tok.startswith(b"<u") else b""
+        tokens[tok] = b"<X>" if tok.startswith((b"<U", b"<u")) else b""
         return tokens[tok]
 
     out, n = speedups.rewrite(chunk, tokens, occ, miss, miss, False)
@@ -181,7 +181,7 @@ def test_fast_path_entries_are_not_gc_tracked():
     def miss(tok: bytes) -> bytes:
         raise AssertionError(tok)  # both IRIs are the fast path's
 
-    out, n = speedups.rewrite(chunk, tokens, {}, miss, miss, False, info, PREFIXES,
+    out, _n = speedups.rewrite(chunk, tokens, {}, miss, miss, False, info, PREFIXES,
                               POLICY_OK_NIDS, False, TermVerdict)
     assert out == b"<urn:isbn:0395363411> <http://e/p> <urn:example:%2F> .\n"
     entry = info[b"<URN:ISBN:0-395-36341-1>"]

@@ -1,9 +1,9 @@
 """Adversarial inputs finish in linear time: parse, is_valid, check, find_urns and canonical.
 
-Each input is built at 1 MB and at 2 MB. The 1 MB run must finish well inside a generous bound
-(backtracking or rescanning would take minutes), and the 2 MB run must take less than about
-four times as long (twice for linear work, with room for a shared, noisy CI machine; quadratic
-work takes four times as long *plus* the noise, and cubic eight).
+Each input is built at 1 MB and at 2 MB, and the 2 MB run must take less than about four times
+as long as the 1 MB one (twice for linear work, with room for a shared, noisy CI machine;
+quadratic work takes four times as long *plus* the noise, cubic eight, and backtracking far
+more). No absolute bound: the ratio of two runs measured here holds on any machine.
 
 Times are CPU time of this process (``time.process_time``), not wall-clock time, so other
 processes on a shared machine do not make the bound flaky.
@@ -20,8 +20,7 @@ import urnld
 from urnld import URNSyntaxError
 
 MB = 1_000_000
-BOUND_1MB = 2.0  # seconds
-# Below this, timings are dominated by noise; only the bound applies.
+# Below this, timings are dominated by noise: the growth ratio is not judged under it.
 NOISE_FLOOR = 0.05
 
 
@@ -108,7 +107,6 @@ def test_linear_time(input_name: str, func_name: str) -> None:
     one, two = make(MB), make(2 * MB)
     assert MB - 16 <= len(one) <= MB and 2 * MB - 16 <= len(two) <= 2 * MB
     t1 = _measure(func, one)
-    assert t1 < BOUND_1MB, f"{func_name}({input_name}, 1 MB) took {t1:.2f} s"
     t2 = _measure(func, two)
     if t2 > max(4 * t1, NOISE_FLOOR):
         # One retry: another agent's burst on a shared machine is not a quadratic algorithm.

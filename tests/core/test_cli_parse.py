@@ -71,7 +71,13 @@ def _assert_schema(obj: dict[str, Any]) -> None:
 def run_json(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, list[dict[str, Any]]]:
     code = main(["parse", "--json", *args])
     out = capsys.readouterr().out
-    data = json.loads(out)
+    if "-" in args:
+        # Reading a list from stdin, --json writes JSON Lines: one compact object a line.
+        lines = out.splitlines()
+        assert all(line.startswith("{") and line.endswith("}") for line in lines), out
+        data = [json.loads(line) for line in lines]
+    else:
+        data = json.loads(out)
     assert isinstance(data, list)
     for obj in data:
         _assert_schema(obj)

@@ -128,3 +128,27 @@ def test_sparql_resolve() -> None:
     assert str(row.a) == "https://doi.org/10.1000/182"
     assert str(row.b) == "https://t.example/x"
     assert row.c is None and row.d is None
+
+
+def test_the_canonical_pydantic_type_runs_the_namespace_check() -> None:
+    from typing import Annotated
+
+    from pydantic import BaseModel, ValidationError
+
+    from urnld.pydantic import CanonicalURNStr, URNField, URNStr
+
+    class Book(BaseModel):
+        key: CanonicalURNStr
+
+    with pytest.raises(ValidationError, match="nss-check-digit"):
+        Book(key="urn:isbn:0-395-36341-2")
+    with pytest.raises(ValidationError, match="nid-experimental"):
+        Book(key="urn:x-foo:bar")
+    assert str(Book(key="URN:ISBN:0-395-36341-1").key) == "urn:isbn:0395363411"
+
+    class Lenient(BaseModel):
+        key: Annotated[URN, URNField(canonical=True, check=False)]
+        seen: URNStr  # kept as written: syntax only, as before
+
+    lenient = Lenient(key="urn:isbn:0-395-36341-2", seen="urn:x-foo:bar")
+    assert (str(lenient.key), str(lenient.seen)) == ("urn:isbn:0395363412", "urn:x-foo:bar")

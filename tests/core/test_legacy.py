@@ -8,7 +8,8 @@ import pytest
 from core_strategies import valid_urns
 from hypothesis import given
 
-from urnld import URN, URNConversionError, check
+import urnld
+from urnld import URN, URNConversionError, URNSyntaxError, check
 
 
 @pytest.mark.parametrize(
@@ -55,3 +56,21 @@ def test_parse_cli_writes_legacy_forms_for_rfc8141(capsys: pytest.CaptureFixture
     assert d["canonical"] == "urn:foo:a%3Fb%23c"
     assert d["normalized"] == "urn:foo:a%3Fb%23c"
     assert d["parts"]["nss"] == "a?b#c"
+
+
+def test_the_parse_error_names_a_draft_era_query_and_its_rfc8141_spelling():
+    # RFC 6241 §8.8.3 writes NETCONF capabilities with a bare ?query (drafts of RFC 8141 allowed
+    # it); URN.parse and `urnld parse` used to give only the generic '?' rule.
+    text = "urn:ietf:params:netconf:capability:url:1.0?scheme=http,ftp,file"
+    with pytest.raises(URNSyntaxError) as info:
+        URN.parse(text)
+    assert info.value.position == text.index("?")
+    assert "draft-era query" in info.value.reason
+    assert "'urn:ietf:params:netconf:capability:url:1.0?=scheme=http,ftp,file'" in info.value.reason
+    # the same message as check()'s finding
+    (finding,) = [f for f in urnld.check(text) if f.code == "syntax"]
+    assert finding.message == info.value.reason
+    # a '?' that no '=' repairs keeps the plain reason
+    with pytest.raises(URNSyntaxError) as info:
+        URN.parse("urn:example:a?")
+    assert "draft-era" not in info.value.reason

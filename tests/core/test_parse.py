@@ -118,7 +118,12 @@ def test_malformed_position_and_reason(text: str, position: int, reason: str) ->
     with pytest.raises(URNSyntaxError) as info:
         parse(text)
     e = info.value
-    assert (e.position, e.reason) == (position, reason)
+    if "draft-era query" in e.reason:
+        # A bare ?query that '?=' repairs: the reason goes on to name the RFC 8141 spelling.
+        assert (e.position, e.reason[: len(reason)]) == (position, reason)
+        assert text[:position + 1] + "=" + text[position + 1:] in e.reason
+    else:
+        assert (e.position, e.reason) == (position, reason)
     assert e.text == text
     assert isinstance(e, URNError)
     assert isinstance(e, ValueError)
@@ -126,7 +131,7 @@ def test_malformed_position_and_reason(text: str, position: int, reason: str) ->
     # URN() and URN.parse() raise the same error.
     with pytest.raises(URNSyntaxError) as again:
         URN.parse(text)
-    assert (again.value.position, again.value.reason) == (position, reason)
+    assert (again.value.position, again.value.reason) == (e.position, e.reason)
 
 
 @pytest.mark.parametrize(("text", "code_point", "not_utf8"), [

@@ -219,6 +219,11 @@ _NATIVE_NSS = {
 # Rules whose canonical_nss is upper_except_pct / lower_except_pct of the whole NSS.
 _CASE_RULES = {"doi": "upper", "isan": "upper", "lei": "upper", "iso": "lower_except_pct",
                "lex": "lower_except_pct", "nzl": "lower_except_pct"}
+# The rules whose canonical_nss has a C copy (its native_copy mark names the rule). The others
+# (ISSN, UUID, case folding, ISNI, MPEG, IETF) lost theirs, which saved less than 3% of a
+# streaming pass on either benchmark dump: canonical_str runs their Python method from the C
+# path, and must agree all the same.
+_COPIED = {"isbn", "nbn"}
 _ANY_NSS = st.text(alphabet="aZ09%2cF-._~!$&'()*+,;=:@/eEfA", min_size=1, max_size=16)
 _NATIVE_NSS.update(dict.fromkeys(_CASE_RULES, _ANY_NSS))
 _DIGITS = st.text(alphabet="0123456789", min_size=15, max_size=15)
@@ -253,9 +258,9 @@ _NATIVE_NSS["mpeg"] = st.one_of(
 @pytest.mark.parametrize("nid", sorted(_NATIVE_NSS))
 @given(data=st.data())
 def test_native_rule_copies_agree(nid, data):
-    """The accelerator's copies of the built-in rules' canonical_nss (ISBN, ISSN, UUID and the
-    case-folding ones) give the Python rule's answer for every NSS (valid, near-valid or not
-    the namespace's at all)."""
+    """The accelerator's copies of the built-in rules' canonical_nss (ISBN, NBN),
+    and the Python methods it calls for the others, give the Python rule's answer for every NSS
+    (valid, near-valid or not the namespace's at all)."""
     from urnld.namespaces import get_rule
 
     nss = data.draw(_NATIVE_NSS[nid])
@@ -264,7 +269,8 @@ def test_native_rule_copies_agree(nid, data):
         return
     prefix_entry(nid.upper())
     rule = get_rule(nid)
-    assert type(rule).canonical_nss._urnld_native == _CASE_RULES.get(nid, nid)
+    mark = getattr(type(rule).canonical_nss, "_urnld_native", None)
+    assert mark == (nid if nid in _COPIED else None)
     expected = python_canonical(text)
     assert speedups.canonical_str(text, PREFIXES, None) == expected, text
     assert expected == f"urn:{nid}:" + rule.canonical_nss(speedups.canonical(

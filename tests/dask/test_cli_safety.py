@@ -65,3 +65,37 @@ def test_ctrl_c_prints_one_line_and_no_worker_traceback(tmp_path, descendants):
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
     assert err.strip().splitlines() == ["urnld canonicalize: interrupted"]
     assert not (tmp_path / "dask-scratch-space").exists()
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="needs Linux /proc")
+@pytest.mark.parametrize("wait_for", [1, 2], ids=["starting", "started"])
+def test_sighup_prints_one_line_and_no_traceback(tmp_path, descendants, wait_for):
+    # SIGHUP (a closed terminal) while the cluster starts (its first process is up) and once
+    # it runs: a signal during the start-up once cut the cluster's constructor short, and
+    # distributed's exit hook printed a traceback closing the half-built cluster.
+    block = b"".join(
+        b'<URN:EXAMPLE:%d> <http://e/p> "a literal of some length %d" .\n' % (i, i)
+        for i in range(20_000)
+    )
+    with open(tmp_path / "big.nt", "wb") as f:
+        for _ in range(40):
+            f.write(block)
+    env = {**os.environ, "URNLD_PURE_PYTHON": "1"}
+    proc = subprocess.Popen(
+        [*URNLD, "canonicalize", "big.nt", "-o", "out", "--engine", "dask", "--workers", "1"],
+        cwd=tmp_path, stderr=subprocess.PIPE, text=True, env=env,
+    )
+    deadline = time.monotonic() + 60
+    while (len(descendants(proc.pid)) < wait_for and proc.poll() is None
+           and time.monotonic() < deadline):
+        time.sleep(0.02)
+    if proc.poll() is not None:
+        proc.communicate()
+        pytest.fail("the job finished before the signal")
+    proc.send_signal(signal.SIGHUP)
+    _, err = proc.communicate(timeout=120)
+    assert "Traceback" not in err, err
+    assert err.strip().splitlines() == ["urnld canonicalize: stopped by SIGHUP"]
+    assert proc.returncode == 129
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["big.nt"]  # no output, no temp dir

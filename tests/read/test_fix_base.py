@@ -37,11 +37,82 @@ def test_fix_base_writes_what_was_meant(doc, fmt):
     assert rewrites[0].where == ("doc: JSON-LD /@id" if fmt == "json-ld" else "doc:2:1")
 
 
-def test_fix_base_leaves_other_references_alone():
-    doc = "@base <urn:example:doc> .\n<c> <http://e.org/p> 1 .\n"
-    assert fix_base(doc, "turtle") == (doc, [])
-    with pytest.raises(ReadError, match="fix-base rewrites Turtle, TriG, N3 and JSON-LD"):
-        fix_base("<rdf:RDF/>", "xml")
+def test_fix_base_leaves_other_references_alone_and_says_so():
+    doc = "@base <urn:example:doc> .\n<c> <http://e.org/p> 1 .\n<#f> <http://e.org/p> 2 .\n"
+    left: list = []
+    assert fix_base(doc, "turtle", left=left) == (doc, [])
+    # <c> has no agreed meaning under a document-like URN base; <#f> has one (urn:example:doc#f)
+    assert [(r.where, r.reference, r.iri) for r in left] == [("<data>:2:1", "c", "")]
+    with pytest.raises(ReadError, match="fix-base rewrites Turtle, TriG, N3, JSON-LD and RDF/XML"):
+        fix_base("{}", "trix")
+
+
+# JSON-LD 1.1 §4.3 (aliasing keywords: "id": "@id") and §4.2.2 (type coercion, "@type": "@id"):
+# the shapes Thing Descriptions and Verifiable Credentials use.
+ALIASED = {
+    "@context": [{"@base": "urn:uuid:", "id": "@id", "knows": {"@id": "http://schema.org/knows",
+                                                                "@type": "@id"}}],
+    "id": UUID,
+    "knows": [UUID, {"id": UUID}],
+}
+
+
+def test_jsonld_aliases_of_id_and_terms_typed_id_are_written_out():
+    fixed, rewrites = fix_base(json.dumps(ALIASED), "json-ld", source="doc")
+    doc = json.loads(fixed)
+    iri = f"urn:uuid:{UUID}"
+    assert doc["id"] == iri and doc["knows"] == [iri, {"id": iri}]
+    assert sorted(r.where for r in rewrites) == [
+        "doc: JSON-LD /id", "doc: JSON-LD /knows/0", "doc: JSON-LD /knows/1/id"]
+    g = read(data=fixed, format="json-ld")  # no hazard left
+    assert {str(o) for _s, _p, o, _g in g.quads()} == {iri}
+
+
+def test_jsonld_contexts_named_by_iri_come_from_the_catalog(tmp_path):
+    context = {"@context": ALIASED["@context"][0]}
+    (tmp_path / "ctx.jsonld").write_text(json.dumps(context))
+    (tmp_path / "catalog.json").write_text(json.dumps({"urn:example:ctx": "ctx.jsonld"}))
+    doc = json.dumps({**ALIASED, "@context": "urn:example:ctx"})
+    with pytest.raises(ReadError, match="--catalog"):
+        fix_base(doc, "json-ld")
+    fixed, rewrites = fix_base(doc, "json-ld", catalog=str(tmp_path))
+    assert len(rewrites) == 3 and json.loads(fixed)["id"] == f"urn:uuid:{UUID}"
+
+
+RDFXML = f"""<?xml version="1.0"?>
+<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" xmlns:s="http://schema.org/"
+         xml:base="urn:uuid:">
+  <rdf:Description rdf:about="{UUID}">
+    <s:knows rdf:resource='{UUID}'/>
+  </rdf:Description>
+  <rdf:Description rdf:about="#frag" xml:base="urn:example:doc"><s:knows rdf:resource="c"/>
+  </rdf:Description>
+</rdf:RDF>
+"""
+
+
+def test_rdfxml_references_under_a_prefix_like_xml_base_are_written_out():
+    left: list = []
+    fixed, rewrites = fix_base(RDFXML, "xml", source="g.rdf", left=left)
+    assert [(r.where, r.iri) for r in rewrites] == [
+        ("g.rdf:4:3", f"urn:uuid:{UUID}"), ("g.rdf:5:5", f"urn:uuid:{UUID}")]
+    assert [(r.where, r.reference) for r in left] == [("g.rdf:7:65", "c")]
+    # everything else is kept byte for byte: only the two values changed
+    assert fixed.replace(f"urn:uuid:{UUID}", UUID) == RDFXML
+    with pytest.raises(ReadError, match="entity"):
+        fix_base('<!DOCTYPE r [<!ENTITY e "x">]><r/>', "xml")
+
+
+def test_cli_exits_1_when_a_reference_is_left(tmp_path, capsys):
+    src = tmp_path / "doc.ttl"
+    src.write_text("@base <urn:example:doc> .\n<c> <http://e.org/p> 1 .\n")
+    assert main(["fix-base", str(src), "-o", str(tmp_path / "out.ttl")]) == 1
+    err = capsys.readouterr().err
+    assert f"{src}:2:1: <c> left as written" in err
+    assert err.endswith("urnld fix-base: 0 references written in full; 1 left as written\n")
+    assert main(["fix-base", str(src), "-o", str(tmp_path / "out.ttl"), "--json"]) == 1
+    out = json.loads(capsys.readouterr().out)
+    assert out == {"rewritten": [], "left": [{"where": f"{src}:2:1", "reference": "c"}]}
 
 
 def test_cli(tmp_path, capsys):

@@ -62,6 +62,7 @@ SAMPLES: dict[str, Any] = {
     "cause": None,  # built lazily (pyld)
     "max_work": 1000,
     "blank_nodes": 12,
+    "max_time": 2.5,
     "source": "dump.nt",
     "line": 7,
     "column": 12,

@@ -16,7 +16,6 @@ from ..findings import CODES, SEVERITY_RANK, CheckOptions, Finding, Severity
 from ..registry import is_registered
 from . import _accel
 from ._abnf import UNRESERVED_CHARS
-from ._legacy import draft_query_position
 from ._parser import Mode, syntax_error
 from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
@@ -400,17 +399,8 @@ def _rfc8141_spelling(urn: URN) -> str:
 
 def _syntax_finding(text: str, mode: Mode, e: URNSyntaxError) -> Finding:
     """The syntax finding; a draft-era bare ``?query`` is named, with its RFC 8141 spelling."""
-    at = draft_query_position(text) if mode == "rfc8141" else None
-    if at is not None:
-        fixed = text[: at + 1] + "=" + text[at + 1 :]
-        return _finding(
-            "syntax",
-            f"{e.reason}: {text[at:]!r} is a draft-era query (draft-ietf-urnbis-rfc2141bis, "
-            f"RFC 6241); RFC 8141 writes a q-component as '?=': {fixed!r} "
-            "(urnld.upgrade_draft_query converts it)",
-            at,
-            at + 1,
-        )
+    # The parser's reason names a draft-era query and its RFC 8141 spelling (one message for
+    # URNSyntaxError and the finding).
     return _finding("syntax", e.reason, e.position, min(e.position + 1, len(text)))
 
 
@@ -444,3 +434,6 @@ def validate(
         raise URNValidationError(text, errors)
     return URN(text, mode)
 
+
+# Builders (URN.build, the canonical pydantic type) run the whole check through the URN class.
+URN._validate_text = validate

@@ -49,14 +49,25 @@ def build(
     r: str | None = None,
     q: str | None = None,
     f: str | None = None,
+    validate: bool = True,
 ) -> URN:
     """A URN from unencoded parts, each percent-encoded by its own grammar, in canonical form.
+
+    With *validate* (the default) the result must pass every level of :func:`urnld.check`
+    (namespace grammar, check digits, NID policy), else :class:`~urnld.URNValidationError`;
+    ``validate=False`` builds what the parts spell, for lenient construction.
 
     >>> from urnld import URN
     >>> str(build(URN, "isbn", "978-0-14-143951-8"))
     'urn:isbn:9780141439518'
     >>> str(build(URN, "Example", "Māori", q="lang=mi", f="§1"))
     'urn:example:M%C4%81ori?=lang=mi#%C2%A71'
+    >>> build(URN, "isbn", "0-395-36341-2")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    urnld.URNValidationError: 'urn:isbn:0395363412' is not a valid URN: ... [nss-check-digit]
+    >>> str(build(URN, "isbn", "0-395-36341-2", validate=False))
+    'urn:isbn:0395363412'
     """
     if not isinstance(nid, str):
         raise TypeError(f"nid must be str, not {type(nid).__name__}")
@@ -66,8 +77,10 @@ def build(
         None if r is None else encode_component(r, "r_component"),
         None if q is None else encode_component(q, "q_component"),
         None if f is None else encode_component(f, "f_component"),
-    )
-    return urn.canonical()
+    ).canonical()
+    if validate:
+        cls._validate_text(str(urn), "rfc8141")
+    return urn
 
 
 def require_valid_nss(urn: URN) -> URN:

@@ -167,7 +167,21 @@ def _diagnose_rfc2141(text: str) -> URNSyntaxError:
 
 def _explain(text: str, mode: Mode) -> tuple[int, str]:
     error = diagnose(text, mode)
-    return error.position, error.reason
+    i, reason = error.position, error.reason
+    if mode == "rfc8141" and reason.startswith(_BARE_QUERY):
+        # A draft-era bare ``?query`` (draft-ietf-urnbis-rfc2141bis, RFC 6241): when '?='
+        # makes the whole string a URN, say so and how to write it.
+        fixed = text[: i + 1] + "=" + text[i + 1 :]
+        if RFC8141_RE.fullmatch(fixed) is not None:
+            reason = (
+                f"{reason}: {text[i:]!r} is a draft-era query (draft-ietf-urnbis-rfc2141bis, "
+                f"RFC 6241); RFC 8141 writes a q-component as '?=': {fixed!r} "
+                "(urnld.upgrade_draft_query converts it)"
+            )
+    return i, reason
+
+
+_BARE_QUERY = "'?' must be followed by '+'"
 
 
 def syntax_error(text: str, mode: Mode) -> URNSyntaxError:

@@ -39,13 +39,12 @@ def native_copy(kind: str) -> Callable[[_F], _F]:
     """Mark a built-in rule's ``canonical_nss`` or ``check_nss`` as one the compiled accelerator
     has an exact copy of, which it runs for ASCII input.
 
-    *kind* for ``canonical_nss``: ``"isbn"``, ``"issn"``, ``"uuid"``, ``"isni"``, ``"nbn"``,
-    ``"mpeg"``, ``"ietf"`` (those rules' own grammars), ``"upper"`` (``return
-    upper_except_pct(nss)``) or ``"lower_except_pct"`` (``return lower_except_pct(nss)``). For
-    ``check_nss``, copied for the default options only: ``"isbn"``, ``"issn"`` (grammar and
-    check digit), ``"uuid"``, ``"oid"``, ``"nbn"``, ``"publicid"``, ``"oasis"``, ``"epc"`` (with
-    the GS1 TDS bodies), ``"epcglobal"`` (grammar) and ``"empty"`` (no findings); an NSS outside
-    the grammar still runs the Python method, whose message says what is wrong.
+    *kind* names the C copy: for ``canonical_nss`` ``canonical_<kind>``, for ``check_nss``
+    (copied for the default options only; an NSS outside the grammar still runs the Python
+    method, whose message says what is wrong) ``check_<kind>``, in the accelerator's
+    ``_speedups/rules.h`` and ``rules_check.h``. ``scripts/gen_speedups.py`` lists the kinds
+    the built-in rules carry, and a kind without its copy does not build. Only copies that
+    measurably speed up a streaming pass are kept.
 
     The mark sits on the function itself: a subclass that overrides the method, or a method
     replaced at run time, has none, and its Python code runs. The accelerator's differential
@@ -94,7 +93,6 @@ class NamespaceRule:
         """
         return nss
 
-    @native_copy("empty")  # inherited by rules that keep it: the accelerator skips the call
     def check_nss(self, nss: str, options: CheckOptions) -> Iterable[Finding]:
         """Yield findings about *nss* (as written), with spans relative to the NSS."""
         return ()

@@ -31,7 +31,7 @@ RFC8141_PATTERN = (
 )
 
 
-def _validator(cls: type[URN], *, canonical: bool) -> Callable[[Any], URN]:
+def _validator(cls: type[URN], *, canonical: bool, check: bool) -> Callable[[Any], URN]:
     def validate(value: Any) -> URN:
         if isinstance(value, cls):
             urn = value
@@ -40,20 +40,24 @@ def _validator(cls: type[URN], *, canonical: bool) -> Callable[[Any], URN]:
         else:
             # A ValueError, so that pydantic reports it as a validation error of the field.
             raise URNError(f"a URN is given as str, not {type(value).__name__}")
+        if check:
+            cls._validate_text(str(urn), urn.mode)  # URNValidationError: a ValueError too
         return urn.canonical() if canonical else urn
 
     return validate
 
 
-def urn_schema(cls: type[URN], *, canonical: bool = False) -> Any:
+def urn_schema(cls: type[URN], *, canonical: bool = False, check: bool | None = None) -> Any:
     """The pydantic core schema of a URN field: str in, *cls* out, str in JSON.
 
-    With *canonical*, the value is replaced by its canonical form.
+    With *canonical*, the value is replaced by its canonical form. With *check* (default: as
+    *canonical*) the value must also pass every level of :func:`urnld.check` — a canonical form
+    is a claim that the URN is valid, so a wrong check digit or an ``X-`` NID is refused.
     """
     from pydantic_core import core_schema
 
     return core_schema.no_info_plain_validator_function(
-        _validator(cls, canonical=canonical),
+        _validator(cls, canonical=canonical, check=canonical if check is None else check),
         serialization=core_schema.plain_serializer_function_ser_schema(str, when_used="always"),
     )
 

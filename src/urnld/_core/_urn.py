@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 from ..errors import URNConversionError, URNError, URNSyntaxError
 from . import _accel
@@ -138,6 +138,9 @@ class URN:
     _m: re.Match[str] | None
     _mode: Mode
     _canon: str | None
+    #: Every level of :func:`urnld.check` for a text, raising URNValidationError: set by the
+    #: check module, which imports this one, so builders run the check without an import loop.
+    _validate_text: ClassVar[Callable[[str, Mode], object]]
 
     def __init__(self, text: str, mode: Mode = "rfc8141") -> None:
         if type(text) is not str:
@@ -439,12 +442,15 @@ class URN:
         r: str | None = None,
         q: str | None = None,
         f: str | None = None,
+        validate: bool = True,
     ) -> URN:
         """A URN from unencoded text, each part percent-encoded by its grammar (RFC 8141 §2).
 
         UTF-8 ``%XX`` escapes with upper-case hex; ``%`` becomes ``%25``; ``?`` and ``#`` in
         the NSS (and a leading ``/``) are escaped so that they cannot start a component. The
-        result is in canonical form (the namespace's rule applies). Text without a UTF-8 form
+        result is in canonical form (the namespace's rule applies) and, unless
+        ``validate=False``, must pass every level of :func:`urnld.check` (a wrong check digit or
+        an ``X-`` NID raises :class:`~urnld.URNValidationError`). Text without a UTF-8 form
         raises :class:`~urnld.URNEncodingError`.
 
         >>> str(URN.build("isbn", "978-0-14-143951-8"))
@@ -454,7 +460,7 @@ class URN:
         """
         from ._native import build
 
-        return build(cls, nid, nss_raw, r=r, q=q, f=f)
+        return build(cls, nid, nss_raw, r=r, q=q, f=f, validate=validate)
 
     @classmethod
     def from_uuid(cls, value: uuid.UUID | str) -> URN:

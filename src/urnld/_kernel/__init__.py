@@ -24,7 +24,7 @@ from ._bases import (
     reference_kind,
     resolve,
 )
-from ._files import atomic_output, open_input
+from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
 from ._formats import (
     FORMATS,
     LINE_FORMATS,
@@ -104,10 +104,13 @@ __all__ = [
     "ntriples",
     "open_input",
     "output_syntax",
+    "owner_gone",
+    "owner_tag",
     "record_extras",
     "reference_kind",
     "report_extras",
     "resolve",
     "resolve_options",
+    "sweep_temporary",
     "syntax_for_path",
 ]

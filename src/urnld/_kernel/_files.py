@@ -2,7 +2,10 @@
 
 * :func:`open_input`: a path, ``-`` for stdin; a ``.gz`` path is decompressed.
 * :func:`atomic_output`: a temporary file beside the target, renamed over it only on success, so
-  no reader ever sees a truncated output and a failure leaves an existing file untouched. A new
+  no reader ever sees a truncated output and a failure leaves an existing file untouched. On
+  Linux the temporary file is anonymous (``O_TMPFILE``) until that rename, so even a process
+  killed by SIGKILL leaves nothing behind; elsewhere it has a private name that the next run
+  writing into the directory removes once its owner process is gone. A new
   file gets the mode the umask gives (as ``open()`` would); a replaced file keeps its mode. A
   target that is not a regular file (a FIFO, a character device such as ``/dev/stdout`` or
   ``/dev/null``) is written to directly: renaming over it would replace the device. ``-`` is
@@ -21,19 +24,29 @@
 from __future__ import annotations
 
 import contextlib
+import errno
 import gzip
 import io
 import os
+import re
+import secrets
 import stat
 import sys
-import tempfile
 import zlib
 from collections.abc import Iterator
 from typing import IO, Any, Literal, overload
 
 from ..errors import URNError
 
-__all__ = ["atomic_output", "is_gzip", "open_input", "umask"]
+__all__ = [
+    "atomic_output",
+    "is_gzip",
+    "open_input",
+    "owner_gone",
+    "owner_tag",
+    "sweep_temporary",
+    "umask",
+]
 
 # Output lines are short and each write() is a trip into C: a large buffer pays.
 _WRITE_BUFFER = 1 << 20
@@ -175,20 +188,169 @@ def _atomic(p: str, text: bool, fsync: bool, compress: bool) -> Iterator[IO[Any]
     # A symlink to a regular file: replace the file it points to, keep the link.
     p = os.path.realpath(p)
     directory = os.path.dirname(p)
-    fd, tmp = tempfile.mkstemp(prefix=".urnld-", suffix=".tmp", dir=directory)
+    if directory not in _swept:
+        # Once per directory and process: a job writing thousands of pieces into one directory
+        # must not list it thousands of times.
+        _swept.add(directory)
+        sweep_temporary(directory)
+    # The file gets the mode open() would give, or the replaced one's.
+    mode = (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask()
+    fd, tmp = _create_temporary(directory)
     try:
         with os.fdopen(fd, "wb", buffering=_WRITE_BUFFER) as raw:
             yield from _encoded(raw, compress, text)
+            raw.flush()
             if fsync:
-                raw.flush()
                 os.fsync(raw.fileno())
-        # mkstemp creates 0600: give the file the mode open() would, or the replaced one's.
-        os.chmod(tmp, (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask())
+            os.fchmod(raw.fileno(), mode)
+            if tmp is None:
+                # An anonymous file gets a name only now, for the one rename into place.
+                tmp = _name_anonymous(raw.fileno(), directory)
         os.replace(tmp, p)
     except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
+        if tmp is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(tmp)
         raise
+
+
+# -- temporary files -------------------------------------------------------------------------
+# An output is written to a file that nobody else sees until it is complete. On Linux that file
+# is anonymous (O_TMPFILE): it has no name, so if the process dies, even by SIGKILL, the kernel
+# frees it and nothing is left behind; it is linked under a private name only for the final
+# rename. Where O_TMPFILE is missing (other systems, some file systems) the file has a private
+# name from the start: ".urnld-<host>-<pid>-<start>-<random>.tmp". The next urnld run that
+# writes into the same directory removes such files when their owner process is gone.
+
+_swept: set[str] = set()
+_TEMP_NAME = re.compile(r"\.urnld-([0-9a-f]{8})-(\d+)-(\d+)-[0-9a-f]+\.tmp\Z")
+_ANONYMOUS_UNSUPPORTED = {errno.EOPNOTSUPP, errno.EISDIR, errno.EINVAL, errno.ENOENT}
+
+
+class _Anonymous:
+    """Whether anonymous temporary files are used (turned off at the first refusal)."""
+
+    supported = hasattr(os, "O_TMPFILE") and os.path.isdir("/proc/self/fd")
+
+
+def _process_start(pid: int) -> int:
+    """When process *pid* started (clock ticks since boot; 0 where /proc cannot say)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            # Field 22, counted after the command name, which may hold spaces and ')'.
+            return int(f.read().rpartition(b")")[2].split()[19])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+def _host() -> str:
+    import hashlib
+    import socket
+
+    return hashlib.sha1(socket.gethostname().encode("utf-8", "replace")).hexdigest()[:8]
+
+
+def owner_tag() -> str:
+    """``<host>-<pid>-<start>``: which process owns a temporary name (see :func:`owner_gone`).
+
+    >>> import re
+    >>> bool(re.fullmatch(r"[0-9a-f]{8}-[0-9]+-[0-9]+", owner_tag()))
+    True
+    """
+    pid = os.getpid()
+    return f"{_host()}-{pid}-{_process_start(pid)}"
+
+
+def owner_gone(tag: str) -> bool:
+    """True when the process *tag* (from :func:`owner_tag`) names ran on this host and is gone.
+
+    A process of another host (a shared file system) is never judged gone: it may still run.
+
+    >>> owner_gone(owner_tag())
+    False
+    """
+    host, _, rest = tag.partition("-")
+    pid_text, _, start_text = rest.partition("-")
+    if host != _host() or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except (PermissionError, OverflowError):
+        pass  # alive, another user's
+    # Alive: the same process, unless the pid was reused since (another start time).
+    start = _process_start(pid)
+    return start_text.isdigit() and start != 0 and int(start_text) not in (0, start)
+
+
+def sweep_temporary(directory: str) -> None:
+    """Remove the named temporary outputs in *directory* whose owner process is gone.
+
+    >>> import tempfile, pathlib
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> dead = d / f".urnld-{_host()}-{2**22 + 1}-1-00.tmp"   # above any Linux pid_max
+    >>> mine = d / f".urnld-{owner_tag()}-00.tmp"
+    >>> _ = dead.write_bytes(b""), mine.write_bytes(b"")
+    >>> sweep_temporary(str(d))
+    >>> sorted(p.name == mine.name for p in d.iterdir())
+    [True]
+    """
+    try:
+        entries = list(os.scandir(directory or "."))
+    except OSError:
+        return
+    for entry in entries:
+        m = _TEMP_NAME.match(entry.name)
+        if m is None or not owner_gone(f"{m[1]}-{m[2]}-{m[3]}"):
+            continue
+        with contextlib.suppress(OSError):
+            if entry.is_file(follow_symlinks=False):
+                os.unlink(entry.path)
+
+
+def _private_name(directory: str) -> str:
+    return os.path.join(directory, f".urnld-{owner_tag()}-{secrets.token_hex(6)}.tmp")
+
+
+def _create_temporary(directory: str) -> tuple[int, str | None]:
+    """A new file for writing in *directory*: ``(fd, None)`` for an anonymous one, else
+    ``(fd, its private name)``."""
+    if _Anonymous.supported:
+        try:
+            flags = os.O_TMPFILE | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+            return os.open(directory or ".", flags, 0o600), None
+        except OSError as e:
+            if e.errno not in _ANONYMOUS_UNSUPPORTED or not os.path.isdir(directory or "."):
+                raise
+            # This file system has no anonymous files: named ones from now on.
+            _Anonymous.supported = False
+    while True:
+        name = _private_name(directory)
+        try:
+            flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0)
+            return os.open(name, flags, 0o600), name
+        except FileExistsError:
+            continue
+
+
+def _name_anonymous(fd: int, directory: str) -> str:
+    """Give the anonymous file *fd* a private name in *directory* (``linkat`` through /proc)."""
+    # A directory descriptor makes os.link call linkat(AT_SYMLINK_FOLLOW), which follows the
+    # /proc link to the file itself; plain link() would link the /proc entry (EXDEV).
+    dir_fd = os.open(directory or ".", os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
+    try:
+        while True:
+            name = _private_name(directory)
+            try:
+                os.link(f"/proc/self/fd/{fd}", os.path.basename(name), dst_dir_fd=dir_fd,
+                        follow_symlinks=True)
+                return name
+            except FileExistsError:
+                continue
+    finally:
+        os.close(dir_fd)
 
 
 def _write_in_place(p: str, st: os.stat_result) -> bool:

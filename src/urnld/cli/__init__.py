@@ -155,8 +155,12 @@ def _main(argv: Sequence[str] | None) -> int:
     if command not in COMMANDS:
         command = None
     prog = f"urnld {command}" if command else "urnld"
-    with _stop_signals_interrupt():
-        return _run(args_list, command, prog)
+    with _stop_signals_interrupt(), _library_messages(prog, command) as library_log:
+        code = _run(args_list, command, prog)
+        if code == 2:
+            # The one error line says why; what a library logged on the way is noise then.
+            library_log.clear()
+        return code
 
 
 def _run(args_list: list[str], command: str | None, prog: str) -> int:
@@ -165,9 +169,16 @@ def _run(args_list: list[str], command: str | None, prog: str) -> int:
         args = parser.parse_args(args_list)
         args.argv = args_list  # for reports that say which command made them
         if args.command is None:
-            parser.print_help()
+            # Exit 2 is an error: say which, on stderr, with the usage line.
+            parser.print_usage(sys.stderr)
+            print("urnld: error: give a COMMAND ('urnld --help' lists them)", file=sys.stderr)
             return 2
-        code: int = _load(args.command).run(args)
+        module = _load(args.command)
+        from ._paths import check_args
+
+        # Before the command writes anything: no output may be an input or another output.
+        check_args(args, getattr(module, "output_paths", None))
+        code: int = module.run(args)
         return code
     except _Stopped as e:
         # The same path as Ctrl-C (temporary output removed, workers stopped), the POSIX code.
@@ -225,6 +236,50 @@ def _stop_signals_interrupt() -> Iterator[None]:
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+
+
+#: Commands that never load rdflib, pyshacl or pyld: no need to listen to their logs.
+_NO_LIBRARIES = frozenset({"parse", "namespaces", "resolve", "completion"})
+_LIBRARY_LOGGERS = ("rdflib", "pyshacl", "pyld", "owlrl")
+
+
+@contextlib.contextmanager
+def _library_messages(prog: str, command: str | None) -> Iterator[list[Any]]:
+    """The libraries' own log warnings (rdflib's "does not look like a valid URI", one line per
+    term, without saying who speaks) become one ``PROG: warning:`` line at the end.
+
+    Yields the list of log records kept: the caller clears it to print nothing."""
+    records: list[Any] = []
+    if command is None or command in _NO_LIBRARIES:
+        yield records
+        return
+    import logging
+
+    class _Keep(logging.Handler):
+        def emit(self, record: logging.LogRecord) -> None:
+            records.append(record)
+
+    keep = _Keep(logging.WARNING)
+    loggers = [logging.getLogger(name) for name in _LIBRARY_LOGGERS]
+    propagate = [lg.propagate for lg in loggers]
+    for lg in loggers:
+        lg.addHandler(keep)
+        lg.propagate = False
+    try:
+        yield records
+    finally:
+        for lg, before in zip(loggers, propagate, strict=True):
+            lg.removeHandler(keep)
+            lg.propagate = before
+        if records:
+            library = records[0].name.partition(".")[0]
+            try:
+                first = records[0].getMessage()
+            except Exception:  # a library's malformed log call: its format string, then
+                first = str(records[0].msg)
+            first = " ".join(first.split()) or "(empty message)"
+            more = f" ({len(records) - 1:,} more log warnings)" if len(records) > 1 else ""
+            print(f"{prog}: warning: {library} said: {first}{more}", file=sys.stderr)
 
 
 def _one_line(e: BaseException) -> str:

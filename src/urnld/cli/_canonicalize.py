@@ -17,7 +17,14 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .._kernel import CanonOptions, Engine, canonicalize_route, output_syntax, syntax_for_path
+from .._kernel import (
+    SYNTAXES,
+    CanonOptions,
+    Engine,
+    canonicalize_route,
+    output_syntax,
+    syntax_for_path,
+)
 from ..errors import URNError
 from ._common import ProgressLine, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
@@ -83,8 +90,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-work", type=int, default=None, metavar="N",
-        help="with --rdfc: work budget for blank-node hashing "
-        "(default: 500000 plus 20 per statement with a blank node)",
+        help="with --rdfc: work budget of the blank-node hashing (default: 500000, whatever the "
+        "input's size; blank nodes that share no statement get 20 per statement more)",
+    )
+    parser.add_argument(
+        "--max-time", type=float, default=2.0, metavar="SECONDS",
+        help="with --rdfc: wall-clock bound of the blank-node hashing (default: 2; 0: none)",
     )
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
@@ -125,7 +136,12 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     if args.rdfc:
         return "nquads"
     target = "-" if out == "-" or os.path.isdir(out) else out
-    syntax = output_syntax(target, args.output_format, default=in_fmt)
+    try:
+        syntax = output_syntax(target, args.output_format, default=in_fmt)
+    except URNError:
+        writable = sorted(s.name for s in SYNTAXES.values() if s.writable)
+        raise URNError(f"unknown output format {args.output_format!r}; use one of: "
+                       f"{', '.join(writable)}") from None
     if not syntax.writable:
         raise URNError(f"urnld cannot write {syntax.label}; choose another --output-format")
     return syntax.name
@@ -140,22 +156,27 @@ def _options(args: argparse.Namespace) -> CanonOptions:
     )
 
 
-def _same_file(a: str, b: str) -> bool:
-    if a == "-" or b == "-":
-        return False
-    try:
-        return os.path.samefile(a, b)
-    except OSError:
-        return Path(a).resolve() == Path(b).resolve()
+def _report_dict(report: Any, *, streamed: bool = False, complete: bool = True) -> Any:
+    """The report as ``--report`` writes it: the report's dict, plus ``"ok"`` (false when an
+    input could not be read completely) and, for streamed inputs, ``duplicates_merged: null``
+    (a stream is not deduplicated: nobody looked, so no count, not even 0)."""
+    d = report.to_dict()
+    d["ok"] = complete and not d["errors"]["count"]
+    if streamed:
+        d["statements"]["duplicates_merged"] = None
+    return d
 
 
-def _write_report(path: str | None, report: Any) -> None:
+def _write_report(
+    path: str | None, report: Any, *, streamed: bool = False, complete: bool = True
+) -> None:
     if not path:
         return
     from .._kernel import atomic_output
 
+    d = _report_dict(report, streamed=streamed, complete=complete)
     with atomic_output(path, text=True, fsync=True) as f:
-        json.dump(report.to_dict(), f, indent=2, sort_keys=True, ensure_ascii=False)
+        json.dump(d, f, indent=2, sort_keys=True, ensure_ascii=False)
         f.write("\n")
 
 
@@ -164,11 +185,12 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
         return
     from ._html_report import canonicalize_document, find_positions, write_html
 
-    d = report.to_dict()
+    streamed = getattr(args, "streamed", False)
+    d = _report_dict(report, streamed=streamed)
     spellings = [s for sp in d["clusters"].values() for s in sp] + list(d["invalid"]["urns"])
     positions = find_positions(args.inputs, spellings)
     write_html(args.html, canonicalize_document(
-        d, argv=args.argv, summary=_summary(report), positions=positions
+        d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions
     ))
 
 
@@ -180,31 +202,49 @@ def _finish(args: argparse.Namespace, report: Any) -> None:
 def _print_summary(args: argparse.Namespace, report: Any) -> None:
     if args.quiet:
         return
-    print(f"urnld canonicalize: {_summary(report)}", file=sys.stderr)
+    summary = _summary(report, streamed=getattr(args, "streamed", False))
+    print(f"urnld canonicalize: {summary}", file=sys.stderr)
     if args.verbose:
         for spelling, (count, reason) in report.invalid.items():
             print(f"  left as written: {spelling} ({count:,}x): {reason}", file=sys.stderr)
 
 
-def _summary(report: Any) -> str:
+def _summary(report: Any, *, streamed: bool = False) -> str:
     """What was merged and what is left, in words a newcomer reads (exact counts; a capped
-    example list makes a distinct count a lower bound, said as "at least")."""
+    example list makes a distinct count a lower bound, said as "at least").
+
+    *streamed*: some input was streamed, and a stream is not deduplicated: the summary says so
+    rather than "0 duplicates merged". What is left as written is exactly what has no canonical
+    form: not RFC 8141 syntax, or an NID RFC 8141 (or the policy) rules out. A URN that breaks
+    only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten.
+    """
     d = report.to_dict()
     at_least = "at least " if d["clusters_truncated"] else ""
     spellings = sum(len(v) for v in d["clusters"].values())
     invalid = d["invalid"]
     n_invalid = f"{'at least ' if invalid['truncated'] else ''}{len(invalid['urns']):,}"
+    if streamed:
+        statements = (
+            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} written "
+            "(duplicates not merged in streaming mode)"
+        )
+    else:
+        statements = (
+            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
+            f"({d['statements']['duplicates_merged']:,} duplicates merged)"
+        )
     text = (
-        f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
-        f"({d['statements']['duplicates_merged']:,} duplicates merged); "
+        f"{statements}; "
         f"merged {at_least}{spellings:,} spellings into {at_least}{len(d['clusters']):,} "
         f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
     )
     if d["urns"]["invalid"]:
         text += (
             f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "
-            "occurrences): they break RFC 8141 or their namespace's rules, so no canonical "
-            "form exists (urnld check lists them)"
+            "occurrences): no canonical form exists for them (not RFC 8141 syntax, or an NID "
+            "that RFC 8141 rules out; -v gives each reason). URNs that break only their "
+            "namespace's rules, such as a wrong check digit, were rewritten; urnld check "
+            "lists them"
         )
     added = d["added"]
     if any(added.values()):
@@ -221,8 +261,6 @@ def _one(
     """Canonicalize one input into ``out``; return the report."""
     from .._kernel import atomic_output, open_input
 
-    if _same_file(src, out):
-        raise URNError(f"output {out!r} is the input file; the input is never modified")
     opts = _options(args)
     route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris,
                                catalog=bool(getattr(args, "catalog", None)))
@@ -232,6 +270,7 @@ def _one(
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
+        args.streamed = True
         try:
             if route.engine is Engine.LINES:
                 return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
@@ -262,6 +301,7 @@ def _one(
                 ),
                 fo.write,
                 max_work=args.max_work,
+                max_time=args.max_time or None,
                 tmp_dir=tmp_dir,
                 source=source_name(src),
             )
@@ -282,7 +322,9 @@ def _one(
     with warnings_to_stderr("urnld canonicalize"):
         graph = read_graph(src, in_fmt, args)
     result_graph = canonicalize(graph, iris=args.iris, options=opts)
-    nquads = canonical_nquads(result_graph.graph, max_work=args.max_work)
+    nquads = canonical_nquads(
+        result_graph.graph, max_work=args.max_work, max_time=args.max_time or None
+    )
     with atomic_output(out, fsync=True) as fo:
         fo.write(nquads.encode("utf-8"))
     return result_graph.report
@@ -303,7 +345,6 @@ def run(args: argparse.Namespace) -> int:
         require_default_policy(args.policy, "--engine dask")
         if args.jobs is not None:
             raise URNError("--jobs is for the local engine; --engine dask takes --workers")
-        _check_outputs(args)
         return _run_dask(args)
     if args.workers is not None or args.scheduler is not None:
         raise URNError("--workers/--scheduler need --engine dask")
@@ -311,9 +352,11 @@ def run(args: argparse.Namespace) -> int:
         raise URNError("--rdfc writes N-Quads; drop --output-format or use nquads")
     if args.max_work is not None and args.max_work < 1:
         raise URNError(f"--max-work must be a positive integer, got {args.max_work}")
+    if args.max_time < 0:
+        raise URNError(f"--max-time must be 0 (no bound) or a number of seconds, got "
+                       f"{args.max_time:g}")
     if args.jobs is not None and args.jobs < 1:
         raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
-    _check_outputs(args)
     report: Any = None
     if len(inputs) == 1 and not (args.output != "-" and os.path.isdir(args.output)):
         src = inputs[0]
@@ -334,25 +377,21 @@ def run(args: argparse.Namespace) -> int:
             out_fmt = _output_format(args, in_fmt, "-")
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
-    _write_report(args.report, report)
+    _write_report(args.report, report, streamed=getattr(args, "streamed", False))
     _write_html(args, report)
     _print_summary(args, report)
     return 0
 
 
-def _check_outputs(args: argparse.Namespace) -> None:
-    """Every output (data files, report) against every input and each other, before writing."""
-    from ._paths import check_paths
-
+def output_paths(args: argparse.Namespace) -> list[str]:
+    """The data files ``-o`` stands for (the dispatcher checks them, with ``--report`` and
+    ``--html``, against the inputs before anything is written): one file, or one per input in
+    the output directory."""
     inputs: list[str] = args.inputs
     out: str = args.output
     if len(inputs) > 1 or args.engine == "dask" or (out != "-" and os.path.isdir(out)):
-        outputs = [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
-    else:
-        outputs = [out]
-    if args.report:
-        outputs.append(args.report)
-    check_paths(inputs, outputs)
+        return [os.path.join(out, os.path.basename(p)) for p in inputs if p != "-"]
+    return [out]
 
 
 def _run_dask(args: argparse.Namespace) -> int:
@@ -373,6 +412,10 @@ def _run_dask(args: argparse.Namespace) -> int:
         ) from e
     from ._input_options import read_options, warnings_to_stderr
 
+    # Line-based inputs are partitioned and streamed: not deduplicated.
+    args.streamed = any(
+        syntax_for_path(p, args.input_format, stdin="nt").lines is not None for p in args.inputs
+    )
     try:
         with warnings_to_stderr("urnld canonicalize"):
             report = udask.canonicalize_files(
@@ -393,9 +436,9 @@ def _run_dask(args: argparse.Namespace) -> int:
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.
         if args.report and e.report is not None:
-            _write_report(args.report, e.report)
+            _write_report(args.report, e.report, complete=False)
         raise
-    _write_report(args.report, report)
+    _write_report(args.report, report, streamed=args.streamed)
     _write_html(args, report)
     _print_summary(args, report)
     return 0

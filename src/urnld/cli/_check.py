@@ -108,8 +108,11 @@ def _check_one(
 def run(args: argparse.Namespace) -> int:
     from ._common import stdout_to
 
-    with stdout_to(args.output):
-        return _run(args)
+    with stdout_to(args.output) as discard:
+        code = _run(args)
+        if code == 2:
+            discard()  # exit 2: no output file is created or replaced
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -160,11 +163,20 @@ def _run(args: argparse.Namespace) -> int:
                     "non_canonical": part.non_canonical_occurrences,
                 })
             report = report.merge(part)
-    for err in report.errors:
-        if not (args.json or args.quiet):
-            print(f"urnld check: error: {err}", file=sys.stderr)
+    if report.errors and not args.json:
+        # Even with -q: the reason for exit status 2 is never hidden. One line (a binary file
+        # is malformed on every line); -v lists each, --json has them all.
+        shown = [str(e) for e in (report.errors if args.verbose else report.errors[:1])]
+        more = report.error_count - len(shown)
+        if more > 0:
+            shown[-1] += (f" (and {more:,} more malformed line{'s' if more != 1 else ''}: "
+                          "-v or --json lists them)")
+        for line in shown:
+            print(f"urnld check: error: {line}", file=sys.stderr)
     if args.json:
         out = report.to_dict()
+        # Not ok when some input could not be read completely: nobody knows what it holds.
+        out["ok"] = bool(out["ok"]) and not unreadable and not report.error_count
         out["inputs"] = inputs
         out["unreadable"] = unreadable
         out["policy"] = policy.to_dict()
@@ -176,10 +188,10 @@ def _run(args: argparse.Namespace) -> int:
     elif not args.quiet and (report.statements_in or not unreadable):
         limit = sys.maxsize if args.verbose else args.limit
         _print_text(report, sys.stdout, limit, partial=bool(unreadable or report.errors))
-    if args.html:
-        _write_html(args, report, files, partial=bool(unreadable or report.errors))
     if unreadable or report.error_count:
-        return 2
+        return 2  # and no --html: a command that exits 2 writes no output file
+    if args.html:
+        _write_html(args, report, files, partial=False)
     return 0 if report.ok else 1
 
 
@@ -247,7 +259,9 @@ def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
     invalid, nonc, clusters = d["invalid"], d["non_canonical"], d["clusters"]
     status = "OK" if d["ok"] else "ERRORS"
     if partial:
-        status += " (incomplete: some input could not be read)"
+        # Never "OK" when part of the data was not seen (the exit status is 2).
+        status = ("ERRORS (incomplete: some input could not be read)" if not d["ok"]
+                  else "INCOMPLETE (some input could not be read)")
     n_invalid = _distinct(len(invalid["urns"]), invalid["truncated"])
     n_nonc = _distinct(len(nonc["spellings"]), nonc["truncated"])
     n_clusters = _distinct(len(clusters["groups"]), clusters["truncated"])

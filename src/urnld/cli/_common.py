@@ -9,7 +9,7 @@ import contextlib
 import os
 import sys
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -114,10 +114,17 @@ def print_table(
         print("  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip(), file=out)
 
 
+class _Discarded(Exception):
+    """Raised inside :func:`stdout_to` to leave its output unwritten."""
+
+
 @contextlib.contextmanager
-def stdout_to(path: str | None) -> Iterator[None]:
+def stdout_to(path: str | None) -> Iterator[Callable[[], None]]:
     r"""While the body runs, what is printed goes to *path* (``None``/``-``: stdout), written to
     a temporary file that replaces *path* only when the body finishes (``-o/--output``).
+
+    The body gets a function to call to leave *path* as it was (a command that exits 2 writes
+    no output file).
 
     >>> import tempfile, pathlib
     >>> out = pathlib.Path(tempfile.mkdtemp()) / "report.txt"
@@ -125,14 +132,25 @@ def stdout_to(path: str | None) -> Iterator[None]:
     ...     print("ERRORS: 1 invalid URN")
     >>> out.read_text()
     'ERRORS: 1 invalid URN\n'
+    >>> with stdout_to(str(out.with_name("no.txt"))) as discard:
+    ...     print("INCOMPLETE")
+    ...     discard()
+    >>> out.with_name("no.txt").exists()
+    False
     """
+    discarded: list[bool] = []
     if path is None or path == "-":
-        yield
+        yield lambda: None
         return
     from .._kernel import atomic_output
 
-    with atomic_output(path, text=True) as f, contextlib.redirect_stdout(f):
-        yield
+    try:
+        with atomic_output(path, text=True) as f, contextlib.redirect_stdout(f):
+            yield lambda: discarded.append(True)
+            if discarded:
+                raise _Discarded
+    except _Discarded:
+        pass
 
 
 class ProgressLine:

@@ -320,7 +320,9 @@ def canonicalize_document(
         "figures": [
             ("statements in", d["statements"]["in"]),
             ("statements out", d["statements"]["out"]),
-            ("duplicates merged", d["statements"]["duplicates_merged"]),
+            ("duplicates merged", d["statements"]["duplicates_merged"]
+             if d["statements"]["duplicates_merged"] is not None
+             else "not looked for (streamed)"),
             ("URN occurrences", d["urns"]["occurrences"]),
             ("rewritten", d["urns"]["rewritten"]),
             ("invalid occurrences", d["urns"]["invalid"]),

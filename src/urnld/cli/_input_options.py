@@ -22,6 +22,7 @@ __all__ = [
     "add_iris_option",
     "read_graph",
     "read_options",
+    "refuse_long_lines",
     "warnings_to_stderr",
 ]
 
@@ -75,6 +76,48 @@ def read_graph(path: str, fmt: str, args: argparse.Namespace) -> Graph:
     from ..read import read
 
     return read(path, format=fmt, **read_options(args))
+
+
+def refuse_long_lines(path: str, limit: int | None = None) -> None:
+    r"""Raise :class:`~urnld.URNError` when the regular file *path* has a line longer than
+    *limit* bytes (default: the streaming reader's :data:`urnld.stream.MAX_LINE_BYTES`).
+
+    rdflib's parsers take minutes over one giant line; this scan reads the file once, at the
+    speed of ``bytes.find``, and stops at the first line over the limit. Standard input and
+    FIFOs are not scanned (that would consume them).
+
+    >>> import pathlib, tempfile
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "x.nt"
+    >>> _ = f.write_bytes(b"<a> <b> <c> .\n" + b"x" * 100 + b"\n")
+    >>> refuse_long_lines(str(f), limit=50)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    urnld.URNError: .../x.nt:2: line longer than 50 bytes (the limit)
+    """
+    import os
+    import stat
+
+    from .._kernel import open_input
+    from ..errors import URNError
+    from ..stream import MAX_LINE_BYTES
+
+    limit = MAX_LINE_BYTES if limit is None else limit
+    try:
+        if path == "-" or not stat.S_ISREG(os.stat(path).st_mode):
+            return
+    except OSError:
+        return  # the reader says what is wrong with it
+    line, run = 1, 0  # run: bytes since the last newline
+    with open_input(path) as (f, _size):
+        # Blocks of at most limit + 1 bytes: a line between two newlines of one block is then
+        # within the limit, and only the line that spans blocks (ends at `first`) can be over.
+        while block := f.read(min(1 << 20, limit + 1)):
+            first = block.find(b"\n")
+            run += len(block) if first < 0 else first
+            if run > limit:
+                raise URNError(f"{path}:{line}: line longer than {limit:,} bytes (the limit)")
+            if first >= 0:
+                line += block.count(b"\n")
+                run = len(block) - block.rfind(b"\n") - 1
 
 
 @contextlib.contextmanager

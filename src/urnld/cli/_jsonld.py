@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import warnings
 from pathlib import Path
@@ -95,6 +96,12 @@ def _generate_context(path: str, catalog: str | None) -> dict[str, Any]:
 
 
 def _looks_like_xml(path: str) -> bool:
+    import stat
+
+    # A FIFO (`<(zcat doc.xml.gz)`) can be read once: peeking would lose what is read, and the
+    # second open would wait forever for a writer that has gone.
+    if not stat.S_ISREG(os.stat(path).st_mode):
+        return False
     with open(path, "rb") as f:
         head = f.read(256).lstrip(b"\xef\xbb\xbf \t\r\n")
     return head.startswith(b"<")
@@ -104,12 +111,6 @@ def run(args: argparse.Namespace) -> int:
     from .._kernel import atomic_output
     from ..errors import URNError
     from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten, frame
-    from ._paths import check_paths
-
-    inputs = [args.file]
-    if getattr(args, "context", None) and Path(args.context).is_file():
-        inputs.append(args.context)
-    check_paths(inputs, [args.output])
 
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", URNContextWarning)

@@ -1,9 +1,10 @@
 """``urnld parse URN… [--mode rfc2141] [--json] [--strict] [--profile P]``.
 
 For each URN: its parts, validity, findings and canonical form. ``-`` reads one URN per line
-from stdin. Exit 0 when all are valid, 1 when any is not, 2 on usage errors.
+from stdin, in constant memory. Exit 0 when all are valid, 1 when any is not, 2 on usage errors.
 
-JSON output (stable): a list with one object per input::
+JSON output (stable): a list with one object per input; reading from stdin (``-``), JSON Lines
+instead, one object a line as each result is known::
 
     {"input": str, "valid": bool, "mode": "rfc8141"|"rfc2141",
      "parts": {"nid", "nss", "r_component", "q_component", "f_component"} | null,
@@ -19,9 +20,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import sys
 import textwrap
 from collections.abc import Iterator
+from typing import Final
 
 from .. import json_default
 
@@ -81,49 +84,72 @@ def _inputs(values: list[str]) -> Iterator[str]:
 
 def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[str, object]:
     """The JSON-ready description of one input (see the module docstring)."""
-    from .. import URN, URNSyntaxError, check
-    from ..namespaces import GENERIC, get_rule
-    from ..registry import is_registered
+    return _Describer(mode, strict, profiles)(text)
 
-    findings = check(text, mode, strict=strict, profiles=profiles)  # type: ignore[arg-type]
-    out: dict[str, object] = {
-        "input": text,
-        "valid": not any(f.severity == "error" for f in findings),
-        "mode": mode,
-        "parts": None,
-        "assigned_name": None,
-        "normalized": None,
-        "canonical": None,
-        "registered": None,
-        "rule": None,
-        "error": None,
-        "findings": [f.to_dict() for f in findings],
-    }
-    try:
-        urn = URN(text, mode)  # type: ignore[arg-type]
-    except URNSyntaxError as e:
-        out["error"] = {"position": e.position, "reason": e.reason}
+
+class _Describer:
+    """:func:`describe` for a stream of inputs under one set of options: what depends only on
+    the NID (IANA registration, the rule's name) is looked up once per NID, not once per URN.
+    The per-NID memo is bounded: a hostile list can invent any number of NIDs."""
+
+    _MAX_NIDS = 4096
+
+    def __init__(self, mode: str, strict: bool, profiles: list[str]) -> None:
+        from .. import URN, URNSyntaxError, check
+        from ..namespaces import GENERIC, get_rule
+        from ..registry import is_registered
+
+        self.mode, self.strict, self.profiles = mode, strict, profiles
+        self._urn, self._syntax_error, self._check = URN, URNSyntaxError, check
+        self._generic, self._get_rule, self._is_registered = GENERIC, get_rule, is_registered
+        self._nids: dict[str, tuple[bool, str | None]] = {}
+
+    def _nid(self, nid: str) -> tuple[bool, str | None]:
+        known = self._nids.get(nid)
+        if known is None:
+            rule = self._get_rule(nid)
+            known = (self._is_registered(nid), None if rule is self._generic else rule.rule_name)
+            if len(self._nids) < self._MAX_NIDS:
+                self._nids[nid] = known
+        return known
+
+    def __call__(self, text: str) -> dict[str, object]:
+        mode = self.mode
+        findings = self._check(text, mode, strict=self.strict, profiles=self.profiles)  # type: ignore[arg-type]
+        out: dict[str, object] = {
+            "input": text,
+            "valid": not any(f.severity == "error" for f in findings),
+            "mode": mode,
+            "parts": None,
+            "assigned_name": None,
+            "normalized": None,
+            "canonical": None,
+            "registered": None,
+            "rule": None,
+            "error": None,
+            "findings": [f.to_dict() for f in findings],
+        }
+        try:
+            urn = self._urn(text, mode)  # type: ignore[arg-type]
+        except self._syntax_error as e:
+            out["error"] = {"position": e.position, "reason": e.reason}
+            return out
+        normalized, canonical = str(urn.normalized()), urn.canonical_str
+        if urn.mode == "rfc2141":
+            # Written out, a legacy NSS's '?', '#' would be read by RFC 8141 as components.
+            normalized, canonical = (_as_rfc8141(normalized), _as_rfc8141(canonical))
+        nid, nss, r, q, f = urn.parts
+        registered, rule = self._nid(nid)
+        out.update(
+            parts={"nid": nid, "nss": nss, "r_component": r, "q_component": q,
+                   "f_component": f},
+            assigned_name=urn.assigned_name,
+            normalized=normalized,
+            canonical=canonical,
+            registered=registered,
+            rule=rule,
+        )
         return out
-    rule = get_rule(urn.nid)
-    normalized, canonical = str(urn.normalized()), urn.canonical_str
-    if urn.mode == "rfc2141":
-        # Written out, a legacy NSS's '?', '#' would be read by RFC 8141 as components.
-        normalized, canonical = (_as_rfc8141(normalized), _as_rfc8141(canonical))
-    out.update(
-        parts={
-            "nid": urn.nid,
-            "nss": urn.nss,
-            "r_component": urn.r_component,
-            "q_component": urn.q_component,
-            "f_component": urn.f_component,
-        },
-        assigned_name=urn.assigned_name,
-        normalized=normalized,
-        canonical=canonical,
-        registered=is_registered(urn.nid),
-        rule=None if rule is GENERIC else rule.rule_name,
-    )
-    return out
 
 
 def _as_rfc8141(legacy: str) -> str:
@@ -142,52 +168,73 @@ def _shown(text: object) -> str:
     Untrusted input must not recolour the terminal or overwrite the report with a carriage
     return. One character for one keeps the caret under the fault.
     """
-    return "".join(
-        "?" if (c < " " or c == "\x7f" or "\x80" <= c < "\xa0") else c for c in str(text)
-    )
+    return _CONTROL.sub("?", str(text))
 
 
-def _print_text(d: dict[str, object]) -> None:
-    print(_shown(d["input"]))
-    print(f"  valid       {'yes' if d['valid'] else 'NO'}")
+# C0 controls, DEL and C1 controls: what a terminal may act on.
+_CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
+
+
+def _text(d: dict[str, object]) -> str:
+    """The text block for one description, lines ending in ``\n``."""
+    shown = _shown(d["input"])
+    lines = [shown, f"  valid       {'yes' if d['valid'] else 'NO'}"]
     error = d["error"]
     if isinstance(error, dict):
-        print(f"  error       {error['reason']} (at position {error['position']})")
-        print(f"              {_shown(d['input'])}")
-        print(f"              {' ' * int(error['position'])}^")
-        return
+        lines += [
+            f"  error       {error['reason']} (at position {error['position']})",
+            f"              {shown}",
+            f"              {' ' * int(error['position'])}^",
+        ]
+        return "\n".join(lines) + "\n"
     parts = d["parts"]
     assert isinstance(parts, dict)
     registered = "registered" if d["registered"] else "NOT registered"
-    print(f"  nid         {parts['nid']}  ({registered}; rules: {d['rule'] or 'generic'})")
-    print(f"  nss         {parts['nss']}")
+    lines.append(f"  nid         {parts['nid']}  ({registered}; rules: {d['rule'] or 'generic'})")
+    lines.append(f"  nss         {parts['nss']}")
     for key, label in (("r_component", "r-component"), ("q_component", "q-component"),
                        ("f_component", "f-component")):
         if parts[key] is not None:
-            print(f"  {label:<11} {parts[key]}")
-    print(f"  canonical   {d['canonical']}")
+            lines.append(f"  {label:<11} {parts[key]}")
+    lines.append(f"  canonical   {d['canonical']}")
     findings = d["findings"]
     assert isinstance(findings, list)
-    for f in findings:
-        print(f"  {f['severity']:<7}     {f['code']}: {_shown(f['message'])}")
+    lines += [f"  {f['severity']:<7}     {f['code']}: {_shown(f['message'])}" for f in findings]
+    return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
     check_profiles(args.profile)
-    # Each result is printed as soon as it is known and then dropped, so ``urnld parse -`` on
-    # a long list runs in constant memory.
+    describe_one = _Describer(args.mode, args.strict, args.profile)
+    # Reading a list from stdin, --json writes JSON Lines (one object a line, as each result
+    # is known); URNs given as arguments make one JSON list.
+    lines = args.json and "-" in args.urns
+    # Results are written in batches and then dropped, so ``urnld parse -`` on a long list runs
+    # in constant memory without a write call per line.
     valid = True
     opened = False
+    batch: list[str] = []
+    write = sys.stdout.write
     for text in _inputs(args.urns):
-        d = describe(text, args.mode, args.strict, args.profile)
+        d = describe_one(text)
         valid = valid and bool(d["valid"])
-        if args.json:
+        if lines:
+            batch.append(json.dumps(d, ensure_ascii=False, default=json_default) + "\n")
+        elif args.json:
             # The same bytes as json.dump(list, indent=2), one item at a time.
             item = json.dumps(d, indent=2, ensure_ascii=False, default=json_default)
-            sys.stdout.write(("," if opened else "[") + "\n" + textwrap.indent(item, "  "))
+            batch.append(("," if opened else "[") + "\n" + textwrap.indent(item, "  "))
             opened = True
         else:
-            _print_text(d)
-    if args.json:
+            batch.append(_text(d))
+        if len(batch) >= _BATCH:
+            write("".join(batch))
+            batch.clear()
+    write("".join(batch))
+    if args.json and not lines:
         print("\n]" if opened else "[]")
     return 0 if valid else 1
+
+
+#: Results per write.
+_BATCH = 512

@@ -5,6 +5,12 @@ Two paths name the same file when they reach the same inode (through symlinks, h
 ``-`` (stdin/stdout) and outputs that are not regular files (``/dev/null``, a FIFO) are never a
 collision: writing to them does not replace anything.
 
+The dispatcher runs :func:`check_args` on every command before the command starts: it gathers
+the files named by the options in :data:`INPUT_OPTIONS` and :data:`OUTPUT_OPTIONS` and hands them
+to :func:`check_paths`, the one check. A new output option is covered by adding its ``dest`` to
+:data:`OUTPUT_OPTIONS`; a command whose ``-o`` stands for several files (a directory) says which
+with a module function ``output_paths(args)``.
+
 >>> import os, tempfile
 >>> d = tempfile.mkdtemp()
 >>> data = os.path.join(d, "in.nt")
@@ -14,18 +20,25 @@ collision: writing to them does not replace anything.
 ...     check_paths([data], [os.path.join(d, ".", "in.nt")])
 ... except URNError as e:
 ...     print(str(e).replace(d, "D"))
-output 'D/./in.nt' is the input 'D/in.nt'; inputs are never modified
+output 'D/./in.nt' is the input file 'D/in.nt'; inputs are never modified
 """
 
 from __future__ import annotations
 
+import argparse
 import os
 import stat
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..errors import URNError
 
-__all__ = ["check_paths"]
+__all__ = ["INPUT_OPTIONS", "OUTPUT_OPTIONS", "check_args", "check_paths"]
+
+#: ``dest`` of every option that names a file a command reads (one path or a list of paths).
+INPUT_OPTIONS = ("inputs", "files", "data", "file", "shapes", "context", "frame", "config",
+                 "resolvers")
+#: ``dest`` of every option that names a file a command writes. A new one lists itself here.
+OUTPUT_OPTIONS = ("output", "html", "report", "undo", "findings", "sarif")
 
 
 def _key(path: str) -> tuple[object, ...] | None:
@@ -61,9 +74,50 @@ def check_paths(inputs: Iterable[str], outputs: Iterable[str]) -> None:
         for k in keys:
             if k in seen_in:
                 raise URNError(
-                    f"output {path!r} is the input {seen_in[k]!r}; inputs are never modified"
+                    f"output {path!r} is the input file {seen_in[k]!r}; inputs are never modified"
                 )
             if k in seen_out:
                 raise URNError(f"outputs {seen_out[k]!r} and {path!r} are the same file")
         for k in keys:
             seen_out[k] = path
+
+
+def _paths(args: argparse.Namespace, names: Iterable[str]) -> list[str]:
+    out: list[str] = []
+    for name in names:
+        value = getattr(args, name, None)
+        if isinstance(value, str) and value:
+            out.append(value)
+        elif isinstance(value, list | tuple):
+            out.extend(v for v in value if isinstance(v, str) and v)
+    return out
+
+
+def check_args(
+    args: argparse.Namespace,
+    output_paths: Callable[[argparse.Namespace], list[str]] | None = None,
+) -> None:
+    """:func:`check_paths` on every input and output option of a parsed command line.
+
+    *output_paths(args)*, when given, lists the files ``-o`` stands for (a directory of
+    outputs); otherwise ``-o`` is one file.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> open(os.path.join(d, "in.nt"), "w").close()
+    >>> args = argparse.Namespace(files=[os.path.join(d, "in.nt")], output=None,
+    ...                           html=os.path.join(d, "in.nt"))
+    >>> try:
+    ...     check_args(args)
+    ... except URNError as e:
+    ...     print(str(e).replace(d, "D"))
+    output 'D/in.nt' is the input file 'D/in.nt'; inputs are never modified
+    """
+    outputs: list[str] = []
+    for name in OUTPUT_OPTIONS:
+        if name == "output" and output_paths is not None:
+            outputs.extend(output_paths(args))
+        else:
+            outputs.extend(_paths(args, (name,)))
+    if outputs:
+        check_paths(_paths(args, INPUT_OPTIONS), outputs)

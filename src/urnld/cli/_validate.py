@@ -106,13 +106,29 @@ def _print_text(report: Report) -> None:
 def run(args: argparse.Namespace) -> int:
     from ._common import stdout_to
 
-    with stdout_to(args.output):
-        return _run(args)
+    with stdout_to(args.output) as discard:
+        code = _run(args)
+        if code == 2:
+            discard()  # exit 2: no output file is created or replaced
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:
+    from .._kernel import syntax_for_path
+    from ..errors import URNError
+    from ._input_options import read_options, refuse_long_lines, warnings_to_stderr
+
+    # A giant line takes rdflib minutes to refuse: the streaming reader's line limit, first.
+    # (JSON-LD is a whole document, often on one line: its own parser's limits apply.)
+    for path, fmt in [*((p, args.input_format) for p in args.data),
+                      *((p, None) for p in args.shapes or [])]:
+        try:
+            syntax: str | None = syntax_for_path(path, fmt, stdin="turtle").name
+        except URNError:
+            syntax = None  # the reader says so, in its words
+        if syntax != "json-ld":
+            refuse_long_lines(path)
     from ..shacl import ReadOptions, validate
-    from ._input_options import read_options, warnings_to_stderr
     from ._progress import Progress
 
     policy = policy_from_args(args, "urnld validate")

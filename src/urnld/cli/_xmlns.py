@@ -10,7 +10,8 @@ compared across files.
 
     {"files": [<urnld.xmlns.XMLNamespaceAudit.to_dict()>, …],
      "unreadable": [{"source": str, "error": str}, …],
-     "equivalent_spellings_across_files": [[spelling, …], …]}
+     "equivalent_spellings_across_files": [[spelling, …], …],
+     "ok": bool}  # every file read and nothing found (false when any file is unreadable)
 
 A file that cannot be read (missing, malformed XML, entity declarations) is listed as
 unreadable and the others are still audited. Exit 0 when every file was read and nothing was
@@ -49,8 +50,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from ._common import stdout_to
 
-    with stdout_to(args.output):
-        return _run(args)
+    with stdout_to(args.output) as discard:
+        code = _run(args)
+        if code == 2:
+            discard()  # exit 2: no output file is created or replaced
+    return code
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -89,9 +93,10 @@ def _run(args: argparse.Namespace) -> int:
         sorted(spellings) for spellings in by_key.values()
         if len(spellings) > 1 and not set.intersection(*spellings.values())
     )
+    clean = bool(audits) and all(a.ok for a in audits) and not across and not unreadable
     out = {"files": [a.to_dict() for a in audits], "unreadable": unreadable,
-           "equivalent_spellings_across_files": across}
-    if args.html:
+           "equivalent_spellings_across_files": across, "ok": clean}
+    if args.html and audits:  # no file read: exit 2, and no output file
         from ._html_report import write_html, xmlns_document
 
         write_html(args.html, xmlns_document(out, argv=args.argv))
@@ -106,7 +111,6 @@ def _run(args: argparse.Namespace) -> int:
                       + ", ".join(repr(s) for s in group))
     if not audits:
         return 2
-    clean = all(a.ok for a in audits) and not across and not unreadable
     return 0 if clean else 1
 
 

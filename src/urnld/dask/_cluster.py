@@ -95,19 +95,41 @@ def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
 
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
-    """Start the worker processes with SIGINT ignored, then restore the caller's handler.
+    """Start the worker processes with SIGINT ignored, and SIGTERM/SIGHUP held back.
 
     Ctrl-C reaches every process of the terminal's process group, and each worker would print a
     traceback. An ignored signal stays ignored across ``exec`` (Python then installs no
     KeyboardInterrupt handler), so only this process sees Ctrl-C and stops the cluster. A Ctrl-C
     during the start-up itself (a second or two) is not seen.
+
+    SIGTERM and SIGHUP (which the command turns into a clean stop) must not be lost, but must not
+    cut the cluster's constructor short either: a half-built cluster is not ours to close, and
+    distributed's own exit hook then fails on it with a traceback. They are noted, and delivered
+    to the caller's handler once the cluster is up (and in the caller's hands to close).
     """
+    held: list[int] = []
+
+    def hold(signum: int, _frame: object) -> None:
+        held.append(signum)
+
+    previous: dict[int, Any] = {}
     try:
-        previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        for name in ("SIGTERM", "SIGHUP"):
+            sig = getattr(signal, name, None)
+            if sig is not None:
+                previous[sig] = signal.signal(sig, hold)
     except ValueError:  # not the main thread: signals are not ours to change
         yield
         return
     try:
         yield
     finally:
-        signal.signal(signal.SIGINT, previous)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+        if held:
+            handler = previous[held[0]]
+            if callable(handler):
+                handler(held[0], None)
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), held[0])

@@ -5,11 +5,14 @@ Layout: ``OUTDIR`` holds one output file per input, with the input's file name a
 share a file name, the outputs keep the inputs' directories instead, relative to the deepest
 directory containing all inputs (``a/x.nt b/x.nt`` give ``OUTDIR/a/x.nt`` and ``OUTDIR/b/x.nt``).
 
-Commit: everything is written under a fresh hidden sibling ``.OUTDIR.urnld-tmp-<random>/`` (same
-file system, so the final step is one ``rename``); the partition pieces of a split file are
-concatenated in partition order into the file's output. Only when every task succeeded is the
-output renamed to ``OUTDIR``; the hidden sibling is deleted in every case. So ``OUTDIR`` either
-does not exist or is complete, and a rerun starts from nothing.
+Commit: everything is written under a fresh hidden sibling
+``.OUTDIR.urnld-tmp-<owner>-<random>/`` (same file system, so the final step is one ``rename``);
+the partition pieces of a split file are concatenated in partition order into the file's output.
+Only when every task succeeded is the output renamed to ``OUTDIR``; the hidden sibling is deleted
+in every case. So ``OUTDIR`` either does not exist or is complete, and a rerun starts from
+nothing. A process killed outright (SIGKILL) cannot delete its sibling: ``<owner>`` names the
+process (host, pid, start time), and the next job writing into the same parent directory removes
+the siblings whose owner is gone.
 
 >>> output_names(["/d/a/x.nt", "/d/b/x.nt"])
 ['a/x.nt', 'b/x.nt']
@@ -18,17 +21,23 @@ does not exist or is complete, and a rerun starts from nothing.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from .._kernel import owner_gone, owner_tag
 from ..errors import URNError
 
-__all__ = ["OutputDir", "concat", "output_names"]
+__all__ = ["OutputDir", "concat", "output_names", "sweep_stale"]
 
 _TMP_TAG = ".urnld-tmp-"
+# .OUTDIR.urnld-tmp-<host>-<pid>-<start>-<random>, and the same with -deleted once renamed.
+_TMP_NAME = re.compile(
+    r"\..*\.urnld-tmp-([0-9a-f]{8}-[0-9]+-[0-9]+)-[A-Za-z0-9_]+(?:-deleted)?\Z", re.DOTALL
+)
 _CLEANUP_ATTEMPTS = 20
 
 
@@ -86,6 +95,18 @@ def _copy(src: int, dst: int, size: int) -> None:
         shutil.copyfileobj(s, d, 1 << 20)
 
 
+def sweep_stale(parent: Path) -> None:
+    """Delete the hidden output directories in *parent* left by jobs whose process is gone."""
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for entry in entries:
+        m = _TMP_NAME.match(entry.name)
+        if m is not None and owner_gone(m[1]) and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
 class OutputDir:
     """The temporary directory a job writes into, and its commit to the final ``OUTDIR``.
 
@@ -107,9 +128,10 @@ class OutputDir:
         self.final = Path(outdir).absolute()
         self._check_free()
         self.final.parent.mkdir(parents=True, exist_ok=True)
-        self.root = Path(
-            tempfile.mkdtemp(prefix=f".{self.final.name}{_TMP_TAG}", dir=self.final.parent)
-        )
+        sweep_stale(self.final.parent)
+        self.root = Path(tempfile.mkdtemp(
+            prefix=f".{self.final.name}{_TMP_TAG}{owner_tag()}-", dir=self.final.parent
+        ))
         self.out = self.root / "out"
         self.out.mkdir()
         # mkdtemp makes its directory 0700; OUTDIR gets the usual umask-based mode of mkdir.

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, native_copy, upper_except_pct
+from .._core import CheckOptions, NamespaceRule, upper_except_pct
 from ..findings import Finding
 
 __all__ = ["RULE", "DOIRule"]
@@ -39,7 +39,6 @@ class DOIRule(NamespaceRule):
     reference = "ISO 26324; IANA template not read (provisional)"
     provisional = True
 
-    @native_copy("upper")  # the compiled accelerator's copy: _speedups.c native_case
     def canonical_nss(self, nss: str) -> str:
         return upper_except_pct(nss)
 

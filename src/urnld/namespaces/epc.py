@@ -62,7 +62,7 @@ class EPCRule(NamespaceRule):
     def typed_nss(self, nss: str) -> EPC:
         return EPC.parse(nss)
 
-    @native_copy("epc")  # with the default options: _speedups.c check_epc
+    @native_copy("epc")  # with the default options: _speedups/tds.h check_epc
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         found = self._sub_namespace(nss)
         if found is not None:
@@ -166,7 +166,6 @@ class EPCglobalRule(EPCRule):
     title = "EPCglobal"
     reference = "RFC 5134 §3"
 
-    @native_copy("epcglobal")  # with the default options: _speedups.c check_epc
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         found = self._sub_namespace(nss)
         if found is not None:

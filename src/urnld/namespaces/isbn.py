@@ -45,6 +45,9 @@ __all__ = ["RULE", "ISBNError", "ISBNRule", "isbn_a", "same_isbn"]
 _ISBN = re.compile(r"[0-9](?:-?[0-9]){8}-?[0-9Xx]|9-?7-?[89](?:-?[0-9]){9}-?[0-9]")
 _ALLOWED = "0123456789-Xx"
 _WEIGHTS10 = (10, 9, 8, 7, 6, 5, 4, 3, 2)
+#: The wording of a wrong check digit: a str.format template, which the compiled
+#: accelerator formats too (scripts/gen_speedups.py copies it into the C).
+MSG_CHECK_DIGIT = "ISBN check digit {!r} is wrong"
 
 
 class ISBNError(URNError):
@@ -89,7 +92,7 @@ class ISBNRule(NamespaceRule):
     title = "International Standard Book Number"
     reference = "RFC 3187 §5; ISO 2108:2017 (template v2)"
 
-    @native_copy("isbn")  # the compiled accelerator's copy: _speedups.c native_isbn
+    @native_copy("isbn")  # the compiled accelerator's copy: _speedups/rules.h canonical_isbn
     def canonical_nss(self, nss: str) -> str:
         if _ISBN.fullmatch(nss):
             return nss.replace("-", "").upper()
@@ -107,7 +110,7 @@ class ISBNRule(NamespaceRule):
             out.append(f"urn:doi:{doi}")
         return tuple(out)
 
-    @native_copy("isbn")  # with the default options: _speedups.c check_isbn
+    @native_copy("isbn")  # with the default options: _speedups/rules_check.h check_isbn
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if _ISBN.fullmatch(nss):
             yield from self._check_digit(nss)
@@ -173,7 +176,7 @@ class ISBNRule(NamespaceRule):
             # Wording fixed by the doctest of urnld.validate (core); keep it.
             yield self.finding(
                 "nss-check-digit",
-                f"ISBN check digit {nss[-1]!r} is wrong",
+                MSG_CHECK_DIGIT.format(nss[-1]),
                 len(nss) - 1,
                 len(nss),
             )

@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
+from .._core import CheckOptions, NamespaceRule, lower_except_pct
 from ..findings import Finding
 from ._util import PCHAR_NC_RE, segments, visible_span
 
@@ -86,7 +86,6 @@ class ISORule(NamespaceRule):
     reference = "RFC 5141 §2"
     profiles = frozenset({PROFILE_CURRENT})
 
-    @native_copy("lower_except_pct")  # the compiled accelerator's copy: _speedups.c native_case
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 

@@ -93,7 +93,7 @@ class NBNRule(NamespaceRule):
     reference = "RFC 8458 §4"
     profiles = frozenset({PROFILE_DE})
 
-    @native_copy("nbn")  # the compiled accelerator's copy: _speedups.c native_nbn
+    @native_copy("nbn")  # the compiled accelerator's copy: _speedups/rules.h canonical_nbn
     def canonical_nss(self, nss: str) -> str:
         m = _NBN.fullmatch(nss)
         if m is None:
@@ -103,7 +103,6 @@ class NBNRule(NamespaceRule):
     def typed_nss(self, nss: str) -> NBN:
         return NBN.parse(nss)
 
-    @native_copy("nbn")  # with the default options: _speedups.c nbn_match
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         m = _NBN.fullmatch(nss)
         if m is None:

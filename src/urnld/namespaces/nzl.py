@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
+from .._core import CheckOptions, NamespaceRule, lower_except_pct
 from ..findings import Finding
 from ._util import segment_problem
 
@@ -31,7 +31,6 @@ class NZLRule(NamespaceRule):
     title = "New Zealand Government"
     reference = "RFC 4350 §2"
 
-    @native_copy("lower_except_pct")  # the compiled accelerator's copy: _speedups.c native_case
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 

@@ -42,6 +42,9 @@ _BRANCHES: dict[str, tuple[int, str]] = {
     "names:technical": (3, "names:technical:{doc-type}:{doc-id}:{amendment-id}"),
     "member": (2, "member:{member-id}:{opaque}"),
 }
+#: The wording of a branch with too few segments: a str.format template, which the compiled
+#: accelerator formats too (scripts/gen_speedups.py copies it into the C).
+MSG_TOO_FEW = "{} segment(s) after '{}', the template has at least {}: {} (RFC 3121 §2)"
 
 
 class OASISRule(NamespaceRule):
@@ -51,7 +54,7 @@ class OASISRule(NamespaceRule):
     title = "Organization for the Advancement of Structured Information Standards"
     reference = "RFC 3121 §2"
 
-    @native_copy("oasis")  # with the default options: _speedups.c check_oasis
+    @native_copy("oasis")  # with the default options: _speedups/rules_check.h check_oasis
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         spans = segments(nss)
         first = nss[spans[0][0] : spans[0][1]]
@@ -95,8 +98,7 @@ class OASISRule(NamespaceRule):
         if len(spans) - used < need:
             yield self.finding(
                 "nss-invalid",
-                f"{len(spans) - used} segment(s) after '{branch}', the template has at least "
-                f"{need}: {shape} (RFC 3121 §2)",
+                MSG_TOO_FEW.format(len(spans) - used, branch, need, shape),
                 0,
                 len(nss),
                 Severity.ERROR if options.strict else Severity.WARNING,

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, native_copy
+from .._core import CheckOptions, NamespaceRule
 from ..findings import Finding
 from ._util import quote_char, segments, visible_span
 from .views import OID
@@ -45,7 +45,6 @@ class OIDRule(NamespaceRule):
     def typed_nss(self, nss: str) -> OID:
         return OID.parse(nss)
 
-    @native_copy("oid")  # with the default options: _speedups.c check_oid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _OID.fullmatch(nss):
             yield self._why_not_oid(nss)

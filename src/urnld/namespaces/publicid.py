@@ -62,6 +62,11 @@ _COPIED = frozenset(string.ascii_letters + string.digits + "-().,=!*@$_")
 _ESCAPE = {"+": "%2B", ":": "%3A", "/": "%2F", ";": "%3B", "'": "%27", "?": "%3F", "#": "%23",
            "%": "%25"}  # fmt: skip
 _UNESCAPE = {v: k for k, v in _ESCAPE.items()}
+#: The wording of an escape that is not one of the eight: a str.format template, which the compiled
+#: accelerator formats too (scripts/gen_speedups.py copies it into the C).
+MSG_NOT_AN_ESCAPE = (
+    "{!r} is not one of RFC 3151's eight escapes (%2B %3A %2F %3B %27 %3F %23 %25)"
+)
 _WHITESPACE = " \t\r\n"
 _WS_RUN = re.compile(r"[ \t\r\n]+")
 
@@ -140,8 +145,7 @@ def _untranscribe(nss: str) -> str:
             escape = piece.upper()
             if escape not in _UNESCAPE:
                 raise PublicIdError(
-                    nss, m.start(), f"{piece!r} is not one of RFC 3151's eight escapes "
-                    "(%2B %3A %2F %3B %27 %3F %23 %25)"
+                    nss, m.start(), MSG_NOT_AN_ESCAPE.format(piece)
                 )
             out.append(_UNESCAPE[escape])
         elif c in _ESCAPE:
@@ -218,7 +222,7 @@ class PublicIdRule(NamespaceRule):
     title = "SGML/XML formal public identifiers"
     reference = "RFC 3151 §2"
 
-    @native_copy("publicid")  # with the default options: _speedups.c check_publicid
+    @native_copy("publicid")  # with the default options: _speedups/rules_check.h check_publicid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         problem = _nss_problem(nss)
         if problem is not None:

@@ -33,6 +33,9 @@ __all__ = ["RULE", "UUIDRule"]
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
 _GROUPS = (8, 4, 4, 4, 12)
 _NAMES = ("time_low", "time_mid", "time_high_and_version", "clock_seq", "node")
+#: The wording of a group of the wrong length: a str.format template, which the compiled
+#: accelerator formats too (scripts/gen_speedups.py copies it into the C).
+MSG_GROUP_LENGTH = "UUID field {} has {} hex digits, expected {} (RFC 9562 §4)"
 
 
 class UUIDRule(NamespaceRule):
@@ -42,7 +45,6 @@ class UUIDRule(NamespaceRule):
     title = "Universally Unique Identifier"
     reference = "RFC 4122 §3; RFC 9562 §4"
 
-    @native_copy("uuid")  # the compiled accelerator's copy: _speedups.c native_uuid
     def canonical_nss(self, nss: str) -> str:
         if _UUID.fullmatch(nss):
             return nss.lower()
@@ -51,7 +53,7 @@ class UUIDRule(NamespaceRule):
     def typed_nss(self, nss: str) -> uuid.UUID:
         return uuid.UUID(nss)
 
-    @native_copy("uuid")  # with the default options: _speedups.c check_uuid
+    @native_copy("uuid")  # with the default options: _speedups/rules_check.h check_uuid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         if not _UUID.fullmatch(nss):
             yield self._why_not_uuid(nss)
@@ -101,8 +103,7 @@ class UUIDRule(NamespaceRule):
             if len(group) != want:
                 return self.finding(
                     "nss-invalid",
-                    f"UUID field {name} has {len(group)} hex digits, expected {want} "
-                    "(RFC 9562 §4)",
+                    MSG_GROUP_LENGTH.format(name, len(group), want),
                     start,
                     start + len(group),
                 )

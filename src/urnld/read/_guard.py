@@ -203,22 +203,31 @@ def guard_text(
     return out
 
 
-def prefix_like_rewrites(text: str, *, source: str) -> tuple[str, list[tuple[str, str, str]]]:
+def prefix_like_rewrites(
+    text: str, *, source: str, left: list[tuple[str, str, str]] | None = None
+) -> tuple[str, list[tuple[str, str, str]]]:
     """Turtle-like *text* with each relative-path reference made under a URN base that ends in
     ``:`` written as base + reference (what "@base <urn:uuid:>" authors mean); and the list of
-    ``(where, reference, iri)`` rewrites. Other references are left as they are."""
+    ``(where, reference, iri)`` rewrites. Other references are left as they are; those that
+    are a hazard under a URN base (see :func:`urnld._kernel.is_hazard`) are appended to
+    *left*, when given, as ``(where, reference, "")``."""
     pieces: list[str] = []
     last = 0
     done: list[tuple[str, str, str]] = []
     for m, _raw, ref, current, sets_base in _references(text, None):
-        if (not sets_base and current is not None and is_urn(current) and current.endswith(":")
-                and reference_kind(ref) == "relative-path"):
+        if sets_base or current is None or not is_urn(current):
+            continue
+        kind = reference_kind(ref)
+        if current.endswith(":") and kind == "relative-path":
             new = current + ref
             line, col = _line_col(text, m.start())
             done.append((str(Position(source, line, col)), ref, new))
             pieces.append(text[last:m.start("iri")])
             pieces.append(new)
             last = m.end("iri")
+        elif left is not None and kind in HAZARD_KINDS:
+            line, col = _line_col(text, m.start())
+            left.append((str(Position(source, line, col)), ref, ""))
     if not pieces:
         return text, done
     pieces.append(text[last:])

@@ -1,0 +1,593 @@
+/* Part of _speedups.c (one translation unit). Twin of urnld.stream._passes: the rewrite of a
+ * chunk of N-Triples/N-Quads lines (the stream's per-line loop) and its cache-miss work for
+ * the common case, the term rule's verdict (urnld._kernel.TermVerdict, field order from
+ * _generated.h). */
+#ifndef URNLD_SPEEDUPS_STREAM_H
+#define URNLD_SPEEDUPS_STREAM_H
+
+/* The output, written straight into the bytes object that is returned (no copy at the end):
+ * grown, and finally cut to its length, with _PyBytes_Resize. */
+typedef struct {
+    PyObject *bytes; /* NULL after a failed resize (the error is set) */
+    Py_ssize_t len, cap;
+} Buf;
+
+static int
+buf_resize(Buf *b, Py_ssize_t cap)
+{
+    if (_PyBytes_Resize(&b->bytes, cap) < 0)
+        return -1; /* b->bytes is NULL now */
+    b->cap = cap;
+    return 0;
+}
+
+static int
+buf_put(Buf *b, const void *data, Py_ssize_t len)
+{
+    if (b->len + len > b->cap) {
+        Py_ssize_t cap = b->cap * 2;
+        if (cap < b->len + len)
+            cap = b->len + len + 4096;
+        if (buf_resize(b, cap) < 0)
+            return -1;
+    }
+    memcpy(PyBytes_AS_STRING(b->bytes) + b->len, data, (size_t)len);
+    b->len += len;
+    return 0;
+}
+
+static int
+add_count(PyObject *d, PyObject *key, PyObject *n)
+{
+    PyObject *old = PyDict_GetItemWithError(d, key);
+    if (old == NULL) {
+        if (PyErr_Occurred())
+            return -1;
+        return PyDict_SetItem(d, key, n);
+    }
+    PyObject *val = PyNumber_Add(old, n);
+    if (val == NULL)
+        return -1;
+    int r = PyDict_SetItem(d, key, val);
+    Py_DECREF(val);
+    return r;
+}
+
+/* A new tuple of strs, ints and such tuples, untracked (see untrack_atomic), or NULL. */
+static PyObject *
+atomic_pair(PyObject *a, PyObject *b)
+{
+    PyObject *t = PyTuple_Pack(2, a, b);
+    if (t != NULL)
+        untrack_atomic(t);
+    return t;
+}
+
+/* d[(a, b)] += n */
+static int
+add_pair(PyObject *d, PyObject *a, PyObject *b, PyObject *n)
+{
+    PyObject *key = atomic_pair(a, b);
+    if (key == NULL)
+        return -1;
+    int r = add_count(d, key, n);
+    Py_DECREF(key);
+    return r;
+}
+
+/* One more statement for the URN token tok. */
+static int
+count(PyObject *occ, PyObject *tok)
+{
+    return add_count(occ, tok, one);
+}
+
+/* The output token for the term p[a..b) (a new reference; an empty bytes object means "not a
+ * URN, write it as it is"), through the cache *tokens* or the miss function. *tok receives a
+ * new reference to the token as a bytes object, or NULL when the term cannot be a URN. */
+
+typedef struct {
+    PyObject *info, *prefixes, *policy, *canonical_nss;
+    PyTypeObject *verdict_type; /* urnld._kernel.TermVerdict, a tuple subclass; NULL: the
+                                 * check pass, which keeps the spellings only */
+    int ignore_components;
+} Fast;
+
+/* The term rule's verdict on the ASCII str text in the common case that canon_scan() takes: a
+ * new urnld._kernel.TermVerdict (output=canonical, canonical, nid, None, None, None), made as
+ * tuple.__new__ makes a tuple subclass instance, with *canonical a new reference to the
+ * canonical form. NULL without an exception means "take the Python path". */
+static PyObject *
+fast_verdict(PyObject *text, Fast *f, PyObject **canonical_out)
+{
+    *canonical_out = NULL;
+    Canon got;
+    int r = canon_scan(text, f->prefixes, f->policy, &got);
+    if (r <= 0)
+        return NULL;
+    /* The NID (lower case) of this prefix, shared by every term with it. */
+    PyObject *prefix = got.prefix;
+    PyObject *nid = PyDict_GetItemWithError(nid_of_prefix, prefix); /* borrowed */
+    if (nid == NULL) {
+        if (PyErr_Occurred())
+            goto fail_canon;
+        nid = PyUnicode_Substring(prefix, 4, PyUnicode_GET_LENGTH(prefix) - 1);
+        if (nid == NULL)
+            goto fail_canon;
+        if (PyDict_GET_SIZE(nid_of_prefix) >= 4096)
+            PyDict_Clear(nid_of_prefix);
+        int rr = PyDict_SetItem(nid_of_prefix, prefix, nid);
+        Py_DECREF(nid); /* the dict holds it */
+        if (rr < 0)
+            goto fail_canon;
+    }
+    PyObject *canonical = canon_finish(&got, 1);
+    if (canonical == NULL)
+        return NULL; /* an error, or NULL alone: the Python path */
+    const unsigned char *c = PyUnicode_1BYTE_DATA(canonical);
+    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+    if (f->ignore_components && (memchr(c, '?', (size_t)cn) || memchr(c, '#', (size_t)cn))) {
+        Py_DECREF(canonical);
+        return NULL;
+    }
+    PyObject *verdict = f->verdict_type->tp_alloc(f->verdict_type, VERDICT_FIELDS);
+    if (verdict == NULL) {
+        Py_DECREF(canonical);
+        return NULL;
+    }
+    for (int k = 0; k < VERDICT_FIELDS; k++) /* (canonical, canonical, nid, None, ...) */
+        PyTuple_SET_ITEM(verdict, k,
+                         Py_NewRef(k == VERDICT_OUTPUT || k == VERDICT_CANONICAL ? canonical
+                                   : k == VERDICT_NID                             ? nid
+                                                                                  : Py_None));
+    untrack_atomic(verdict);
+    *canonical_out = canonical;
+    return verdict;
+fail_canon:
+    Py_XDECREF(got.canonical);
+    Py_XDECREF(got.nss);
+    Py_XDECREF(got.tail);
+    return NULL;
+}
+
+/* info[t] = (text, verdict, is_literal), then tokens[t] = out. Returns out (a new reference,
+ * consumed from the caller), NULL on error. */
+static PyObject *
+fast_store(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *verdict,
+           PyObject *is_literal, PyObject *out)
+{
+    PyObject *entry = PyTuple_Pack(3, text, verdict, is_literal);
+    if (entry != NULL)
+        untrack_atomic(entry);
+    if (entry == NULL || PyDict_SetItem(f->info, t, entry) < 0 ||
+        PyDict_SetItem(tokens, t, out) < 0) {
+        Py_XDECREF(entry);
+        Py_DECREF(out);
+        return NULL;
+    }
+    Py_DECREF(entry);
+    return out;
+}
+
+/* The check pass's miss work: info[t] = (text, None, is_literal), the term written as it is
+ * (the check pass keeps no output, and asks the check rule about the spelling itself: a
+ * verdict would be work thrown away). Consumes text; returns t (a new reference) or NULL. */
+static PyObject *
+spelling_only(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *is_literal)
+{
+    Py_INCREF(t);
+    PyObject *out = fast_store(t, tokens, f, text, Py_None, is_literal, t);
+    Py_DECREF(text);
+    return out;
+}
+
+/* before + canonical + after as a bytes object (canonical: an ASCII str). */
+static PyObject *
+wrap_ascii(char before, PyObject *canonical, const char *after, Py_ssize_t after_len)
+{
+    Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, 1 + cn + after_len);
+    if (out != NULL) {
+        char *d = PyBytes_AS_STRING(out);
+        d[0] = before;
+        memcpy(d + 1, PyUnicode_1BYTE_DATA(canonical), (size_t)cn);
+        memcpy(d + 1 + cn, after, (size_t)after_len);
+    }
+    return out;
+}
+
+/* The stream's IRI cache-miss work (_Pass.iri) for the common case: an ASCII IRI without
+ * escapes that is a URN the accelerator's canonical() takes. Fills tokens/info as iri() does
+ * and returns the output token (new reference); NULL without an exception means "take the
+ * Python path". */
+static PyObject *
+fast_iri(PyObject *t, PyObject *tokens, Fast *f)
+{
+    const unsigned char *q = (const unsigned char *)PyBytes_AS_STRING(t);
+    Py_ssize_t n = PyBytes_GET_SIZE(t);
+    if (n < 2 || memchr(q, '\\', (size_t)n) != NULL) /* escapes: iri() decodes them */
+        return NULL;
+    if (!(n >= 5 && (q[2] | 0x20) == 'r' && (q[3] | 0x20) == 'n' && q[4] == ':')) {
+        if (PyDict_SetItem(tokens, t, empty_bytes) < 0)
+            return NULL;
+        Py_INCREF(empty_bytes);
+        return empty_bytes;
+    }
+    for (Py_ssize_t k = 1; k < n - 1; k++)
+        if (q[k] >= 0x80)
+            return NULL;
+    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, q + 1, n - 2);
+    if (text == NULL)
+        return NULL;
+    if (f->verdict_type == NULL)
+        return spelling_only(t, tokens, f, text, Py_False);
+    PyObject *canonical, *out = NULL;
+    PyObject *verdict = fast_verdict(text, f, &canonical);
+    if (verdict != NULL) {
+        Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+        if (cn == n - 2 && memcmp(PyUnicode_1BYTE_DATA(canonical), q + 1, (size_t)cn) == 0) {
+            Py_INCREF(t);
+            out = t;
+        }
+        else
+            out = wrap_ascii('<', canonical, ">", 1);
+        if (out != NULL)
+            out = fast_store(t, tokens, f, text, verdict, Py_False, out);
+        Py_DECREF(verdict);
+        Py_DECREF(canonical);
+    }
+    Py_DECREF(text);
+    return out;
+}
+
+/* Whether what follows the closing quote of a literal (s[0..n)) lets it hold a URN: nothing,
+ * or "^^" and one of the term rule's URN literal datatypes (URN_LITERAL_SUFFIXES, as
+ * urnld.stream._grammar.literal_parts takes them). */
+static int
+urn_literal_suffix(const unsigned char *s, Py_ssize_t n)
+{
+    if (n == 0)
+        return 1;
+    for (int k = 0; k < URN_LITERAL_SUFFIX_COUNT; k++)
+        if ((size_t)n == strlen(URN_LITERAL_SUFFIXES[k]) &&
+            memcmp(s, URN_LITERAL_SUFFIXES[k], (size_t)n) == 0)
+            return 1;
+    return 0;
+}
+
+/* The stream's literal cache-miss work (_Pass.literal) for the common case: a literal token
+ * without escapes whose lexical form is ASCII. Fills tokens/info as literal() does and returns
+ * the output token (new reference); NULL without an exception means "take the Python path". */
+static PyObject *
+fast_literal(PyObject *t, PyObject *tokens, Fast *f)
+{
+    const unsigned char *q = (const unsigned char *)PyBytes_AS_STRING(t);
+    Py_ssize_t n = PyBytes_GET_SIZE(t);
+    if (n < 2 || q[0] != '"' || memchr(q, '\\', (size_t)n) != NULL)
+        return NULL; /* escapes: literal() decodes them */
+    Py_ssize_t end = n - 1; /* the closing quote: the last '"' (no escaped one inside) */
+    while (end > 0 && q[end] != '"')
+        end--;
+    if (end == 0)
+        return NULL;
+    const unsigned char *suffix = q + end + 1;
+    Py_ssize_t suffix_len = n - end - 1;
+    int urn_like = urn_literal_suffix(suffix, suffix_len);
+    const unsigned char *body = q + 1;
+    Py_ssize_t len = end - 1;
+    /* is_urn_like(): "urn:" in any case (ASCII letters: c | 0x20 is the lower case) */
+    urn_like = urn_like && len >= 4 && (body[0] | 0x20) == 'u' && (body[1] | 0x20) == 'r' &&
+               (body[2] | 0x20) == 'n' && body[3] == ':';
+    if (!urn_like) {
+        if (PyDict_SetItem(tokens, t, empty_bytes) < 0)
+            return NULL;
+        Py_INCREF(empty_bytes);
+        return empty_bytes;
+    }
+    for (Py_ssize_t k = 0; k < len; k++)
+        if (body[k] >= 0x80)
+            return NULL;
+    PyObject *text = PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, body, len);
+    if (text == NULL)
+        return NULL;
+    if (f->verdict_type == NULL)
+        return spelling_only(t, tokens, f, text, Py_True);
+    PyObject *canonical, *out = NULL;
+    PyObject *verdict = fast_verdict(text, f, &canonical);
+    if (verdict != NULL) {
+        Py_ssize_t cn = PyUnicode_GET_LENGTH(canonical);
+        if (cn == len && memcmp(PyUnicode_1BYTE_DATA(canonical), body, (size_t)cn) == 0) {
+            Py_INCREF(t);
+            out = t;
+        }
+        else /* a canonical URN is ASCII without '"' or '\\': no escaping needed */
+            out = wrap_ascii('"', canonical, (const char *)q + end, suffix_len + 1);
+        if (out != NULL)
+            out = fast_store(t, tokens, f, text, verdict, Py_True, out);
+        Py_DECREF(verdict);
+        Py_DECREF(canonical);
+    }
+    Py_DECREF(text);
+    return out;
+}
+
+typedef PyObject *(*FastMiss)(PyObject *, PyObject *, Fast *);
+
+static PyObject *
+lookup(const unsigned char *p, Py_ssize_t a, Py_ssize_t b, PyObject *tokens, PyObject *miss,
+       Fast *fast, FastMiss fast_miss, PyObject **tok)
+{
+    *tok = NULL;
+    unsigned char c = p[a + 1];
+    if (c != 'u' && c != 'U' && c != '\\') {
+        Py_INCREF(empty_bytes);
+        return empty_bytes;
+    }
+    PyObject *t = PyBytes_FromStringAndSize((const char *)p + a, b - a);
+    if (t == NULL)
+        return NULL;
+    PyObject *v = PyDict_GetItemWithError(tokens, t);
+    if (v != NULL)
+        Py_INCREF(v);
+    else {
+        if (PyErr_Occurred()) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        v = fast == NULL ? NULL : fast_miss(t, tokens, fast);
+        if (v == NULL && !PyErr_Occurred())
+            v = PyObject_CallOneArg(miss, t);
+        if (v == NULL) {
+            Py_DECREF(t);
+            return NULL;
+        }
+        if (!PyBytes_Check(v)) {
+            PyErr_SetString(PyExc_TypeError, "a term function must return bytes");
+            Py_DECREF(v);
+            Py_DECREF(t);
+            return NULL;
+        }
+    }
+    *tok = t;
+    return v;
+}
+
+static int
+same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssize_t b2)
+{
+    return b1 - a1 == b2 - a2 && memcmp(p + a1, p + a2, (size_t)(b1 - a1)) == 0;
+}
+
+/* rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok,
+ *         ignore_components, verdict_type[, skip_predicate]]) -> (bytes, statements) | None
+ *
+ * The output of a chunk whose every line is a statement in the usual layout, as the stream's
+ * Python rewrite loop makes it: each token through the cache *tokens* (raw token -> output
+ * token, b"" for "not a URN"), a miss through iri(token) / literal(token), which fill the
+ * cache; every URN token is counted once per statement in *occ*. None (nothing counted) when a
+ * line is not in that layout. With the last five arguments, an IRI miss that fast_iri() can
+ * take does not call iri(), nor a literal miss that fast_literal() can take literal(); with
+ * verdict_type None (the check pass) they record the spellings of URN-like terms (info
+ * entries (spelling, None, is_literal)) and the output is b"": that pass keeps none. A literal
+ * object of a statement whose predicate is *skip_predicate* (bytes, the IRIREF as written) is
+ * left as it is, uncounted. */
+static PyObject *
+sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 && nargs != 11 && nargs != 12) {
+        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11 or 12 arguments");
+        return NULL;
+    }
+    /* a literal object of a statement with this predicate is no URN term (urnld's spelling
+     * records): NULL for none */
+    PyObject *skip = nargs == 12 && args[11] != Py_None ? args[11] : NULL;
+    if (skip != NULL && !PyBytes_CheckExact(skip))
+        Py_RETURN_NONE;
+    PyObject *chunk = args[0], *tokens = args[1], *occ = args[2], *iri = args[3],
+             *literal = args[4];
+    int literals = PyObject_IsTrue(args[5]);
+    if (literals < 0)
+        return NULL;
+    if (!PyBytes_CheckExact(chunk) || !PyDict_CheckExact(tokens) || !PyDict_CheckExact(occ))
+        Py_RETURN_NONE;
+    Fast fast_ctx, *fast = NULL;
+    if (nargs >= 11) {
+        int ic = PyObject_IsTrue(args[9]);
+        if (ic < 0)
+            return NULL;
+        if (!PyDict_CheckExact(args[6]) || !PyDict_CheckExact(args[7]))
+            Py_RETURN_NONE;
+        if (args[10] != Py_None && (!PyType_Check(args[10]) ||
+                                    !PyType_IsSubtype((PyTypeObject *)args[10], &PyTuple_Type)))
+            Py_RETURN_NONE;
+        fast_ctx.info = args[6];
+        fast_ctx.prefixes = args[7];
+        fast_ctx.policy = args[8];
+        fast_ctx.verdict_type = args[10] == Py_None ? NULL : (PyTypeObject *)args[10];
+        fast_ctx.canonical_nss = str_canonical_nss;
+        fast_ctx.ignore_components = ic;
+        fast = &fast_ctx;
+    }
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(chunk);
+    Py_ssize_t n = PyBytes_GET_SIZE(chunk);
+    if (n == 0 || p[n - 1] != '\n')
+        Py_RETURN_NONE;
+
+    /* Pass 1: every line must be in the layout (else nothing is counted). */
+    Py_ssize_t cap = 1024, rows = 0;
+    Py_ssize_t *spans = PyMem_Malloc(sizeof(Py_ssize_t) * 9 * (size_t)cap);
+    unsigned char *kinds = PyMem_Malloc(4 * (size_t)cap);
+    if (spans == NULL || kinds == NULL) {
+        PyMem_Free(spans);
+        PyMem_Free(kinds);
+        return PyErr_NoMemory();
+    }
+    Py_ssize_t i = 0;
+    while (i < n) {
+        if (rows == cap) {
+            cap *= 2;
+            Py_ssize_t *ns = PyMem_Realloc(spans, sizeof(Py_ssize_t) * 9 * (size_t)cap);
+            if (ns == NULL) {
+                PyMem_Free(spans);
+                PyMem_Free(kinds);
+                return PyErr_NoMemory();
+            }
+            spans = ns;
+            unsigned char *nk = PyMem_Realloc(kinds, 4 * (size_t)cap);
+            if (nk == NULL) {
+                PyMem_Free(spans);
+                PyMem_Free(kinds);
+                return PyErr_NoMemory();
+            }
+            kinds = nk;
+        }
+        int k[4];
+        Py_ssize_t *sp = spans + 9 * rows;
+        Py_ssize_t j = scan_line(p, i, n, sp, k);
+        if (j < 0) {
+            PyMem_Free(spans);
+            PyMem_Free(kinds);
+            Py_RETURN_NONE;
+        }
+        sp[8] = j;
+        for (int q = 0; q < 4; q++)
+            kinds[4 * rows + q] = (unsigned char)k[q];
+        rows++;
+        i = j;
+    }
+
+    /* Pass 2: the rewrite. */
+    int emit = fast == NULL || fast->verdict_type != NULL;
+    Buf out = {NULL, 0, emit ? n + n / 8 + 64 : 0};
+    out.bytes = PyBytes_FromStringAndSize(NULL, out.cap);
+    PyObject *prev_tok = NULL, *prev_v = NULL, *result = NULL;
+    Py_ssize_t prev_a = -1, prev_b = -1;
+    if (out.bytes == NULL)
+        goto done;
+    for (Py_ssize_t r = 0; r < rows; r++) {
+        Py_ssize_t *sp = spans + 9 * r;
+        unsigned char *kd = kinds + 4 * r;
+        Py_ssize_t line_start = sp[0], line_end = sp[8];
+        PyObject *vals[4] = {NULL, NULL, NULL, NULL}; /* borrowed or owned below */
+        PyObject *owned[4] = {NULL, NULL, NULL, NULL};
+        PyObject *toks[4] = {NULL, NULL, NULL, NULL};
+        int changed = 0, fail = 0;
+
+        /* subject: compared with the previous one before any lookup */
+        if (prev_a < 0 || !same(p, sp[0], sp[1], prev_a, prev_b)) {
+            Py_CLEAR(prev_tok);
+            Py_CLEAR(prev_v);
+            prev_a = sp[0];
+            prev_b = sp[1];
+            if (kd[0] == 1) {
+                prev_v = lookup(p, sp[0], sp[1], tokens, iri, fast, fast_iri, &prev_tok);
+                if (prev_v == NULL)
+                    goto done;
+            }
+            else {
+                Py_INCREF(empty_bytes);
+                prev_v = empty_bytes;
+            }
+        }
+        if (PyBytes_GET_SIZE(prev_v)) {
+            if (count(occ, prev_tok) < 0)
+                goto done;
+            vals[0] = prev_v;
+            changed = 1;
+        }
+        /* predicate */
+        owned[1] = lookup(p, sp[2], sp[3], tokens, iri, fast, fast_iri, &toks[1]);
+        if (owned[1] == NULL)
+            goto row_fail;
+        if (PyBytes_GET_SIZE(owned[1])) {
+            if (!same(p, sp[2], sp[3], sp[0], sp[1]) && count(occ, toks[1]) < 0)
+                goto row_fail;
+            vals[1] = owned[1];
+            changed = 1;
+        }
+        /* object */
+        if (kd[2] == 1) {
+            owned[2] = lookup(p, sp[4], sp[5], tokens, iri, fast, fast_iri, &toks[2]);
+            if (owned[2] == NULL)
+                goto row_fail;
+            if (PyBytes_GET_SIZE(owned[2])) {
+                if (!same(p, sp[4], sp[5], sp[0], sp[1]) && !same(p, sp[4], sp[5], sp[2], sp[3]) &&
+                    count(occ, toks[2]) < 0)
+                    goto row_fail;
+                vals[2] = owned[2];
+                changed = 1;
+            }
+        }
+        else if (kd[2] == 3 && literals &&
+                 !(skip != NULL && sp[3] - sp[2] == PyBytes_GET_SIZE(skip) &&
+                   memcmp(p + sp[2], PyBytes_AS_STRING(skip), (size_t)(sp[3] - sp[2])) == 0)) {
+            owned[2] = lookup(p, sp[4], sp[5], tokens, literal, fast, fast_literal, &toks[2]);
+            if (owned[2] == NULL)
+                goto row_fail;
+            if (PyBytes_GET_SIZE(owned[2])) {
+                if (count(occ, toks[2]) < 0)
+                    goto row_fail;
+                vals[2] = owned[2];
+                changed = 1;
+            }
+        }
+        /* graph */
+        if (kd[3] == 1) {
+            owned[3] = lookup(p, sp[6], sp[7], tokens, iri, fast, fast_iri, &toks[3]);
+            if (owned[3] == NULL)
+                goto row_fail;
+            if (PyBytes_GET_SIZE(owned[3])) {
+                if (!same(p, sp[6], sp[7], sp[0], sp[1]) && !same(p, sp[6], sp[7], sp[2], sp[3]) &&
+                    !same(p, sp[6], sp[7], sp[4], sp[5]) && count(occ, toks[3]) < 0)
+                    goto row_fail;
+                vals[3] = owned[3];
+                changed = 1;
+            }
+        }
+        if (!emit)
+            ; /* spellings only: the check pass keeps no output */
+        else if (!changed) {
+            if (buf_put(&out, p + line_start, line_end - line_start) < 0)
+                goto row_fail;
+        }
+        else {
+            for (int q = 0; q < 4; q++) {
+                Py_ssize_t a = sp[2 * q], b = sp[2 * q + 1];
+                if (q == 3 && kd[3] == 0)
+                    break;
+                if (q > 0 && buf_put(&out, " ", 1) < 0)
+                    goto row_fail;
+                if (vals[q] != NULL) {
+                    if (buf_put(&out, PyBytes_AS_STRING(vals[q]), PyBytes_GET_SIZE(vals[q])) < 0)
+                        goto row_fail;
+                }
+                else if (buf_put(&out, p + a, b - a) < 0)
+                    goto row_fail;
+            }
+            if (buf_put(&out, " .\n", 3) < 0)
+                goto row_fail;
+        }
+        goto row_ok;
+    row_fail:
+        fail = 1;
+    row_ok:
+        for (int q = 1; q < 4; q++) {
+            Py_XDECREF(owned[q]);
+            Py_XDECREF(toks[q]);
+        }
+        if (fail)
+            goto done;
+    }
+    if (buf_resize(&out, out.len) < 0)
+        goto done;
+    result = Py_BuildValue("(On)", out.bytes, rows);
+done:
+    Py_XDECREF(prev_tok);
+    Py_XDECREF(prev_v);
+    Py_XDECREF(out.bytes);
+    PyMem_Free(spans);
+    PyMem_Free(kinds);
+    return result;
+}
+
+#endif /* URNLD_SPEEDUPS_STREAM_H */

@@ -154,7 +154,7 @@ def test_canonicalize_says_what_it_merged_also_off_a_terminal(capsys, tmp_path) 
     out = tmp_path / "c.ttl"
     code, _, err = run(capsys, "canonicalize", str(CATALOG), "--literals", "-o", str(out))
     assert code == 0  # streamed: two spellings of one statement are both written
-    assert err.startswith("urnld canonicalize: 74 statements in, 74 out (0 duplicates merged); "
+    assert err.startswith("urnld canonicalize: 74 statements in, 74 written (duplicates not merged in streaming mode); "
                           "merged 26 spellings into 9 canonical URNs (29 occurrences rewritten); "
                           "left 2 invalid URNs as written")
     assert "no canonical form exists" in err

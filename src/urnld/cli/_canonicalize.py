@@ -412,9 +412,15 @@ def _run_dask(args: argparse.Namespace) -> int:
         ) from e
     from ._input_options import read_options, warnings_to_stderr
 
-    # Line-based inputs are partitioned and streamed: not deduplicated.
+    # Line-based inputs are partitioned and streamed, the other syntaxes the route streams are
+    # streamed whole by one worker: not deduplicated either way.
     args.streamed = any(
-        syntax_for_path(p, args.input_format, stdin="nt").lines is not None for p in args.inputs
+        canonicalize_route(
+            (fmt := syntax_for_path(p, args.input_format, stdin="nt").name),
+            args.output_format or fmt, iris=args.iris,
+            catalog=bool(getattr(args, "catalog", None)),
+        ).streams
+        for p in args.inputs
     )
     try:
         with warnings_to_stderr("urnld canonicalize"):

@@ -189,6 +189,7 @@ def canonicalize_file(
     base: str | None = None,
     catalog: Any = None,
     hazards: HazardMode = "error",
+    source: str | None = None,
 ) -> CanonicalizeReport:
     """Canonicalize an RDF file (``.gz`` in and out supported) into ``out_path``.
 
@@ -202,7 +203,8 @@ def canonicalize_file(
     JSON-LD document that names one is refused here: :func:`urnld.read.read` reads it with
     the catalog), ``hazards`` what a relative reference against a URN base does
     (``"error"``: :class:`~urnld.jsonld.URNBaseError`; ``"warn"``; ``"ignore"``), as in
-    :func:`urnld.read.read`. A syntax error is an :class:`RDFSyntaxError` with the position.
+    :func:`urnld.read.read`. A syntax error is an :class:`RDFSyntaxError` with the position;
+    ``source`` names the input in messages (default: the path).
 
     The output is written to a temporary file and renamed, so it appears only complete; the
     input is only read. ``-`` means stdin / stdout. ``progress`` is called with a
@@ -238,7 +240,7 @@ def canonicalize_file(
             canonicalize_stream(
                 os.fspath(in_path), fout, input_format=in_fmt or "nquads",
                 output_format=out_fmt or "nquads", report=report, base=base, catalog=catalog,
-                hazards=hazards, jobs=jobs, options=opts,
+                hazards=hazards, jobs=jobs, options=opts, source=source,
                 on_progress=_progress_of(progress, in_path),
             )
         return report
@@ -293,6 +295,7 @@ def check_file(
     base: str | None = None,
     catalog: Any = None,
     hazards: HazardMode = "error",
+    source: str | None = None,
 ) -> CheckReport:
     """Check the URNs of an RDF file (plain or ``.gz``; ``-`` = stdin).
 
@@ -322,7 +325,7 @@ def check_file(
     if in_fmt is not None and in_fmt not in LINE_SYNTAXES:
         check_stream(
             os.fspath(path), input_format=in_fmt, report=report, base=base, catalog=catalog,
-            hazards=hazards, jobs=jobs, policy=policy,
+            hazards=hazards, jobs=jobs, policy=policy, source=source,
             on_progress=_progress_of(progress, path),
         )
         return report

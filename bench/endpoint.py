@@ -1,7 +1,12 @@
-"""Benchmark: URNs of a running Oxigraph server, in place vs the dump → canonicalize → reload trip.
+"""Benchmark: URNs of a running SPARQL store, in place vs the dump → canonicalize → reload trip.
 
     python bench/endpoint.py                                  # 200k triples, memory 200k vs 800k
     python bench/endpoint.py --triples 1000000 --memory 1000000 4000000   # the full sizes
+    python bench/endpoint.py --store virtuoso --memory        # Debian's virtuoso-t instead
+
+The store is an Oxigraph server (default) or a Virtuoso server (``--store virtuoso``: a
+``virtuoso-t`` of its own in a temporary directory; the data goes in one named graph, since
+Virtuoso has no plain default graph, and both sides use its Graph Store Protocol).
 
 In one run, on a store of ``--triples`` N-Triples statements of which 10% use a non-canonical
 URN spelling (records about books named by ISBN URNs, spelled ``URN:ISBN:…``, ``urn:ISBN:…``
@@ -74,7 +79,15 @@ def generate(path: Path, triples: int, seed: int = 17) -> None:
                 n += 1
 
 
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 class Server:
+    query_path, update_path = "/query", "/update"
+
     def __init__(self, location: Path) -> None:
         with socket.socket() as s:
             s.bind(("127.0.0.1", 0))
@@ -125,6 +138,82 @@ class Server:
             return e.count("SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }")
 
 
+class VirtuosoServer:
+    """``virtuoso-t +foreground`` with its own ini on free loopback ports; the data in GRAPH."""
+
+    query_path, update_path = "/sparql", "/sparql-auth"
+    GRAPH = "http://example.org/bench"
+
+    def __init__(self, location: Path) -> None:
+        import shutil
+
+        exe = shutil.which("virtuoso-t")
+        if exe is None:
+            raise SystemExit("virtuoso-t is not installed (apt-get install virtuoso-opensource)")
+        location.mkdir(parents=True, exist_ok=True)
+        self.port, sql = _free_port(), _free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        ini = location / "virtuoso.ini"
+        ini.write_text(
+            f"[Database]\nDatabaseFile = {location}/v.db\nErrorLogFile = {location}/v.log\n"
+            f"LockFile = {location}/v.lck\nTransactionFile = {location}/v.trx\n"
+            f"xa_persistent_file = {location}/v.pxa\nStriping = 0\nTempStorage = TempDatabase\n"
+            f"[TempDatabase]\nDatabaseFile = {location}/v-temp.db\n"
+            f"TransactionFile = {location}/v-temp.trx\n"
+            f"[Parameters]\nServerPort = 127.0.0.1:{sql}\nDisableUnixSocket = 1\n"
+            f"DirsAllowed = ., {location}\nNumberOfBuffers = 170000\nMaxDirtyBuffers = 130000\n"
+            f"[HTTPServer]\nServerPort = 127.0.0.1:{self.port}\nServerRoot = {location}\n"
+            "ServerThreads = 10\n[SPARQL]\nResultSetMaxRows = 100000000\n"
+            "MaxQueryExecutionTime = 3600\nMaxQueryCostEstimationTime = 0\n",
+            encoding="utf-8")
+        self.auth = httpx.DigestAuth("dba", "dba")
+        self.process = subprocess.Popen([exe, "+configfile", str(ini), "+foreground"],
+                                        cwd=location, stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+        for _ in range(600):  # bounded wait: 60 s
+            try:
+                if httpx.get(f"{self.base}/sparql",
+                             params={"query": "ASK {}"}).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.stop()
+        raise SystemExit("virtuoso did not start")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(timeout=60)
+
+    def load(self, path: Path) -> None:
+        # bytes, not a stream: Digest sends the body again after the server's challenge
+        r = httpx.post(f"{self.base}/sparql-graph-crud-auth",
+                       params={"graph-uri": self.GRAPH}, content=path.read_bytes(), auth=self.auth,
+                       headers={"Content-Type": "text/turtle"}, timeout=3600)
+        r.raise_for_status()
+
+    def clear(self) -> None:
+        r = httpx.post(f"{self.base}/sparql-auth", auth=self.auth, timeout=3600,
+                       content=f"DROP SILENT GRAPH <{self.GRAPH}>".encode(),
+                       headers={"Content-Type": "application/sparql-update"})
+        r.raise_for_status()
+
+    def dump(self, path: Path) -> None:
+        with path.open("wb") as f, httpx.stream(
+            "GET", f"{self.base}/sparql-graph-crud", params={"graph-uri": self.GRAPH},
+            headers={"Accept": "text/plain"}, timeout=3600,  # N-Triples
+        ) as r:
+            r.raise_for_status()
+            for chunk in r.iter_bytes():
+                f.write(chunk)
+
+    def count(self) -> int:
+        from urnld.endpoint._client import Endpoint
+
+        with Endpoint(f"{self.base}/sparql", timeout=LONG) as e:
+            return e.count(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{self.GRAPH}> {{ ?s ?p ?o }} }}")
+
+
 def timed(fn, *args, **kwargs) -> tuple[float, object]:  # type: ignore[no-untyped-def]
     start = time.perf_counter()
     out = fn(*args, **kwargs)
@@ -153,31 +242,40 @@ def main() -> None:
     ap.add_argument("--triples", type=int, default=200_000)
     ap.add_argument("--memory", type=int, nargs="*", default=[200_000, 800_000])
     ap.add_argument("--batch", type=int, default=10_000)
+    ap.add_argument("--store", choices=("oxigraph", "virtuoso"), default="oxigraph")
     ap.add_argument("--page-size", type=int, default=50_000,
                     help="page size of the paged check (ORDER BY/LIMIT/OFFSET); 0: skip it "
                     "(on Oxigraph every page aggregates the whole store again)")
     args = ap.parse_args()
+
+    import os
 
     from urnld.endpoint._client import Endpoint
     from urnld.endpoint._endpoint import _Scope, occurrence_count_query
     from urnld.rdf import canonicalize_endpoint, check_endpoint
     from urnld.stream import canonicalize_file
 
+    make = VirtuosoServer if args.store == "virtuoso" else Server
+    if args.store == "virtuoso":  # updates go to /sparql-auth with Digest, as a user's would
+        os.environ.update(URNLD_ENDPOINT_USER="dba", URNLD_ENDPOINT_PASSWORD="dba",
+                          URNLD_ENDPOINT_AUTH="digest")
+    scope = _Scope(union_default=args.store == "virtuoso")
+
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
         data = tmp / "data.nt"
         generate(data, args.triples)
-        server = Server(tmp / "store")
+        server = make(tmp / "store")
         try:
             server.load(data)
-            query = f"{server.base}/query"
-            update = f"{server.base}/update"
+            query = f"{server.base}{server.query_path}"
+            update = f"{server.base}{server.update_path}"
             n = server.count()
             print(f"store: {n:,} statements ({args.triples:,} generated, 10% non-canonical)")
 
             with Endpoint(query, timeout=LONG) as e:
                 t_count, occurrences = timed(
-                    e.count, occurrence_count_query(_Scope(), literals=False)
+                    e.count, occurrence_count_query(scope, literals=False)
                 )
             t_check, report = timed(check_endpoint, query, timeout=LONG)
             print(f"check --endpoint      {t_check:8.2f} s   COUNT(*) same patterns "
@@ -218,11 +316,12 @@ def main() -> None:
         for size in args.memory:
             sized = tmp / f"m{size}.nt"
             generate(sized, size)
-            server = Server(tmp / f"store{size}")
+            server = make(tmp / f"store{size}")
             try:
                 server.load(sized)
-                kib = child_peak_kib(["canonicalize", "--endpoint", f"{server.base}/query",
-                                      "--update-endpoint", f"{server.base}/update",
+                kib = child_peak_kib(["canonicalize", "--endpoint",
+                                      f"{server.base}{server.query_path}",
+                                      "--update-endpoint", f"{server.base}{server.update_path}",
                                       "--batch", str(args.batch), "--timeout", str(LONG)])
             finally:
                 server.stop()

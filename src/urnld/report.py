@@ -7,17 +7,20 @@ them with :meth:`~CanonicalizeReport.merge`.
 Guarantees
 ----------
 * **Exact counts.** Every integer total (statements, URN occurrences, per-NID and per-finding
-  counts, number of malformed lines…) is exact however large the input.
-* **Bounded memory.** The *examples* (clusters of spellings, invalid URNs, non-canonical
-  spellings, malformed lines, dropped components, NIDs) are kept in maps capped at
-  ``max_examples`` keys each (default :data:`DEFAULT_MAX_EXAMPLES` = 10,000). A capped map keeps
-  the *smallest* keys in code-point order, and the count stored for every kept key is exact:
-  a key is only ever dropped when ``max_examples`` smaller keys are already kept, and those
-  never leave, so a dropped key can never come back with a partial count. ``to_dict()`` says
-  ``"truncated": true`` for a map that hit its cap.
+  counts, number of malformed lines…) and every number of distinct things (invalid URNs,
+  non-canonical spellings, URNs spelled several ways and their sizes, spellings merged) is
+  exact however large the input.
+* **Bounded memory.** Every key a report meets is kept with its exact count: in memory up to
+  the map's share of ``memory_budget`` bytes (default :data:`DEFAULT_MEMORY_BUDGET` = 32 MiB),
+  then in sorted runs on disk (unnamed temporary files, gone when the report is, or the
+  process); reading a map merges its runs. ``to_dict()`` *shows* at most ``max_examples`` keys
+  per map (default :data:`DEFAULT_MAX_EXAMPLES` = 10,000): the *smallest* in code-point order,
+  with ``"truncated": true`` when there are more; the ``iter_*`` methods give them all.
 * **Merge is associative and order-independent.** ``a.merge(b)`` returns a new report equal to
-  the report of the concatenated input, whatever the partitioning and the merge order (the
-  smallest-keys rule makes even the truncated maps independent of grouping).
+  the report of the concatenated input, whatever the partitioning and the merge order. Merged
+  reports share their runs (never written again); a pickled report carries its runs' contents
+  (to a Dask worker or from one), or, within :func:`urnld._kernel.handoff_runs`, their names
+  for a process of the same machine.
 * ``to_dict()`` is JSON-ready and deterministic (sorted keys, sorted lists); ``==`` compares
   reports by content.
 
@@ -37,10 +40,17 @@ True
 
 from __future__ import annotations
 
-from ._kernel import DEFAULT_MAX_EXAMPLES, CanonicalizeReport, CheckReport, LineError
+from ._kernel import (
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_MEMORY_BUDGET,
+    CanonicalizeReport,
+    CheckReport,
+    LineError,
+)
 
 __all__ = [
     "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_MEMORY_BUDGET",
     "CanonicalizeReport",
     "CheckReport",
     "LineError",

@@ -61,3 +61,33 @@ def test_cli(tmp_path, capsys):
     assert capsys.readouterr().out == '<http://example.org/a/c~> <http://e.org/p> "1" .\n'
     assert main(["canonicalize", str(src)]) == 0
     assert capsys.readouterr().out.count("\n") == 2
+
+
+def test_merged_iris_are_counted(tmp_path, capsys):
+    # RFC 3986 §6.2.3's four spellings of one http URI, one already normal: three rewritten
+    # (in four statements: the same IRI as subject and object counts once), one normal form.
+    src = tmp_path / "x.nt"
+    src.write_text('<http://example.com> <http://e.org/p> "1" .\n'
+                   '<http://example.com:/> <http://e.org/p> <http://example.com:/> .\n'
+                   '<http://example.com:80/> <http://e.org/p> "3" .\n'
+                   '<http://example.com/> <http://e.org/p> "4" .\n'
+                   '<http://example.com:80/> <http://e.org/q> "5" .\n')
+    report = tmp_path / "r.json"
+    findings = tmp_path / "f.jsonl"
+    assert main(["canonicalize", str(src), "--iris", "rfc3986", "-o", str(tmp_path / "o.nt"),
+                 "--report", str(report), "--findings", str(findings)]) == 0
+    err = capsys.readouterr().err
+    assert ("merged 3 spellings of other IRIs into 1 RFC 3986 normal forms "
+            "(4 occurrences rewritten)") in err
+    import json
+
+    d = json.loads(report.read_text(encoding="utf-8"))
+    assert d["iris"] == {"rewritten": 4, "spellings": 3, "normal_forms": 1}
+    records = [json.loads(line) for line in findings.read_text(encoding="utf-8").splitlines()]
+    assert records == [{"kind": "iri", "canonical": "http://example.com/", "count": 4,
+                        "spellings": {"http://example.com": 1, "http://example.com:/": 1,
+                                      "http://example.com:80/": 2}}]
+    # off by default: nothing merged, nothing counted
+    assert main(["canonicalize", str(src), "-o", str(tmp_path / "p.nt"),
+                 "--report", str(report)]) == 0
+    assert json.loads(report.read_text(encoding="utf-8"))["iris"]["rewritten"] == 0

@@ -143,3 +143,56 @@ def test_screenshot(chromium, tmp_path, capsys) -> None:
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (1280, 1400)
     assert len(data) > 50_000  # a drawn page, not a blank one
+
+
+def _ready_ms(dom: str) -> float:
+    m = re.search(r'data-ready-ms="([\d.]+)"', dom)
+    assert m, "the page script did not finish"
+    return float(m.group(1))
+
+
+#: The page of a report with 50,000 invalid URNs and 30,000 clusters stays under this size:
+#: each table shows its 1,000 most frequent rows (the totals on top are exact).
+MAX_PAGE_BYTES = 1_500_000
+
+
+def test_a_large_report_stays_small_and_opens_fast(chromium, tmp_path, capsys, monkeypatch) -> None:
+    # 50,000 invalid URNs (each an 'X-' NID, RFC 8141 App. C) and 30,000 URNs in two
+    # spellings each: every table is past the 10,000 examples a report map shows.
+    big = tmp_path / "big.nt"
+    with big.open("w", encoding="utf-8") as f:
+        for i in range(50_000):
+            f.write(f'<urn:x-bad:{i}> <http://e/p> "x" .\n')
+        for i in range(30_000):
+            f.write(f"<URN:EXAMPLE:item-{i}> <http://e/p> <urn:example:item-{i}> .\n")
+    page = tmp_path / "big.html"
+    assert main(["check", "-q", "--memory-budget", "1M", str(big), "--html", str(page)]) == 1
+    capsys.readouterr()
+    html = page.read_text(encoding="utf-8")
+    assert len(html.encode("utf-8")) < MAX_PAGE_BYTES
+    # exact totals in the cards, "N of M" on the tables, and where to find the rest
+    figures = {label: value for value, label in re.findall(
+        r'<div class="figure"><span class="figure-value">([\d,]+)</span>'
+        r'<span class="figure-label">([^<]+)</span>', html)}
+    assert figures["statements"] == "80,000"
+    assert figures["invalid URNs"] == "50,000"
+    assert figures["URNs spelled several ways"] == "30,000"
+    assert figures["non-canonical spellings"] == "30,000"
+    assert '<span class="count" data-total="1000">1,000 of 50,000</span>' in html
+    assert "--findings FILE lists every one" in html
+
+    # The same report with every example the report keeps (10,000 rows per table): what the
+    # page held before tables were cut to their most frequent rows.
+    from urnld.cli import _html_report
+
+    monkeypatch.setattr(_html_report, "HTML_ROWS", 10**9)
+    full = tmp_path / "full.html"
+    assert main(["check", "-q", str(big), "--html", str(full)]) == 1
+    capsys.readouterr()
+    assert full.stat().st_size > 2 * page.stat().st_size
+
+    # Load times measured in the same run, in the same browser: the capped page is ready
+    # sooner than the full one (the best of two loads of each).
+    small_ms = min(_ready_ms(dump_dom(chromium, tmp_path, page)) for _ in range(2))
+    full_ms = min(_ready_ms(dump_dom(chromium, tmp_path, full)) for _ in range(2))
+    assert small_ms < full_ms

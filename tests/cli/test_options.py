@@ -55,9 +55,9 @@ def test_check_quiet_and_verbose(capsys, tmp_path) -> None:
     out = capsys.readouterr().out
     assert out.startswith("ERRORS: 4 invalid URNs") and out.count("\n") == 1
     assert main(["check", "--limit", "2", str(CATALOG)]) == 1
-    assert "more (see --json)" in capsys.readouterr().out
+    assert "(showing 2 of 4 invalid URNs; -v shows all" in capsys.readouterr().out
     assert main(["check", "--limit", "2", "-v", str(CATALOG)]) == 1
-    assert "more (see --json)" not in capsys.readouterr().out
+    assert "(showing" not in capsys.readouterr().out
 
 
 class _Tty(io.StringIO):

@@ -165,6 +165,23 @@ def test_check_equals_single_process(dump, dask_scheduler):
     assert not report.ok  # the dump has URNs with wrong check digits
 
 
+def test_check_spilled_partitions_equal_an_independent_count(dump, dask_scheduler):
+    # Partition reports past a memory budget of a few keys: each spills sorted runs, which
+    # travel pickled with it from the worker; the merged figures stay exact.
+    sys.path.insert(0, str(Path(__file__).parents[1] / "cli"))
+    from _independent import independent_counts
+
+    report = check_files(dump, scheduler=dask_scheduler, partition_size=PART, memory_budget=0)
+    assert report._clusters.runs or report._invalid.runs  # something really spilled
+    assert report == check_files(dump, scheduler=dask_scheduler, partition_size=PART)
+    want = independent_counts(dump)
+    d = report.to_dict()
+    assert d["invalid"]["distinct"] == len(want["invalid"])
+    assert d["non_canonical"]["distinct"] == len(want["non_canonical"])
+    assert d["clusters"]["count"] == len(want["several"])
+    assert {s for s, _ in report.iter_non_canonical()} == want["non_canonical"]
+
+
 def test_local_cluster_from_workers(dump):
     # workers=N starts (and stops) a LocalCluster of its own.
     small = [p for p in dump if p.name.endswith(".gz")]

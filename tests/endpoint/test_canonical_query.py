@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from rdflib import Graph, URIRef
+from rdflib import Graph, Literal, URIRef
 from rdflib.plugins.sparql import prepareQuery, prepareUpdate
 
 from urnld import URNError
@@ -135,7 +135,7 @@ def test_any_text(text: str) -> None:
 
 
 def test_cli_query(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
-    store.update(f'INSERT DATA {{ <{ISBN_C}> <http://e/title> "The Hobbit" }}')
+    store.load(Graph().parse(data=f'<{ISBN_C}> <http://e/title> "The Hobbit" .', format="nt"))
     q = "PREFIX isbn: <URN:ISBN:> SELECT ?t WHERE { isbn:0-395-36341-1 <http://e/title> ?t }"
     assert main(["query", "--endpoint", store.query_url, q]) == 0
     assert capsys.readouterr().out == "t\n----------\nThe Hobbit\n(1 row)\n"
@@ -152,7 +152,9 @@ def test_cli_query(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     assert capsys.readouterr().out == "true\n"
     assert main(["query", "--endpoint", store.query_url,
                  f"CONSTRUCT {{ ?s ?p ?o }} WHERE {{ <{ISBN}> ?p ?o BIND(<{ISBN}> AS ?s) }}"]) == 0
-    assert capsys.readouterr().out.strip() == f'<{ISBN_C}> <http://e/title> "The Hobbit" .'
+    got = {(s, p, Literal(str(o)) if isinstance(o, Literal) else o)  # RDF 1.1: "v"^^xsd:string
+           for s, p, o in Graph().parse(data=capsys.readouterr().out, format="nt")}
+    assert got == {(URIRef(ISBN_C), URIRef("http://e/title"), Literal("The Hobbit"))}
 
 
 def test_cli_query_errors(store: Store, capsys: pytest.CaptureFixture[str]) -> None:

@@ -51,7 +51,11 @@ def test_canonicalize_report_and_dry_run(
     assert main([*base, "--batch", "5"]) == 0
     done = json.loads(report.read_text())
     expected = canonicalize(data).report.to_dict()
-    assert done.pop("run")["batches"]["done"] == 5  # 27 occurrences, >= 5 per batch
+    batches = done.pop("run")["batches"]
+    # 27 occurrences, >= 5 per batch: 5 or 6 batches, as the store's order of terms falls
+    assert batches["done"] == batches["total"] and batches["done"] in (5, 6)
+    if store.vendor == "oxigraph":
+        assert batches["done"] == 5
     assert done == expected
     assert dry["clusters"] == expected["clusters"]
 

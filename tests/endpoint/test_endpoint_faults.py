@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import pytest
-from rdflib import Graph
+from rdflib import BNode, Graph
 from rdflib.compare import isomorphic
 
 from urnld.cli import main
@@ -206,14 +206,15 @@ def test_server_stopped_mid_run(
     undo = tmp_path / "u.ru"
     argv = ["canonicalize", "--endpoint", store.query_url, "--update-endpoint",
             store.update_url, "--batch", "4", "--literals", "--report", str(report),
-            "--undo", str(undo)]
+            *([] if store.virtuoso else ["--undo", str(undo)])]
     code = main(argv)
     line = one_error_line(capsys, code, "canonicalize")
     assert " batch 3 of " in line and "batches 1-2 are committed" in line
     assert "cannot connect" in line or "closed the connection" in line
     run = json.loads(report.read_text())["run"]
     assert run["complete"] is False and run["batches"]["done"] == 2
-    assert undo.read_text().count("# batch ") == 3  # the failed batch may have committed
+    if not store.virtuoso:  # the failed batch may have committed: its block is there
+        assert undo.read_text().count("# batch ") == 3
 
     monkeypatch.setattr(client.Endpoint, "update", real_update)
     local_server.start()
@@ -225,7 +226,10 @@ def test_server_stopped_mid_run(
     assert main(["canonicalize", str(CATALOG), "--literals", "-o", str(out)]) == 0
     expected = Graph().parse(out)
     got = store.default_graph()
-    assert len(got) == len(expected) == store.count()
+    def ground(g: Graph) -> set[Any]:
+        return {t for t in g if not any(isinstance(x, BNode) for x in t)}
+
+    assert len(got) == len(expected) == store.count(), ground(got) ^ ground(expected)
     assert isomorphic(got, expected)
     assert isomorphic(got, canonicalize(data, literals=True).graph)
 
@@ -267,7 +271,8 @@ def recording_server() -> Iterator[tuple[str, list[str | None]]]:
 
 
 def _no_credentials(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    for name in ("URNLD_ENDPOINT_TOKEN", "URNLD_ENDPOINT_USER", "URNLD_ENDPOINT_PASSWORD"):
+    for name in ("URNLD_ENDPOINT_TOKEN", "URNLD_ENDPOINT_USER", "URNLD_ENDPOINT_PASSWORD",
+                 "URNLD_ENDPOINT_AUTH"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NETRC", str(tmp_path / "no-netrc"))
 
@@ -308,6 +313,18 @@ def test_basic_from_netrc(recording_server: tuple[str, list[str | None]],
     with pytest.raises(EndpointError):
         check_endpoint(url)
     assert set(seen) == {"Basic " + base64.b64encode(b"bob:hunter2").decode()}
+
+
+def test_bad_auth_scheme(recording_server: tuple[str, list[str | None]],
+                         monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+                         capsys: pytest.CaptureFixture[str]) -> None:
+    url, _seen = recording_server
+    _no_credentials(monkeypatch, tmp_path)
+    monkeypatch.setenv("URNLD_ENDPOINT_USER", "alice")
+    monkeypatch.setenv("URNLD_ENDPOINT_AUTH", "kerberos")
+    code = main(["check", "--endpoint", url])
+    line = one_error_line(capsys, code, "check")
+    assert "URNLD_ENDPOINT_AUTH must be basic or digest, got 'kerberos'" in line
 
 
 def test_no_credentials(recording_server: tuple[str, list[str | None]],

@@ -17,7 +17,13 @@ from rdflib.compare import isomorphic
 from urnld import URN
 from urnld.cli import main
 from urnld.errors import SpellingLimitError
-from urnld.rdf import BatchProgress, EndpointBatchError, canonicalize, canonicalize_endpoint
+from urnld.rdf import (
+    BatchProgress,
+    EndpointBatchError,
+    apply_undo,
+    canonicalize,
+    canonicalize_endpoint,
+)
 from urnld.strategies import respellings, valid_urns
 from urnld.stream import canonicalize_file
 
@@ -82,6 +88,14 @@ def same(a: dict[Any, Graph], b: dict[Any, Graph]) -> bool:
 
 def added_counts(report: Any) -> tuple[int, int, int]:
     return report.same_as_added, report.spellings_added, report.see_also_added
+
+
+
+@pytest.fixture
+def store(plain_store: Store) -> Store:
+    """The added statements go to the default graph: stores that have one (Virtuoso's case,
+    --graph, is in test_virtuoso.py)."""
+    return plain_store
 
 
 def run(store: Store, **kwargs: Any) -> Any:
@@ -321,7 +335,7 @@ def test_undo_removes_only_what_the_run_added(store: Store, tmp_path: Path, scop
     report = run(store, undo=undo, batch=2, literals=True, **MODES, **kwargs)
     assert report.added > 0
     assert not same(by_graph(store.dataset()), before)
-    store.update(undo.read_text(encoding="utf-8"))
+    apply_undo(undo, store.update_url)
     assert same(by_graph(store.dataset()), before)
 
 

@@ -11,6 +11,7 @@ from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.plugins.sparql.operators import _CUSTOM_FUNCTIONS
 
 import urnld
+from urnld._kernel import _urnfn
 from urnld.rdf import URNFN, URNRef, _functions, register_functions
 
 XSD_NS = "http://www.w3.org/2001/XMLSchema#"
@@ -251,11 +252,11 @@ def test_wrong_arity_is_an_error_not_a_crash() -> None:
 
 
 def test_results_are_cached_per_lexical_form() -> None:
-    _functions._info_under.cache_clear()
+    _urnfn._info_under.cache_clear()
     for _ in range(5):
         _call('urnfn:isValid("urn:example:cached")')
         _call("urnfn:nid(<urn:example:cached>)")
-    info = _functions._info_under.cache_info()
+    info = _urnfn._info_under.cache_info()
     assert info.misses == 1
     assert info.hits == 9
 

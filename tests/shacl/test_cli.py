@@ -150,3 +150,59 @@ def test_stdin(monkeypatch, capsys) -> None:
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(BAD.encode())))
     assert main(["validate", "-", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["summary"] == {"Violation": 1}
+
+
+def test_findings_list_every_result(files, tmp_path, capsys) -> None:
+    out = tmp_path / "f.jsonl"
+    assert main(["validate", str(files["bad"]), str(files["good"]), "-q",
+                 "--findings", str(out)]) == 1
+    capsys.readouterr()
+    (record,) = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    assert record["kind"] == "shacl-result"
+    assert record["urn"] == '"urn:isbn:9780199535560"'
+    assert record["source"] == "<http://example.org/b2>"
+    assert record["severity"] == "Violation"
+    assert record["code"] == "urnsh:NamespaceValidConstraintComponent"
+
+
+# Only warnings: a valid ISBN URN spelled with hyphens and capitals (not canonical).
+WARN_ONLY = """@prefix bibo: <http://purl.org/ontology/bibo/> .
+@prefix dcterms: <http://purl.org/dc/terms/> .
+<http://example.org/b3> a bibo:Book ; dcterms:identifier "URN:ISBN:978-0-19-953556-9" .
+"""
+
+
+@pytest.mark.parametrize(("data", "fail_on", "code"), [
+    ("warn", None, 1), ("warn", "info", 1), ("warn", "warning", 1), ("warn", "violation", 0),
+    ("bad", "violation", 1), ("bad", "warning", 1), ("good", "info", 0), ("good", "violation", 0),
+])
+def test_fail_on(files, tmp_path, capsys, data: str, fail_on: str | None, code: int) -> None:
+    warn = tmp_path / "warn.ttl"
+    warn.write_text(WARN_ONLY)
+    path = warn if data == "warn" else files[data]
+    argv = ["validate", str(path)] + ([] if fail_on is None else ["--fail-on", fail_on])
+    assert main(argv) == code
+    lines = capsys.readouterr().out.splitlines()
+    if data == "warn":  # every result is still listed, whatever the exit status
+        assert [line.split("\t")[0] for line in lines[1:]] == ["Warning"]
+
+
+def test_the_pre_commit_hook_fails_on_violations_only(files, tmp_path, capsys) -> None:
+    import yaml
+
+    hooks = yaml.safe_load((Path(__file__).parents[2] / ".pre-commit-hooks.yaml").read_text())
+    hook = next(h for h in hooks if h["id"] == "urnld-validate")
+    warn = tmp_path / "warn.ttl"
+    warn.write_text(WARN_ONLY)
+    # pre-commit runs `entry args… file…`
+    argv = [*hook["entry"].split()[1:], *hook.get("args", [])]
+    assert main([*argv, str(warn)]) == 0
+    assert main([*argv, str(warn), str(files["bad"])]) == 1
+    capsys.readouterr()
+
+
+def test_fail_on_rejects_an_unknown_severity(files, capsys) -> None:
+    with pytest.raises(SystemExit) as e:
+        main(["validate", "--fail-on", "error", str(files["good"])])
+    assert e.value.code == 2
+    assert "--fail-on" in capsys.readouterr().err

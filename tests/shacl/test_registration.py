@@ -1,16 +1,18 @@
-"""The urnfn: functions and what happens without them: the shapes fail closed.
+"""The urnfn: functions and what happens without them: the shapes fail closed, once.
 
 A SPARQL FILTER that calls an unknown function raises an expression error, which drops the row;
 a SELECT validator would then return nothing, so the constraint would *pass*. urn.ttl's
-validators probe their function and report every value node when it is missing, with a message
-that says so; urnld.shacl.validate registers the functions itself.
+validators probe their functions and return nothing without them (no value is called "not a
+URN" for the engine's sake), and its shape urnsh:Functions reports the missing functions once;
+urnld.shacl.validate registers the functions itself.
 """
 
 from __future__ import annotations
 
 import pyshacl
 import pytest
-from rdflib import BNode, Graph, Literal
+from rdflib import BNode, Graph, Literal, URIRef
+from rdflib.namespace import SH
 from rdflib.plugins.sparql.operators import _CUSTOM_FUNCTIONS, unregister_custom_function
 from shacl_helpers import EX, PREFIXES
 
@@ -40,7 +42,8 @@ def _data() -> Graph:
     return Graph().parse(data=DATA, format="turtle")
 
 
-_MISSING = "functions-missing where the engine lacks the urnfn: functions"
+_MISSING = "URN functions missing (urnld's SPARQL functions are not registered in this engine"
+FN_NAMESPACE = URIRef("https://w3id.org/urnld/fn#")
 
 # One value that every component passes when the functions are there (canonical, registered,
 # valid ISBN, no components, unique), on a property shape and as a node shape's focus node.
@@ -58,63 +61,104 @@ ex:a a ex:R ; ex:id "urn:isbn:0395363411" .
 ex:b a ex:R ; ex:id "urn:isbn:9780141439518" .
 ex:c ex:ref <urn:isbn:0395363411> .
 """
+# The same shapes on values that break every component (not canonical, unregistered NID, bad
+# check digit, components, a duplicate, not a URN at all).
+BAD = PREFIXES + """
+ex:a a ex:R ; ex:id "URN:ISBN:0-395-36341-2" , "urn:foo:x#y" , "hello" .
+ex:b a ex:R ; ex:id "urn:isbn:0395363412" .
+ex:c ex:ref <urn:foo:x#y> , "hello" .
+"""
 _COMPONENTS = {"NID", "Registered", "NamespaceValid", "Canonical", "NoComponents",
                "UniqueByEquivalence"}
 
 
-@pytest.mark.usefixtures("restore_functions")
-def test_plain_pyshacl_fails_closed_without_the_functions() -> None:
-    # The old shapes passed here silently: a wrong check digit, and yet "conforms".
-    _unregister_all()
-    conforms, _, text = pyshacl.validate(_data(), shacl_graph=_shapes())
-    assert not conforms
-    assert _MISSING in text
-
-
-@pytest.mark.usefixtures("restore_functions")
-def test_every_component_reports_every_value_when_its_function_is_missing() -> None:
-    shapes = Graph().parse(shapes_path("urn.ttl")).parse(data=EVERY_COMPONENT, format="turtle")
-    data = Graph().parse(data=GOOD, format="turtle")
-    urnld.rdf.register_functions()
-    conforms, _, _ = pyshacl.validate(data, shacl_graph=shapes)
-    assert conforms  # with the functions: nothing to report
-    _unregister_all()
-    conforms, graph, _ = pyshacl.validate(data, shacl_graph=shapes)
-    assert not conforms
+def _only_the_guard(graph: Graph) -> None:
+    """The report holds exactly one result: urnsh:Functions on the functions' namespace."""
     from urnld.shacl import Report
 
     results = Report.from_graph(graph).results
-    assert all(_MISSING in r.message for r in results)
-    seen = {(r.component.split("#")[1].removesuffix("ConstraintComponent"), str(r.focus_node))
-            for r in results}
-    # property shape: every component on both records; node shape: every node component
-    for component in _COMPONENTS:
-        assert (component, str(EX.a)) in seen
-        assert (component, str(EX.b)) in seen
-        if component != "UniqueByEquivalence":  # a property-shape-only component
-            assert (component, "urn:isbn:0395363411") in seen
+    assert [(r.focus_node, r.severity, str(r.source_shape)) for r in results] == [
+        (FN_NAMESPACE, "Violation", "https://w3id.org/urnld/shacl#Functions")
+    ]
+    assert results[0].message.startswith(_MISSING)
 
 
 @pytest.mark.usefixtures("restore_functions")
-def test_the_bundled_example_fails_closed_in_plain_pyshacl() -> None:
-    # urnld's own run reports 19 results; plain pyshacl without the functions must not report
-    # fewer (it reported 4, the core-SHACL ones, before the shapes failed closed).
-    from pathlib import Path
+def test_plain_pyshacl_fails_closed_without_the_functions() -> None:
+    # A wrong check digit: without the functions the data must not conform, and the one result
+    # says why (not "the value is not a URN", which would be a wrong verdict).
+    _unregister_all()
+    conforms, graph, text = pyshacl.validate(_data(), shacl_graph=_shapes())
+    assert not conforms
+    _only_the_guard(graph)
+    assert "urn:isbn:0395363412" not in text
 
-    example = Path(__file__).parents[2] / "examples/shacl/catalog.ttl"
+
+@pytest.mark.usefixtures("restore_functions")
+@pytest.mark.parametrize("data", [GOOD, BAD], ids=["good", "bad"])
+def test_without_the_functions_one_result_whatever_the_values(data: str) -> None:
+    shapes = Graph().parse(shapes_path("urn.ttl")).parse(data=EVERY_COMPONENT, format="turtle")
+    graph = Graph().parse(data=data, format="turtle")
+    urnld.rdf.register_functions()
+    conforms, report, _ = pyshacl.validate(graph, shacl_graph=shapes)
+    assert conforms == (data == GOOD)  # with the functions: the values decide
+    if data == BAD:
+        from urnld.shacl import Report
+
+        components = {r.component.split("#")[1].removesuffix("ConstraintComponent")
+                      for r in Report.from_graph(report).results}
+        assert components == _COMPONENTS
+    _unregister_all()
+    conforms, report, _ = pyshacl.validate(graph, shacl_graph=shapes)
+    assert not conforms
+    _only_the_guard(report)
+
+
+@pytest.mark.usefixtures("restore_functions")
+def test_one_missing_function_is_enough_for_the_guard() -> None:
+    # An engine with some of the functions (here: all but urnfn:equivalent, which only the
+    # uniqueness component calls) is reported too.
+    name = URIRef(str(URNFN) + "equivalent")
+    unregister_custom_function(name, _CUSTOM_FUNCTIONS[name][0])
+    conforms, graph, _ = pyshacl.validate(
+        Graph().parse(data=GOOD, format="turtle"),
+        shacl_graph=Graph().parse(shapes_path("urn.ttl")).parse(data=EVERY_COMPONENT,
+                                                                 format="turtle"))
+    assert not conforms
+    _only_the_guard(graph)
+
+
+@pytest.mark.usefixtures("restore_functions")
+def test_the_guard_can_be_deactivated_for_a_core_only_run() -> None:
+    _unregister_all()
+    shapes = _shapes().parse(data=PREFIXES + "urnsh:Functions sh:deactivated true .",
+                             format="turtle")
+    conforms, _, _ = pyshacl.validate(_data(), shacl_graph=shapes)
+    assert conforms  # what the engine can run (nothing here but components) passes
+
+
+@pytest.mark.usefixtures("restore_functions")
+def test_the_bundled_example_without_the_functions(repo_root) -> None:
+    # urnld's run reports the example's defects; plain pyshacl without the functions reports
+    # the core-SHACL ones among them, and the missing functions once, and nothing else.
+    from urnld.shacl import Report
+
+    example = repo_root / "examples/shacl/catalog.ttl"
     urnld_results = validate(str(example)).results
     _unregister_all()
     shapes = Graph().parse(shapes_path("urn.ttl")).parse(shapes_path("catalog.ttl"))
     conforms, graph, _ = pyshacl.validate(Graph().parse(example), shacl_graph=shapes)
     assert not conforms
-    from urnld.shacl import Report
-
     plain = Report.from_graph(graph).results
-    assert len(plain) > len(urnld_results)
-    def key(r):  # blank nodes get new labels in each parse
-        return (r.focus_node, "_:b" if isinstance(r.value, BNode) else r.value)
 
-    assert {key(r) for r in urnld_results} <= {key(r) for r in plain}
+    def key(r):  # blank nodes get new labels in each parse
+        return (r.focus_node, "_:b" if isinstance(r.value, BNode) else r.value, r.component)
+
+    core = {key(r) for r in urnld_results if r.component.startswith(str(SH))}
+    assert core  # the example has core-SHACL defects
+    guard = [r for r in plain if r.focus_node == FN_NAMESPACE]
+    assert len(guard) == 1 and guard[0].message.startswith(_MISSING)
+    assert {key(r) for r in plain if r.focus_node != FN_NAMESPACE} == core
 
 
 def test_plain_pyshacl_reports_the_value_with_the_functions() -> None:

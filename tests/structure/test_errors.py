@@ -33,6 +33,7 @@ def _all_classes() -> set[type[BaseException]]:
 def _samples() -> dict[str, BaseException]:
     from urnld._core._check import URNValidationError
     from urnld.dask._errors import DaskJobError, DaskNotInstalled
+    from urnld.endpoint._client import ResultCapError
     from urnld.jsonld._errors import (
         CatalogError,
         JsonLdProcessingError,
@@ -84,6 +85,7 @@ def _samples() -> dict[str, BaseException]:
         urnld.errors.WorkerError("a worker process died"),
         NamespacePluginError("broken plugin"),
         EndpointError("http://127.0.0.1:7878/query: cannot connect"),
+        ResultCapError("http://127.0.0.1:8890/sparql: the store cut the result at 3 rows", 3),
         EndpointBatchError("batch 2 of 3 failed", batch=2, batches_done=1, batches_total=3,
                            report=CanonicalizeReport()),
         DaskNotInstalled("no distributed"),

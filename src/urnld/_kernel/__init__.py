@@ -4,9 +4,11 @@ The term rule (which terms are URNs, their canonical form and verdict: ``_terms`
 statements the canonicalization modes add (``_links``), URN bases (``_bases``), the file layer
 (inputs, ``.gz``, outputs renamed into place: ``_files``), the one table of RDF syntaxes
 (``_formats``), the rule that picks the engine for a job (``_route``), the canonicalization
-options as one value (``_options``) and the reports (``_report*``, public as
-:mod:`urnld.report`). Standard library and the URN core only: no rdflib, no pyld. Private to
-urnld; the integrations import from this face, never from its modules.
+options as one value (``_options``), the reports (``_report*``, public as
+:mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute (``_urnfn``, for rdflib and
+pyoxigraph alike) and the rewriting of a SPARQL query's URN constants (``_query``). Standard
+library and the URN core only: no rdflib, no pyld. Private to urnld; the integrations import
+from this face, never from its modules.
 
 >>> from urnld._kernel import TermRule
 >>> TermRule().verdict("URN:ISBN:0-395-36341-1").canonical
@@ -45,10 +47,20 @@ from ._links import (
     report_extras,
 )
 from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
-from ._report import DEFAULT_MAX_EXAMPLES, LineError
+from ._query import canonical_query
+from ._report import (
+    DEFAULT_MAX_EXAMPLES,
+    DEFAULT_MEMORY_BUDGET,
+    ClusterStats,
+    LineError,
+    cluster_stats,
+    default_memory_budget,
+    set_default_memory_budget,
+)
 from ._report_canon import CanonicalizeReport
 from ._report_check import CheckReport
 from ._route import Engine, Route, canonicalize_route, check_route
+from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
 from ._terms import (
     POLICY_OK_NIDS,
     SPELLING,
@@ -62,10 +74,17 @@ from ._terms import (
     is_rdflib_internal,
     is_urn_like,
 )
+from ._urnfn import FUNCTIONS as URNFN_FUNCTIONS
+from ._urnfn import NAMESPACE as URNFN_NAMESPACE
+from ._urnfn import Arg as UrnfnArg
+from ._urnfn import Function as UrnfnFunction
+from ._urnfn import FunctionError
+from ._urnfn import Result as UrnfnResult
 
 __all__ = [
     "BASE_CODE",
     "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_MEMORY_BUDGET",
     "DEFAULT_OPTIONS",
     "FORMATS",
     "HAZARD_KINDS",
@@ -74,13 +93,17 @@ __all__ = [
     "QUAD_FORMATS",
     "SPELLING",
     "SYNTAXES",
+    "URNFN_FUNCTIONS",
+    "URNFN_NAMESPACE",
     "URN_LITERAL_DATATYPES",
     "CanonOptions",
     "CanonicalizeReport",
     "CheckFields",
     "CheckReport",
+    "ClusterStats",
     "Engine",
     "Extra",
+    "FunctionError",
     "LineError",
     "LinkOptions",
     "Route",
@@ -88,15 +111,22 @@ __all__ = [
     "TermCache",
     "TermRule",
     "TermVerdict",
+    "UrnfnArg",
+    "UrnfnFunction",
+    "UrnfnResult",
     "atomic_output",
     "base_message",
+    "canonical_query",
     "canonicalize_route",
     "check_fields",
     "check_route",
     "check_term",
+    "cluster_stats",
+    "default_memory_budget",
     "extra_statements",
     "extras_of_report",
     "get_syntax",
+    "handoff_runs",
     "is_hazard",
     "is_rdflib_internal",
     "is_urn",
@@ -111,6 +141,10 @@ __all__ = [
     "report_extras",
     "resolve",
     "resolve_options",
+    "set_default_memory_budget",
+    "set_spill_directory",
+    "spill_directory",
+    "spill_settings",
     "sweep_temporary",
     "syntax_for_path",
 ]

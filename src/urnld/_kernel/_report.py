@@ -7,129 +7,269 @@ their public face and states the guarantees.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Iterable
+import os
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
-__all__ = ["DEFAULT_MAX_EXAMPLES", "LineError"]
+from ._spill import BUDGET_ENV, Run, merge_sorted
+
+__all__ = [
+    "DEFAULT_MAX_EXAMPLES",
+    "DEFAULT_MEMORY_BUDGET",
+    "ClusterStats",
+    "LineError",
+    "cluster_stats",
+    "default_memory_budget",
+    "rewritten_examples",
+    "set_default_memory_budget",
+]
 
 
-#: Default cap on the number of keys kept in each example map of a report.
+#: Default cap on the number of example keys each map of a report shows (``to_dict()``).
 DEFAULT_MAX_EXAMPLES = 10_000
+
+#: Default memory budget of a report's maps, in bytes: past it they spill sorted runs to disk
+#: (the counts stay exact).
+DEFAULT_MEMORY_BUDGET = 32 * 2**20
+
+#: Estimated bytes a map entry holds (dict slot, key and value objects): turns a budget in
+#: bytes into a number of keys held in memory.
+ENTRY_BYTES = 200
+
+#: The fewest keys a map holds in memory before it spills, whatever the budget.
+MIN_KEYS = 4
+
+#: Runs a map keeps before it merges them into one (the fan-in of the final merge).
+_FAN_IN = 64
 
 K = TypeVar("K", str, tuple[str, str], tuple[str, int])
 V = TypeVar("V")
 _R = TypeVar("_R", bound="_ReportBase")
 
 
-class _Capped(Generic[K, V]):
-    """A map that keeps its ``cap`` smallest keys, with exact values for every kept key.
+def default_memory_budget() -> int:
+    """The budget a report gets when none is given: :envvar:`URNLD_MEMORY_BUDGET` (bytes, as
+    ``urnld … --memory-budget`` sets it for the processes it starts), else
+    :data:`DEFAULT_MEMORY_BUDGET`.
 
-    ``limit`` is ``None`` while nothing was ever dropped; afterwards every key ``<= limit`` that
-    was offered is present with its exact value, and keys ``> limit`` are refused. The map may
-    hold up to ``2 * cap`` keys between prunes (pruning sorts, so it is done in batches);
-    :meth:`normalized` prunes to exactly ``cap``.
+    >>> default_memory_budget() == DEFAULT_MEMORY_BUDGET or "URNLD_MEMORY_BUDGET" in os.environ
+    True
+    """
+    text = os.environ.get(BUDGET_ENV)
+    if text:
+        try:
+            return max(0, int(text))
+        except ValueError:
+            pass  # a bad value set by hand: the default, rather than a crash deep in a worker
+    return DEFAULT_MEMORY_BUDGET
+
+
+def set_default_memory_budget(budget: int | None) -> None:
+    """Make *budget* (bytes; None: :data:`DEFAULT_MEMORY_BUDGET`) the default of the reports
+    made later, in this process and in the processes it starts.
+
+    >>> set_default_memory_budget(1 << 20); default_memory_budget()
+    1048576
+    >>> set_default_memory_budget(None); default_memory_budget() == DEFAULT_MEMORY_BUDGET
+    True
+    """
+    if budget is None:
+        os.environ.pop(BUDGET_ENV, None)
+    else:
+        os.environ[BUDGET_ENV] = str(max(0, budget))
+
+
+def _keys_for(budget: int, maps: int) -> int:
+    """Keys one of *maps* maps holds in memory under *budget* bytes."""
+    return max(MIN_KEYS, budget // (ENTRY_BYTES * max(maps, 1)))
+
+
+def _pair_order(item: tuple[tuple[str, str], Any]) -> str:
+    # (a, b) < (c, d) exactly when a + NUL + b < c + NUL + d, since NUL is below every other
+    # character (and no URN holds one: RFC 8141 writes it %00); strings sort several times
+    # faster than tuples of them.
+    key = item[0]
+    return key[0] + "\0" + key[1]
+
+
+def _sorted_items(data: dict[Any, Any]) -> list[tuple[Any, Any]]:
+    """*data*'s items in key order (keys are distinct: no key function is needed, except the
+    faster one for pairs of strings)."""
+    if data:
+        key = next(iter(data))
+        if (
+            type(key) is tuple and len(key) == 2
+            and type(key[0]) is str and type(key[1]) is str
+        ):
+            try:
+                return sorted(data.items(), key=_pair_order)
+            except TypeError:
+                pass  # a map of mixed keys: the plain order
+    return sorted(data.items())
+
+
+class _Capped(Generic[K, V]):
+    """An exact map in bounded memory that shows its ``cap`` smallest keys as examples.
+
+    Every key offered is kept with its exact value: in :attr:`data` while it holds at most
+    ``max_keys`` keys, then in sorted runs on disk (:mod:`._spill`). :meth:`items` gives the
+    ``cap`` smallest keys (code-point order), :meth:`distinct` the number of keys,
+    :meth:`iter_all` every item in key order. ``limit`` is always None (every key is taken):
+    compiled flushes that add to :attr:`data` directly read it.
+
+    >>> m = _Capped(2, _add, max_keys=4)
+    >>> for k in "edcbaedcba": m.add(k, 1)
+    >>> m.items(), m.distinct(), m.truncated, len(m.runs) > 0
+    ([('a', 2), ('b', 2)], 5, True, True)
     """
 
-    __slots__ = ("cap", "combine", "data", "limit")
+    __slots__ = ("_summary", "cache", "cap", "combine", "data", "limit", "max_keys", "runs")
 
-    def __init__(self, cap: int, combine: Callable[[V, V], V]) -> None:
+    def __init__(
+        self, cap: int, combine: Callable[[V, V], V], *, max_keys: int | None = None
+    ) -> None:
         self.cap = cap
         self.combine = combine
         self.data: dict[K, V] = {}
         self.limit: K | None = None
+        self.max_keys = (
+            max_keys if max_keys is not None else _keys_for(default_memory_budget(), 8)
+        )
+        self.runs: list[Run] = []
+        self._summary: tuple[int, list[tuple[K, V]]] | None = None
+        # What readers derived from the contents (cluster figures): dropped on any change.
+        self.cache: dict[str, Any] = {}
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {
+            name: getattr(self, name) for name in self.__slots__
+            if name not in ("_summary", "cache")
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            setattr(self, name, value)
+        self._summary = None
+        self.cache = {}
 
     def add(self, key: K, value: V) -> None:
         data = self.data
         old = data.get(key)
-        if old is not None:
-            data[key] = self.combine(old, value)
-            return
-        if self.limit is not None and key > self.limit:
-            return
-        data[key] = value
-        if len(data) > 2 * self.cap:
-            self._prune()
+        data[key] = value if old is None else self.combine(old, value)
+        self.settle()
 
     def add_many(self, items: Iterable[tuple[K, V]]) -> None:
         """:meth:`add` for each ``(key, value)`` pair, in order."""
         data = self.data
         combine = self.combine
-        limit = self.limit
-        high = 2 * self.cap
+        high = self.max_keys
         for key, value in items:
             old = data.get(key)
-            if old is not None:
-                data[key] = combine(old, value)
-            elif limit is None or key <= limit:
-                data[key] = value
-                if len(data) > high:
-                    self._prune()
-                    data = self.data
-                    limit = self.limit
+            data[key] = value if old is None else combine(old, value)
+            if len(data) > high:
+                self._spill()
+                data = self.data
+        self.settle()
 
     def add_counts(self, counts: dict[K, int]) -> None:
         """Bulk :meth:`add` for integer values (the hot path of report filling)."""
         data: dict[K, Any] = self.data
-        limit = self.limit
-        if not data and limit is None:  # the first batch: every key is taken, in one C call
+        if not data:  # an empty map takes the batch in one C call
             data.update(counts)
-            self.settle()
-            return
-        get = data.get
-        for k, v in counts.items():
-            old = get(k)
-            if old is not None:
-                data[k] = old + v
-            elif limit is None or k <= limit:
-                data[k] = v
+        else:
+            get = data.get
+            for k, v in counts.items():
+                old = get(k)
+                data[k] = v if old is None else old + v
         self.settle()
 
     def settle(self) -> None:
-        """Cut back to ``cap`` keys once past twice that (pruning sorts: it is done in
-        batches), after a batch added to :attr:`data` directly."""
-        if len(self.data) > 2 * self.cap:
-            self._prune()
+        """Spill to a run once past ``max_keys`` keys, after a batch was added to :attr:`data`
+        (directly, or by the methods above)."""
+        self._summary = None
+        self.cache.clear()
+        if len(self.data) > self.max_keys:
+            self._spill()
 
-    def _prune(self) -> None:
-        if len(self.data) <= self.cap:
-            return
-        keep = sorted(self.data)[: self.cap]
-        self.data = {k: self.data[k] for k in keep}
-        self.limit = keep[-1]
+    def _spill(self) -> None:
+        data = self.data
+        self.runs.append(Run(_sorted_items(data)))
+        self.data = {}
+        self._summary = None
+        self.cache.clear()
+        if len(self.runs) >= _FAN_IN:
+            # Merge the runs into one: the final merge reads a bounded number of files.
+            runs, self.runs = self.runs, []
+            self.runs = [Run(merge_sorted(list(runs), self.combine))]
+
+    def iter_all(self) -> Iterator[tuple[K, V]]:
+        """Every ``(key, value)``, exact, in key order (a merge over the runs).
+
+        >>> m = _Capped(1, _add, max_keys=4)
+        >>> m.add_counts({"b": 1, "a": 2}); list(m.iter_all())
+        [('a', 2), ('b', 1)]
+        """
+        sources: list[Iterable[tuple[K, V]]] = list(self.runs)
+        if self.data:
+            sources.append(_sorted_items(self.data))
+        return merge_sorted(sources, self.combine)
+
+    def _summarize(self) -> tuple[int, list[tuple[K, V]]]:
+        if self._summary is None:
+            if not self.runs:
+                keys = sorted(self.data)
+                examples = [(k, self.data[k]) for k in keys[: self.cap]]
+                self._summary = (len(keys), examples)
+            else:
+                n = 0
+                examples = []
+                cap = self.cap
+                for item in self.iter_all():
+                    if n < cap:
+                        examples.append(item)
+                    n += 1
+                self._summary = (n, examples)
+        return self._summary
+
+    def distinct(self) -> int:
+        """The exact number of distinct keys."""
+        return self._summarize()[0]
 
     def normalized(self) -> _Capped[K, V]:
-        self._prune()
-        if self.limit is not None:
-            # Canonical state: limit is the largest kept key, so equal contents compare equal
-            # whatever the history of prunes was.
-            self.limit = max(self.data)
         return self
 
     @property
     def truncated(self) -> bool:
-        return self.normalized().limit is not None
+        """True when :meth:`items` shows fewer keys than the map holds."""
+        return self.distinct() > self.cap
 
     def merged(self, other: _Capped[K, V]) -> _Capped[K, V]:
-        out: _Capped[K, V] = _Capped(min(self.cap, other.cap), self.combine)
-        limits = [lim for lim in (self.limit, other.limit) if lim is not None]
-        limit = min(limits) if limits else None
-        for src in (self.data, other.data):
-            for k, v in src.items():
-                if limit is not None and k > limit:
-                    continue
-                old = out.data.get(k)
-                out.data[k] = v if old is None else self.combine(old, v)
-        out.limit = limit
-        return out.normalized()
+        out: _Capped[K, V] = _Capped(
+            min(self.cap, other.cap), self.combine,
+            max_keys=min(self.max_keys, other.max_keys),
+        )
+        data = dict(self.data)
+        combine = self.combine
+        for k, v in other.data.items():
+            old = data.get(k)
+            data[k] = v if old is None else combine(old, v)
+        out.data = data
+        # Runs are immutable: both operands and the result share them.
+        out.runs = [*self.runs, *other.runs]
+        if len(out.runs) >= _FAN_IN:
+            runs, out.runs = out.runs, []
+            out.runs = [Run(merge_sorted(list(runs), combine))]
+        out.settle()
+        return out
 
     def items(self) -> list[tuple[K, V]]:
-        data = self.normalized().data
-        return [(k, data[k]) for k in sorted(data)]
+        """The ``cap`` smallest keys with their exact values, in key order."""
+        return list(self._summarize()[1])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, _Capped):
             return NotImplemented
-        return self.truncated == other.truncated and self.data == other.data
+        return list(self.iter_all()) == list(other.iter_all())
 
     __hash__ = None  # type: ignore[assignment]  # mutable
 
@@ -171,6 +311,28 @@ def _group(items: Iterable[tuple[tuple[str, str], int]], *, drop_last: bool) -> 
     return dict(out)
 
 
+def _iter_groups(
+    items: Iterable[tuple[tuple[str, str], int]], *, several: bool
+) -> Iterator[tuple[str, dict[str, int]]]:
+    """Group sorted ``((canonical, spelling), count)`` items into ``(canonical, {spelling:
+    count})``, one group in memory at a time; with *several*, only groups of two or more, else
+    those a canonicalization merges (two or more, or only other spellings)."""
+    current: str | None = None
+    group: dict[str, int] = {}
+
+    def keep() -> bool:
+        return len(group) > 1 or (not several and current not in group)
+
+    for (c, s), n in items:
+        if c != current:
+            if current is not None and keep():
+                yield current, group
+            current, group = c, {}
+        group[s] = n
+    if current is not None and keep():
+        yield current, group
+
+
 class _ReportBase:
     """Shared parts: statement count, malformed lines, NID counts, cap handling, merging."""
 
@@ -179,6 +341,7 @@ class _ReportBase:
     _MAPS: tuple[str, ...] = ("_nids", "_errors")
 
     max_examples: int
+    memory_budget: int
     statements_in: int
     error_count: int
     _errors: _Capped[tuple[str, int], str]
@@ -192,14 +355,27 @@ class _ReportBase:
             setattr(out, name, getattr(self, name).merged(getattr(other, name)))
         return out
 
-    def _init_base(self, max_examples: int) -> None:
+    def _init_base(self, max_examples: int, memory_budget: int | None) -> None:
+        if memory_budget is None:
+            memory_budget = default_memory_budget()
         if max_examples < 1:
             raise ValueError(f"max_examples must be >= 1, got {max_examples!r}")
+        if memory_budget < 0:
+            raise ValueError(f"memory_budget must be >= 0, got {memory_budget!r}")
         self.max_examples = max_examples
+        self.memory_budget = memory_budget
         self.statements_in = 0
         self.error_count = 0
-        self._errors = _Capped(max_examples, _first)
-        self._nids = _Capped(max_examples, _add)
+        self._errors = self._new_map(_first)
+        self._nids = self._new_map(_add)
+
+    def _new_map(self, combine: Callable[[Any, Any], Any]) -> _Capped[Any, Any]:
+        """A map of this report: ``max_examples`` examples shown, its share of the memory
+        budget held in memory (a new kind of finding adds one with this, and names it in
+        ``_MAPS``)."""
+        return _Capped(
+            self.max_examples, combine, max_keys=_keys_for(self.memory_budget, len(self._MAPS))
+        )
 
     def record_error(self, source: str, line: int, message: str) -> None:
         """Record a malformed line (``source`` is a file name or ``"<stdin>"``)."""
@@ -210,6 +386,11 @@ class _ReportBase:
     def errors(self) -> list[LineError]:
         """The kept malformed lines, sorted by source then line (at most ``max_examples``)."""
         return [LineError(s, n, m) for (s, n), m in self._errors.items()]
+
+    def iter_errors(self) -> Iterator[tuple[str, int, str]]:
+        """Every malformed line ``(source, line, message)``, sorted, however many."""
+        for (source, line), message in self._errors.iter_all():
+            yield source, line, message
 
     @property
     def nids(self) -> dict[str, int]:
@@ -226,3 +407,117 @@ class _ReportBase:
         }
 
 
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClusterStats:
+    """Exact figures of a map of ``(canonical, spelling)`` pairs (a merge over its runs).
+
+    ``canonical``: distinct canonical forms; ``spellings``: distinct spellings;
+    ``several``: canonical forms met in two spellings or more (URNs spelled several ways),
+    ``several_spellings`` their spellings; ``sizes``: spellings per canonical form → how many
+    canonical forms have that many (only those with two or more); ``rewritten_spellings`` /
+    ``rewritten_canonical``: spellings that differ from their canonical form and the canonical
+    forms they go to (what canonicalization merges).
+
+    >>> m = _Capped(10, _add)
+    >>> m.add_counts({("urn:a:b", "URN:A:b"): 1, ("urn:a:b", "urn:a:b"): 2,
+    ...               ("urn:a:c", "urn:a:c"): 1})
+    >>> s = cluster_stats(m); (s.canonical, s.spellings, s.several, s.sizes, s.rewritten_spellings)
+    (2, 3, 1, {2: 1}, 1)
+    """
+
+    canonical: int = 0
+    spellings: int = 0
+    several: int = 0
+    several_spellings: int = 0
+    sizes: dict[int, int] = dataclasses.field(default_factory=dict)
+    rewritten_spellings: int = 0
+    merged_canonical: int = 0
+    merged_spellings: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "canonical": self.canonical, "spellings": self.spellings, "several": self.several,
+            "several_spellings": self.several_spellings,
+            "sizes": {str(k): v for k, v in sorted(self.sizes.items())},
+            "rewritten_spellings": self.rewritten_spellings,
+            "merged_canonical": self.merged_canonical,
+            "merged_spellings": self.merged_spellings,
+        }
+
+
+def cluster_stats(pairs: _Capped[tuple[str, str], Any]) -> ClusterStats:
+    """The :class:`ClusterStats` of a map keyed by ``(canonical, spelling)`` (one pass in key
+    order, so each canonical form's spellings come together; cached until the map changes)."""
+    return _cluster_pass(pairs)[0]
+
+
+def rewritten_examples(pairs: _Capped[tuple[str, str], int]) -> list[tuple[str, tuple[int, str]]]:
+    """The ``cap`` smallest spellings of *pairs* that differ from their canonical form, as
+    ``(spelling, (count, canonical))`` in spelling order (from the same cached pass)."""
+    return _cluster_pass(pairs)[1]
+
+
+def _cluster_pass(
+    pairs: _Capped[tuple[str, str], Any],
+) -> tuple[ClusterStats, list[tuple[str, tuple[int, str]]]]:
+    hit = pairs.cache.get("clusters")
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    # One pass, in (canonical, spelling) order: the hot loop of a report's figures.
+    canonical = spellings = several = several_spellings = 0
+    rewritten_spellings = merged_canonical = merged_spellings = 0
+    sizes: dict[int, int] = {}
+    current: str | None = None
+    size = rewritten = 0
+    cap = pairs.cap
+    # the cap smallest rewritten spellings: collected, cut back in batches, and once full
+    # only a spelling below the largest kept one is taken
+    kept: list[tuple[str, tuple[int, str]]] = []
+    high = 2 * cap
+    worst: str | None = None
+    first: list[tuple[tuple[str, str], Any]] = []  # the map's examples, from the same pass
+    for (c, s), v in pairs.iter_all():
+        if spellings < cap:
+            first.append(((c, s), v))
+        spellings += 1
+        if c != current:
+            if size > 1:
+                several += 1
+                several_spellings += size
+                sizes[size] = sizes.get(size, 0) + 1
+            if size > 1 or rewritten:
+                merged_canonical += 1
+                merged_spellings += size
+            current = c
+            canonical += 1
+            size = rewritten = 0
+        size += 1
+        if s != c:
+            rewritten += 1
+            rewritten_spellings += 1
+            if worst is None or s < worst:
+                kept.append((s, (v, c)))
+                if len(kept) > high:
+                    kept.sort()
+                    del kept[cap:]
+                    worst = kept[-1][0]
+    if size > 1:
+        several += 1
+        several_spellings += size
+        sizes[size] = sizes.get(size, 0) + 1
+    if size > 1 or rewritten:
+        merged_canonical += 1
+        merged_spellings += size
+    kept.sort()
+    del kept[cap:]
+    out = (
+        ClusterStats(canonical, spellings, several, several_spellings, sizes,
+                     rewritten_spellings, merged_canonical, merged_spellings),
+        kept,
+    )
+    pairs.cache["clusters"] = out
+    if pairs._summary is None:
+        pairs._summary = (spellings, first)
+    return out

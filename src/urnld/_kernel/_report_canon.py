@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._report import (
     DEFAULT_MAX_EXAMPLES,
+    ClusterStats,
     _add,
     _Capped,
     _count_with_text,
     _group,
+    _iter_groups,
     _ReportBase,
+    cluster_stats,
 )
 
 if TYPE_CHECKING:
@@ -44,8 +47,8 @@ class CanonicalizeReport(_ReportBase):
 
     _COUNTS = (*_ReportBase._COUNTS, "statements_out", "duplicates_merged", "urn_occurrences",
                "rewritten", "invalid_occurrences", "same_as_added", "spellings_added",
-               "see_also_added")
-    _MAPS = (*_ReportBase._MAPS, "_clusters", "_invalid", "_dropped")
+               "see_also_added", "iris_rewritten")
+    _MAPS = (*_ReportBase._MAPS, "_clusters", "_invalid", "_dropped", "_iris")
 
     def __init__(
         self,
@@ -53,8 +56,9 @@ class CanonicalizeReport(_ReportBase):
         ignore_components: bool = False,
         literals: bool = False,
         max_examples: int = DEFAULT_MAX_EXAMPLES,
+        memory_budget: int | None = None,
     ) -> None:
-        self._init_base(max_examples)
+        self._init_base(max_examples, memory_budget)
         self.ignore_components = ignore_components
         self.literals = literals
         self.statements_out = 0
@@ -65,9 +69,11 @@ class CanonicalizeReport(_ReportBase):
         self.same_as_added = 0
         self.spellings_added = 0
         self.see_also_added = 0
-        self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
-        self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
-        self._dropped: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+        self.iris_rewritten = 0
+        self._clusters: _Capped[tuple[str, str], int] = self._new_map(_add)
+        self._invalid: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
+        self._dropped: _Capped[tuple[str, str], int] = self._new_map(_add)
+        self._iris: _Capped[tuple[str, str], int] = self._new_map(_add)
 
     # -- recording -----------------------------------------------------------------------
     def record_urn(
@@ -112,11 +118,9 @@ class CanonicalizeReport(_ReportBase):
 
     @property
     def cluster_limit(self) -> tuple[str, str] | None:
-        """The largest ``(canonical, spelling)`` key :attr:`clusters` still takes, or None
-        while it has never been cut to ``max_examples``.
-
-        :meth:`record_counts` ignores larger keys, so a caller that aggregates a batch itself
-        may leave them out.
+        """The largest ``(canonical, spelling)`` key :attr:`clusters` takes: always None now
+        (the maps keep every key, spilling to disk past the memory budget), kept for callers
+        that aggregate a batch themselves.
 
         >>> CanonicalizeReport().cluster_limit is None
         True
@@ -176,6 +180,18 @@ class CanonicalizeReport(_ReportBase):
         self.invalid_occurrences += count
         self._invalid.add(spelling, (count, reason))
 
+    def record_iris(self, pairs: dict[tuple[str, str], int]) -> None:
+        """Record non-URN IRIs that ``iris="rfc3986"`` rewrote: ``(normal form, spelling)`` →
+        statement-occurrences.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_iris({("http://e.org/", "HTTP://E.org"): 2})
+        >>> r.iris_rewritten, r.to_dict()["iris"]["spellings"]
+        (2, 1)
+        """
+        self.iris_rewritten += sum(pairs.values())
+        self._iris.add_counts(pairs)
+
     def record_added(self, *, same_as: int = 0, spellings: int = 0, see_also: int = 0) -> None:
         """Record statements written by the opt-in modes (they count in ``statements_out``)."""
         self.same_as_added += same_as
@@ -214,6 +230,31 @@ class CanonicalizeReport(_ReportBase):
         """spelling → (statements, first finding) for invalid URNs (left as they were)."""
         return dict(self._invalid.items())
 
+    def cluster_stats(self) -> ClusterStats:
+        """Exact figures of every cluster of spellings (not only the examples): what the
+        run merged into how many canonical URNs.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_urn("URN:A:b", "urn:a:b", "a"); r.record_urn("urn:a:b", "urn:a:b", "a")
+        >>> r.cluster_stats().merged_spellings, r.cluster_stats().merged_canonical
+        (2, 1)
+        """
+        return cluster_stats(self._clusters)
+
+    def iter_clusters(self) -> Iterator[tuple[str, dict[str, int]]]:
+        """Every cluster the run merged: canonical form and {spelling: statements}, sorted
+        (one cluster in memory at a time)."""
+        return _iter_groups(self._clusters.iter_all(), several=False)
+
+    def iter_invalid(self) -> Iterator[tuple[str, tuple[int, str]]]:
+        """Every invalid spelling with (statements, first finding), in code-point order."""
+        return self._invalid.iter_all()
+
+    def iter_iris(self) -> Iterator[tuple[str, dict[str, int]]]:
+        """Every non-URN IRI merged by ``iris="rfc3986"``: normal form and {spelling:
+        statements}."""
+        return _iter_groups(self._iris.iter_all(), several=False)
+
     @property
     def dropped_components(self) -> dict[str, dict[str, int]]:
         """canonical assigned name → {dropped components → statements}."""
@@ -236,6 +277,7 @@ class CanonicalizeReport(_ReportBase):
             ignore_components=self.ignore_components,
             literals=self.literals,
             max_examples=min(self.max_examples, other.max_examples),
+            memory_budget=min(self.memory_budget, other.memory_budget),
         )
         return self._merge_into(out, other)
 
@@ -254,8 +296,19 @@ class CanonicalizeReport(_ReportBase):
              "invalid": {"urns": {spelling: {"count": n, "finding": str}}, "truncated": b},
              "dropped_components": {canonical: {components: n}}, "dropped_truncated": b,
              "errors": {"count": n, "truncated": b,
-                        "lines": [{"source": s, "line": n, "message": m}]}}
+                        "lines": [{"source": s, "line": n, "message": m}]},
+             "merged": {"spellings": n, "canonical": n, "rewritten_spellings": n,
+                        "sizes": {"2": n, …}},
+             "iris": {"rewritten": n, "spellings": n, "normal_forms": n}}
+
+        Counts are exact at any size: ``merged`` counts every spelling merged into a
+        canonical URN (clusters of two or more spellings, or of one non-canonical one),
+        ``invalid.distinct`` every invalid spelling, ``iris`` the non-URN IRIs rewritten by
+        ``iris="rfc3986"`` (occurrences, distinct spellings and their normal forms); the maps
+        show the ``max_examples`` smallest keys.
         """
+        stats = self.cluster_stats()
+        iris = cluster_stats(self._iris)
         clusters = {
             canonical: spellings
             for canonical, spellings in _group(
@@ -288,6 +341,16 @@ class CanonicalizeReport(_ReportBase):
             "invalid": {
                 "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
                 "truncated": self._invalid.truncated,
+                "distinct": self._invalid.distinct(),
+            },
+            "merged": {
+                "spellings": stats.merged_spellings, "canonical": stats.merged_canonical,
+                "rewritten_spellings": stats.rewritten_spellings,
+                "sizes": stats.to_dict()["sizes"],
+            },
+            "iris": {
+                "rewritten": self.iris_rewritten, "spellings": iris.rewritten_spellings,
+                "normal_forms": iris.merged_canonical,
             },
             "dropped_components": _group(
                 self._dropped.items(), drop_last=self._dropped.truncated

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from ._report import (
     DEFAULT_MAX_EXAMPLES,
+    ClusterStats,
     _add,
     _Capped,
     _count_with_text,
     _group,
+    _iter_groups,
     _ReportBase,
+    cluster_stats,
+    rewritten_examples,
 )
 
 if TYPE_CHECKING:
@@ -42,20 +46,25 @@ class CheckReport(_ReportBase):
 
     _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
                "error_occurrences", "non_canonical_occurrences")
-    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_non_canonical", "_clusters")
+    # The non-canonical spellings are the clusters' pairs whose spelling is not the canonical
+    # form: derived from them, not kept twice.
+    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters")
 
-    def __init__(self, *, max_examples: int = DEFAULT_MAX_EXAMPLES) -> None:
-        self._init_base(max_examples)
+    def __init__(
+        self, *, max_examples: int = DEFAULT_MAX_EXAMPLES,
+        memory_budget: int | None = None,
+    ) -> None:
+        self._init_base(max_examples, memory_budget)
         self.iri_occurrences = 0
         self.literal_occurrences = 0
         self.error_occurrences = 0
         self.non_canonical_occurrences = 0
-        self._findings: _Capped[str, int] = _Capped(max_examples, _add)
-        self._invalid: _Capped[str, tuple[int, str]] = _Capped(max_examples, _count_with_text)
-        self._non_canonical: _Capped[str, tuple[int, str]] = _Capped(
-            max_examples, _count_with_text
-        )
-        self._clusters: _Capped[tuple[str, str], int] = _Capped(max_examples, _add)
+        self._findings: _Capped[str, int] = self._new_map(_add)
+        self._invalid: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
+        # What a compiled flush writes non-canonical spellings into (batch_maps): dropped
+        # after each batch, the clusters hold the same pairs.
+        self._scratch: dict[str, Any] = {}
+        self._clusters: _Capped[tuple[str, str], int] = self._new_map(_add)
 
     def record_urn(
         self,
@@ -108,7 +117,6 @@ class CheckReport(_ReportBase):
         clusters: dict[tuple[str, str], int] = {}
         iris = literals = errors = non_canonical = 0
         add_invalid = self._invalid.add
-        add_non_canonical = self._non_canonical.add
         for spelling, checked, literal, count in items:
             if literal:
                 literals += count
@@ -128,7 +136,6 @@ class CheckReport(_ReportBase):
             clusters[key] = clusters.get(key, 0) + count
             if spelling != canonical:
                 non_canonical += count
-                add_non_canonical(spelling, (count, canonical))
         self.record_counts(findings, nids, clusters, iris=iris, literals=literals, errors=errors,
                            non_canonical=non_canonical)
 
@@ -138,18 +145,22 @@ class CheckReport(_ReportBase):
         to them in place as :meth:`record_checks` would (a key not yet kept only up to the
         limit: a larger one was or would be dropped), then calls :meth:`add_batch`: findings
         (code), NIDs, clusters (``(canonical, spelling)``) to counts, invalid (spelling to
-        ``(count, first error)``) and non-canonical (spelling to ``(count, canonical)``).
-        Read it afresh for each batch: a prune replaces the dicts.
+        ``(count, first error)``) and non-canonical (spelling to ``(count, canonical)``: a
+        dict whose limit ``""`` refuses every key, since the clusters hold the same pairs).
+        Read it afresh for each batch: a spill replaces the dicts. The other limits are None
+        (every key is taken: the maps spill to disk rather than drop keys).
 
         >>> [limit for _, limit in CheckReport().batch_maps]
-        [None, None, None, None, None]
+        [None, None, None, None, '']
         """
-        return tuple((m.data, m.limit) for m in self._batch_capped)
+        # The non-canonical map takes nothing: its limit "" is below every spelling, so the
+        # flush skips it (the clusters hold the same pairs).
+        return (*((m.data, m.limit) for m in self._batch_capped), (self._scratch, ""))
 
     @property
     def _batch_capped(self) -> tuple[_Capped[Any, Any], ...]:
         """The maps :attr:`batch_maps` hands out, in its order."""
-        return self._findings, self._nids, self._clusters, self._invalid, self._non_canonical
+        return self._findings, self._nids, self._clusters, self._invalid
 
     def add_batch(self, iris: int, literals: int, errors: int, non_canonical: int) -> None:
         """Finish a batch added to :attr:`batch_maps`: its statement-occurrences of URN IRIs,
@@ -159,6 +170,7 @@ class CheckReport(_ReportBase):
         self.literal_occurrences += literals
         self.error_occurrences += errors
         self.non_canonical_occurrences += non_canonical
+        self._scratch.clear()
         for m in self._batch_capped:
             m.settle()
 
@@ -200,7 +212,6 @@ class CheckReport(_ReportBase):
         {'iris': 3, 'literals': 1, 'with_errors': 1}
         """
         self._invalid.add_many(invalid)
-        self._non_canonical.add_many(non_canonical_spellings)
         self.iri_occurrences += iris
         self.literal_occurrences += literals
         self.error_occurrences += errors
@@ -226,8 +237,9 @@ class CheckReport(_ReportBase):
 
     @property
     def non_canonical(self) -> dict[str, tuple[int, str]]:
-        """spelling → (statements, canonical form) for valid URNs not in canonical form."""
-        return dict(self._non_canonical.items())
+        """spelling → (statements, canonical form) for valid URNs not in canonical form (the
+        ``max_examples`` smallest spellings)."""
+        return dict(rewritten_examples(self._clusters))
 
     @property
     def clusters(self) -> dict[str, dict[str, int]]:
@@ -244,8 +256,38 @@ class CheckReport(_ReportBase):
         """Return the report of both inputs together (neither operand is changed)."""
         if not isinstance(other, CheckReport):
             raise TypeError(f"cannot merge CheckReport with {type(other).__name__}")
-        out = CheckReport(max_examples=min(self.max_examples, other.max_examples))
+        out = CheckReport(
+            max_examples=min(self.max_examples, other.max_examples),
+            memory_budget=min(self.memory_budget, other.memory_budget),
+        )
         return self._merge_into(out, other)
+
+    def cluster_stats(self) -> ClusterStats:
+        """Exact figures of the clusters of equivalent spellings (all of them, not only the
+        examples): how many URNs are spelled several ways, and in how many spellings.
+
+        >>> r = CheckReport()
+        >>> r.record_counts({}, {"a": 3}, {("urn:a:b", "URN:A:b"): 1, ("urn:a:b", "urn:a:b"): 2})
+        >>> r.cluster_stats().several, r.cluster_stats().sizes
+        (1, {2: 1})
+        """
+        return cluster_stats(self._clusters)
+
+    def iter_invalid(self) -> Iterator[tuple[str, tuple[int, str]]]:
+        """Every invalid spelling with (statements, first error), in code-point order."""
+        return self._invalid.iter_all()
+
+    def iter_non_canonical(self) -> Iterator[tuple[str, tuple[int, str]]]:
+        """Every valid non-canonical spelling with (statements, canonical form), in the order
+        of (canonical form, spelling)."""
+        for (canonical, spelling), n in self._clusters.iter_all():
+            if spelling != canonical:
+                yield spelling, (n, canonical)
+
+    def iter_clusters(self) -> Iterator[tuple[str, dict[str, int]]]:
+        """Every URN spelled several ways: canonical form and {spelling: statements}, sorted
+        (one cluster in memory at a time)."""
+        return _iter_groups(self._clusters.iter_all(), several=True)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready, deterministic summary (the ``urnld check --json`` output).
@@ -258,17 +300,20 @@ class CheckReport(_ReportBase):
              "findings": {code: n},
              "nids": {nid: n}, "nids_truncated": b,
              "invalid": {"urns": {spelling: {"count": n, "finding": "code: message"}},
-                         "truncated": b, "occurrences": n},
+                         "truncated": b, "occurrences": n, "distinct": n},
              "non_canonical": {"spellings": {spelling: {"canonical": c, "count": n}},
-                               "truncated": b, "occurrences": n},
-
-        Every ``count``/``occurrences`` is exact. A map with ``"truncated": true`` holds the
-        ``max_examples`` smallest keys (code-point order) with their exact counts, so its
-        length is a lower bound of the number of distinct keys; ``occurrences`` stays exact.
-             "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b},
+                               "truncated": b, "occurrences": n, "distinct": n},
+             "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b,
+                          "count": n, "spellings": n, "sizes": {"2": n, …}},
              "errors": {"count": n, "truncated": b,
                         "lines": [{"source": s, "line": n, "message": m}]}}
+
+        Every ``count``/``occurrences``/``distinct`` is exact, at any size. A map with
+        ``"truncated": true`` shows the ``max_examples`` smallest keys (code-point order) with
+        their exact counts; ``distinct`` (and the clusters' ``count``: URNs spelled several
+        ways, ``spellings``: their spellings, ``sizes``: spellings per URN → URNs) count all.
         """
+        stats = self.cluster_stats()
         return {
             "kind": "check",
             "ok": self.ok,
@@ -285,15 +330,22 @@ class CheckReport(_ReportBase):
                 "urns": {s: {"count": n, "finding": f} for s, (n, f) in self._invalid.items()},
                 "truncated": self._invalid.truncated,
                 "occurrences": self.error_occurrences,
+                "distinct": self._invalid.distinct(),
             },
             "non_canonical": {
                 "spellings": {
-                    s: {"canonical": c, "count": n} for s, (n, c) in self._non_canonical.items()
+                    s: {"canonical": c, "count": n}
+                    for s, (n, c) in rewritten_examples(self._clusters)
                 },
-                "truncated": self._non_canonical.truncated,
+                "truncated": stats.rewritten_spellings > self.max_examples,
                 "occurrences": self.non_canonical_occurrences,
+                "distinct": stats.rewritten_spellings,
             },
-            "clusters": {"groups": self.clusters, "truncated": self._clusters.truncated},
+            "clusters": {
+                "groups": self.clusters, "truncated": self._clusters.truncated,
+                "count": stats.several, "spellings": stats.several_spellings,
+                "sizes": stats.to_dict()["sizes"],
+            },
             "errors": self._errors_dict(),
         }
 

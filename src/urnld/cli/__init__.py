@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "resolve": ("_resolve", "print resolver locators (URLs) for URNs; nothing is fetched"),
     "completion": ("_completion", "print a shell completion script (bash, zsh or fish)"),
     "query": ("_query", "run a SPARQL query on an endpoint, its URNs in canonical form"),
+    "undo": ("_undo", "revert an in-place canonicalization from its undo file"),
 }
 
 

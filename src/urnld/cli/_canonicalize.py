@@ -122,6 +122,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="after the summary, list each invalid URN left as written, with the reason",
     )
     add_policy_options(parser)
+    from ._report_options import add_report_options
+
+    add_report_options(parser, sarif=False)
     from ._endpoint import add_options
 
     add_options(parser, write=True)
@@ -183,19 +186,26 @@ def _write_report(
 def _write_html(args: argparse.Namespace, report: Any) -> None:
     if not args.html:
         return
-    from ._html_report import canonicalize_document, find_positions, write_html
+    from ._html_report import (
+        canonicalize_document,
+        find_positions,
+        shown_spellings,
+        write_html,
+    )
 
     streamed = getattr(args, "streamed", False)
     d = _report_dict(report, streamed=streamed)
-    spellings = [s for sp in d["clusters"].values() for s in sp] + list(d["invalid"]["urns"])
-    positions = find_positions(args.inputs, spellings)
+    positions = find_positions(args.inputs, shown_spellings(d))
     write_html(args.html, canonicalize_document(
         d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions
     ))
 
 
 def _finish(args: argparse.Namespace, report: Any) -> None:
+    from ._report_options import emit_findings
+
     _write_html(args, report)
+    emit_findings(args, report, list(args.inputs), kind="canonicalize")
     _print_summary(args, report)
 
 
@@ -210,8 +220,8 @@ def _print_summary(args: argparse.Namespace, report: Any) -> None:
 
 
 def _summary(report: Any, *, streamed: bool = False) -> str:
-    """What was merged and what is left, in words a newcomer reads (exact counts; a capped
-    example list makes a distinct count a lower bound, said as "at least").
+    """What was merged and what is left, in words a newcomer reads (exact counts, distinct
+    spellings included, at any size).
 
     *streamed*: some input was streamed, and a stream is not deduplicated: the summary says so
     rather than "0 duplicates merged". What is left as written is exactly what has no canonical
@@ -219,10 +229,9 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
     only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten.
     """
     d = report.to_dict()
-    at_least = "at least " if d["clusters_truncated"] else ""
-    spellings = sum(len(v) for v in d["clusters"].values())
+    merged = d["merged"]
     invalid = d["invalid"]
-    n_invalid = f"{'at least ' if invalid['truncated'] else ''}{len(invalid['urns']):,}"
+    n_invalid = f"{invalid['distinct']:,}"
     if streamed:
         statements = (
             f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} written "
@@ -235,9 +244,16 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
         )
     text = (
         f"{statements}; "
-        f"merged {at_least}{spellings:,} spellings into {at_least}{len(d['clusters']):,} "
+        f"merged {merged['spellings']:,} spellings into {merged['canonical']:,} "
         f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
     )
+    iris = d["iris"]
+    if iris["rewritten"]:
+        text += (
+            f"; merged {iris['spellings']:,} spellings of other IRIs into "
+            f"{iris['normal_forms']:,} RFC 3986 normal forms ({iris['rewritten']:,} "
+            "occurrences rewritten)"
+        )
     if d["urns"]["invalid"]:
         text += (
             f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "
@@ -331,6 +347,13 @@ def _one(
 
 
 def run(args: argparse.Namespace) -> int:
+    from ._report_options import memory_options
+
+    with memory_options(args, args.output):
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     args.policy = policy_from_args(args, "urnld canonicalize")
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
@@ -378,8 +401,7 @@ def run(args: argparse.Namespace) -> int:
             r = _one(args, src, os.path.join(outdir, name), in_fmt, out_fmt)
             report = r if report is None else report.merge(r)
     _write_report(args.report, report, streamed=getattr(args, "streamed", False))
-    _write_html(args, report)
-    _print_summary(args, report)
+    _finish(args, report)
     return 0
 
 
@@ -445,6 +467,5 @@ def _run_dask(args: argparse.Namespace) -> int:
             _write_report(args.report, e.report, complete=False)
         raise
     _write_report(args.report, report, streamed=args.streamed)
-    _write_html(args, report)
-    _print_summary(args, report)
+    _finish(args, report)
     return 0

@@ -46,8 +46,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     add_input_options(parser, stdin="nt")
     parser.add_argument(
         "--limit", type=int, default=20, metavar="N",
-        help="rows shown per table in the text output (default 20; JSON is not limited)",
+        help="rows shown per table in the text output (default 20; JSON and HTML show up to "
+        "10,000 examples per table, with exact totals; --findings lists everything)",
     )
+    from ._report_options import add_report_options
+
+    add_report_options(parser)
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict line (and unreadable inputs on stderr)")
     parser.add_argument("-v", "--verbose", action="store_true",
@@ -56,6 +60,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--engine", choices=("local", "dask"), default="local",
         help="local (default) or dask (N-Triples/N-Quads are partitioned, other syntaxes read "
         "whole, one worker each; needs urnld[dask])",
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=int, metavar="N",
+        help="local: processes sharing a streamed N-Triples/N-Quads file (default: one per "
+        "CPU for inputs over 8 MiB, else 1)",
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
     parser.add_argument("--scheduler", metavar="ADDR", help="dask: address of a running cluster")
@@ -84,10 +93,11 @@ def _check_one(
 
         line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
         try:
+            jobs = getattr(args, "jobs", None)
             if engine is Engine.LINES:
-                check_file(path, report=report, progress=line, policy=policy)
+                check_file(path, report=report, progress=line, policy=policy, jobs=jobs)
             else:
-                check_file(path, report=report, progress=line, policy=policy,
+                check_file(path, report=report, progress=line, policy=policy, jobs=jobs,
                            input_format=fmt, **read_options(args))
         finally:
             if line is not None:
@@ -107,8 +117,9 @@ def _check_one(
 
 def run(args: argparse.Namespace) -> int:
     from ._common import stdout_to
+    from ._report_options import memory_options
 
-    with stdout_to(args.output) as discard:
+    with memory_options(args, args.output), stdout_to(args.output) as discard:
         code = _run(args)
         if code == 2:
             discard()  # exit 2: no output file is created or replaced
@@ -139,6 +150,8 @@ def _run(args: argparse.Namespace) -> int:
         raise URNError("give RDF files to check, or --endpoint URL")
     elif args.engine == "dask":
         require_default_policy(policy, "--engine dask")
+        if args.jobs is not None:
+            raise URNError("--jobs is for the local engine; --engine dask takes --workers")
         with warnings_to_stderr("urnld check"):
             report = _run_dask(
                 args, lambda source, e: _unreadable(source, e, args, unreadable, files)
@@ -146,6 +159,8 @@ def _run(args: argparse.Namespace) -> int:
     else:
         if args.workers is not None or args.scheduler is not None:
             raise URNError("--workers/--scheduler need --engine dask")
+        if args.jobs is not None and args.jobs < 1:
+            raise URNError(f"--jobs must be a positive integer, got {args.jobs}")
         report = CheckReport()
         for path in args.files:
             part = CheckReport()
@@ -189,9 +204,12 @@ def _run(args: argparse.Namespace) -> int:
         limit = sys.maxsize if args.verbose else args.limit
         _print_text(report, sys.stdout, limit, partial=bool(unreadable or report.errors))
     if unreadable or report.error_count:
-        return 2  # and no --html: a command that exits 2 writes no output file
+        return 2  # and no --html, --findings, --sarif: a command that exits 2 writes no file
     if args.html:
         _write_html(args, report, files, partial=False)
+    from ._report_options import emit_findings
+
+    emit_findings(args, report, list(args.files), kind="check")
     return 0 if report.ok else 1
 
 
@@ -214,11 +232,10 @@ def _unreadable(
 def _write_html(
     args: argparse.Namespace, report: Any, files: list[dict[str, Any]], *, partial: bool
 ) -> None:
-    from ._html_report import check_document, find_positions, write_html
+    from ._html_report import check_document, find_positions, shown_spellings, write_html
 
     d = report.to_dict()
-    spellings = [*d["invalid"]["urns"], *d["non_canonical"]["spellings"]]
-    positions = find_positions(args.files, spellings)
+    positions = find_positions(args.files, shown_spellings(d))
     write_html(args.html, check_document(
         d, argv=args.argv, files=files, summary=summary_lines(d, partial=partial),
         positions=positions,
@@ -242,18 +259,16 @@ def _run_dask(args: argparse.Namespace, on_unreadable: Callable[[str, Exception]
     )
 
 
-def _distinct(n: int, truncated: bool) -> str:
-    """A number of distinct keys: exact, or a lower bound when the example list was capped."""
-    if not truncated:
-        return f"{n:,}"
-    return f"at least {n:,}" if n else "an unknown number of"
-
-
 def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
     """The verdict and the counts of a ``check`` report dict, in words (exact counts).
 
     An *occurrence* is one URN in one statement (a statement that uses the same spelling twice
-    counts once); distinct counts are of spellings or canonical forms.
+    counts once); distinct counts are of spellings or canonical forms, exact at any size.
+
+    >>> from urnld.report import CheckReport
+    >>> summary_lines(CheckReport().to_dict(), partial=False)[0]  # doctest: +NORMALIZE_WHITESPACE
+    'OK: 0 invalid URNs (0 occurrences); 0 valid URN spellings not in canonical form
+    (0 occurrences, which canonicalize rewrites); 0 URNs spelled several ways'
     """
     urns = d["urns"]
     invalid, nonc, clusters = d["invalid"], d["non_canonical"], d["clusters"]
@@ -262,9 +277,9 @@ def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
         # Never "OK" when part of the data was not seen (the exit status is 2).
         status = ("ERRORS (incomplete: some input could not be read)" if not d["ok"]
                   else "INCOMPLETE (some input could not be read)")
-    n_invalid = _distinct(len(invalid["urns"]), invalid["truncated"])
-    n_nonc = _distinct(len(nonc["spellings"]), nonc["truncated"])
-    n_clusters = _distinct(len(clusters["groups"]), clusters["truncated"])
+    n_invalid = f"{invalid['distinct']:,}"
+    n_nonc = f"{nonc['distinct']:,}"
+    n_clusters = f"{clusters['count']:,}"
     return [
         f"{status}: {n_invalid} invalid URNs ({invalid['occurrences']:,} occurrences); "
         f"{n_nonc} valid URN spellings not in canonical form ({nonc['occurrences']:,} "
@@ -287,29 +302,33 @@ def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None
         print(line, file=out)
 
     def section(
-        title: str, rows: list[tuple[Any, ...]], headers: list[str], *, truncated: bool,
+        title: str, rows: list[tuple[Any, ...]], headers: list[str], *, total: int | None,
         what: str,
     ) -> None:
+        """A table of at most *limit* rows; *total*: how many there are in all (None: the
+        rows are all of them)."""
         if not rows:
             return
         shown = rows[:limit]
         print(f"\n{title}", file=out)
         print_table(shown, headers, file=out)
-        if truncated:
+        total = len(rows) if total is None else total
+        if total > len(shown):
             print(
-                f"(the report keeps the first {len(rows):,} {what} in code-point order, "
-                f"with exact counts; these are the most frequent among them; see --json)",
+                f"(showing {len(shown):,} of {total:,} {what}, the most frequent among the first "
+                f"{len(rows):,} in code-point order; the counts above are exact; "
+                "--findings FILE lists them all)" if total > len(rows) else
+                f"(showing {len(shown):,} of {total:,} {what}; -v shows all, --findings FILE "
+                "lists them all)",
                 file=out,
             )
-        elif len(rows) > len(shown):
-            print(f"… {len(rows) - len(shown):,} more (see --json)", file=out)
 
     invalid = sorted(d["invalid"]["urns"].items(), key=lambda kv: (-kv[1]["count"], kv[0]))
     section(
         "Invalid URNs",
         [(s, v["count"], v["finding"]) for s, v in invalid],
         ["urn", "occurrences", "first error"],
-        truncated=d["invalid"]["truncated"], what="invalid URNs",
+        total=d["invalid"]["distinct"], what="invalid URNs",
     )
     groups = sorted(
         d["clusters"]["groups"].items(), key=lambda kv: (-len(kv[1]), -sum(kv[1].values()), kv[0])
@@ -318,7 +337,7 @@ def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None
         "Equivalent spellings that are separate nodes",
         [(c, len(sp), ", ".join(sorted(sp))) for c, sp in groups],
         ["canonical", "spellings", "as written"],
-        truncated=d["clusters"]["truncated"], what="canonical forms",
+        total=d["clusters"]["count"], what="URNs spelled several ways",
     )
     nonc = sorted(
         d["non_canonical"]["spellings"].items(), key=lambda kv: (-kv[1]["count"], kv[0])
@@ -327,13 +346,13 @@ def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None
         "Non-canonical spellings of valid URNs",
         [(s, v["canonical"], v["count"]) for s, v in nonc],
         ["as written", "canonical", "occurrences"],
-        truncated=d["non_canonical"]["truncated"], what="spellings",
+        total=d["non_canonical"]["distinct"], what="spellings",
     )
     nids = sorted(d["nids"].items(), key=lambda kv: (-kv[1], kv[0]))
     section("Valid URN occurrences per NID", nids, ["nid", "occurrences"],
-            truncated=d["nids_truncated"], what="NIDs")
+            total=None, what="NIDs")
     findings = sorted(d["findings"].items(), key=lambda kv: (-kv[1], kv[0]))
     section(
         "Findings (occurrences of valid and invalid URNs; one URN can have several findings)",
-        findings, ["code", "occurrences"], truncated=False, what="codes",
+        findings, ["code", "occurrences"], total=None, what="codes",
     )

@@ -19,7 +19,8 @@ __all__ = ["add_options", "check_report", "run_canonicalize"]
 
 _CREDENTIALS = (
     "credentials come from URNLD_ENDPOINT_TOKEN (bearer), URNLD_ENDPOINT_USER and "
-    "URNLD_ENDPOINT_PASSWORD (basic), or the host's netrc entry, never from the command line"
+    "URNLD_ENDPOINT_PASSWORD (basic; digest with URNLD_ENDPOINT_AUTH=digest), or the host's "
+    "netrc entry, never from the command line"
 )
 
 
@@ -68,8 +69,8 @@ def add_options(parser: argparse.ArgumentParser, *, write: bool) -> None:
         )
         group.add_argument(
             "--undo", metavar="U.ru",
-            help="write the SPARQL Update that restores the original spellings (and removes the "
-            "statements the run added) here",
+            help="write here, batch by batch, the updates that restore the original spellings "
+            "(and remove the statements the run added); apply with 'urnld undo U.ru'",
         )
 
 

@@ -23,6 +23,7 @@ __all__ = [
     "canonicalize_document",
     "check_document",
     "find_positions",
+    "shown_spellings",
     "validate_document",
     "write_html",
     "xmlns_document",
@@ -30,6 +31,10 @@ __all__ = [
 
 #: Places shown per spelling (the count column is exact; these are the first ones met).
 POSITIONS_PER_SPELLING = 5
+#: Rows per table of a page: the most frequent first, so that a page of a large dump stays
+#: small and opens fast (about half a megabyte per full table); the totals on top stay exact, and
+#: ``--findings`` lists everything.
+HTML_ROWS = 1_000
 _TOP = 15  # bars per chart
 # A URN written in an IRI (<…>), a literal or an attribute ("…", '…'): what a reader searches.
 _TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^>"'\s]+)[>"']""")
@@ -149,6 +154,36 @@ def _capped(truncated: bool, what: str) -> str:
     )
 
 
+def _top(items: Mapping[str, Any], count: Any, n: int | None = None) -> dict[str, Any]:
+    """The *n* (default :data:`HTML_ROWS`) items with the largest ``count(value)`` (ties by
+    key), as a dict."""
+    n = HTML_ROWS if n is None else n
+    if len(items) <= n:
+        return dict(items)
+    return dict(sorted(items.items(), key=lambda kv: (-count(kv[1]), kv[0]))[:n])
+
+
+def _shown(shown: int, total: int, what: str) -> str:
+    """The note of a table that shows *shown* of *total* rows."""
+    if total <= shown:
+        return ""
+    return (
+        f"Showing {shown:,} of {total:,} {what}: the most frequent, with exact counts (the "
+        "totals above are exact). --findings FILE lists every one."
+    )
+
+
+def shown_spellings(d: Mapping[str, Any]) -> list[str]:
+    """The spellings the page of a ``check`` or ``canonicalize`` report dict shows (the places
+    of these only are looked up)."""
+    invalid = _top(d["invalid"]["urns"], lambda v: v["count"])
+    if d.get("kind") == "canonicalize":
+        clusters = _top(d["clusters"], lambda sp: sum(sp.values()))
+        return [*(s for sp in clusters.values() for s in sp), *invalid]
+    nonc = _top(d["non_canonical"]["spellings"], lambda v: v["count"])
+    return [*invalid, *nonc]
+
+
 def check_document(
     d: Mapping[str, Any],
     *,
@@ -160,9 +195,13 @@ def check_document(
     """The page of ``urnld check`` from its ``--json`` dict and the per-file summaries."""
     from .. import CODES
 
-    invalid = d["invalid"]["urns"]
-    nonc = d["non_canonical"]["spellings"]
-    groups = d["clusters"]["groups"]
+    all_invalid = d["invalid"]["urns"]
+    all_nonc = d["non_canonical"]["spellings"]
+    invalid = _top(all_invalid, lambda v: v["count"])
+    nonc = _top(all_nonc, lambda v: v["count"])
+    groups = _top(d["clusters"]["groups"], len)
+    n_invalid, n_nonc = d["invalid"]["distinct"], d["non_canonical"]["distinct"]
+    n_groups = d["clusters"]["count"]
     unreadable = [f for f in files if f.get("error")]
     status = "fail" if (not d["ok"] or unreadable or d["errors"]["count"]) else "pass"
     headline = summary[0].split(":", 1)[1].split(";")[0].strip() if summary else ""
@@ -175,14 +214,15 @@ def check_document(
     per_nid: dict[str, Counter[str]] = {}
     for nid, n in d["nids"].items():
         per_nid.setdefault(nid, Counter())["canonical"] += n
-    for spelling, v in nonc.items():
+    for spelling, v in all_nonc.items():
         c = per_nid.setdefault(_nid(spelling), Counter())
         c["canonical"] -= v["count"]
         c["non-canonical"] += v["count"]
-    for spelling, v in invalid.items():
+    for spelling, v in all_invalid.items():
         per_nid.setdefault(_nid(spelling), Counter())["invalid"] += v["count"]
     nid_bars = sorted(per_nid.items(), key=lambda kv: (-sum(kv[1].values()), kv[0]))[:_TOP]
-    sizes = Counter(len(spellings) for spellings in groups.values())
+    # exact: spellings per URN spelled several ways -> how many such URNs
+    sizes = {int(k): n for k, n in d["clusters"]["sizes"].items()}
     worst = sorted(
         (f for f in files if not f.get("error")),
         key=lambda f: (-f["invalid"], -f["non_canonical"], f["source"]),
@@ -215,7 +255,6 @@ def check_document(
                 {"label": f"{size} spellings", "segments": [{"name": "URNs", "value": n}]}
                 for size, n in sorted(sizes.items())
             ],
-            "note": _capped(d["clusters"]["truncated"], "canonical forms"),
         },
         {
             "id": "files", "title": "Files with the most invalid URN occurrences",
@@ -237,10 +276,15 @@ def check_document(
             "rows": [[s, _nid(s), v["count"], v["finding"], _where(positions, s)]
                      for s, v in invalid.items()],
             "sort": [2, "desc"],
-            "note": _capped(d["invalid"]["truncated"], "invalid URNs"),
+            "total": n_invalid,
+            "note": _shown(len(invalid), n_invalid, "invalid URNs"),
         },
-        _cluster_table("Equivalent spellings that are separate nodes", groups, positions,
-                       sort_column=1, truncated=d["clusters"]["truncated"]),
+        {
+            **_cluster_table("Equivalent spellings that are separate nodes", groups, positions,
+                             sort_column=1, truncated=False),
+            "total": n_groups,
+            "note": _shown(len(groups), n_groups, "URNs spelled several ways"),
+        },
         {
             "id": "noncanonical", "title": "Non-canonical spellings of valid URNs",
             "columns": [{"name": "as written"}, {"name": "canonical"},
@@ -248,7 +292,8 @@ def check_document(
             "rows": [[s, v["canonical"], v["count"], _where(positions, s)]
                      for s, v in nonc.items()],
             "sort": [2, "desc"],
-            "note": _capped(d["non_canonical"]["truncated"], "spellings"),
+            "total": n_nonc,
+            "note": _shown(len(nonc), n_nonc, "spellings"),
         },
         {
             "id": "findingcodes", "title": "Findings",
@@ -276,8 +321,11 @@ def check_document(
         tables.append({
             "id": "malformed", "title": "Malformed lines",
             "columns": [{"name": "file"}, {"name": "line", "type": "num"}, {"name": "error"}],
-            "rows": [[e["source"], e["line"], e["message"]] for e in d["errors"]["lines"]],
-            "note": _capped(d["errors"]["truncated"], "malformed lines"),
+            "rows": [[e["source"], e["line"], e["message"]]
+                     for e in d["errors"]["lines"][:HTML_ROWS]],
+            "total": d["errors"]["count"],
+            "note": _shown(min(len(d["errors"]["lines"]), HTML_ROWS), d["errors"]["count"],
+                           "malformed lines"),
         })
     urns = d["urns"]
     return {
@@ -286,10 +334,11 @@ def check_document(
         "figures": [
             ("statements", d["statements"]),
             ("URN occurrences", urns["iris"] + urns["literals"]),
-            ("invalid URNs", len(invalid)),
+            ("invalid URNs", n_invalid),
             ("invalid occurrences", d["invalid"]["occurrences"]),
+            ("non-canonical spellings", n_nonc),
             ("non-canonical occurrences", d["non_canonical"]["occurrences"]),
-            ("URNs spelled several ways", len(groups)),
+            ("URNs spelled several ways", n_groups),
         ],
         "charts": charts,
         "tables": tables,
@@ -302,18 +351,25 @@ def canonicalize_document(
     positions: Mapping[str, list[str]],
 ) -> dict[str, Any]:
     """The page of ``urnld canonicalize`` from its ``--report`` dict."""
-    invalid = d["invalid"]["urns"]
-    clusters = d["clusters"]
-    sizes = Counter(len(sp) for sp in clusters.values())
+    all_invalid = d["invalid"]["urns"]
+    invalid = _top(all_invalid, lambda v: v["count"])
+    clusters = _top(d["clusters"], lambda sp: sum(sp.values()))
+    merged = d["merged"]
+    # exact: spellings per canonical URN merged into -> how many (one spelling: rewritten)
+    sizes = {int(k): n for k, n in merged["sizes"].items()}
+    single = merged["canonical"] - sum(sizes.values())
+    if single:
+        sizes[1] = single
     nids = sorted(d["nids"].items(), key=lambda kv: (-kv[1], kv[0]))[:_TOP]
     inv_nids: Counter[str] = Counter()
-    for s, v in invalid.items():
+    for s, v in all_invalid.items():
         inv_nids[_nid(s)] += v["count"]
-    merged = sum(len(sp) for sp in clusters.values())
-    status = "warn" if invalid else "pass"
-    headline = f"Merged {merged:,} spellings into {len(clusters):,} canonical URNs"
-    if invalid:
-        headline += f"; {len(invalid):,} invalid URNs left as written"
+    n_invalid = d["invalid"]["distinct"]
+    status = "warn" if n_invalid else "pass"
+    headline = (f"Merged {merged['spellings']:,} spellings into {merged['canonical']:,} "
+                "canonical URNs")
+    if n_invalid:
+        headline += f"; {n_invalid:,} invalid URNs left as written"
     return {
         "title": "urnld canonicalize",
         "verdict": {"status": status, "headline": headline, "details": [summary]},
@@ -325,7 +381,14 @@ def canonicalize_document(
              else "not looked for (streamed)"),
             ("URN occurrences", d["urns"]["occurrences"]),
             ("rewritten", d["urns"]["rewritten"]),
+            ("spellings merged", merged["spellings"]),
+            ("canonical URNs merged into", merged["canonical"]),
+            ("invalid URNs", n_invalid),
             ("invalid occurrences", d["urns"]["invalid"]),
+            *((label, n) for label, n in (
+                ("other IRIs rewritten (RFC 3986)", d["iris"]["rewritten"]),
+                ("IRI spellings merged", d["iris"]["spellings"]),
+            ) if n),
             # The opt-in modes' statements, shown only when a run added some.
             *((label, n) for label, n in (
                 ("owl:sameAs added", d["added"]["same_as"]),
@@ -344,12 +407,13 @@ def canonicalize_document(
             {"id": "clusters", "title": "Canonical URNs by number of merged spellings",
              "bars": [{"label": f"{size} spelling{'s' if size != 1 else ''}",
                        "segments": [{"name": "URNs", "value": n}]}
-                      for size, n in sorted(sizes.items())],
-             "note": _capped(d["clusters_truncated"], "canonical forms")},
+                      for size, n in sorted(sizes.items())]},
         ],
         "tables": [
-            _cluster_table("What was merged", clusters, positions,
-                           sort_column=2, truncated=d["clusters_truncated"]),
+            {**_cluster_table("What was merged", clusters, positions,
+                              sort_column=2, truncated=False),
+             "total": merged["canonical"],
+             "note": _shown(len(clusters), merged["canonical"], "canonical URNs merged into")},
             {"id": "invalid", "title": "Invalid URNs left as written",
              "columns": [{"name": "URN as written"}, {"name": "NID"},
                          {"name": "occurrences", "type": "num"}, {"name": "why"},
@@ -357,7 +421,8 @@ def canonicalize_document(
              "rows": [[s, _nid(s), v["count"], v["finding"], _where(positions, s)]
                       for s, v in invalid.items()],
              "sort": [2, "desc"],
-             "note": _capped(d["invalid"]["truncated"], "invalid URNs")},
+             "total": n_invalid,
+             "note": _shown(len(invalid), n_invalid, "invalid URNs")},
         ],
         "meta": _meta(argv),
     }

@@ -30,7 +30,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Run a SPARQL query on a SPARQL 1.1 endpoint after rewriting its URN constants "
         "(<…> IRIs and prefixed names) to canonical form. Credentials come from "
-        "URNLD_ENDPOINT_TOKEN, URNLD_ENDPOINT_USER/URNLD_ENDPOINT_PASSWORD or netrc."
+        "URNLD_ENDPOINT_TOKEN, URNLD_ENDPOINT_USER/URNLD_ENDPOINT_PASSWORD (URNLD_ENDPOINT_AUTH="
+        "digest for HTTP Digest) or netrc."
     )
     parser.add_argument("query", metavar="QUERY", help="the SPARQL query, or '-' for stdin")
     parser.add_argument("--endpoint", required=True, metavar="URL", help="SPARQL query endpoint")

@@ -4,6 +4,9 @@ Validates RDF files with SHACL shapes (default: urnld's ``shapes/urn.ttl`` + ``c
 ``-s`` replaces ``catalog.ttl`` with your shapes, ``urn.ttl`` always stays). Several DATA files
 are merged into one graph. Exit 0 when the data conforms, 1 when there are results (of any
 severity: SHACL's ``sh:conforms``), 2 when an input cannot be read or the shapes cannot be run.
+``--fail-on violation`` (or ``warning``) exits 1 only for results of that severity or a higher
+one, and 0 when only lower ones are found (the pre-commit hook fails a commit on violations
+only); the output still lists every result.
 
 Output: ``text`` is an aligned table on a terminal and tab-separated lines otherwise (one result
 a line, a header first); ``json`` is ``{"conforms": bool, "summary": {severity: count},
@@ -29,9 +32,12 @@ if TYPE_CHECKING:
 
 HELP = "validate URN identifiers in RDF data with SHACL shapes"
 EXIT_CODES = (
-    "exit status: 0 the data conforms, 1 validation results, 2 unreadable input, "
-    "shapes that cannot run, usage error"
+    "exit status: 0 the data conforms (or has only results below --fail-on), 1 validation "
+    "results, 2 unreadable input, shapes that cannot run, usage error"
 )
+
+# SHACL's severities, lowest first; --fail-on names the lowest one that fails the run.
+_LEVELS = ("info", "warning", "violation")
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -57,6 +63,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     # The old spelling (--format text|json|turtle), kept working for scripts.
     parser.add_argument("--format", choices=["text", "json", "turtle"], default="text",
                         help=argparse.SUPPRESS)
+    parser.add_argument("--fail-on", choices=_LEVELS, default="info", metavar="SEVERITY",
+                        help="exit 1 only for results of this severity or higher: info (default: "
+                             "any result, as sh:conforms), warning, violation")
     parser.add_argument("--inference", choices=["none", "rdfs", "owlrl", "both"], default="none",
                         help="pyshacl pre-validation inference (default: none)")
     add_input_options(parser, stdin="turtle")
@@ -64,6 +73,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="how urnsh: components run: in Python (default, fast) or as their "
                              "SPARQL definitions (slow; same results)")
     add_policy_options(parser)
+    from ._report_options import add_report_options
+
+    add_report_options(parser, sarif=False, memory=False)
 
 
 def _summary(report: Report) -> dict[str, int]:
@@ -142,6 +154,11 @@ def _run(args: argparse.Namespace) -> int:
         report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
                           read_options=options, policy=policy, progress=counter)
     out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
+    if args.findings:
+        from ._findings import FindingsWriter, validate_records
+
+        with FindingsWriter(args.findings) as writer:
+            writer.write_all(validate_records(out["results"]))
     if args.html:
         from ._html_report import validate_document, write_html
 
@@ -159,4 +176,26 @@ def _run(args: argparse.Namespace) -> int:
               + (f" ({counts})" if counts else ""))
     else:
         _print_text(report)
-    return 0 if report.conforms else 1
+    return 1 if failing(report, args.fail_on) else 0
+
+
+def failing(report: Report, fail_on: str = "info") -> bool:
+    """Does the report fail a run that fails on *fail_on* (``info``, ``warning``, ``violation``)?
+
+    A result of a severity SHACL does not define (a shape may use its own IRI) counts as a
+    violation: an unknown level is never let through.
+
+    >>> from types import SimpleNamespace as R
+    >>> report = R(conforms=False, results=[R(severity="Warning")])
+    >>> failing(report), failing(report, "warning"), failing(report, "violation")
+    (True, True, False)
+    """
+    if report.conforms:
+        return False
+    if not report.results:  # not conforming, and nothing to weigh: fail
+        return True
+    floor = _LEVELS.index(fail_on)
+    return any(
+        _LEVELS.index(r.severity.lower()) >= floor if r.severity.lower() in _LEVELS else True
+        for r in report.results
+    )

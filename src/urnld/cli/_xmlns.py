@@ -45,6 +45,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="also write the audit as one self-contained HTML page")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="one line per document (counts), no details")
+    from ._report_options import add_report_options
+
+    add_report_options(parser, sarif=False, memory=False)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -96,6 +99,11 @@ def _run(args: argparse.Namespace) -> int:
     clean = bool(audits) and all(a.ok for a in audits) and not across and not unreadable
     out = {"files": [a.to_dict() for a in audits], "unreadable": unreadable,
            "equivalent_spellings_across_files": across, "ok": clean}
+    if args.findings and audits:  # no file read: exit 2, and no output file
+        from ._findings import FindingsWriter, xmlns_records
+
+        with FindingsWriter(args.findings) as writer:
+            writer.write_all(xmlns_records(audits, across))
     if args.html and audits:  # no file read: exit 2, and no output file
         from ._html_report import write_html, xmlns_document
 

@@ -460,8 +460,13 @@ def check_files(
     base: str | None = None,
     hazards: HazardMode = "error",
     on_unreadable: Callable[[str, Exception], None] | None = None,
+    memory_budget: int | None = None,
 ) -> CheckReport:
     """Check the URNs of RDF files on a Dask cluster; return the merged report.
+
+    ``memory_budget`` (bytes) is each partition report's (see :mod:`urnld.report`): past it
+    a report's maps spill sorted runs to disk, and travel with the report; None is the
+    default (:envvar:`URNLD_MEMORY_BUDGET`, which a local cluster's workers inherit).
 
     The report equals the merge of the single-process ``urnld check`` reports of the inputs;
     malformed lines are in it (``.errors``, with file and exact line number), not raised.
@@ -500,7 +505,8 @@ def check_files(
                 client, "checking",
                 documents=documents, document_task=check_document_task,
                 streamed=streamed, partition_size=partition_size,
-                partition_task=check_partition, partition_calls=lambda ps: [(p,) for p in ps],
+                partition_task=check_partition,
+                partition_calls=lambda ps: [(p, memory_budget) for p in ps],
                 spare=spare,
             )
             if done:

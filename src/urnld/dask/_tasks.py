@@ -67,9 +67,10 @@ def canonicalize_partition(
     return report
 
 
-def check_partition(part: Partition) -> CheckReport:
-    """Check the lines of ``part``; return the partition's report."""
-    report = CheckReport()
+def check_partition(part: Partition, memory_budget: int | None = None) -> CheckReport:
+    """Check the lines of ``part``; return the partition's report (its maps spill past
+    ``memory_budget`` bytes, and the pickled result carries the spilled runs)."""
+    report = CheckReport(memory_budget=memory_budget)
     check_lines(
         iter_lines(part), source=part.file.source, first_line=part.first_line, report=report
     )

@@ -13,8 +13,9 @@ True
 
 from __future__ import annotations
 
-from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError
+from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError, ResultCapError
 from ._endpoint import BatchProgress, EndpointBatchError, canonicalize_endpoint, check_endpoint
+from ._undo import UndoProgress, apply_undo
 
 __all__ = [
     "DEFAULT_TIMEOUT",
@@ -22,6 +23,9 @@ __all__ = [
     "Endpoint",
     "EndpointBatchError",
     "EndpointError",
+    "ResultCapError",
+    "UndoProgress",
+    "apply_undo",
     "canonicalize_endpoint",
     "check_endpoint",
 ]

@@ -11,7 +11,12 @@ extra columns.
 
 Credentials never come from the command line: ``URNLD_ENDPOINT_TOKEN`` (HTTP bearer), or
 ``URNLD_ENDPOINT_USER`` + ``URNLD_ENDPOINT_PASSWORD`` (HTTP basic), or else the ``netrc`` entry
-of the endpoint's host (``$NETRC`` or ``~/.netrc``).
+of the endpoint's host (``$NETRC`` or ``~/.netrc``). ``URNLD_ENDPOINT_AUTH=digest`` answers the
+server's challenge with HTTP Digest (RFC 7616) instead of sending Basic credentials, for the user
+and password from either source (Virtuoso's ``/sparql-auth`` asks for Digest).
+
+The store's product is read once from the ``Server`` header of its first answer
+(:attr:`Endpoint.vendor`): a few stores need their own spelling of standard operations.
 
 >>> Endpoint("ftp://example.org/sparql")
 Traceback (most recent call last):
@@ -22,6 +27,7 @@ urnld.endpoint._client.EndpointError: ftp://example.org/sparql: not an http(s) U
 from __future__ import annotations
 
 import codecs
+import contextlib
 import csv
 import netrc
 import operator
@@ -35,7 +41,7 @@ import httpx
 
 from ..errors import URNLDEnvironmentError
 
-__all__ = ["Endpoint", "EndpointError"]
+__all__ = ["Endpoint", "EndpointError", "ResultCapError"]
 
 #: Seconds to wait for each answer from the server (an aggregate over a large store may take
 #: minutes before its first byte); connecting waits at most :data:`CONNECT_TIMEOUT`.
@@ -53,13 +59,43 @@ class EndpointError(URNLDEnvironmentError):
     """
 
 
+class ResultCapError(EndpointError):
+    """The store cut a result at its row cap (``cap`` rows) and said so.
+
+    Virtuoso answers at most ``[SPARQL] ResultSetMaxRows`` rows, with HTTP 200 and a
+    ``X-SPARQL-MaxRows`` header, as if the result were complete. Raised before any row of the
+    cut result is read, so a caller may ask again in pages of at most ``cap`` rows.
+    """
+
+    def __init__(self, message: str, cap: int) -> None:
+        super().__init__(message)
+        self.cap = cap
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # two constructor arguments: pickle (worker processes) rebuilds it with both
+        return (ResultCapError, (str(self), self.cap))
+
+
+# The header Virtuoso sets on a result it cut at ResultSetMaxRows.
+_CAP_HEADER = "x-sparql-maxrows"
+
+
+def _credentials(user: str, password: str) -> httpx.Auth:
+    scheme = os.environ.get("URNLD_ENDPOINT_AUTH", "").strip().lower()
+    if scheme == "digest":
+        return httpx.DigestAuth(user, password)
+    if scheme not in ("", "basic"):
+        raise EndpointError(f"URNLD_ENDPOINT_AUTH must be basic or digest, got {scheme!r}")
+    return httpx.BasicAuth(user, password)
+
+
 def _auth(url: str) -> httpx.Auth | None:
     token = os.environ.get("URNLD_ENDPOINT_TOKEN")
     if token:
         return _Bearer(token)
     user = os.environ.get("URNLD_ENDPOINT_USER")
     if user is not None:
-        return httpx.BasicAuth(user, os.environ.get("URNLD_ENDPOINT_PASSWORD", ""))
+        return _credentials(user, os.environ.get("URNLD_ENDPOINT_PASSWORD", ""))
     path = os.environ.get("NETRC") or os.path.join(os.path.expanduser("~"), ".netrc")
     host = urlsplit(url).hostname or ""
     if os.path.isfile(path):
@@ -69,7 +105,7 @@ def _auth(url: str) -> httpx.Auth | None:
             raise EndpointError(f"cannot read {path}: {e}") from e
         if entry is not None:
             login, _account, password = entry
-            return httpx.BasicAuth(login or "", password or "")
+            return _credentials(login or "", password or "")
     return None
 
 
@@ -111,6 +147,25 @@ class Endpoint:
             follow_redirects=True,
         )
         self._auth = {u: _auth(u) for u in {self.url, self.update_url}}
+        self._vendor: str | None = None
+
+    @property
+    def vendor(self) -> str:
+        """The store's product in lower case (``virtuoso``, ``oxigraph``…), ``""`` if unknown.
+
+        Read from the ``Server`` header of the first answer; asks ``ASK {}`` when nothing was
+        sent yet.
+        """
+        if self._vendor is None:
+            # Any answer names the server; a failure shows again in the caller's own request.
+            with contextlib.suppress(EndpointError):
+                self.ask("ASK {}")
+        return self._vendor or ""
+
+    def _note_server(self, response: httpx.Response) -> None:
+        if self._vendor is None:
+            server = response.headers.get("server", "")
+            self._vendor = server.split("/", 1)[0].strip().lower()
 
     def __enter__(self) -> Endpoint:
         return self
@@ -134,14 +189,15 @@ class Endpoint:
         for row in self._rows(query, header):
             yield dict(zip(header, row, strict=True))
 
-    def select_columns(self, query: str, columns: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    def select_columns(self, query: str, columns: tuple[str, ...], *,
+                       limit: int | None = None) -> Iterator[tuple[str, ...]]:
         """Run a SELECT; yield the values of ``columns`` (``""`` where unbound) per solution.
 
         :meth:`select` without a dict per row, for results of millions of rows. A column the
         results lack is an :class:`EndpointError` naming the columns they have.
         """
         header: list[str] = []
-        rows = self._rows(query, header)
+        rows = self._rows(query, header, limit=limit)
         try:  # closing rows frees the connection when the caller stops early
             first = next(rows, None)
             if first is None:
@@ -161,10 +217,25 @@ class Endpoint:
         finally:
             rows.close()
 
-    def _rows(self, query: str, header: list[str]) -> Generator[list[str], None, None]:
-        """The CSV rows of a SELECT, checked against the header (filled into ``header``)."""
+    def _rows(self, query: str, header: list[str], *,
+              limit: int | None = None) -> Generator[list[str], None, None]:
+        """The CSV rows of a SELECT, checked against the header (filled into ``header``).
+
+        ``limit`` is the query's own LIMIT: a row cap at or above it cut nothing (Virtuoso sets
+        its header whenever the rows reach the cap)."""
         with self._send(self.url, "query", query, accept=_CSV) as response:
             self._expect(response, (_CSV,), "SPARQL CSV results")
+            cap = response.headers.get(_CAP_HEADER)
+            try:
+                rows = int(cap) if cap is not None else 0
+            except ValueError:
+                rows = 0
+            if cap is not None and not (limit is not None and 0 < limit <= rows):
+                response.close()
+                raise ResultCapError(
+                    f"{self.url}: the store cut the result at {cap} rows (its result row cap); "
+                    "raise it or page with --page-size", rows,
+                )
             try:
                 reader = csv.reader(_lines(response))
                 first = next(reader, None)
@@ -203,8 +274,8 @@ class Endpoint:
             try:
                 import json
 
-                value = json.loads(response.read())["boolean"]
-            except (ValueError, KeyError, TypeError) as e:
+                value = _boolean(json.loads(response.read()))
+            except (ValueError, KeyError, TypeError, IndexError) as e:
                 raise EndpointError(f"{self.url}: malformed ASK result") from e
             except httpx.HTTPError as e:
                 raise EndpointError(_describe(self.url, e)) from e
@@ -233,6 +304,7 @@ class Endpoint:
             )
         except httpx.HTTPError as e:
             raise EndpointError(_describe(self.update_url, e)) from e
+        self._note_server(response)
         if response.status_code >= 400:
             raise EndpointError(_status(self.update_url, response, update=True))
 
@@ -249,6 +321,7 @@ class Endpoint:
         return _Guard(stream, url)
 
     def _expect(self, response: httpx.Response, types: tuple[str, ...], what: str) -> None:
+        self._note_server(response)
         if response.status_code >= 400:
             response.read()
             raise EndpointError(_status(self.url, response, update=False))
@@ -280,6 +353,20 @@ class _Guard:
             self._stream.__exit__(*exc)
         except httpx.HTTPError as e:
             raise EndpointError(_describe(self._url, e)) from e
+
+
+def _boolean(result: Any) -> Any:
+    """The value of an ASK result. Virtuoso sometimes answers ASK with one solution binding
+    ``__ASK_RETVAL`` to an integer instead of the ``boolean`` member (SPARQL 1.1 Query Results
+    JSON §3.4)."""
+    if "boolean" in result:
+        return result["boolean"]
+    bindings = result["results"]["bindings"]
+    if not bindings:
+        return False  # ASK false: no solution
+    (binding,) = bindings
+    (term,) = binding.values()
+    return {"1": True, "true": True, "0": False, "false": False}[term["value"]]
 
 
 def _lines(response: httpx.Response) -> Iterator[str]:
@@ -315,7 +402,9 @@ def _status(url: str, response: httpx.Response, *, update: bool) -> str:
         body = _first_text(response.text)
     reason = response.reason_phrase or ""
     hint = ""
-    if update and response.status_code in (403, 404, 405, 415):
+    # Virtuoso refuses an update from a user without SPARQL_UPDATE with HTTP 500 and
+    # "SR186: SECURITY: No permission to execute procedure …".
+    if update and (response.status_code in (403, 404, 405, 415) or "SR186" in body):
         hint = " (a read-only endpoint? give the store's update URL with --update-endpoint)"
     elif response.status_code in (401, 403):
         hint = (" (set URNLD_ENDPOINT_TOKEN, or URNLD_ENDPOINT_USER and URNLD_ENDPOINT_PASSWORD,"

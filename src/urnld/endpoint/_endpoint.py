@@ -35,8 +35,8 @@ import itertools
 import json
 import os
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
-from typing import IO, Any, NamedTuple
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 from .._kernel import (
     SPELLING,
@@ -54,6 +54,25 @@ from .._kernel import (
 from ..errors import URNError
 from ..report import DEFAULT_MAX_EXAMPLES, CanonicalizeReport, CheckReport
 from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError
+from ._sparql import (
+    _REPORT_BATCH,
+    _XSD_STRING,
+    DEFAULT_BATCH,
+    _Change,
+    _check_scope,
+    _data_op,
+    _escape_iri,
+    _for_store,
+    _not_spelling,
+    _Quad,
+    _Scope,
+    _Term,
+    _term_rows,
+    _terms,
+    _typed_like,
+    _validate_graph,
+)
+from ._undo_ops import _undo_ops
 
 __all__ = [
     "DEFAULT_BATCH",
@@ -62,16 +81,6 @@ __all__ = [
     "canonicalize_endpoint",
     "check_endpoint",
 ]
-
-#: Default statement-occurrences rewritten per SPARQL Update request.
-DEFAULT_BATCH = 10_000
-
-_XSD = "http://www.w3.org/2001/XMLSchema#"
-_XSD_STRING = _XSD + "string"
-_XSD_ANYURI = _XSD + "anyURI"
-# Distinct terms judged before their counts go into the report (one aggregation per batch).
-_REPORT_BATCH = 10_000
-
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class BatchProgress:
@@ -110,184 +119,6 @@ def _rebuild_batch_error(message: str, batch: int, done: int, total: int,
                               report=report)
 
 
-class _Term(NamedTuple):
-    """An RDF term as read from CSV results: ``kind`` is ``iri``, ``literal`` or ``bnode``."""
-
-    kind: str
-    value: str
-    datatype: str = ""
-    lang: str = ""
-
-    def sparql(self) -> str:
-        if self.kind == "iri":
-            return f"<{_escape_iri(self.value)}>"
-        if self.kind == "literal":
-            body = '"' + _escape_string(self.value) + '"'
-            if self.lang:
-                return f"{body}@{self.lang}"
-            if self.datatype and self.datatype != _XSD_STRING:
-                return f"{body}^^<{_escape_iri(self.datatype)}>"
-            return body
-        raise ValueError("blank nodes have no SPARQL constant")  # callers use variables
-
-
-def _escape_iri(iri: str) -> str:
-    # IRIREF excludes these characters; \u escapes are decoded by SPARQL before parsing.
-    return "".join(
-        f"\\u{ord(c):04X}" if c in '<>"{}|^`\\' or ord(c) <= 0x20 else c for c in iri
-    )
-
-
-def _escape_string(text: str) -> str:
-    return (
-        text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n").replace("\r", "\\r")
-    )
-
-
-# -- scope and query text -----------------------------------------------------------------------
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Scope:
-    """Which graphs a run reads and writes: the default graph, one named graph, or all."""
-
-    graph: str | None = None
-    all_graphs: bool = False
-
-    def wrappers(self) -> list[Callable[[str], str]]:
-        """One pattern wrapper per part of the scope (``W("?s ?p ?o")`` → a graph pattern)."""
-        if self.graph is not None:
-            g = _Term("iri", self.graph).sparql()
-            return [lambda body: f"GRAPH {g} {{ {body} }}"]
-        if self.all_graphs:
-            return [lambda body: body, lambda body: f"GRAPH ?g {{ {body} }}"]
-        return [lambda body: body]
-
-    def count_query(self) -> str:
-        parts = [f"{{ {w('?s ?p ?o')} }}" for w in self.wrappers()]
-        return "SELECT (COUNT(*) AS ?n) WHERE { " + " UNION ".join(parts) + " }"
-
-    def target(self) -> Callable[[str], str]:
-        """Where added statements go: the named graph of a one-graph run, else the default
-        graph (with ``all_graphs`` too: the file paths add them to the default graph of a
-        dataset, where statements about the resources themselves belong)."""
-        if self.graph is not None:
-            return self.wrappers()[0]
-        return lambda body: body
-
-
-def _not_spelling(var: str) -> str:
-    """Leave the literal object of a ``urnld:spelling`` statement alone (whenever literals are
-    looked at): it records a spelling as the data said it, and rewriting it would make a later
-    run change what an earlier ``keep_spellings`` run wrote."""
-    return f"FILTER(!isLiteral({var}) || !sameTerm(?p, <{SPELLING}>))"
-
-
-def _urn_filter(var: str, *, literals: bool) -> str:
-    test = f'STRSTARTS(LCASE(STR({var})), "urn:")'
-    if literals:
-        kinds = (
-            f"(isIRI({var}) || (isLiteral({var}) && (DATATYPE({var}) = <{_XSD_STRING}> "
-            f"|| DATATYPE({var}) = <{_XSD_ANYURI}>)))"
-        )
-    else:
-        kinds = f"isIRI({var})"
-    return f"FILTER({kinds} && {test})"
-
-
-def _occurrence_patterns(scope: _Scope, *, literals: bool, keep_spellings: bool = False) -> str:
-    """A pattern binding ``?x`` once per statement it occurs in (in any position).
-
-    Each branch matches one position; the ``sameTerm`` filters drop a statement from the later
-    branches when the same term already matched in an earlier position, so ``COUNT(*)`` per
-    ``?x`` counts statements, as the file reports do.
-    """
-    iri = _urn_filter("?x", literals=False)
-    any_term = _urn_filter("?x", literals=literals)
-    if literals and keep_spellings:
-        any_term += " " + _not_spelling("?x")
-    branches = []
-    for w in scope.wrappers():
-        branches += [
-            f"{{ {w('?x ?p ?o')} {iri} }}",
-            f"{{ {w('?s ?x ?o')} {iri} FILTER(!sameTerm(?s, ?x)) }}",
-            f"{{ {w('?s ?p ?x')} {any_term} FILTER(!sameTerm(?s, ?x) && !sameTerm(?p, ?x)) }}",
-        ]
-    if scope.all_graphs:
-        branches.append(
-            f"{{ GRAPH ?x {{ ?s ?p ?o }} {iri} "
-            "FILTER(!sameTerm(?x, ?s) && !sameTerm(?x, ?p) && !sameTerm(?x, ?o)) }"
-        )
-    return " UNION ".join(branches)
-
-
-def term_count_query(scope: _Scope, *, literals: bool, keep_spellings: bool = False) -> str:
-    """The aggregate query listing each URN-looking term with its statement count."""
-    return (
-        "SELECT ?x (COUNT(*) AS ?n) (DATATYPE(?x) AS ?dt) WHERE { "
-        + _occurrence_patterns(scope, literals=literals, keep_spellings=keep_spellings)
-        + " } GROUP BY ?x"
-    )
-
-
-def occurrence_count_query(scope: _Scope, *, literals: bool) -> str:
-    """``SELECT (COUNT(*) …)`` over the same patterns (the benchmark's baseline)."""
-    return (
-        "SELECT (COUNT(*) AS ?n) WHERE { " + _occurrence_patterns(scope, literals=literals) + " }"
-    )
-
-
-def _terms(
-    endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None,
-    keep_spellings: bool = False,
-) -> Iterator[tuple[_Term, int]]:
-    for x, count, dt in _term_rows(endpoint, scope, literals=literals, page_size=page_size,
-                                   keep_spellings=keep_spellings):
-        yield (_Term("literal", x, dt) if dt else _Term("iri", x)), count
-
-
-def _term_rows(
-    endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None,
-    keep_spellings: bool = False,
-) -> Iterator[tuple[str, int, str]]:
-    """Each distinct URN term once: its value, its statement count and its datatype (``""``
-    for an IRI), page by page; :func:`_terms` as plain tuples, for the check's million rows."""
-    query = term_count_query(scope, literals=literals, keep_spellings=keep_spellings)
-    if page_size is None:
-        pages: Iterable[str] = [query]
-    else:
-        pages = (
-            f"{query} ORDER BY ?x LIMIT {page_size} OFFSET {k * page_size}"
-            for k in range(1 << 40)  # bounded; the loop below stops at the first short page
-        )
-    for page in pages:
-        n = 0
-        for x, count, dt in endpoint.select_columns(page, ("x", "n", "dt")):
-            n += 1
-            try:
-                yield x, int(count), dt
-            except ValueError as e:
-                raise EndpointError(
-                    f"{endpoint.url}: unexpected results (a count of {count!r})"
-                ) from e
-        if page_size is None or n < page_size:
-            return
-
-
-def _check_scope(endpoint: Endpoint, scope: _Scope) -> int:
-    """Count the statements in scope; a named graph that holds none is an error."""
-    if scope.graph is not None:
-        g = _Term("iri", scope.graph).sparql()
-        if not endpoint.ask(f"ASK {{ GRAPH {g} {{ ?s ?p ?o }} }}"):
-            raise URNError(f"graph {g} does not exist or is empty at {endpoint.url}")
-    return endpoint.count(scope.count_query())
-
-
-def _validate_graph(graph: str | None, all_graphs: bool) -> _Scope:
-    if graph is not None and all_graphs:
-        raise URNError("give a graph IRI or all graphs, not both")
-    if graph is not None and (not graph or any(c in graph for c in '<>"{}|^`\\ \n')):
-        raise URNError(f"not a usable graph IRI: {graph!r}")
-    return _Scope(graph, all_graphs)
-
 
 # -- check -----------------------------------------------------------------------------------------
 def check_endpoint(
@@ -317,6 +148,7 @@ def check_endpoint(
     if report is None:
         report = CheckReport()
     with Endpoint(url, timeout=timeout) as endpoint:
+        scope = _for_store(scope, endpoint)
         report.statements_in += _check_scope(endpoint, scope)
         # Each distinct term comes once: the uncached rule, the report filled in batches.
         batch: list[tuple[str, CheckFields, bool, int]] = []
@@ -334,11 +166,6 @@ def check_endpoint(
 
 
 # -- canonicalize ----------------------------------------------------------------------------------
-class _Change(NamedTuple):
-    old: _Term
-    new: _Term
-    n: int  # statement-occurrences
-
 
 def _rewrite_ops(scope: _Scope, changes: list[_Change], *, keep_spellings: bool = False) -> str:
     """One update request: rewrite every position that holds one of ``changes``' old terms.
@@ -347,22 +174,44 @@ def _rewrite_ops(scope: _Scope, changes: list[_Change], *, keep_spellings: bool 
     left it, so a statement holding several old terms ends with all of them rewritten. With
     ``keep_spellings``, literal objects of ``urnld:spelling`` statements are left alone.
     """
-    iri_rows = " ".join(f"({c.old.sparql()} {c.new.sparql()})" for c in changes
-                        if c.old.kind == "iri")
-    all_rows = " ".join(f"({c.old.sparql()} {c.new.sparql()})" for c in changes)
+    iri_rows = " ".join(r for c in changes if c.old.kind == "iri"
+                        for r in scope.pairs(c.old, c.new))
+    all_rows = " ".join(r for c in changes for r in scope.pairs(c.old, c.new))
     ops = []
     literal_rows = any(c.old.kind == "literal" for c in changes)
     keep = _not_spelling("?f") if keep_spellings and literal_rows else ""
-    for w in scope.wrappers():
-        for pattern, out, rows, extra in (
-            ("?f ?p ?o", "?t ?p ?o", iri_rows, ""),
-            ("?s ?f ?o", "?s ?t ?o", iri_rows, ""),
-            ("?s ?p ?f", "?s ?p ?t", all_rows, keep),
-        ):
+    parts = [("?f ?p ?o", "?f ?p ?o", "?t ?p ?o", iri_rows, ""),
+             ("?s ?f ?o", "?s ?f ?o", "?s ?t ?o", iri_rows, "")]
+    if scope.virtuoso:
+        # Virtuoso does not always delete a literal given as a constant (VALUES included):
+        # it does through a variable read from the store (openlink/virtuoso-opensource #379,
+        # #633, #247). The statement is found by either spelling of the old literal (a plain
+        # constant only finds statements here, never goes into one: see _Scope.constants),
+        # then read again as ?d; the new literal is written typed, the same RDF 1.1 term.
+        lit_rows = " ".join(
+            f"({old} <{_escape_iri(c.old.datatype or _XSD_STRING)}> {_typed_like(c.new)})"
+            for c in changes if c.old.kind == "literal"
+            for old in sorted({_typed_like(c.old), c.old.sparql()})
+        )
+        parts.append(("?s ?p ?f", "?s ?p ?f", "?s ?p ?t", iri_rows, ""))
+        if lit_rows:
+            # The subquery keeps Virtuoso from taking ?d for the constant ?f again.
+            for t, w in scope.parts():
+                ops.append(
+                    f"DELETE {{ {t('?s ?p ?d')} }} INSERT {{ {t('?s ?p ?t')} }} WHERE {{ "
+                    "{ SELECT DISTINCT ?g ?s ?p ?k ?t (STR(?f) AS ?fs) WHERE { "
+                    f"VALUES (?f ?k ?t) {{ {lit_rows} }} {w('?s ?p ?f')}{keep and ' ' + keep} "
+                    f"}} }} {w('?s ?p ?d')} "
+                    "FILTER(isLiteral(?d) && STR(?d) = ?fs && DATATYPE(?d) = ?k) }"
+                )
+    else:
+        parts.append(("?s ?p ?f", "?s ?p ?f", "?s ?p ?t", all_rows, keep))
+    for t, w in scope.parts():
+        for pattern, where, out, rows, extra in parts:
             if rows:
                 ops.append(
-                    f"DELETE {{ {w(pattern)} }} INSERT {{ {w(out)} }} "
-                    f"WHERE {{ VALUES (?f ?t) {{ {rows} }} {w(pattern)}{extra and ' ' + extra} }}"
+                    f"DELETE {{ {t(pattern)} }} INSERT {{ {t(out)} }} "
+                    f"WHERE {{ VALUES (?f ?t) {{ {rows} }} {w(where)}{extra and ' ' + extra} }}"
                 )
     if scope.all_graphs and iri_rows:
         ops.append(
@@ -385,7 +234,7 @@ class _Spool:
         self.terms += 1
         self.occurrences += change.n
 
-    def batches(self, size: int) -> Iterator[list[_Change]]:
+    def batches(self, size: int, max_terms: int | None = None) -> Iterator[list[_Change]]:
         self.file.seek(0)
         batch: list[_Change] = []
         total = 0
@@ -393,7 +242,7 @@ class _Spool:
             v = json.loads(line)
             batch.append(_Change(_Term(*v[0:4]), _Term(*v[4:8]), v[8]))
             total += v[8]
-            if total >= size:
+            if total >= size or (max_terms is not None and len(batch) >= max_terms):
                 yield batch
                 batch, total = [], 0
         if batch:
@@ -428,8 +277,10 @@ def canonicalize_endpoint(
     arguments are :func:`check_endpoint`'s. Updates go to ``update_url`` (default ``url``), in
     requests of about ``batch`` statement-occurrences each. ``dry_run=True`` reports what would
     change and sends no update (its report's ``statements_out`` is the input count).
-    ``undo`` names a file to receive a SPARQL Update that restores the original spellings
-    (written also when a batch fails, covering every batch that may have been committed).
+    ``undo`` names a file that receives, batch by batch and on disk before each batch is sent,
+    the updates that restore the original spellings (:mod:`urnld.endpoint._undo`; apply with
+    :func:`urnld.endpoint.apply_undo` or ``urnld undo``); an existing undo file is added to.
+    Refused on Virtuoso (a :class:`URNError` before anything is written).
     ``progress`` is called with a :class:`BatchProgress` after each batch.
 
     ``link``, ``keep_spellings`` and ``link_resolvers`` add the statements they add on the file
@@ -463,6 +314,15 @@ def canonicalize_endpoint(
     spool = _Spool()
     try:
         with Endpoint(url, update_url=update_url, timeout=timeout) as endpoint:
+            scope = _for_store(scope, endpoint)
+            if undo is not None and scope.virtuoso:
+                # Virtuoso reads some constants of an update as terms of another kind (a
+                # literal as the IRI of the same text, and back) and does not always delete a
+                # literal constant (#379, #633): an undo file there could not restore exactly.
+                raise URNError("undo files are not supported on Virtuoso: back the store up "
+                               "(or dump it) before the run instead")
+            if options and scope.union_default:
+                scope.target()  # no default graph to add statements to: fail before reading
             report.statements_in = _check_scope(endpoint, scope)
             verdicts: list[tuple[str, TermVerdict, int]] = []
             for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size,
@@ -499,8 +359,18 @@ def canonicalize_endpoint(
         spool.close()
 
 
+# Virtuoso compiles an update into a code vector of at most 32 KiB ("SQ199: Maximum size
+# (32767) of a code vector exceeded"): about 6,000 VALUES rows in one request exceed it, 2,000
+# do not. There a batch also ends at this many distinct terms.
+_VIRTUOSO_MAX_TERMS = 1000
+
+
+def _max_terms(scope: _Scope) -> int | None:
+    return _VIRTUOSO_MAX_TERMS if scope.virtuoso else None
+
+
 def _plan(
-    spool: _Spool, size: int, extras: list[Extra]
+    spool: _Spool, size: int, extras: list[Extra], scope: _Scope
 ) -> tuple[list[list[Extra]], list[list[Extra]]]:
     """The added statements per request: each rewrite batch's ``urnld:spelling`` statements
     (those of the spellings it rewrites), then the rest in chunks of ``size``."""
@@ -512,7 +382,7 @@ def _plan(
         else:
             rest.append(e)
     per_batch = []
-    for changes in spool.batches(size):
+    for changes in spool.batches(size, _max_terms(scope)):
         mine: list[Extra] = []
         for c in changes:  # an IRI and a literal of one spelling: the first takes them
             mine.extend(by_spelling.pop(c.old.value, ()))
@@ -523,14 +393,21 @@ def _plan(
     return per_batch, [rest[i:i + size] for i in range(0, len(rest), size)]
 
 
-def _extra_sparql(e: Extra) -> str:
+def _extra_terms(e: Extra) -> tuple[_Term, _Term, _Term]:
     obj = _Term("literal", e.object) if e.literal else _Term("iri", e.object)
-    return f"{_Term('iri', e.subject).sparql()} {_Term('iri', e.predicate).sparql()} {obj.sparql()}"
+    return _Term("iri", e.subject), _Term("iri", e.predicate), obj
 
 
-def _extras_data(scope: _Scope, extras: list[Extra]) -> str:
-    """The ``{ … }`` of an ``INSERT DATA`` / ``DELETE DATA`` holding ``extras``."""
-    return "{ " + scope.target()(" ".join(_extra_sparql(e) + " ." for e in extras)) + " }"
+def _extra_sparql(e: Extra) -> str:
+    return " ".join(t.sparql() for t in _extra_terms(e))
+
+
+def _extras_op(scope: _Scope, verb: str, extras: list[Extra]) -> str:
+    """The ``INSERT DATA`` / ``DELETE DATA`` (or Virtuoso's form) of ``extras``."""
+    scope.target()  # a store without a default graph needs a named one
+    g = _Term("iri", scope.graph) if scope.graph is not None else None
+    quads: list[_Quad] = [(*_extra_terms(e), g) for e in extras]
+    return _data_op(verb, quads, virtuoso=scope.virtuoso)
 
 
 def _missing(endpoint: Endpoint, scope: _Scope, extras: list[Extra]) -> list[Extra]:
@@ -562,14 +439,16 @@ def _rewrite(
     extras: list[Extra],
     keep_spellings: bool,
 ) -> None:
-    per_batch, after = _plan(spool, size, extras)
+    per_batch, after = _plan(spool, size, extras, scope)
     total = len(per_batch) + len(after)
     statements_total = spool.occurrences + len(extras)
     done_statements = 0
-    undo_log = _UndoLog(undo) if undo is not None else None
+    from ._undo import UndoWriter
+
+    undo_log = UndoWriter(undo) if undo is not None else None
     if progress is not None:
         progress(BatchProgress(0, total, 0, statements_total))
-    requests = zip(spool.batches(size), per_batch, strict=True)
+    requests = zip(spool.batches(size, _max_terms(scope)), per_batch, strict=True)
     k = 0
     try:
         for k, (changes, added) in enumerate(
@@ -581,18 +460,20 @@ def _rewrite(
                 new = _missing(endpoint, scope, added)
                 ops, reverts = [], []
                 if new:
-                    reverts.append("DELETE DATA " + _extras_data(scope, new))
+                    reverts.append(_extras_op(scope, "DELETE", new))
                 if changes:
                     if undo_log is not None:
                         reverts.append(_undo_ops(endpoint, scope, changes,
                                                  keep_spellings=keep_spellings))
                     ops.append(_rewrite_ops(scope, changes, keep_spellings=keep_spellings))
                 if new:
-                    ops.append("INSERT DATA " + _extras_data(scope, new))
-                if undo_log is not None:
-                    undo_log.add(" ;\n".join(r for r in reverts if r))
+                    ops.append(_extras_op(scope, "INSERT", new))
+                if undo_log is not None:  # on disk before the batch leaves
+                    undo_log.begin(" ;\n".join(r for r in reverts if r))
                 if ops:
                     endpoint.update(" ;\n".join(ops))
+                if undo_log is not None:
+                    undo_log.committed()
             except EndpointError as e:
                 raise EndpointBatchError(
                     f"batch {k} of {total} failed, batches 1-{k - 1} are committed "
@@ -606,171 +487,6 @@ def _rewrite(
                 progress(BatchProgress(k, total, done_statements, statements_total))
     finally:
         if undo_log is not None:
-            undo_log.write()
+            undo_log.close()
 
 
-# -- undo ------------------------------------------------------------------------------------------
-_TERM_COLUMNS = " ".join(
-    f"({fn}(?{v}) AS ?{v}_{tag})"
-    for v in "spog"
-    for fn, tag in (("DATATYPE", "dt"), ("LANG", "lang"), ("isBlank", "b"))
-)
-
-
-def _read_term(row: dict[str, str], var: str) -> _Term | None:
-    value = row.get(var, "")
-    if row.get(f"{var}_b") == "true":
-        return _Term("bnode", value)
-    dt = row.get(f"{var}_dt", "")
-    if dt or row.get(f"{var}_lang"):
-        return _Term("literal", value, dt, row.get(f"{var}_lang", ""))
-    if not value:
-        return None  # unbound: the default graph
-    return _Term("iri", value)
-
-
-def _undo_ops(
-    endpoint: Endpoint, scope: _Scope, changes: list[_Change], *, keep_spellings: bool = False
-) -> str:
-    """The update that reverts this batch, read from the store just before the batch runs.
-
-    For each statement the batch will rewrite: insert it back as it is, and delete its rewritten
-    form unless that form is in the store already (then it was there before the batch too).
-    Blank nodes cannot be named across requests, so their statements are reverted by pattern.
-    With ``keep_spellings``, the spelling records the rewrite leaves alone are not read.
-    """
-    mapping = {c.old: c.new for c in changes}
-    olds = " ".join(c.old.sparql() for c in changes)
-    keep = " " + _not_spelling("?f") if keep_spellings else ""
-    branches = []
-    for w in scope.wrappers():
-        for pos in ("?s", "?p", "?o"):
-            pattern = "?s ?p ?o".replace(pos, "?f")
-            only = keep if pos == "?o" else ""
-            branches.append(f"{{ {w(pattern)}{only} BIND(?f AS {pos}) }}")
-    if scope.all_graphs:
-        branches.append("{ GRAPH ?f { ?s ?p ?o } BIND(?f AS ?g) }")
-    if scope.graph is not None:
-        graph_bind = f"BIND({_Term('iri', scope.graph).sparql()} AS ?g)"
-    else:
-        graph_bind = ""
-    query = (
-        f"SELECT DISTINCT ?s ?p ?o ?g {_TERM_COLUMNS} WHERE {{ VALUES ?f {{ {olds} }} "
-        + " UNION ".join(branches) + f" {graph_bind} }}"
-    )
-    ground: list[tuple[tuple[_Term, ...], tuple[_Term, ...], _Term | None]] = []
-    patterns: list[str] = []
-    for row in endpoint.select(query):
-        s, p, o, g = (_read_term(row, v) for v in "spog")
-        if s is None or p is None or o is None:
-            raise EndpointError(f"{endpoint.url}: incomplete statement in results: {row!r}")
-        old = (s, p, o)
-        new = tuple(mapping.get(t, t) for t in old)
-        new_g = mapping.get(g, g) if g is not None else None
-        if any(t.kind == "bnode" for t in old):
-            patterns.append(_bnode_undo(old, new, g, new_g))
-        else:
-            ground.append((old, new, g))
-    ops: list[str] = []
-    if ground:
-        ops.extend(_ground_undo(endpoint, ground, mapping))
-    ops.extend(patterns)
-    return " ;\n".join(ops)
-
-
-def _quad(terms: tuple[_Term, ...], g: _Term | None) -> str:
-    body = " ".join(t.sparql() for t in terms) + " ."
-    return f"GRAPH {g.sparql()} {{ {body} }}" if g is not None else body
-
-
-def _ground_undo(
-    endpoint: Endpoint,
-    ground: list[tuple[tuple[_Term, ...], tuple[_Term, ...], _Term | None]],
-    mapping: dict[_Term, _Term],
-) -> list[str]:
-    news = {(new, mapping.get(g, g) if g is not None else None) for _old, new, g in ground}
-    existing: set[tuple[tuple[_Term, ...], _Term | None]] = set()
-    default = [n for n, g in news if g is None]
-    named = [(n, g) for n, g in news if g is not None]
-    if default:
-        rows = " ".join(f"({' '.join(t.sparql() for t in n)})" for n in default)
-        q = (f"SELECT ?s ?p ?o {_TERM_COLUMNS} WHERE {{ VALUES (?s ?p ?o) {{ {rows} }} "
-             "?s ?p ?o }")
-        for row in endpoint.select(q):
-            existing.add((tuple(_read_term(row, v) for v in "spo"), None))  # type: ignore[misc]
-    if named:
-        rows = " ".join(f"({' '.join(t.sparql() for t in n)} {g.sparql()})" for n, g in named)
-        q = (f"SELECT ?s ?p ?o ?g {_TERM_COLUMNS} WHERE {{ VALUES (?s ?p ?o ?g) {{ {rows} }} "
-             "GRAPH ?g { ?s ?p ?o } }")
-        for row in endpoint.select(q):
-            key = (tuple(_read_term(row, v) for v in "spo"), _read_term(row, "g"))
-            existing.add(key)  # type: ignore[arg-type]
-    deletes = sorted({
-        _quad(n, g) for n, g in news if (n, g) not in existing
-    })
-    inserts = sorted({_quad(old, g) for old, _new, g in ground})
-    ops = []
-    if deletes:
-        ops.append("DELETE DATA { " + " ".join(deletes) + " }")
-    ops.append("INSERT DATA { " + " ".join(inserts) + " }")
-    return ops
-
-
-def _bnode_undo(
-    old: tuple[_Term, ...], new: tuple[_Term, ...], g: _Term | None, new_g: _Term | None
-) -> str:
-    names = iter(("?b0", "?b1", "?b2"))
-    labels: dict[str, str] = {}
-
-    def spell(t: _Term) -> str:
-        if t.kind != "bnode":
-            return t.sparql()
-        if t.value not in labels:
-            labels[t.value] = next(names)
-        return labels[t.value]
-
-    old_body = " ".join(spell(t) for t in old) + " ."
-    new_body = " ".join(spell(t) for t in new) + " ."
-    if g is not None:
-        assert new_g is not None
-        old_body = f"GRAPH {g.sparql()} {{ {old_body} }}"
-        new_body = f"GRAPH {new_g.sparql()} {{ {new_body} }}"
-    blank = " && ".join(f"isBlank({v})" for v in labels.values())
-    return f"DELETE {{ {new_body} }} INSERT {{ {old_body} }} WHERE {{ {new_body} FILTER({blank}) }}"
-
-
-class _UndoLog:
-    """Undo text per batch, spooled to disk; written out in reverse batch order at the end."""
-
-    def __init__(self, path: str | os.PathLike[str]) -> None:
-        self.path = path
-        self.file: IO[bytes] = tempfile.TemporaryFile("w+b")  # noqa: SIM115
-        self.offsets: list[int] = []
-
-    def add(self, ops: str) -> None:
-        self.file.seek(0, os.SEEK_END)
-        self.offsets.append(self.file.tell())
-        self.file.write(ops.encode("utf-8"))
-
-    def write(self) -> None:
-        from .._kernel import atomic_output
-
-        self.file.seek(0, os.SEEK_END)
-        ends = [*self.offsets[1:], self.file.tell()]
-        spans = list(zip(self.offsets, ends, strict=True))
-        with atomic_output(self.path) as out:
-            out.write(
-                b"# urnld: restores the URN spellings the canonicalization rewrote and removes\n"
-                b"# the statements it added.\n"
-                b"# Batches in reverse order; each reverts one batch.\n"
-            )
-            first = True
-            for n, (start, end) in reversed(list(enumerate(spans, 1))):
-                if end == start:
-                    continue
-                self.file.seek(start)
-                sep = b"" if first else b" ;\n"
-                out.write(sep + f"# batch {n}\n".encode() + self.file.read(end - start))
-                first = False
-            out.write(b"\n")
-        self.file.close()

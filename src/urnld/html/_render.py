@@ -132,9 +132,12 @@ def _table(table: Mapping[str, Any]) -> str:
         body.append(f"<tr>{''.join(cells)}</tr>")
     note = f'<p class="note">{_e(table["note"])}</p>' if table.get("note") else ""
     empty = "" if rows else '<p class="empty">none</p>'
+    # "total": how many there are in all when the table shows only some of them
+    total = int(table.get("total", len(rows)))
+    shown = f"{len(rows):,} of {total:,}" if total > len(rows) else f"{len(rows):,}"
     return (
         f'<section class="card" id="section-{tid}"><h2>{_e(table["title"])} '
-        f'<span class="count" data-total="{len(rows)}">{len(rows):,}</span></h2>'
+        f'<span class="count" data-total="{len(rows)}">{shown}</span></h2>'
         f'<input class="filter" type="search" placeholder="filter…" aria-label="filter '
         f'{_e(table["title"])}" data-table="{tid}">'
         f'<div class="scroll"><table id="{tid}"{sort_attr}><thead><tr>{head}</tr></thead>'
@@ -310,5 +313,7 @@ _JS = """
     });
   }
   document.body.setAttribute("data-ready", "1");
+  // milliseconds from the start of navigation to a ready page (parsed, sorted, filtered)
+  document.body.setAttribute("data-ready-ms", performance.now().toFixed(1));
 })();
 """

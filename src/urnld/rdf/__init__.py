@@ -24,6 +24,7 @@ if TYPE_CHECKING:
         BatchProgress,
         EndpointBatchError,
         EndpointError,
+        apply_undo,
         canonicalize_endpoint,
         check_endpoint,
     )
@@ -56,6 +57,7 @@ __all__ = [
     "URNGraph",
     "URNRef",
     "URNStore",
+    "apply_undo",
     "canonical_nquads",
     "canonical_query",
     "canonicalize",
@@ -92,6 +94,7 @@ _LAZY = {
     "canonicalize_endpoint": "urnld.endpoint",
     "check_endpoint": "urnld.endpoint",
     "canonical_query": "._query",
+    "apply_undo": "urnld.endpoint",
     "canonicalize_document": "._document",
     "check_output_format": "._document",
     "write_graph": "._document",

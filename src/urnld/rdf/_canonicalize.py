@@ -81,7 +81,7 @@ class _TermMap:
     Literals (only looked at with ``literals=True``) are memoized under the term itself.
     """
 
-    __slots__ = ("_terms", "cache", "iris", "literals", "spelling")
+    __slots__ = ("_terms", "cache", "iri_rewrites", "iris", "literals", "spelling")
 
     def __init__(
         self,
@@ -100,6 +100,9 @@ class _TermMap:
         self.cache: dict[Any, tuple[Node, TermVerdict | None]] = {}
         # key -> spelling used in the report (URN terms only)
         self.spelling: dict[Any, str] = {}
+        # spelling -> normal form of the non-URN IRIs the RFC 3986 ladder rewrote (counted
+        # in the report after the pass)
+        self.iri_rewrites: dict[str, str] = {}
 
     def __call__(self, term: Node) -> tuple[Node, TermVerdict | None]:
         key = _key(term)
@@ -122,7 +125,10 @@ class _TermMap:
             if not is_urn_like(text):
                 if self.iris:
                     normal = normalize_iri(text)
-                    return (plain if normal == text else URIRef(normal)), None
+                    if normal == text:
+                        return plain, None
+                    self.iri_rewrites[text] = normal
+                    return URIRef(normal), None
                 return plain, None
             info = self._terms.get(text)
             self.spelling[key] = text
@@ -337,6 +343,8 @@ def canonicalize(
         out.bind(prefix, namespace, override=True, replace=True)
 
     report.record_verdicts(_verdicts(tmap, occ))
+    if tmap.iri_rewrites:
+        report.record_iris(_iri_occurrences(source, tmap.iri_rewrites))
     report.statements_in = count[0]
     report.statements_out = statements_out
     report.duplicates_merged = count[0] - statements_out
@@ -353,6 +361,25 @@ def canonicalize(
         # A graph is a set: an added statement the data already held is no new statement.
         report.statements_out = statements_out + len(target) - before
     return CanonicalizeResult(out, report)
+
+
+def _iri_occurrences(
+    source: Graph, rewrites: dict[str, str]
+) -> dict[tuple[str, str], int]:
+    """``(normal form, spelling)`` → statements of *source* that use a rewritten non-URN IRI
+    (a statement that uses it twice counts once, as for URNs); a second pass, made only when
+    the RFC 3986 ladder rewrote something."""
+    counts: dict[tuple[str, str], int] = {}
+    quads = (
+        _quads(source) if isinstance(source, ConjunctiveGraph)
+        else ((s, p, o, None) for s, p, o in source.triples((None, None, None)))
+    )
+    for quad in quads:
+        met = {str(t) for t in quad if type(t) is URIRef and str(t) in rewrites}
+        for text in met:
+            key = (rewrites[text], text)
+            counts[key] = counts.get(key, 0) + 1
+    return counts
 
 
 def _met(tmap: _TermMap, occ: dict[Any, int]) -> Iterator[tuple[Any, TermVerdict]]:

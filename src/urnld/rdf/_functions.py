@@ -25,7 +25,9 @@ language-tagged…): the lexical form is what is read. For an argument that is n
 semantics: a ``BIND`` leaves the variable unbound and a ``FILTER`` drops the row.
 
 Results are cached per distinct lexical form, because SHACL validation calls these once per
-focus node and catalog data repeats the same URNs many times.
+focus node and catalog data repeats the same URNs many times. What each function computes lives
+in one rdflib-free table (``urnld._kernel``) that :mod:`urnld.oxigraph` serves to pyoxigraph too;
+this module only turns rdflib terms into its arguments and its results into rdflib terms.
 
 >>> from rdflib import Graph
 >>> from urnld.rdf import register_functions
@@ -39,158 +41,75 @@ focus node and catalog data repeats the same URNs many times.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable
-from typing import NamedTuple
 
 from rdflib import Literal, Namespace, URIRef
 from rdflib.plugins.sparql.operators import register_custom_function
 from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
-import urnld
-
-from .._core import Policy, active_policy
-from .._kernel import check_term
-from ..errors import URNError
+from .._kernel import (
+    URNFN_FUNCTIONS,
+    URNFN_NAMESPACE,
+    FunctionError,
+    UrnfnArg,
+    UrnfnFunction,
+    UrnfnResult,
+)
 
 __all__ = ["URNFN", "register_functions"]
 
 #: The namespace of urnld's SPARQL functions (prefix ``urnfn:``).
-URNFN = Namespace("https://w3id.org/urnld/fn#")
-
-# Distinct URNs in a catalog run to the hundreds of thousands; beyond that the cache would only
-# cost memory, and misses are still correct (just slower).
-_CACHE_SIZE = 1 << 16
+URNFN = Namespace(URNFN_NAMESPACE)
 
 
-class _Info(NamedTuple):
-    """Everything the functions need to know about one lexical form, computed once."""
-
-    canonical: str | None  # None: not a URN (syntax error)
-    nid: str | None
-    nss: str | None
-    codes: str  # space-separated finding codes
-    valid: bool
-
-
-def _info(text: str) -> _Info:
-    # The policy in force (strict, profiles, severity overrides): urnld.shacl.validate sets it.
-    return _info_under(text, active_policy())
+def _arg(term: Node) -> UrnfnArg:
+    """What a function reads from a term: the lexical form of an IRI or literal, else None."""
+    if isinstance(term, Literal):
+        return UrnfnArg(str(term), literal=True)
+    if isinstance(term, URIRef):
+        return UrnfnArg(str(term), literal=False)
+    return UrnfnArg(None, literal=False)
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
-def _info_under(text: str, policy: Policy) -> _Info:
-    # The check side of the term rule (what ``urnld check`` reports): findings, and the
-    # canonical form of anything that parses, valid or not.
-    checked = check_term(text, policy)
-    codes = " ".join(checked.codes)
-    valid = checked.valid
-    if checked.canonical is None:
-        return _Info(None, None, None, codes or "syntax", valid=False)
-    canon = urnld.URN.parse(checked.canonical)
-    return _Info(canon.canonical_str, canon.nid, canon.nss, codes, valid)
+def _term(result: UrnfnResult, first: Node) -> Node:
+    if result.kind == "boolean":
+        return Literal(result.text == "true")
+    if result.kind == "string":
+        return Literal(result.text)
+    if result.kind == "same" and isinstance(first, Literal):
+        # canonical of a literal: a literal again, with the same datatype or language tag
+        return Literal(result.text, lang=first.language, datatype=first.datatype)
+    return URIRef(result.text)
 
 
-def _lexical(term: Node) -> str | None:
-    """The string a function reads from its argument; None for blank nodes and variables."""
-    if isinstance(term, (URIRef, Literal)):
-        return str(term)
-    return None
+def _adapter(function: UrnfnFunction) -> Callable[..., Node]:
+    def call(*args: Node) -> Node:
+        try:
+            result = function.call([_arg(a) for a in args])
+        except FunctionError as e:
+            # SPARQLError is the evaluator's "expression error": BIND leaves the variable unbound.
+            raise SPARQLError(str(e)) from None
+        return _term(result, args[0])
+
+    call.__name__ = call.__qualname__ = function.name
+    call.__doc__ = f"``urnfn:{function.name}`` for rdflib's SPARQL engine."
+    return call
 
 
-def _term_info(term: Node) -> _Info | None:
-    text = _lexical(term)
-    return None if text is None else _info(text)
-
-
-def _require_urn(term: Node, fn: str) -> _Info:
-    info = _term_info(term)
-    if info is None or info.canonical is None:
-        # SPARQLError is the evaluator's "expression error": BIND leaves the variable unbound.
-        raise SPARQLError(f"urnfn:{fn}: {term!r} is not a URN")
-    return info
-
-
-def is_valid(x: Node) -> Literal:
-    """``urnfn:isValid``: true iff the argument is a URN without error-level findings."""
-    info = _term_info(x)
-    return Literal(info is not None and info.valid)
-
-
-def canonical(x: Node) -> Node:
-    """``urnfn:canonical``: IRI in → IRI out; literal in → literal with the same datatype/lang."""
-    info = _require_urn(x, "canonical")
-    assert info.canonical is not None  # _require_urn guarantees it; narrows for mypy
-    if isinstance(x, Literal):
-        return Literal(info.canonical, lang=x.language, datatype=x.datatype)
-    return URIRef(info.canonical)
-
-
-def equivalent(a: Node, b: Node) -> Literal:
-    """``urnfn:equivalent``: RFC 8141 equivalence (components ignored); false for non-URNs."""
-    ta, tb = _lexical(a), _lexical(b)
-    if ta is None or tb is None:
-        return Literal(False)
-    return Literal(_equivalent(ta, tb))
-
-
-@functools.lru_cache(maxsize=_CACHE_SIZE)
-def _equivalent(a: str, b: str) -> bool:
-    if _info(a).canonical is None or _info(b).canonical is None:
-        return False
-    try:
-        return urnld.equivalent(a, b)
-    except URNError:  # pragma: no cover - both parsed above; kept so bad input never crashes
-        return False
-
-
-def nid(x: Node) -> Literal:
-    """``urnfn:nid``: the NID of the canonical form (so always lower case)."""
-    return Literal(_require_urn(x, "nid").nid)
-
-
-def nss(x: Node) -> Literal:
-    """``urnfn:nss``: the NSS of the canonical form (namespace rules applied)."""
-    return Literal(_require_urn(x, "nss").nss)
-
-
-def findings(x: Node) -> Literal:
-    """``urnfn:findings``: space-separated finding codes; ``"syntax"`` for a non-URN."""
-    info = _term_info(x)
-    return Literal("syntax" if info is None else info.codes)
-
-
-def resolve(x: Node, template: Node | None = None) -> URIRef:
-    """``urnfn:resolve``: the locator of a URN (built, never fetched).
-
-    >>> from rdflib import Graph
-    >>> q = ('PREFIX urnfn: <https://w3id.org/urnld/fn#> SELECT ?l WHERE { '
-    ...      'BIND(urnfn:resolve(<URN:IETF:RFC:2141>) AS ?l) }')
-    >>> [str(row.l) for row in Graph().query(q)]
-    ['https://www.rfc-editor.org/rfc/rfc2141']
-    """
-    text = _lexical(x)
-    if template is not None and not isinstance(template, Literal):
-        raise SPARQLError(f"urnfn:resolve: the template {template!r} is not a literal")
-    try:
-        if text is None:
-            raise URNError(f"{x!r} is not a URN")
-        urn = urnld.URN(text)
-        return URIRef(urn.resolve(None if template is None else str(template)))
-    except URNError as e:
-        raise SPARQLError(f"urnfn:resolve: {str(e).splitlines()[0]}") from None
-
-
-_FUNCTIONS: dict[str, Callable[..., Node]] = {
-    "isValid": is_valid,
-    "canonical": canonical,
-    "equivalent": equivalent,
-    "nid": nid,
-    "nss": nss,
-    "findings": findings,
-    "resolve": resolve,
+# Made once: registering the same function objects again is a no-op (register_functions).
+_ADAPTERS: dict[str, Callable[..., Node]] = {
+    name: _adapter(function) for name, function in URNFN_FUNCTIONS.items()
 }
+
+# The rdflib callables by their Python names (what rdflib's registry holds).
+is_valid = _ADAPTERS["isValid"]
+canonical = _ADAPTERS["canonical"]
+equivalent = _ADAPTERS["equivalent"]
+nid = _ADAPTERS["nid"]
+nss = _ADAPTERS["nss"]
+findings = _ADAPTERS["findings"]
+resolve = _ADAPTERS["resolve"]
 
 
 def register_functions() -> None:
@@ -200,6 +119,11 @@ def register_functions() -> None:
     same function object is a no-op, which makes this idempotent.
 
     >>> register_functions(); register_functions()
+    >>> from rdflib import Graph
+    >>> q = ('PREFIX urnfn: <https://w3id.org/urnld/fn#> SELECT ?l WHERE { '
+    ...      'BIND(urnfn:resolve(<URN:IETF:RFC:2141>) AS ?l) }')
+    >>> [str(row.l) for row in Graph().query(q)]
+    ['https://www.rfc-editor.org/rfc/rfc2141']
     """
-    for name, func in _FUNCTIONS.items():
+    for name, func in _ADAPTERS.items():
         register_custom_function(URNFN[name], func, override=True)

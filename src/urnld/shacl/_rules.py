@@ -60,13 +60,10 @@ __all__ = [
 #: The namespace of urnld's shapes (prefix ``urnsh:``).
 URNSH = Namespace("https://w3id.org/urnld/shacl#")
 
-# Same bound as urnld.rdf._functions: past this many distinct URNs the cache only costs memory.
+# Same bound as the urnfn: functions' cache: past this many distinct URNs it only costs memory.
 _CACHE_SIZE = 1 << 17
 
 # The finding codes the REGEX filters of urn.ttl look for.
-_REGISTRY_CODES = frozenset(
-    {"nid-unregistered", "nid-experimental", "nid-reserved", "nid-informal-malformed"}
-)
 _NAMESPACE_CODES = frozenset({"nss-invalid", "nss-check-digit"})
 # XPath "\s" (what REPLACE(…, "\\s+", " ") splits on in the urnsh:nid validator).
 _XPATH_SPACE = re.compile(r"[ \t\n\r]+")
@@ -292,6 +289,47 @@ def _prepare_codes(
     return prepare
 
 
+# urnsh:nidFindings absent: the four registry codes, as urn.ttl's COALESCE spells them.
+_REGISTRY_DEFAULT = "nid-unregistered nid-experimental nid-reserved nid-informal-malformed"
+_XPATH_TRIM = re.compile(r"^[ \t\n\r]+|[ \t\n\r]+$")
+
+
+def _registry_pattern(param: Node | None) -> re.Pattern[str] | None:
+    """The regex urn.ttl builds from ``urnsh:nidFindings``; None where REGEX would raise.
+
+    ``BIND (CONCAT(" (", REPLACE(REPLACE(LCASE(COALESCE(STR($nidFindings), default)),
+    "^\\s+|\\s+$", ""), "\\s+", "|"), ") ") AS ?codes)``; ``STR`` of a blank node is an
+    error, so COALESCE falls back to the default for it as for an absent parameter.
+
+    >>> _registry_pattern(Literal(" NID-Experimental ")).pattern
+    ' (nid-experimental) '
+    """
+    text = _REGISTRY_DEFAULT if param is None or _text(param) is None else str(param).lower()
+    alternatives = _XPATH_SPACE.sub("|", _XPATH_TRIM.sub("", text))
+    try:
+        return re.compile(f" ({alternatives}) ")
+    except re.error:
+        return None
+
+
+def _prepare_registered(params: Mapping[str, Node]) -> Check | None:
+    # FILTER ($registered) ... BIND (... AS ?codes)
+    # FILTER (!BOUND(?valueNid) || REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), ?codes))
+    if not _ebv(params.get("registered")):
+        return None
+    pattern = _registry_pattern(params.get("nidFindings"))
+
+    def check(value: Node) -> bool:
+        text = _text(value)
+        found = None if text is None else _urn_codes(text)
+        if found is None:  # not a URN
+            return True
+        # a bad pattern: REGEX raises, `false || error` drops the row
+        return pattern is not None and pattern.search(f" {' '.join(found)} ") is not None
+
+    return check
+
+
 def _prepare_canonical(params: Mapping[str, Node]) -> Check | None:
     # FILTER ($canonical)
     # FILTER (!BOUND(?valueNid) || urnfn:canonical(STR(?value)) != STR(?value))
@@ -356,9 +394,7 @@ def _graph_only(params: Mapping[str, Node]) -> Check | None:  # pragma: no cover
 #: Component IRI -> its rule. The keys are exactly the components declared in ``urn.ttl``.
 RULES: dict[URIRef, Rule] = {
     URNSH.NIDConstraintComponent: Rule("nid", _prepare_nid),
-    URNSH.RegisteredConstraintComponent: Rule(
-        "registered", _prepare_codes("registered", _REGISTRY_CODES, _urn_codes)
-    ),
+    URNSH.RegisteredConstraintComponent: Rule("registered", _prepare_registered),
     URNSH.NamespaceValidConstraintComponent: Rule(
         "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, namespace_verdict)
     ),

@@ -29,7 +29,7 @@ from collections.abc import Callable, Generator, Iterable
 from typing import Any
 
 from .._core import Policy
-from .._kernel import DEFAULT_OPTIONS, CanonOptions
+from .._kernel import DEFAULT_OPTIONS, CanonOptions, handoff_runs
 from ..errors import WorkerError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_count
@@ -39,9 +39,10 @@ from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
 
 __all__ = ["MAX_JOBS", "MIN_PARALLEL_BYTES", "canonicalize_chunks", "check_chunks", "default_jobs"]
 
-# What a worker runs: kind ("canonicalize" or "check") and (source, on_error, max_examples,
-# the canonicalization options: what the rewrite does, and the policy both passes judge by).
-_Options = tuple[str, OnError, int, CanonOptions]
+# What a worker runs: kind ("canonicalize" or "check") and (source, on_error, (max_examples,
+# memory_budget) of its report, the canonicalization options: what the rewrite does, and the
+# policy both passes judge by).
+_Options = tuple[str, OnError, tuple[int, int], CanonOptions]
 
 #: Below this many input bytes a second process costs more than it saves.
 MIN_PARALLEL_BYTES = 8 << 20
@@ -79,12 +80,12 @@ def _context() -> Any:
 
 
 def _new_report(kind: str, options: _Options) -> CanonicalizeReport | CheckReport:
-    _source, _on_error, max_examples, canon = options
+    _source, _on_error, (max_examples, budget), canon = options
     if kind == "check":
-        return CheckReport(max_examples=max_examples)
+        return CheckReport(max_examples=max_examples, memory_budget=budget)
     return CanonicalizeReport(
         ignore_components=canon.ignore_components, literals=canon.literals,
-        max_examples=max_examples,
+        max_examples=max_examples, memory_budget=budget,
     )
 
 
@@ -128,7 +129,8 @@ def _worker(conn: Any, kind: str, options: _Options, parent: int) -> None:
         # The check pass's output is not kept: sending it would copy the input over the pipe.
         conn.send(("out", (b"" if kind == "check" else out, report.statements_in - before)))
     state.flush()
-    conn.send(("report", report))
+    with handoff_runs():  # spilled runs go to the parent by name, not read into memory
+        conn.send(("report", report))
 
 
 def _start(jobs: int, kind: str, options: _Options) -> tuple[list[Any], list[Any]]:
@@ -185,7 +187,7 @@ def canonicalize_chunks(
     """
     return _run_chunks(
         "canonicalize", chunks, jobs=jobs, report=report,
-        options=(source, on_error, report.max_examples, options),
+        options=(source, on_error, (report.max_examples, report.memory_budget), options),
         on_progress=on_progress,
     )
 
@@ -211,7 +213,7 @@ def check_chunks(
     (1, ['urn:x-a:b'])
     """
     for _ in _run_chunks("check", chunks, jobs=jobs, report=report,
-                         options=(source, on_error, report.max_examples,
+                         options=(source, on_error, (report.max_examples, report.memory_budget),
                                   CanonOptions(literals=True, policy=policy)),
                          on_progress=on_progress):
         pass

@@ -1,0 +1,385 @@
+"""Every finding of a run, streamed: ``--findings`` (JSON Lines or CSV), ``--sarif`` (SARIF
+2.1.0) and GitHub Actions annotations.
+
+The report holds every spelling with exact counts (past its memory budget, in sorted runs on
+disk), so these lists are complete whatever the caps of the printed report. Where an invalid
+URN is written is found by a second read of the inputs, looking for the invalid spellings a
+slice at a time (bounded memory); a line-based syntax gives the statement's line, other
+syntaxes the line the spelling is written on. An input that cannot be read again (stdin, an
+endpoint) gives records without a place, with the spelling's occurrence count.
+
+Records (JSON Lines; CSV has the same fields as columns, ``spellings`` as ``spelling=count``
+joined by spaces):
+
+* ``{"kind": "invalid-urn", "urn", "code", "message", "source", "line"}``: one per occurrence
+  (``source``/``line`` null and ``occurrences`` set when it cannot be placed);
+* ``{"kind": "non-canonical", "urn", "canonical", "count"}``: one per spelling;
+* ``{"kind": "cluster", "canonical", "spellings": {spelling: count}, "count"}``: one per URN
+  spelled several ways (``canonicalize``: one per canonical URN it merged into);
+* ``{"kind": "iri", "canonical", "spellings", "count"}``: IRIs merged by ``--iris rfc3986``;
+* ``{"kind": "malformed-line", "source", "line", "message"}``;
+* ``urnld xmlns``: ``invalid-urn``, ``cluster``, ``xml-base`` and ``concatenation`` records
+  with file and line; ``urnld validate``: one ``shacl-result`` record per SHACL result
+  (``urn``: the value, ``code``: the constraint component, ``source``: the focus node).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import re
+import sys
+from collections.abc import Iterable, Iterator
+from typing import IO, Any
+
+__all__ = [
+    "CSV_FIELDS",
+    "FindingsWriter",
+    "annotate",
+    "canonicalize_records",
+    "check_records",
+    "invalid_places",
+    "validate_records",
+    "write_sarif",
+    "xmlns_records",
+]
+
+# A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes, JSON-LD).
+_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
+
+#: Invalid spellings looked for per read of the inputs (a slice of the report's sorted list).
+SLICE = 200_000
+
+CSV_FIELDS = ["kind", "urn", "canonical", "code", "message", "source", "line", "count",
+              "spellings", "severity", "path", "source_shape"]
+
+
+class FindingsWriter:
+    """Writes records to ``path`` as JSON Lines, or CSV when the name ends in ``.csv``.
+
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "f.csv"
+    >>> with FindingsWriter(str(p)) as w:
+    ...     w.write({"kind": "cluster", "canonical": "urn:a:b", "spellings": {"URN:A:b": 1}})
+    >>> p.read_text().splitlines()[1]
+    'cluster,,urn:a:b,,,,,,URN:A:b=1,,,'
+    """
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.csv = path.lower().endswith(".csv")
+        self._file: IO[str] = (
+            sys.stdout if path == "-" else open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+        )
+        self._csv_writer: Any = None
+        if self.csv:
+            self._csv_writer = csv.DictWriter(self._file, CSV_FIELDS, extrasaction="ignore")
+            self._csv_writer.writeheader()
+        self.records = 0
+
+    def write(self, record: dict[str, Any]) -> None:
+        self.records += 1
+        if self._csv_writer is not None:
+            row = dict(record)
+            if isinstance(row.get("spellings"), dict):
+                row["spellings"] = " ".join(f"{s}={n}" for s, n in row["spellings"].items())
+            if "occurrences" in row and "count" not in row:
+                row["count"] = row["occurrences"]
+            self._csv_writer.writerow({k: ("" if v is None else v) for k, v in row.items()})
+        else:
+            self._file.write(json.dumps(record, ensure_ascii=False, sort_keys=True))
+            self._file.write("\n")
+
+    def write_all(self, records: Iterable[dict[str, Any]]) -> None:
+        for record in records:
+            self.write(record)
+
+    def close(self) -> None:
+        if self._file is not sys.stdout:
+            self._file.close()
+
+    def __enter__(self) -> FindingsWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _slices(
+    items: Iterator[tuple[str, tuple[int, str]]], size: int
+) -> Iterator[dict[str, tuple[int, str]]]:
+    chunk: dict[str, tuple[int, str]] = {}
+    for spelling, value in items:
+        chunk[spelling] = value
+        if len(chunk) >= size:
+            yield chunk
+            chunk = {}
+    if chunk:
+        yield chunk
+
+
+def invalid_places(
+    paths: Iterable[str], invalid: Iterator[tuple[str, tuple[int, str]]], *,
+    slice_size: int = SLICE,
+) -> Iterator[tuple[str, str, str | None, int | None, int]]:
+    """``(spelling, first error, source, line, count)`` for every place an invalid spelling is
+    written in *paths*, input order within each slice of *invalid* (sorted ``(spelling,
+    (count, error))`` items); a spelling found nowhere comes once with source and line None
+    and its count.
+
+    >>> import pathlib, tempfile
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "x.nt"
+    >>> _ = f.write_text('<urn:x-a:1> <p> "o" .\\n<s> <p> <urn:x-a:1> .\\n')
+    >>> invalid = iter([("urn:x-a:1", (2, "e")), ("urn:x-b:2", (1, "e"))])
+    >>> [p[2:] for p in invalid_places([str(f)], invalid)]
+    [(..., 1, 1), (..., 2, 1), (None, None, 1)]
+    """
+    from .._kernel import open_input
+
+    paths = [p for p in paths if p != "-"]
+    for chunk in _slices(invalid, slice_size):
+        wanted = {s.encode("utf-8"): s for s in chunk}
+        found: set[str] = set()
+        for path in paths:
+            try:
+                with open_input(path) as (f, _size):
+                    for number, line in enumerate(f, 1):
+                        if b":" not in line:
+                            continue
+                        met: dict[str, None] = {}
+                        for m in _TOKEN.finditer(line):
+                            spelling = wanted.get(m.group(1))
+                            if spelling is not None:
+                                met[spelling] = None
+                        for spelling in met:
+                            found.add(spelling)
+                            yield spelling, chunk[spelling][1], path, number, 1
+            except OSError:
+                continue  # the command has said what it could not read
+        for spelling, (count, error) in chunk.items():
+            if spelling not in found:
+                yield spelling, error, None, None, count
+
+
+def _code(error: str) -> tuple[str, str]:
+    code, _, message = error.partition(": ")
+    return code, message
+
+
+def _invalid_records(
+    paths: Iterable[str], invalid: Iterator[tuple[str, tuple[int, str]]]
+) -> Iterator[dict[str, Any]]:
+    for spelling, error, source, line, count in invalid_places(paths, invalid):
+        code, message = _code(error)
+        record: dict[str, Any] = {"kind": "invalid-urn", "urn": spelling, "code": code,
+                                  "message": message, "source": source, "line": line}
+        if source is None:
+            record["occurrences"] = count
+        yield record
+
+
+def _error_records(report: Any) -> Iterator[dict[str, Any]]:
+    for source, line, message in report.iter_errors():
+        yield {"kind": "malformed-line", "source": source, "line": line, "message": message}
+
+
+def check_records(report: Any, paths: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Every finding of a :class:`~urnld.report.CheckReport` over the inputs *paths*."""
+    yield from _invalid_records(list(paths), report.iter_invalid())
+    for spelling, (count, canonical) in report.iter_non_canonical():
+        yield {"kind": "non-canonical", "urn": spelling, "canonical": canonical, "count": count}
+    for canonical, spellings in report.iter_clusters():
+        yield {"kind": "cluster", "canonical": canonical, "spellings": spellings,
+               "count": sum(spellings.values())}
+    yield from _error_records(report)
+
+
+def canonicalize_records(report: Any, paths: Iterable[str]) -> Iterator[dict[str, Any]]:
+    """Every finding of a :class:`~urnld.report.CanonicalizeReport` over the inputs."""
+    yield from _invalid_records(list(paths), report.iter_invalid())
+    for canonical, spellings in report.iter_clusters():
+        for spelling, count in spellings.items():
+            if spelling != canonical:
+                yield {"kind": "non-canonical", "urn": spelling, "canonical": canonical,
+                       "count": count}
+        yield {"kind": "cluster", "canonical": canonical, "spellings": spellings,
+               "count": sum(spellings.values())}
+    for canonical, spellings in report.iter_iris():
+        yield {"kind": "iri", "canonical": canonical, "spellings": spellings,
+               "count": sum(spellings.values())}
+    yield from _error_records(report)
+
+
+# -- SARIF and annotations -----------------------------------------------------------------
+
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+
+
+def _uri(path: str) -> str:
+    from pathlib import Path
+    from urllib.parse import quote
+
+    if os.path.isabs(path):
+        return Path(path).as_uri()
+    return quote(Path(path).as_posix())
+
+
+_RFC = re.compile(r"RFC (\d+) (?:§([\d.]+)|App\. ([A-Z]))")
+
+
+def _help_uri(text: str) -> str | None:
+    """The RFC section a rule's text names, as a link (the first one named).
+
+    >>> _help_uri("RFC 8141 §2 syntax"), _help_uri("RFC 8141 App. C: removed")
+    ('https://www.rfc-editor.org/rfc/rfc8141#section-2', 'https://www.rfc-editor.org/rfc/rfc8141#appendix-C')
+    """
+    m = _RFC.search(text)
+    if m is None:
+        return None
+    number, section, appendix = m.groups()
+    anchor = f"section-{section}" if section else f"appendix-{appendix}"
+    return f"https://www.rfc-editor.org/rfc/rfc{number}#{anchor}"
+
+
+def _rules() -> list[dict[str, Any]]:
+    """One SARIF rule per finding code (:data:`urnld.findings.CODES`): its severity, the rule
+    it comes from (the RFC section) as help text, and a link to that section."""
+    from ..findings import CODES
+
+    rules = []
+    for code, (severity, text) in CODES.items():
+        level = {"error": "error", "warning": "warning"}.get(str(severity), "note")
+        rule: dict[str, Any] = {
+            "id": code,
+            "name": "".join(part.capitalize() for part in code.split("-")),
+            "shortDescription": {"text": text.split(";")[0]},
+            "fullDescription": {"text": text},
+            "help": {
+                "text": f"{code}: {text}. 'urnld parse URN' shows every finding of a URN and "
+                "its canonical form.",
+            },
+            "defaultConfiguration": {"level": level},
+        }
+        uri = _help_uri(text)
+        if uri:
+            rule["helpUri"] = uri
+        rules.append(rule)
+    return rules
+
+
+def write_sarif(
+    path: str, places: Iterable[tuple[str, str, str | None, int | None, int]], *,
+    version: str,
+) -> int:
+    """Write a SARIF 2.1.0 log with one result per placed invalid URN occurrence (one per
+    spelling that could not be placed, without a region); return the number of results.
+
+    The results are streamed into the file, not held in memory.
+    """
+    head = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "urnld", "version": version,
+                "informationUri": "https://datatracker.ietf.org/doc/html/rfc8141",
+                "rules": _rules(),
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": ["@RESULTS@"],
+        }],
+    }
+    text = json.dumps(head, indent=1, ensure_ascii=False)
+    before, after = text.split('"@RESULTS@"')
+    rule_index = {r["id"]: i for i, r in enumerate(head["runs"][0]["tool"]["driver"]["rules"])}  # type: ignore[index]
+    n = 0
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(before)
+        for spelling, error, source, line, count in places:
+            code, message = _code(error)
+            result: dict[str, Any] = {
+                "ruleId": code, "level": "error",
+                "message": {"text": f"invalid URN {spelling}: {message}"},
+            }
+            if code in rule_index:
+                result["ruleIndex"] = rule_index[code]
+            if source is not None:
+                location: dict[str, Any] = {"physicalLocation": {
+                    "artifactLocation": {"uri": _uri(source)},
+                }}
+                if line is not None:
+                    location["physicalLocation"]["region"] = {"startLine": line}
+                result["locations"] = [location]
+            else:
+                result["occurrenceCount"] = count
+            f.write(("\n" if n == 0 else ",\n") + json.dumps(result, ensure_ascii=False))
+            n += 1
+        f.write(after)
+        f.write("\n")
+    return n
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def annotate(
+    places: Iterable[tuple[str, str, str | None, int | None, int]], out: IO[str]
+) -> int:
+    """Print a GitHub Actions ``::error`` workflow command per placed invalid URN occurrence;
+    return how many.
+
+    >>> import io
+    >>> buf = io.StringIO()
+    >>> annotate([("urn:x-a:1", "nid-experimental: X- NIDs", "a.nt", 3, 1)], buf)
+    1
+    >>> buf.getvalue()
+    '::error file=a.nt,line=3,title=nid-experimental::invalid URN urn:x-a:1: X- NIDs\\n'
+    """
+    n = 0
+    for spelling, error, source, line, _count in places:
+        code, message = _code(error)
+        where = []
+        if source is not None:
+            where.append(f"file={_escape_property(source)}")
+            if line is not None:
+                where.append(f"line={line}")
+        where.append(f"title={_escape_property(code)}")
+        text = _escape_data(f"invalid URN {spelling}: {message}")
+        out.write(f"::error {','.join(where)}::{text}\n")
+        n += 1
+    return n
+
+
+def xmlns_records(audits: Iterable[Any], across: Iterable[list[str]]) -> Iterator[dict[str, Any]]:
+    """Every finding of ``urnld xmlns``: invalid URN namespace names, spellings of one
+    namespace, ``xml:base`` URNs and RDF/XML concatenations, each with file and line."""
+    for a in audits:
+        for ns in a.urn_namespaces:
+            if not ns.valid:
+                yield {"kind": "invalid-urn", "urn": ns.uri, "message": ns.reason,
+                       "source": a.source, "line": ns.line}
+        for group in a.equivalent_spellings:
+            yield {"kind": "cluster", "spellings": dict.fromkeys(group, 1), "source": a.source}
+        for base in a.bases:
+            yield {"kind": "xml-base", "urn": base.uri, "message": base.reason,
+                   "source": a.source, "line": base.line}
+        for c in a.concatenations:
+            yield {"kind": "concatenation", "urn": c.iri, "message": c.reason,
+                   "source": a.source, "line": c.line}
+    for group in across:
+        yield {"kind": "cluster", "spellings": dict.fromkeys(group, 1), "source": None}
+
+
+def validate_records(results: Iterable[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every SHACL result of ``urnld validate`` (its JSON form) as a record."""
+    for r in results:
+        yield {"kind": "shacl-result", "urn": r.get("value"), "code": r.get("component"),
+               "message": r.get("message"), "source": r.get("focus_node"),
+               "severity": r.get("severity"), "path": r.get("path"),
+               "source_shape": r.get("source_shape")}

@@ -1,0 +1,311 @@
+"""RDFC-1.0's blank-node labelling (W3C Recommendation, 2024, §4.4–4.8), with the work and
+time bounds that keep untrusted input from hanging the tool; :mod:`urnld.rdf._rdfc` feeds it
+the statements that mention blank nodes and writes the result."""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import time
+from collections.abc import Generator, Iterable
+from typing import Any, cast
+
+import pyoxigraph as ox
+
+from ..errors import URNError
+
+__all__ = [
+    "DEFAULT_MAX_TIME",
+    "DEFAULT_MAX_WORK",
+    "WORK_PER_QUAD",
+    "CanonicalizationTooComplex",
+    "RDFCInputError",
+]
+
+#: Work budget of the N-degree hashing (quads visited, permutation elements tried, identifiers
+#: copied), the same for any input size: untrusted input is refused in about the same time.
+DEFAULT_MAX_WORK = 500_000
+#: Budget per statement that mentions a blank node, for the blank nodes labelled without
+#: N-degree hashing (those that share no statement with another blank node).
+WORK_PER_QUAD = 20
+#: Wall-clock bound of the N-degree hashing, in seconds (``max_time``); None means no bound.
+DEFAULT_MAX_TIME = 2.0
+
+_HASHES = {"sha256": hashlib.sha256, "sha384": hashlib.sha384}
+
+
+class CanonicalizationTooComplex(URNError):
+    """RDFC-1.0 would need more than ``max_work`` steps for this blank-node structure.
+
+    Typical of adversarial ("poison") inputs; raise ``max_work`` for trusted data.
+    """
+
+    def __init__(self, max_work: int, blank_nodes: int, max_time: float | None = None) -> None:
+        self.max_work = max_work
+        self.blank_nodes = blank_nodes
+        self.max_time = max_time
+        bound = (f"more than {max_time:g} s" if max_time is not None
+                 else f"more than {max_work:,} N-degree hashing steps")
+        super().__init__(
+            f"RDFC-1.0 canonicalization needs {bound} for {blank_nodes:,} blank nodes with "
+            "indistinguishable neighbourhoods; refusing (possible poison graph; pass a larger "
+            "max_work / max_time for trusted input)"
+        )
+
+    def __reduce__(
+        self,
+    ) -> tuple[type[CanonicalizationTooComplex], tuple[int, int, float | None]]:
+        return (type(self), (self.max_work, self.blank_nodes, self.max_time))
+
+
+class RDFCInputError(URNError):
+    """The input cannot be read as an RDF dataset."""
+
+
+# -- RDFC-1.0 (W3C Recommendation, 2024) ------------------------------------------------------
+
+
+class _Issuer:
+    """Identifier Issuer (§4.5): prefix + counter, remembering issue order."""
+
+    __slots__ = ("counter", "issued", "prefix")
+
+    def __init__(self, prefix: str) -> None:
+        self.prefix = prefix
+        self.counter = 0
+        self.issued: dict[str, str] = {}  # insertion-ordered: the issue order
+
+    def issue(self, node: str) -> str:
+        got = self.issued.get(node)
+        if got is None:
+            got = self.issued[node] = f"{self.prefix}{self.counter}"
+            self.counter += 1
+        return got
+
+    def copy(self) -> _Issuer:
+        c = _Issuer(self.prefix)
+        c.counter = self.counter
+        c.issued = dict(self.issued)
+        return c
+
+
+class _RDFC:
+    """RDFC-1.0 over pyoxigraph quads, with a work budget on the N-degree step."""
+
+    def __init__(
+        self, quads: list[ox.Quad], hash_algorithm: str, max_work: int,
+        max_time: float | None = None, alone_work: int | None = None,
+    ) -> None:
+        self.hash = _HASHES[hash_algorithm]
+        self.max_work = max_work
+        self.max_time = max_time
+        self.deadline = None if max_time is None else time.monotonic() + max_time
+        self.work = 0
+        # Blank nodes labelled without N-degree hashing have their own budget, which grows
+        # with the input (None: the same as max_work, for a caller-given max_work).
+        self.alone_work = 0
+        self.max_alone_work = max_work if alone_work is None else alone_work
+        self._calls = 0
+        self.quads = quads
+        # Blank node label -> the quads mentioning it (§4.4.3 step 2).
+        self.bnode_quads: dict[str, list[ox.Quad]] = {}
+        for q in quads:
+            for t in (q.subject, q.object, q.graph_name):
+                if isinstance(t, ox.BlankNode):
+                    lst = self.bnode_quads.setdefault(t.value, [])
+                    if not lst or lst[-1] is not q:
+                        lst.append(q)
+        self.canonical = _Issuer("c14n")
+        self._first: dict[str, str] = {}
+        # (position and predicate, blank node) -> related hash, for nodes not yet issued.
+        self._unissued: dict[tuple[str, str], str] = {}
+
+    def _h(self, text: str) -> str:
+        return self.hash(text.encode("utf-8")).hexdigest()
+
+    @staticmethod
+    def _term(t: Any, ref: str, a: str, z: str) -> str:
+        if isinstance(t, ox.BlankNode):
+            return a if t.value == ref else z
+        return str(t)
+
+    def first_degree(self, node: str) -> str:
+        """Hash First Degree Quads (§4.6)."""
+        got = self._first.get(node)
+        if got is not None:
+            return got
+        lines = []
+        for q in self.bnode_quads[node]:
+            g = q.graph_name
+            parts = [
+                self._term(q.subject, node, "_:a", "_:z"),
+                str(q.predicate),
+                self._term(q.object, node, "_:a", "_:z"),
+            ]
+            if not isinstance(g, ox.DefaultGraph):
+                parts.append(self._term(g, node, "_:a", "_:z"))
+            lines.append(" ".join(parts) + " .\n")
+        lines.sort()
+        got = self._first[node] = self._h("".join(lines))
+        return got
+
+    def first_degree_groups(self) -> dict[str, list[str]]:
+        groups: dict[str, list[str]] = {}
+        for node in self.bnode_quads:
+            groups.setdefault(self.first_degree(node), []).append(node)
+        return groups
+
+    def _spend(self, units: int = 1) -> None:
+        self.work += units
+        if self.work > self.max_work:
+            raise CanonicalizationTooComplex(self.max_work, len(self.bnode_quads))
+        self._calls += 1
+        # The clock is read every 256 charges: a charge costs microseconds, a read ~50 ns.
+        if self.deadline is not None and not self._calls & 255 and (
+            time.monotonic() > self.deadline
+        ):
+            raise CanonicalizationTooComplex(self.max_work, len(self.bnode_quads), self.max_time)
+
+    def _spend_alone(self, units: int) -> None:
+        self.alone_work += units
+        if self.alone_work > self.max_alone_work:
+            raise CanonicalizationTooComplex(self.max_alone_work, len(self.bnode_quads))
+
+    def related_hash(self, related: str, q: ox.Quad, issuer: _Issuer, position: str) -> str:
+        """Hash Related Blank Node (§4.7)."""
+        data = position
+        if position != "g":
+            data += str(q.predicate)
+        cid = self.canonical.issued.get(related)
+        if cid is not None:
+            data += "_:" + cid
+        else:
+            tid = issuer.issued.get(related)
+            if tid is None:
+                # Not issued yet: the hash depends on the node's first-degree hash alone, the
+                # same on every walk that meets it (a chain's walks meet each node once each).
+                key = (data, related)
+                got = self._unissued.get(key)
+                if got is None:
+                    got = self._unissued[key] = self._h(data + self.first_degree(related))
+                return got
+            data += "_:" + tid
+        return self._h(data)
+
+    def n_degree(self, node: str, issuer: _Issuer) -> tuple[str, _Issuer]:
+        """Hash N-Degree Quads (§4.8), run on an explicit stack.
+
+        The algorithm recurses once per blank node along a path, so a chain of a thousand blank
+        nodes would exceed Python's recursion limit; each call is a generator that yields the
+        calls it needs and receives their results.
+        """
+        stack = [self._n_degree(node, issuer)]
+        result: tuple[str, _Issuer] | None = None
+        while True:
+            try:
+                call = stack[-1].send(result)
+            except StopIteration as done:
+                stack.pop()
+                if not stack:
+                    return cast("tuple[str, _Issuer]", done.value)
+                result = done.value
+                continue
+            stack.append(self._n_degree(*call))
+            result = None
+
+    def _n_degree(
+        self, node: str, issuer: _Issuer
+    ) -> Generator[tuple[str, _Issuer], tuple[str, _Issuer] | None, tuple[str, _Issuer]]:
+        # Work is counted in quads visited and permutation elements tried, so a unit costs
+        # about the same (a few µs) whatever the shape of the graph.
+        self._spend(1 + len(self.bnode_quads[node]))
+        related: dict[str, list[str]] = {}
+        for q in self.bnode_quads[node]:
+            for t, pos in ((q.subject, "s"), (q.object, "o"), (q.graph_name, "g")):
+                if isinstance(t, ox.BlankNode) and t.value != node:
+                    h = self.related_hash(t.value, q, issuer, pos)
+                    related.setdefault(h, []).append(t.value)
+        data = ""
+        for h in sorted(related):
+            data += h
+            chosen_path = ""
+            chosen_issuer: _Issuer | None = None
+            single = len(related[h]) == 1
+            for perm in itertools.permutations(related[h]):
+                if single:
+                    # One permutation: it is the chosen one, and the issuer it leaves replaces
+                    # this one below anyway, so it needs no copy (a chain's links each have one).
+                    self._spend(1)
+                    issuer_copy = issuer
+                else:
+                    # The copy is as long as the path walked: charged as such.
+                    self._spend(len(perm) + len(issuer.issued))
+                    issuer_copy = issuer.copy()
+                path = ""
+                recursion: list[str] = []
+                skip = False
+                for r in perm:
+                    cid = self.canonical.issued.get(r)
+                    if cid is not None:
+                        path += "_:" + cid
+                    else:
+                        if r not in issuer_copy.issued:
+                            recursion.append(r)
+                        path += "_:" + issuer_copy.issue(r)
+                    if chosen_path and len(path) >= len(chosen_path) and path >= chosen_path:
+                        skip = True
+                        break
+                if skip:
+                    continue
+                for r in recursion:
+                    got = yield (r, issuer_copy)
+                    assert got is not None
+                    rh, rissuer = got
+                    path += "_:" + issuer_copy.issue(r) + "<" + rh + ">"
+                    issuer_copy = rissuer
+                    if chosen_path and len(path) >= len(chosen_path) and path >= chosen_path:
+                        skip = True
+                        break
+                if skip:
+                    continue
+                if not chosen_path or path < chosen_path:
+                    chosen_path = path
+                    chosen_issuer = issuer_copy
+            data += chosen_path
+            assert chosen_issuer is not None
+            issuer = chosen_issuer
+        return self._h(data), issuer
+
+    def run(self, groups: dict[str, list[str]]) -> dict[str, str]:
+        """§4.4.3 steps 4–5: issue canonical identifiers; returns label -> c14n label."""
+        for h in sorted(groups):
+            if len(groups[h]) == 1:
+                self.canonical.issue(groups[h][0])
+        for h in sorted(groups):
+            if len(groups[h]) == 1:
+                continue
+            paths: list[tuple[str, Iterable[str]]] = []
+            for node in groups[h]:
+                if node in self.canonical.issued:
+                    continue
+                if self._alone(node):
+                    # No other blank node in its statements: §4.8 hashes the empty string and
+                    # issues only the node itself (a shortcut for a common, large case).
+                    self._spend_alone(1 + len(self.bnode_quads[node]))
+                    paths.append((self._h(""), (node,)))
+                    continue
+                temp = _Issuer("b")
+                temp.issue(node)
+                rh, issuer = self.n_degree(node, temp)
+                paths.append((rh, issuer.issued))
+            for _hash, issued in sorted(paths, key=lambda r: r[0]):
+                for existing in issued:
+                    self.canonical.issue(existing)
+        return self.canonical.issued
+
+    def _alone(self, node: str) -> bool:
+        for q in self.bnode_quads[node]:
+            for t in (q.subject, q.object, q.graph_name):
+                if isinstance(t, ox.BlankNode) and t.value != node:
+                    return False
+        return True

@@ -1,0 +1,198 @@
+"""Reports past their memory budget: exact at any size, the same whatever spilled.
+
+A report's maps spill sorted runs to disk past their share of ``memory_budget``; these tests
+give budgets of a few keys so that every path (adding, merging, pickling, reading) meets runs,
+and compare with the same report kept in memory and with counts made independently.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from urnld import check
+from urnld._kernel import handoff_runs
+from urnld._kernel._report import _add, _Capped, _count_with_text
+from urnld.report import CanonicalizeReport, CheckReport
+
+from .test_canon_report import INVALID, SPELLINGS, _split, records
+
+BIG = 1 << 40  # a budget nothing reaches: the reference, all in memory
+
+keys = st.text(alphabet="abcXYZ:%-", min_size=1, max_size=4)
+ops = st.lists(st.tuples(st.sampled_from(["add", "many", "counts"]),
+                         st.lists(st.tuples(keys, st.integers(1, 9)), max_size=12)),
+               max_size=12)
+
+
+def _fill(m: _Capped, script: list) -> Counter[str]:
+    truth: Counter[str] = Counter()
+    for how, items in script:
+        for k, v in items:
+            truth[k] += v
+        if how == "add":
+            for k, v in items:
+                m.add(k, v)
+        elif how == "many":
+            m.add_many(items)
+        else:
+            batch: dict[str, int] = {}
+            for k, v in items:
+                batch[k] = batch.get(k, 0) + v
+            m.add_counts(batch)
+    return truth
+
+
+@settings(max_examples=150, deadline=None)
+@given(ops, st.integers(1, 5), st.integers(1, 6))
+def test_a_spilling_map_is_exact(script, cap, max_keys) -> None:
+    m: _Capped[str, int] = _Capped(cap, _add, max_keys=max_keys)
+    truth = _fill(m, script)
+    assert list(m.iter_all()) == sorted(truth.items())
+    assert m.distinct() == len(truth)
+    assert m.items() == sorted(truth.items())[:cap]
+    assert m.truncated == (len(truth) > cap)
+    # pickled with its runs (bytes, and by name for a process of this machine)
+    assert list(pickle.loads(pickle.dumps(m)).iter_all()) == sorted(truth.items())
+    with handoff_runs():
+        data = pickle.dumps(m)
+    assert list(pickle.loads(data).iter_all()) == sorted(truth.items())
+
+
+@settings(max_examples=100, deadline=None)
+@given(ops, ops, ops, st.integers(1, 4))
+def test_merging_spilled_maps_is_exact_and_order_free(a, b, c, max_keys) -> None:
+    maps = []
+    truth: Counter[str] = Counter()
+    for script in (a, b, c):
+        m: _Capped[str, int] = _Capped(3, _add, max_keys=max_keys)
+        truth += _fill(m, script)
+        maps.append(m)
+    x, y, z = maps
+    left = x.merged(y).merged(z)
+    right = z.merged(x.merged(y))
+    assert list(left.iter_all()) == list(right.iter_all()) == sorted(truth.items())
+    # the operands are unchanged (runs are shared, never written again)
+    assert dict(x.iter_all()) == dict(maps[0].iter_all())
+
+
+def test_values_with_text_combine_in_any_order() -> None:
+    m: _Capped[str, tuple[int, str]] = _Capped(2, _count_with_text, max_keys=1)
+    for k, v in [("b", (1, "z")), ("a", (2, "y")), ("b", (3, "a")), ("a", (1, "x"))]:
+        m.add(k, v)
+    assert list(m.iter_all()) == [("a", (3, "x")), ("b", (4, "a"))]
+    assert len(m.runs) >= 2
+
+
+def _check_report(recs, budget: int) -> CheckReport:
+    r = CheckReport(max_examples=2, memory_budget=budget)
+    for kind, i, n in recs:
+        if kind == "urn":
+            spelling, canonical, nid = SPELLINGS[i]
+            r.record_urn(spelling, check(spelling), canonical=canonical, nid=nid, count=n)
+        elif kind == "invalid":
+            r.record_urn(INVALID[i], check(INVALID[i]), canonical=None, nid=None, count=n)
+        elif kind == "error":
+            r.record_error("f.nt", i, "malformed")
+        else:
+            r.statements_in += n
+    return r
+
+
+def _canon_report(recs, budget: int) -> CanonicalizeReport:
+    r = CanonicalizeReport(max_examples=2, memory_budget=budget)
+    for kind, i, n in recs:
+        if kind == "urn":
+            spelling, canonical, nid = SPELLINGS[i]
+            r.record_urn(spelling, canonical, nid, n, dropped="#f" if i % 3 == 0 else None)
+        elif kind == "invalid":
+            r.record_invalid(INVALID[i], f"reason for {INVALID[i]}", n)
+        elif kind == "error":
+            r.record_error("f.nt", i, "malformed")
+        else:
+            r.statements_in += n
+    return r
+
+
+def _independent(recs) -> dict[str, object]:
+    """The distinct counts, made from the records alone."""
+    spellings = {SPELLINGS[i][0] for kind, i, _ in recs if kind == "urn"}
+    by_canonical: dict[str, set[str]] = {}
+    for s in spellings:
+        c = next(c for sp, c, _ in SPELLINGS if sp == s)
+        by_canonical.setdefault(c, set()).add(s)
+    several = {c: v for c, v in by_canonical.items() if len(v) > 1}
+    invalid = {INVALID[i] for kind, i, _ in recs if kind == "invalid"}
+    return {
+        "invalid": len(invalid),
+        "invalid_errors": len({s for s in invalid
+                               if any(f.severity == "error" for f in check(s))}),
+        "non_canonical": len({s for s in spellings
+                              if s != next(c for sp, c, _ in SPELLINGS if sp == s)}),
+        "several": len(several),
+        "sizes": dict(Counter(str(len(v)) for v in several.values())),
+        "merged": sum(len(v) for c, v in by_canonical.items() if len(v) > 1 or c not in v),
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(records, st.lists(st.integers(0, 40), max_size=3))
+def test_a_spilled_report_equals_the_one_in_memory(recs, cuts) -> None:
+    for make in (_check_report, _canon_report):
+        small, big = make(recs, 0), make(recs, BIG)
+        assert small.to_dict() == big.to_dict()
+        parts = [make(p, 0) for p in _split(recs, cuts)]
+        merged = parts[0]
+        for p in parts[1:]:
+            merged = merged.merge(p)
+        assert merged.to_dict() == big.to_dict()
+        back = pickle.loads(pickle.dumps(merged))
+        assert back.to_dict() == big.to_dict()
+    d = _check_report(recs, 0).to_dict()
+    want = _independent(recs)
+    assert d["invalid"]["distinct"] == want["invalid_errors"]
+    assert d["non_canonical"]["distinct"] == want["non_canonical"]
+    assert d["clusters"]["count"] == want["several"]
+    assert d["clusters"]["sizes"] == want["sizes"]
+    c = _canon_report(recs, 0).to_dict()
+    assert c["merged"]["spellings"] == want["merged"]
+    assert c["invalid"]["distinct"] == want["invalid"]
+
+
+def test_thirty_thousand_spellings_are_counted_exactly() -> None:
+    # past the 10,000 examples a map shows: the distinct counts stay exact
+    r = CheckReport(memory_budget=64 << 10)
+    n = 30_000
+    r.record_counts({"not-canonical": n}, {"example": n},
+                    {(f"urn:example:item-{i}", f"URN:EXAMPLE:item-{i}"): 1 for i in range(n)},
+                    iris=n, non_canonical=n)
+    assert any(m.runs for m in (r._clusters,))
+    d = r.to_dict()
+    assert d["non_canonical"]["distinct"] == n
+    assert len(d["non_canonical"]["spellings"]) == 10_000 and d["non_canonical"]["truncated"]
+    assert d["clusters"]["count"] == 0
+    assert sum(1 for _ in r.iter_non_canonical()) == n
+
+
+def test_runs_leave_no_file_behind(tmp_path) -> None:
+    from urnld._kernel import set_spill_directory, spill_directory
+
+    saved = os.environ.get("URNLD_SPILL_DIR")
+    set_spill_directory(str(tmp_path))
+    try:
+        assert spill_directory() == str(tmp_path)
+        r = CheckReport(memory_budget=0)
+        r.record_counts({}, {"a": 100},
+                        {(f"urn:a:{i}", f"URN:A:{i}"): 1 for i in range(100)})
+        with handoff_runs():
+            data = pickle.dumps(r)
+        assert any(p.name.startswith(".urnld-run-") for p in tmp_path.iterdir())
+        back = pickle.loads(data)  # the receiver takes the named runs back
+        assert back.to_dict() == r.to_dict()
+        assert list(tmp_path.iterdir()) == []  # runs are unnamed files
+    finally:
+        set_spill_directory(saved)

@@ -1,7 +1,9 @@
 """``urnld canonicalize``: merge URN-equivalent nodes in RDF files.
 
-N-Triples / N-Quads (plain or ``.gz``) are streamed in bounded memory; any other rdflib format is
-loaded, canonicalized with :func:`urnld.rdf.canonicalize` and written back. Output goes to a
+Turtle, TriG, N3, RDF/XML, JSON-LD, N-Triples and N-Quads (plain or ``.gz``) are streamed in
+bounded memory (:func:`urnld.stream.canonicalize_file`); TriX, HexTuples, ``--iris rfc3986`` and
+JSON-LD with ``--catalog`` are loaded, canonicalized with :func:`urnld.rdf.canonicalize` and
+written back. Output goes to a
 temporary file renamed into place, so a failure never leaves a truncated file, and the input is
 never modified. ``--rdfc`` writes RDFC-1.0 canonical N-Quads instead.
 """
@@ -37,8 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Rewrite every URN term of RDF data to its canonical form, so that equivalent "
         "spellings (URN:ISBN:0-395-36341-1, urn:isbn:0395363411) become one node. "
-        "N-Triples/N-Quads (.nt, .nq, optionally .gz) are streamed; other formats are loaded "
-        "with rdflib."
+        "Turtle, TriG, N3, RDF/XML, JSON-LD, N-Triples and N-Quads (optionally .gz) are "
+        "streamed, literals and graphs kept as written; TriX, HexTuples, --iris rfc3986 and "
+        "JSON-LD with --catalog are loaded with rdflib."
     )
     parser.add_argument("inputs", nargs="*", metavar="IN", help="input file ('-' = stdin)")
     parser.add_argument(
@@ -123,7 +126,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "-j", "--jobs", type=int, metavar="N",
-        help="local: processes sharing a streamed N-Triples/N-Quads file (default: one per "
+        help="local: processes sharing a streamed file (default: one per "
         "CPU for inputs over 8 MiB, else 1)",
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
@@ -305,15 +308,23 @@ def _one(
     from .._kernel import atomic_output, open_input
 
     opts = _options(args)
-    route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris)
-    if route.engine is Engine.LINES:
+    route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris,
+                               catalog=bool(getattr(args, "catalog", None)))
+    if route.engine in (Engine.LINES, Engine.SYNTAX):
         from ..stream import canonicalize_file
+        from ._input_options import read_options, warnings_to_stderr
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
         args.streamed = True
         try:
-            return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
+            if route.engine is Engine.LINES:
+                return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
+            with warnings_to_stderr("urnld canonicalize"):
+                return canonicalize_file(
+                    src, out, progress=bar, jobs=args.jobs, options=opts,
+                    input_format=in_fmt, output_format=out_fmt, **read_options(args),
+                )
         finally:
             if bar is not None:
                 bar.close()
@@ -501,9 +512,15 @@ def _run_dask(args: argparse.Namespace) -> int:
         ) from e
     from ._input_options import read_options, warnings_to_stderr
 
-    # Line-based inputs are partitioned and streamed: not deduplicated.
+    # Line-based inputs are partitioned and streamed, the other syntaxes the route streams are
+    # streamed whole by one worker: not deduplicated either way.
     args.streamed = any(
-        syntax_for_path(p, args.input_format, stdin="nt").lines is not None for p in args.inputs
+        canonicalize_route(
+            (fmt := syntax_for_path(p, args.input_format, stdin="nt").name),
+            args.output_format or fmt, iris=args.iris,
+            catalog=bool(getattr(args, "catalog", None)),
+        ).streams
+        for p in args.inputs
     )
     try:
         with warnings_to_stderr("urnld canonicalize"):

@@ -93,15 +93,23 @@ def _check_one(
 
     fmt = syntax_for_path(path, args.input_format, stdin="nt").name
     source = source_name(path)
-    if check_route(fmt) is Engine.LINES:
-        # One statement a line: streamed in bounded memory, never built into a graph.
+    engine = check_route(fmt, catalog=bool(getattr(args, "catalog", None)))
+    if engine in (Engine.LINES, Engine.SYNTAX):
+        # Streamed in bounded memory, never built into a graph: N-Triples line by line, the
+        # other syntaxes pyoxigraph reads converted on the way.
         from ..stream import check_file
         from ._common import ProgressLine
+        from ._input_options import read_options
 
         line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
         try:
-            check_file(path, report=report, progress=line, policy=policy,
-                       jobs=getattr(args, "jobs", None), **_locator_opts(args))
+            jobs = getattr(args, "jobs", None)
+            if engine is Engine.LINES:
+                check_file(path, report=report, progress=line, policy=policy, jobs=jobs,
+                           **_locator_opts(args))
+            else:
+                check_file(path, report=report, progress=line, policy=policy, jobs=jobs,
+                           input_format=fmt, **read_options(args), **_locator_opts(args))
         finally:
             if line is not None:
                 line.close()

@@ -49,7 +49,8 @@ from ._run import (
     check_file,
     check_lines,
 )
-from ._syntaxes import SYNTAXES, RDFSyntaxError
+from ._sniff import RDFSyntaxError
+from ._syntaxes import SYNTAXES
 
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [

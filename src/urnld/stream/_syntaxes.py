@@ -40,17 +40,14 @@ never fetched: a remote context is an error that names it.
 from __future__ import annotations
 
 import contextlib
-import io
 import itertools
 import os
 import re
 import shutil
-import signal
 import sys
 import tempfile
-import traceback
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from typing import IO, TYPE_CHECKING, Any, Final, Literal, NamedTuple
+from typing import IO, TYPE_CHECKING, Any, Final, Literal
 
 from .._core import Policy
 from .._kernel import (
@@ -64,16 +61,28 @@ from .._kernel import (
     open_input,
 )
 from .._kernel import SYNTAXES as SYNTAX_TABLE
-from ..errors import URNError, WorkerError
+from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._grammar import NTriplesSyntaxError
 from ._guard import guard_document
-from ._lifeline import watch_parent
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
+from ._sniff import (
+    _BLOCK,
+    RDFSyntaxError,
+    _Sniffer,
+)
+from ._stage_a import (
+    _convert,
+    _explained,
+    _in_child,
+    _Job,
+    _ox_format,
+    _State,
+)
 from ._workers import canonicalize_chunks, check_chunks, default_jobs
 
 if TYPE_CHECKING:
-    import pyoxigraph
+    pass
 
 __all__ = [
     "LINE_SYNTAXES",
@@ -102,59 +111,11 @@ _LINK_PREFIXES: Final = {
     "urnld": SPELLING.rpartition("#")[0] + "#",
 }
 
-#: Statements per chunk of stage A (about 1 MiB of N-Quads for typical data).
-BATCH_STATEMENTS: Final = 8192
-# Input read per call by the sniffing reader (pyoxigraph asks for 1 KiB at a time).
-_BLOCK: Final = 1 << 20
-# Bytes of the previous block searched again, so a base declaration cut by a block end is seen.
-_OVERLAP: Final = 256
 #: Below this many input bytes, stage A runs in the calling process.
 MIN_CHILD_BYTES: Final = 1 << 20
 
-# A base declaration naming a URN, searched in lower-cased blocks. Turtle, TriG, N3: "@base <"
-# or SPARQL's "BASE <" (the reader's guard looks for the same); RDF/XML: xml:base="urn:…";
-# JSON-LD: "@base": "urn:…", and a term named "urn" (it turns every urn: IRI into a compact IRI).
-_URN_BASE: Final = {
-    "turtle": re.compile(rb"base\s*<\s*urn:"),
-    "xml": re.compile(rb"xml:base\s*=\s*[\"']\s*urn:"),
-    "json-ld": re.compile(rb"\"@base\"\s*:\s*\"\s*urn:|\"urn\"\s*:"),
-}
-_URN_BASE["trig"] = _URN_BASE["n3"] = _URN_BASE["turtle"]
-#: The longest stretch of RDF/XML without markup (an attribute value, a text node) read:
-#: pyoxigraph holds one whole, as it holds a Turtle or JSON token up to the same size.
-MAX_XML_TEXT: Final = 16 << 20
-# An XML entity declaration (anywhere: a CDATA section that quotes one is refused too).
-_ENTITY: Final = re.compile(rb"<!entity")
-# pyoxigraph's position prefix of a parse error message.
-_POSITION: Final = re.compile(r"^Parser error (?:at|between) line [^:]*: ")
-_REMOTE_CONTEXT = "No LoadDocumentCallback"
 
 
-class RDFSyntaxError(URNError):
-    """An RDF input the streaming path cannot read: a syntax error, a refused construct.
-
-    ``line`` and ``column`` are the parser's (1-based) when it gives them, else None;
-    ``statement`` is the number of statements read before the error.
-
-    >>> str(RDFSyntaxError("x.ttl", "cannot parse as turtle: Unexpected end of file", 3, 7))
-    'x.ttl:3:7: cannot parse as turtle: Unexpected end of file'
-    >>> str(RDFSyntaxError("x.rdf", "cannot parse as xml: bad tag", statement=12))
-    'x.rdf: after statement 12: cannot parse as xml: bad tag'
-    """
-
-    def __init__(
-        self, source: str, reason: str, line: int | None = None, column: int | None = None,
-        *, statement: int | None = None,
-    ) -> None:
-        self.source, self.reason, self.line, self.column = source, reason, line, column
-        self.statement = statement
-        if line is not None:
-            where = f"{source}:{line}" + (f":{column}" if column is not None else "")
-        elif statement:
-            where = f"{source}: after statement {statement}"
-        else:
-            where = source
-        super().__init__(f"{where}: {reason}")
 
 
 def normalize_syntax(name: str) -> str:
@@ -174,10 +135,6 @@ def normalize_syntax(name: str) -> str:
     return fmt
 
 
-def _ox_format(syntax: str) -> pyoxigraph.RdfFormat:
-    import pyoxigraph
-
-    return getattr(pyoxigraph.RdfFormat, SYNTAX_TABLE[syntax].oxigraph or "")  # type: ignore[no-any-return]
 
 
 _URN_NAMESPACE = re.compile(r"(?i)urn:([a-z0-9][a-z0-9-]{0,31}):")
@@ -203,364 +160,32 @@ def output_prefixes(prefixes: Mapping[str, str]) -> dict[str, str]:
     return out
 
 
-#: The deepest JSON nesting read: pyoxigraph's JSON-LD reader recurses per level on the
-#: thread's stack (a few thousand levels end the process), so deeper documents are refused.
-MAX_JSON_DEPTH: Final = 1000
-_JSON_STRING: Final = re.compile(rb'"(?:[^"\\]|\\.)*"')
-_JSON_STRING_BODY: Final = re.compile(rb'(?:[^"\\]|\\.)*')
-_NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"[]{}")
-_SLICE: Final = 256
 
 
-class _JsonDepth:
-    """The nesting depth of a JSON text read block by block (brackets in strings do not
-    count); :meth:`feed` raises past :data:`MAX_JSON_DEPTH`. C-speed work per block: strings cut
-    out by one regex, brackets kept by ``translate``, counted in slices (a slice is walked one
-    bracket at a time only when it could reach the limit)."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.depth = 0
-        self.in_string = False
-        self.escaped = False  # in a string, the block ended after a lone backslash
-
-    def feed(self, block: bytes) -> None:
-        pos = 0
-        if self.in_string:
-            pos = 1 if self.escaped else 0
-            self.escaped = False
-            body = _JSON_STRING_BODY.match(block, pos)
-            end = body.end() if body is not None else pos
-            if end >= len(block) or block[end] != 34:  # no closing quote in this block
-                self.escaped = end == len(block) - 1 and block[end] == 92
-                return
-            pos = end + 1
-            self.in_string = False
-        text = _JSON_STRING.sub(b"", block[pos:] if pos else block)
-        quote = text.find(b'"')
-        if quote >= 0:  # a string that goes on in the next block
-            rest = text[quote + 1:]
-            self.in_string = True
-            self.escaped = (len(rest) - len(rest.rstrip(b"\\"))) % 2 == 1
-            text = text[:quote]
-        brackets = text.translate(None, _NOT_BRACKETS)
-        for i in range(0, len(brackets), _SLICE):
-            part = brackets[i:i + _SLICE]
-            opens = part.count(b"{") + part.count(b"[")
-            if self.depth + opens > MAX_JSON_DEPTH:
-                for c in part:
-                    self.depth += 1 if c in (91, 123) else -1
-                    if self.depth > MAX_JSON_DEPTH:
-                        raise RDFSyntaxError(
-                            self.source, f"JSON nested more than {MAX_JSON_DEPTH:,} levels "
-                            "deep: refused (nested too deeply)"
-                        )
-            else:
-                self.depth += 2 * opens - len(part)
 
 
-class _Sniffer:
-    """The input as pyoxigraph reads it (``read(n)``), each block searched on the way for a
-    URN base declaration (and, in RDF/XML, an entity declaration, which is refused).
-
-    """
-
-    def __init__(self, f: IO[bytes], syntax: str, source: str) -> None:
-        self._f = f
-        self._read = getattr(f, "read1", f.read)
-        self._raw: Any = getattr(f, "fileobj", None) or f  # compressed position for .gz
-        self._pattern = _URN_BASE.get(syntax)
-        self._xml = syntax == "xml"
-        self._json = _JsonDepth(source) if syntax == "json-ld" else None
-        self._text_run = 0  # RDF/XML: bytes since the last "<"
-        self._source = source
-        self._block = b""
-        self.head = b""  # the first block: where a JSON-LD document names its contexts
-        self._at = 0
-        self._tail = b""
-        self.urn_base = False
-        self.position = 0
-        self.failure: BaseException | None = None
-
-    def readable(self) -> bool:
-        return True
-
-    def _next_block(self) -> bool:
-        try:
-            block = self._read(_BLOCK)
-        except BaseException as e:  # kept: pyoxigraph would turn it into a bare OSError
-            self.failure = e
-            raise
-        if not block:
-            return False
-        with contextlib.suppress(OSError, ValueError, AttributeError):
-            self.position = self._raw.tell()
-        if self._json is not None:
-            try:
-                self._json.feed(block)
-            except RDFSyntaxError as e:
-                self.failure = e
-                raise
-        if self._pattern is not None or self._xml:
-            window = self._tail + block.lower()
-            self._tail = window[-_OVERLAP:]
-            if self._pattern is not None and not self.urn_base:
-                self.urn_base = self._pattern.search(window) is not None
-            if self._xml:
-                self._markup(block)
-            if self._xml and _ENTITY.search(window) is not None:
-                self.failure = RDFSyntaxError(
-                    self._source,
-                    "entity declarations are refused in RDF/XML (protection against entity "
-                    "expansion and external entities); expand them in the document first",
-                )
-                raise self.failure
-        if not self.head:
-            self.head = block
-        self._block = block
-        self._at = 0
-        return True
-
-    def _markup(self, block: bytes) -> None:
-        """Refuse RDF/XML with more than :data:`MAX_XML_TEXT` bytes between two ``<``."""
-        first = block.find(b"<")
-        if first < 0:
-            self._text_run += len(block)
-        else:
-            self._text_run += first
-        if self._text_run > MAX_XML_TEXT:
-            self.failure = RDFSyntaxError(
-                self._source, f"more than {MAX_XML_TEXT:,} bytes without markup (one attribute "
-                "value or text node): refused (bounded memory)"
-            )
-            raise self.failure
-        if first >= 0:
-            self._text_run = len(block) - block.rfind(b"<") - 1
-
-    @property
-    def current(self) -> bytes:
-        """The block being read."""
-        return self._block
-
-    def read(self, n: int = -1) -> bytes:
-        if self._at >= len(self._block) and not self._next_block():
-            return b""
-        if n < 0:
-            n = len(self._block)
-        out = self._block[self._at:self._at + n]
-        self._at += len(out)
-        return out
-
-    def drain(self) -> None:
-        """Read (and search) what the parser left unread: the guard must see every byte."""
-        while self._next_block():
-            pass
 
 
-class _State:
-    """What stage A learnt: the prefixes (before the first statement), statements, URN base."""
-
-    def __init__(self) -> None:
-        self.prefixes: dict[str, str] = {}
-        self.statements = 0
-        self.urn_base = False
-        self.position = 0
 
 
-def _convert(
-    sniffer: _Sniffer, syntax: str, base_iri: str | None, source: str, state: _State,
-) -> Iterator[bytes]:
-    """Stage A: the input's statements as N-Quads, in chunks of whole lines."""
-    import pyoxigraph
-
-    fmt = _ox_format(syntax)
-    nquads = pyoxigraph.RdfFormat.N_QUADS
-    try:
-        # The sniffer has the read() of a binary file, all pyoxigraph calls.
-        parser = pyoxigraph.parse(input=sniffer, format=fmt, base_iri=base_iri)  # type: ignore[arg-type]
-        first = True
-        while True:
-            buf = io.BytesIO()
-            pyoxigraph.serialize(itertools.islice(parser, BATCH_STATEMENTS), buf, nquads)
-            chunk = buf.getvalue()
-            if first:
-                state.prefixes = dict(parser.prefixes)
-                first = False
-            state.position = sniffer.position
-            state.urn_base = sniffer.urn_base
-            if not chunk:
-                break
-            state.statements += chunk.count(b"\n")
-            yield chunk
-        sniffer.drain()
-        state.urn_base = sniffer.urn_base
-    except SyntaxError as e:
-        if sniffer.failure is not None:
-            raise sniffer.failure from None
-        error = _syntax_error(e, source, syntax, state.statements)
-        if _REMOTE_CONTEXT in str(e):
-            error = _remote_context_error(source, sniffer, state.statements)
-        raise error from None
-    except (OSError, ValueError):
-        if sniffer.failure is not None:
-            raise sniffer.failure from None
-        raise
-    except MemoryError as e:
-        # pyoxigraph's own bound on one token ("Reached the buffer maximal size"): bounded
-        # memory, told as the input's fault.
-        raise RDFSyntaxError(
-            source, f"cannot parse as {syntax}: one token (literal, IRI, string) is too long: "
-            f"{e}", statement=state.statements,
-        ) from None
 
 
-# A context named by IRI: "@context": "…", "@context": [… "…" …], "@import": "…".
-_CONTEXT_REF: Final = re.compile(
-    rb'"@(?:context|import)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[[^\]]*?"((?:[^"\\]|\\.)*)")'
-)
 
 
-def _remote_context_error(source: str, sniffer: _Sniffer, statements: int) -> RDFSyntaxError:
-    """The error for a context to be loaded from elsewhere, naming it when it can be found in
-    the part of the document read (contexts come first in most documents). Worded as the
-    JSON-LD reader words it: nothing is fetched, contexts come from a catalog only."""
-    name = "a remote context"
-    for text in (sniffer.head, sniffer.current):
-        m = _CONTEXT_REF.search(text)
-        if m is not None:
-            name = repr((m.group(1) or m.group(2)).decode("utf-8", "replace"))
-            break
-    return RDFSyntaxError(
-        source, f"JSON-LD context {name} is not in the catalog (none given); nothing is "
-        "fetched: give the context with --catalog DIR, or inline it in the document",
-        statement=statements,
-    )
 
 
-def _syntax_error(e: SyntaxError, source: str, syntax: str, statements: int) -> RDFSyntaxError:
-    msg = str(e.msg if e.msg else e)
-    reason = f"cannot parse as {syntax}: {_POSITION.sub('', msg)}"
-    if e.lineno is not None:
-        return RDFSyntaxError(source, reason, e.lineno, e.offset, statement=statements)
-    return RDFSyntaxError(source, reason, statement=statements)
 
 
-_UNEXPECTED_END = "Unexpected end of file"
 
 
-def _explained(e: RDFSyntaxError, path: str) -> RDFSyntaxError:
-    """*e*, with what the parser's "Unexpected end of file" after an opening quote means: a
-    short string literal that does not end on its line (the line read again to tell)."""
-    if e.line is None or e.column is None or not e.reason.endswith(_UNEXPECTED_END):
-        return e
-    from ._chunks import read_lines
-
-    try:
-        with open_input(path) as (f, _size):
-            line = next(itertools.islice(read_lines(f, source=e.source), e.line - 1, None),
-                        None)
-    except (OSError, URNError):
-        return e
-    if line is None:
-        return e
-    quote = line[e.column - 1:e.column]
-    if quote not in (b'"', b"'") or line[e.column - 1:e.column + 2] == quote * 3:
-        return e
-    return RDFSyntaxError(
-        e.source, e.reason[: -len(_UNEXPECTED_END)] + "the string literal opened here does not "
-        "end on its line (a newline in a string literal needs triple quotes or \\n)",
-        e.line, e.column, statement=e.statement,
-    )
 
 
-# --- stage A in a child process -------------------------------------------------------------
 
 
-class _Job(NamedTuple):
-    """What stage A reads: the input path, its syntax, its base IRI, its name in messages."""
-
-    path: str
-    syntax: str
-    base_iri: str | None
-    source: str
 
 
-def _child(conn: Any, job: _Job, parent: int) -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-    watch_parent(parent)
-    state = _State()
-    try:
-        with open_input(job.path) as (fin, _size):
-            sniffer = _Sniffer(fin, job.syntax, job.source)
-            told = False
-            for chunk in _convert(sniffer, job.syntax, job.base_iri, job.source, state):
-                if not told:
-                    conn.send(("P", state.prefixes))
-                    told = True
-                conn.send(("D", chunk, state.position, state.urn_base))
-            if not told:
-                conn.send(("P", state.prefixes))
-        conn.send(("Z", state.urn_base))
-    except (URNError, OSError) as e:
-        with contextlib.suppress(OSError):
-            conn.send(("E", e))
-    except BaseException:  # a bug, not bad input: the parent shows the traceback
-        with contextlib.suppress(OSError):
-            conn.send(("C", traceback.format_exc()))
 
 
-def _in_child(
-    job: _Job, state: _State, on_position: Callable[[int], None] | None
-) -> Generator[bytes, None, None]:
-    """Stage A in a child process: its N-Quads chunks, in order; its errors raised here."""
-    from ._workers import _context
-
-    ctx = _context()
-    parent_end, child_end = ctx.Pipe(duplex=False)
-    proc = ctx.Process(
-        target=_child, args=(child_end, job, os.getpid()),
-        daemon=True,
-    )
-    try:
-        proc.start()
-    finally:
-        child_end.close()
-    try:
-        def receive() -> Any:
-            while not parent_end.poll(1.0):
-                if not proc.is_alive():
-                    raise WorkerError("the process reading the input died")
-            try:
-                return parent_end.recv()
-            except EOFError:
-                raise WorkerError("the process reading the input died") from None
-
-        while True:
-            msg = receive()
-            kind = msg[0]
-            if kind == "P":
-                state.prefixes = msg[1]
-            elif kind == "D":
-                state.statements += msg[1].count(b"\n")
-                state.urn_base = msg[3]
-                if on_position is not None:
-                    on_position(msg[2])
-                yield msg[1]
-            elif kind == "Z":
-                state.urn_base = msg[1]
-                return
-            elif kind == "E":
-                raise msg[1]
-            else:
-                raise WorkerError(f"the process reading the input failed:\n{msg[1]}")
-    finally:
-        if proc.is_alive():
-            proc.terminate()
-        proc.join()
-        parent_end.close()
 
 
 # --- the guard: relative references against a URN base --------------------------------------

@@ -20,6 +20,7 @@ from ._core import (
     Mode,
     Params,
     Policy,
+    Repair,
     SeverityConfigError,
     SeverityMap,
     URNEncodingError,
@@ -36,6 +37,7 @@ from ._core import (
     json_default,
     parse,
     policy_scope,
+    repair,
     upgrade_draft_query,
     validate,
 )
@@ -53,6 +55,7 @@ __all__ = [
     "Mode",
     "Params",
     "Policy",
+    "Repair",
     "Severity",
     "SeverityConfigError",
     "SeverityMap",
@@ -74,6 +77,7 @@ __all__ = [
     "json_default",
     "parse",
     "policy_scope",
+    "repair",
     "upgrade_draft_query",
     "validate",
 ]

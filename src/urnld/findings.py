@@ -76,6 +76,17 @@ CODES: dict[str, tuple[Severity, str]] = {
         Severity.WARNING,
         "RFC 2141 §2.3.2: '/', '?' and '#' are reserved and SHOULD NOT appear unencoded",
     ),
+    # The spelling modes' codes come last, so that the codes before keep their places.
+    "repairable": (
+        Severity.INFO,
+        "an invalid URN that a documented repair turns into the URN meant (urnld.repair; "
+        "canonicalize --repair)",
+    ),
+    "locator": (
+        Severity.INFO,
+        "an IRI that is a resolver's address of a URN (urnld.resolvers.urn_of_locator; "
+        "canonicalize --link-locators)",
+    ),
 }
 
 

@@ -28,6 +28,27 @@ and the f-component becomes the locator's fragment.
 where the service documents its address form), then those installed through the entry-point
 group ``urnld.resolvers`` (the object: a :class:`Resolver` iterable, or the path of a TOML
 file of the same shape), then any TOML *files* the caller names (these come first).
+
+The other way, :func:`urn_of_locator` reads a locator back: every template of the table that
+can be reversed recognizes its addresses and gives the URN, and so do the other address forms
+an entry lists under ``aliases`` (an older host, a query form)::
+
+>>> str(urn_of_locator("http://nbn-resolving.de/urn:nbn:de:bvb:19-146642"))
+'urn:nbn:de:bvb:19-146642'
+>>> str(urn_of_locator("doi:10.1000/182"))
+'urn:doi:10.1000/182'
+
+Reversal is RFC 6570 reverse matching on a documented subset of templates: each expression is
+a simple ``{var}`` or reserved ``{+var}`` expansion of ``urn``, ``nid``, ``nss`` or ``rest``,
+at most once each, and two expressions are separated by literal text (otherwise where one
+value ends is unknown). Templates that place a component (``{q_component}``…) or use
+fragment expansion (``{#var}``) are not reversed. Matching is anchored at both ends; the
+schemes ``http`` and ``https`` stand for each other (a resolver answers on both), scheme and
+host are case-insensitive, the rest is compared as written. A value from a simple expansion
+is percent-decoded once (the inverse of RFC 6570 §3.2.2); one from a reserved expansion is
+kept as written (§3.2.3 leaves ``%XX`` alone). The URN obtained must be served by the entry
+(its NID and NSS prefix) and pass its namespace's rule without errors; a locator that gives
+anything else names no URN.
 """
 
 from __future__ import annotations
@@ -41,7 +62,7 @@ from importlib import metadata
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
-from urllib.parse import quote
+from urllib.parse import quote, unquote
 
 from .errors import URNError, URNLDEnvironmentError
 
@@ -57,6 +78,7 @@ __all__ = [
     "load_resolvers",
     "locators",
     "resolvers",
+    "urn_of_locator",
 ]
 
 ENTRY_POINT_GROUP: Final = "urnld.resolvers"
@@ -89,6 +111,8 @@ class Resolver:
         source: where the service documents the address form.
         nss_prefix: serve only NSSs starting with this (case-insensitive); ``rest`` is the NSS
             after it.
+        aliases: other templates of addresses the service answers to (an older host, a
+            query form): read back by :func:`urn_of_locator`, never built.
 
     >>> r = Resolver("doi", "https://doi.org/{+nss}")
     >>> r.locator("urn:doi:10.1000/182")
@@ -100,10 +124,30 @@ class Resolver:
     name: str = ""
     source: str = ""
     nss_prefix: str = ""
+    aliases: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "nid", self.nid.lower())
-        _parse_template(self.template)  # fail at load time, not at first use
+        object.__setattr__(self, "aliases", tuple(self.aliases))
+        for template in (self.template, *self.aliases):
+            _parse_template(template)  # fail at load time, not at first use
+
+    def urn_of(self, iri: str) -> URN | None:
+        """The URN whose locator (by this entry's template or an alias) *iri* is, or None.
+
+        >>> r = Resolver("doi", "https://doi.org/{+nss}", aliases=("doi:{+nss}",))
+        >>> str(r.urn_of("http://DOI.org/10.1000/182")), str(r.urn_of("doi:10.1000/182"))
+        ('urn:doi:10.1000/182', 'urn:doi:10.1000/182')
+        >>> r.urn_of("https://doi.org/no-slash") is None  # not a DOI name
+        True
+        """
+        if not isinstance(iri, str):
+            raise TypeError(f"urn_of() takes a str, not {type(iri).__name__}")
+        for reverse in _reversers(self):
+            urn = reverse.match(iri)
+            if urn is not None:
+                return urn
+        return None
 
     def matches(self, urn: URN | str) -> bool:
         """True when this resolver serves *urn* (its NID and NSS prefix).
@@ -232,11 +276,180 @@ def expand(urn: URN | str, template: str, *, rest: str | None = None) -> str:
     return locator
 
 
+_REVERSIBLE: Final = frozenset({"urn", "nid", "nss", "rest"})
+# RFC 3986 characters a reserved expansion may produce (all but '#', which ends the URI) and
+# those a simple expansion may (unreserved and %XX).
+_RESERVED_VALUE: Final = r"(?:[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+"
+_SIMPLE_VALUE: Final = r"(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+"
+_SCHEME: Final = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(//[^/?#]*)?")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class _Reverse:
+    """One reversible template: its anchored pattern and how each group makes the URN."""
+
+    resolver: Resolver
+    pattern: re.Pattern[str]
+    names: tuple[tuple[str, str], ...]  # (group variable, operator)
+    prefix: str  # the template's literal start, folded: a cheap first test
+
+    def match(self, iri: str) -> URN | None:
+        m = self.pattern.fullmatch(_fold_scheme(iri))
+        if m is None:
+            return None
+        values: dict[str, str] = {}
+        for i, (name, op) in enumerate(self.names):
+            value = m[i + 1]
+            values[name] = unquote(value, errors="strict") if op == "" else value
+        r = self.resolver
+        if "nid" in values and values["nid"].lower() != r.nid:
+            return None
+        if "urn" in values:
+            text = values["urn"]
+        elif "nss" in values:
+            text = f"urn:{r.nid}:{values['nss']}"
+        elif "rest" in values:
+            text = f"urn:{r.nid}:{r.nss_prefix}{values['rest']}"
+        else:
+            return None
+        return _checked_urn(r, text)
+
+
+def _checked_urn(r: Resolver, text: str) -> URN | None:
+    from . import URN, check
+    from .findings import Severity
+
+    try:
+        urn = URN(text)
+    except ValueError:
+        return None
+    if urn.parts[2:] != (None, None, None) or not r.matches(urn):
+        return None
+    if any(f.severity is Severity.ERROR for f in check(urn.assigned_key)):
+        return None
+    return urn
+
+
+def _fold_scheme(iri: str) -> str:
+    """*iri* with scheme and authority in lower case and ``http`` written as ``https``."""
+    m = _SCHEME.match(iri)
+    if m is None:
+        return iri
+    scheme = m[1].lower()
+    if scheme == "http":
+        scheme = "https"
+    return scheme + ":" + (m[2] or "").lower() + iri[m.end() :]
+
+
+def _reverse_pattern(r: Resolver, template: str) -> _Reverse | None:
+    """The reverse matcher of *template*, or None when it is outside the reversible subset."""
+    pieces = _parse_template(template)
+    regex: list[str] = []
+    names: list[tuple[str, str]] = []
+    seen: set[str] = set()
+    for k, (literal, op, name) in enumerate(pieces):
+        if k and not literal and name:
+            return None  # two expressions side by side: no literal tells where one ends
+        regex.append(re.escape(_fold_scheme(literal) if k == 0 else literal))
+        if not name:
+            continue
+        if name not in _REVERSIBLE or op == "#" or name in seen:
+            return None
+        seen.add(name)
+        names.append((name, op))
+        value = _SIMPLE_VALUE if op == "" else _RESERVED_VALUE
+        # In a query, '&' separates parameters: a value there stops before it.
+        if "?" in "".join(p[0] for p in pieces[: k + 1]) and op == "+":
+            value = value.replace("&", "")
+        regex.append(f"({value})")
+    if not names:
+        return None
+    return _Reverse(r, re.compile("".join(regex)), tuple(names), _fold_scheme(pieces[0][0]))
+
+
+def _reversers(r: Resolver) -> tuple[_Reverse, ...]:
+    found = _REVERSERS.get(r)
+    if found is None:
+        found = tuple(
+            rev for t in (r.template, *r.aliases) if (rev := _reverse_pattern(r, t)) is not None
+        )
+        if len(_REVERSERS) < 4096:  # a bounded cache: tables are small, callers' may not be
+            _REVERSERS[r] = found
+    return found
+
+
+_REVERSERS: dict[Resolver, tuple[_Reverse, ...]] = {}
+
+
+def urn_of_locator(iri: str, *, files: Sequence[str | PathLike[str]] = ()) -> URN | None:
+    """The URN a locator stands for, read back through the resolver table; None when none does.
+
+    Every reversible template of :func:`resolvers` (the *files* first, then plugins, then
+    urnld's own, with their ``aliases``) is tried (see the module's documentation for the
+    reversible subset). Never raises for a ``str``. (A GS1 Digital Link is no resolver's
+    address: :func:`urnld.namespaces.digital_link_to_epc` reads it back, given the company
+    prefix lengths; the canonicalization's locator modes use both.)
+
+    >>> str(urn_of_locator("https://urn.kb.se/resolve?urn=urn:nbn:se:uu:diva-3475"))
+    'urn:nbn:se:uu:diva-3475'
+    >>> str(urn_of_locator("https://www.rfc-editor.org/rfc/rfc8141"))
+    'urn:ietf:rfc:8141'
+    >>> urn_of_locator("https://example.org/urn:nbn:de:bvb:19-146642") is None
+    True
+    """
+    if not isinstance(iri, str):
+        raise TypeError(f"urn_of_locator() takes a str, not {type(iri).__name__}")
+    folded = _fold_scheme(iri)
+    for reverse in _index(files).get(_head(folded), ()):
+        if not folded.startswith(reverse.prefix):
+            continue
+        try:
+            urn = reverse.match(iri)
+        except UnicodeDecodeError:  # a %XX sequence that is not UTF-8: no URN
+            continue
+        if urn is not None:
+            return urn
+    return None
+
+
+_HEAD: Final = re.compile(r"[a-z][a-z0-9+.\-]*:(?://[^/?#]*)?")
+
+
+def _head(folded: str) -> str:
+    """Scheme and authority of a folded IRI or template prefix (``https://doi.org``,
+    ``doi:``): the key under which the reversible templates are indexed."""
+    m = _HEAD.match(folded)
+    return "" if m is None else m[0]
+
+
+# The index of urnld's own table and the plugins' (built once per such pair of tables: a
+# locator is looked up once per distinct IRI of a pass, so the lookup must not walk them all).
+_indexed: tuple[object, object, dict[str, tuple[_Reverse, ...]]] | None = None
+
+
+def _index(files: Sequence[str | PathLike[str]]) -> dict[str, tuple[_Reverse, ...]]:
+    """The reversible templates of :func:`resolvers` by :func:`_head`, in table order."""
+    global _indexed  # noqa: PLW0603  # a cache of the process's tables
+    if not files:
+        plugins, builtin = _plugin_tables(), _builtin_table()
+        if _indexed is not None and _indexed[0] is plugins and _indexed[1] is builtin:
+            return _indexed[2]
+    by: dict[str, list[_Reverse]] = {}
+    for r in resolvers(files=files):
+        for reverse in _reversers(r):
+            by.setdefault(_head(reverse.prefix), []).append(reverse)
+    index = {head: tuple(found) for head, found in by.items()}
+    if not files:
+        _indexed = (plugins, builtin, index)
+    return index
+
+
 def load_resolvers(path: str | PathLike[str]) -> tuple[Resolver, ...]:
     """Read a resolver table from a TOML file (the shape of urnld's own ``resolvers.toml``).
 
     Each top-level key is a NID whose value is an array of tables with ``template`` (required),
-    ``name``, ``source`` and ``nss-prefix``. Raises :class:`ResolverError` naming the file.
+    ``name``, ``source``, ``nss-prefix`` and ``aliases`` (other address templates, read back
+    only). Raises :class:`ResolverError` naming the file.
     """
     p = Path(path)
     try:
@@ -255,7 +468,7 @@ def _from_table(data: dict[str, object], where: str) -> tuple[Resolver, ...]:
         for i, entry in enumerate(entries):
             if not isinstance(entry, dict) or not isinstance(entry.get("template"), str):
                 raise ResolverError(f"{where}: [[{nid}]] #{i + 1} needs a template string")
-            unknown = set(entry) - {"template", "name", "source", "nss-prefix"}
+            unknown = set(entry) - {"template", "name", "source", "nss-prefix", "aliases"}
             if unknown:
                 raise ResolverError(f"{where}: [[{nid}]] #{i + 1} has unknown keys "
                                     f"{sorted(unknown)}")
@@ -263,9 +476,14 @@ def _from_table(data: dict[str, object], where: str) -> tuple[Resolver, ...]:
             if not all(isinstance(v, str) for v in fields.values()):
                 raise ResolverError(f"{where}: [[{nid}]] #{i + 1}: name, source and nss-prefix "
                                     "are strings")
+            aliases = entry.get("aliases", [])
+            if not isinstance(aliases, list) or not all(isinstance(a, str) for a in aliases):
+                raise ResolverError(f"{where}: [[{nid}]] #{i + 1}: aliases is an array of "
+                                    "template strings")
             try:
                 out.append(Resolver(nid, entry["template"], str(fields["name"]),
-                                    str(fields["source"]), str(fields["nss-prefix"])))
+                                    str(fields["source"]), str(fields["nss-prefix"]),
+                                    tuple(aliases)))
             except ResolverError as e:
                 raise ResolverError(f"{where}: [[{nid}]] #{i + 1}: {e}") from None
     return tuple(out)

@@ -1,8 +1,10 @@
 """One route for every caller: the command line, the library and Dask pick the same engine for
 each (input syntax, output syntax, options), and ``-o`` writes the syntax its extension names.
 
-The table is the rule written out: N-Triples/N-Quads stream (in and out, named graphs never
-flattened), RDFC-1.0 streams from line input, and everything else goes through a graph.
+The table is the rule written out: N-Triples/N-Quads stream line by line (in and out, named
+graphs never flattened), the other syntaxes pyoxigraph reads and writes stream through N-Quads
+(JSON-LD whose contexts come from a catalog excepted), RDFC-1.0 streams from line input, and
+everything else goes through a graph.
 """
 
 from __future__ import annotations
@@ -20,12 +22,14 @@ TABLE = [
     ("nt", "nquads", False, "as-is", Engine.LINES),
     ("nquads", "nquads", False, "as-is", Engine.LINES),
     ("nquads", "nt", False, "as-is", Engine.DOCUMENT),  # named graphs need a graph's check
-    ("nt", "turtle", False, "as-is", Engine.DOCUMENT),
-    ("turtle", "nt", False, "as-is", Engine.DOCUMENT),
-    ("turtle", "turtle", False, "as-is", Engine.DOCUMENT),
-    ("trig", "nquads", False, "as-is", Engine.DOCUMENT),
-    ("xml", "xml", False, "as-is", Engine.DOCUMENT),
-    ("json-ld", "nquads", False, "as-is", Engine.DOCUMENT),
+    ("nt", "turtle", False, "as-is", Engine.SYNTAX),
+    ("turtle", "nt", False, "as-is", Engine.SYNTAX),
+    ("turtle", "turtle", False, "as-is", Engine.SYNTAX),
+    ("trig", "nquads", False, "as-is", Engine.SYNTAX),
+    ("xml", "xml", False, "as-is", Engine.SYNTAX),
+    ("json-ld", "nquads", False, "as-is", Engine.SYNTAX),
+    ("turtle", "trix", False, "as-is", Engine.DOCUMENT),
+    ("turtle", "turtle", False, "rfc3986", Engine.DOCUMENT),
     ("nt", "nt", False, "rfc3986", Engine.DOCUMENT),
     ("nt", "nquads", True, "as-is", Engine.LINES_RDFC),
     ("nquads", "nquads", True, "as-is", Engine.LINES_RDFC),
@@ -86,10 +90,19 @@ def test_the_command_line_takes_the_route(monkeypatch, tmp_path, src, dst, rdfc,
     assert _cli_engine(monkeypatch, tmp_path, src, dst, iris) is engine
 
 
-def test_check_routes_line_syntaxes_only():
-    assert [check_route(s) for s in ("nt", "nquads", "turtle", "json-ld")] == [
-        Engine.LINES, Engine.LINES, Engine.DOCUMENT, Engine.DOCUMENT]
+def test_check_routes_what_pyoxigraph_reads_as_a_stream():
+    assert [check_route(s) for s in ("nt", "nquads", "turtle", "json-ld", "trix", "hext")] == [
+        Engine.LINES, Engine.LINES, Engine.SYNTAX, Engine.SYNTAX, Engine.DOCUMENT,
+        Engine.DOCUMENT]
     assert check_route("nt", iris="rfc3986") is Engine.DOCUMENT
+
+
+def test_jsonld_with_a_catalog_goes_to_the_jsonld_processor():
+    # pyoxigraph takes no document loader: contexts from a catalog need the JSON-LD processor.
+    assert canonicalize_route("json-ld", "nquads", catalog=True).engine is Engine.DOCUMENT
+    assert check_route("json-ld", catalog=True) is Engine.DOCUMENT
+    assert check_route("turtle", catalog=True) is Engine.SYNTAX
+    assert canonicalize_route("turtle", "pretty-xml").engine is Engine.DOCUMENT  # a layout
 
 
 # Every extension the reader knows names the syntax -o writes (rdflib's guess_format knew no

@@ -252,7 +252,8 @@ def test_summary_and_json_count_the_added_statements(tmp_path, capsys):
 
     d = json.loads(report_path.read_text())
     assert d["added"] == {"same_as": 2, "spellings": 2, "see_also": 0}
-    assert d["statements"] == {"in": 1, "out": 5, "duplicates_merged": 0}
+    # N-Triples into Turtle is streamed: a stream is not deduplicated, so no count of merges.
+    assert d["statements"] == {"in": 1, "out": 5, "duplicates_merged": None}
     assert "owl:sameAs" in (tmp_path / "o.ttl").read_text()
 
 

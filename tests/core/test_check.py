@@ -116,7 +116,11 @@ def test_every_core_code_is_exercised() -> None:
     # reaches them through the hook:
     codes |= {f.code for f in check("urn:isbn:0-395-36341-2")}
     codes |= {f.code for f in check("urn:uuid:nope")}
-    assert codes == set(CODES)
+    # A documented repair fixes it (urnld.repair): an info hint.
+    codes |= {f.code for f in check("urn:uuid:f81d4fae7dec11d0a76500a0c91e6bf6")}
+    # "locator" is a finding about an IRI of the data, not about a URN: the data checks give
+    # it (tests/cli/test_spellings.py).
+    assert codes == set(CODES) - {"locator"}
 
 
 def test_lint_findings_are_capped() -> None:

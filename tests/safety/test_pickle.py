@@ -65,6 +65,8 @@ SAMPLES: dict[str, Any] = {
     "max_time": 2.5,
     "source": "dump.nt",
     "line": 7,
+    "column": 12,
+    "statement": 40,
     "batch": 3,
     "batches_done": 2,
     "batches_total": 9,

@@ -54,7 +54,7 @@ def _samples() -> dict[str, BaseException]:
     from urnld.report import CanonicalizeReport
     from urnld.resolvers import ResolverError, ResolverPluginError
     from urnld.shacl._load import DataError, ShapesError
-    from urnld.stream import NTriplesSyntaxError
+    from urnld.stream import NTriplesSyntaxError, RDFSyntaxError
     from urnld.xmlns import XMLNamespaceError
 
     samples: list[BaseException] = [
@@ -66,6 +66,7 @@ def _samples() -> dict[str, BaseException]:
         urnld.ConfigError("urnld.toml: unknown key(s) 'x'"),
         NotAURNError("http://x", "a URN starts with 'urn:'"),
         NTriplesSyntaxError("a.nt", 3, "not a statement", b"<a> ."),
+        RDFSyntaxError("a.ttl", "cannot parse as turtle: Unexpected end of file", 3, 7),
         ISBNError("not an ISBN"),
         PublicIdError("x//y", 1, "bad"),
         XMLNamespaceError("bad xml"),

@@ -45,9 +45,11 @@ FLOORS: tuple[tuple[str, ...], ...] = (
 )
 _LAYERS = {name: floor for floor, names in enumerate(FLOORS) for name in names}
 # Imports that point up on purpose, each deferred to call time: URN.locators() is a shortcut
-# to the resolver table, which is built on URNs.
+# to the resolver table, which is built on URNs, and find_urns(locators=True) reads locators
+# back through the same table.
 _UPWARD_OK = {
     ("urnld._core._urn", "urnld.resolvers"),
+    ("urnld._core._extract", "urnld.resolvers"),
 }
 
 

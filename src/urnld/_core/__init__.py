@@ -47,6 +47,7 @@ from ._legacy import upgrade_draft_query
 from ._normalizers import is_urn_like
 from ._params import Params
 from ._parser import RFC8141_RE, Mode, syntax_error
+from ._repair import Repair, repair
 from ._rule import (
     GENERIC,
     CheckOptions,
@@ -90,6 +91,7 @@ __all__ = [
     "NamespaceRule",
     "Params",
     "Policy",
+    "Repair",
     "SeverityConfigError",
     "SeverityMap",
     "URNEncodingError",
@@ -130,6 +132,7 @@ __all__ = [
     "policy_scope",
     "prefix_entry",
     "register",
+    "repair",
     "syntax_error",
     "upgrade_draft_query",
     "upper_except_pct",

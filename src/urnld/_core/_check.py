@@ -535,12 +535,37 @@ def check(
     >>> found = check("urn:x-foo:bar", severity={"nid-experimental": "warning"})
     >>> [(f.code, str(f.severity)) for f in found]
     [('nid-experimental', 'warning')]
+
+    An invalid URN that a documented repair (:func:`urnld.repair`) fixes gets an ``info``
+    finding ``repairable`` naming the repair and its result:
+
+    >>> [f.code for f in check("urn:uuid:f81d4fae7dec11d0a76500a0c91e6bf6")]
+    ['nss-invalid', 'repairable']
     """
     text = _check_text(text)
     mode = _check_mode(mode)
     overrides = SeverityMap.of(severity)
     findings, _, _ = check_parsed(text, mode, strict, check_options(strict, profiles))
+    if findings and findings[0].severity is Severity.ERROR and mode == "rfc8141":
+        hint = _repair_hint(text)
+        if hint is not None:
+            findings = sorted([*findings, hint], key=_sort_key)
     return overrides.apply(findings)
+
+
+def _repair_hint(text: str) -> Finding | None:
+    """The ``repairable`` finding for *text*, when its namespace's repair rule fixes it."""
+    from ._repair import repair
+
+    fixed = repair(text)
+    if fixed is None:
+        return None
+    return _finding(
+        "repairable",
+        f"repair {fixed.code!r} gives {fixed.repaired!r} ({fixed.source})",
+        0,
+        len(text),
+    )
 
 
 def _rfc8141_spelling(urn: URN) -> str:

@@ -25,6 +25,14 @@ they leave one):
   which RFC 8141 does not allow), the match is *shortened*: :attr:`URNMatch.shortened` is true
   and :attr:`URNMatch.rest` holds what was left behind, so callers can tell that the URN found
   is not what the text wrote. Nothing raises.
+
+With ``locators=True``, a locator that stands for a URN by the resolver table
+(:func:`urnld.resolvers.urn_of_locator`: ``https://nbn-resolving.org/urn:nbn:…``,
+``https://doi.org/10.…``, ``doi:10.…``) is reported too, as a match of :attr:`URNMatch.kind`
+``"locator"`` whose offsets span the locator and whose :attr:`URNMatch.locator` is its text; a
+URN written inside such a locator (``…/resolve?urn=urn:nbn:se:…``) is then reported once, as
+the locator. A locator ends where a URN would (space, ``" < > \\ ^ ` { | }``, non-ASCII) and
+loses trailing sentence punctuation the same way.
 """
 
 from __future__ import annotations
@@ -60,20 +68,29 @@ class URNMatch(tuple[int, int, URN]):
 
     Attributes:
         start, end: offsets of the URN in the text (whitespace included for a URN broken
-            across lines inside ``<…>``).
+            across lines inside ``<…>``); of the locator for a ``"locator"`` match.
         urn: the URN.
         shortened: the text goes on with URI characters that the URN could not take (the
             match is the longest prefix that is a URN, not what the text wrote).
         rest: those characters (up to 64), ``""`` when not shortened.
+        kind: ``"urn"`` for a URN written as one, ``"locator"`` for a resolver's address
+            that stands for it (``find_urns(…, locators=True)``).
+        locator: the locator's text for a ``"locator"`` match, else None.
     """
 
     shortened: bool
     rest: str
+    kind: str
+    locator: str | None
 
-    def __new__(cls, start: int, end: int, urn: URN, rest: str = "") -> URNMatch:
+    def __new__(
+        cls, start: int, end: int, urn: URN, rest: str = "", locator: str | None = None
+    ) -> URNMatch:
         self = super().__new__(cls, (start, end, urn))
         self.shortened = bool(rest)
         self.rest = rest
+        self.kind = "urn" if locator is None else "locator"
+        self.locator = locator
         return self
 
     @property
@@ -90,6 +107,8 @@ class URNMatch(tuple[int, int, URN]):
 
     def __repr__(self) -> str:
         tail = f", rest={self.rest!r}" if self.shortened else ""
+        if self.locator is not None:
+            tail += f", locator={self.locator!r}"
         return f"URNMatch({self[0]}, {self[1]}, {str(self[2])!r}{tail})"
 
 
@@ -171,8 +190,10 @@ def _wrapped(scan: str, start: int, wrapped: bool) -> tuple[int, str] | None:
     return start + len(region), joined
 
 
-def find_urns(text: str) -> Iterator[URNMatch]:
+def find_urns(text: str, *, locators: bool = False) -> Iterator[URNMatch]:
     """Yield a :class:`URNMatch` ``(start, end, urn)`` for each URN in *text*, left to right.
+
+    With *locators*, also each locator that stands for a URN (kind ``"locator"``).
 
     Never raises on a ``str``; anything else (``None``, ``bytes``) is a :class:`TypeError` at
     the call, like every other function of urnld.
@@ -183,10 +204,46 @@ def find_urns(text: str) -> Iterator[URNMatch]:
     ['urn:example:a(1)', 'urn:ietf:rfc:2141']
     >>> list(find_urns("capability urn:ietf:params:netconf:capability:url:1.0?scheme=http,ftp"))
     [URNMatch(11, 53, 'urn:ietf:params:netconf:capability:url:1.0', rest='?scheme=http,ftp')]
+    >>> [(m.kind, str(m.urn)) for m in find_urns(
+    ...     "Cite http://nbn-resolving.de/urn:nbn:de:bsz:mh39-90215.", locators=True)]
+    [('locator', 'urn:nbn:de:bsz:mh39-90215')]
     """
     if not isinstance(text, str):
         raise TypeError(f"find_urns() takes a str, not {type(text).__name__}")
-    return _find(text)
+    if not locators:
+        return _find(text)
+    return _with_locators(text)
+
+
+# A locator candidate: an http(s) URI or the "doi:" form, up to where a URN would end.
+_LOCATOR = re.compile(
+    r"(?<![A-Za-z0-9+\-.])(?:https?://|doi:)[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=%#]+",
+    re.IGNORECASE,
+)
+
+
+def _locators(text: str) -> Iterator[URNMatch]:
+    from ..resolvers import urn_of_locator
+
+    for m in _LOCATOR.finditer(text):
+        value = m[0]
+        cut = _shortest_cut(value)
+        # Trailing sentence punctuation is not part of the locator, unless only the whole
+        # reads back to a URN.
+        for end in (cut, len(value)) if 0 < cut < len(value) else (len(value),):
+            urn = urn_of_locator(value[:end])
+            if urn is not None:
+                yield URNMatch(m.start(), m.start() + end, urn, locator=value[:end])
+                break
+
+
+def _with_locators(text: str) -> Iterator[URNMatch]:
+    found = list(_locators(text))
+    spans = [(m.start, m.end) for m in found]
+    plain = [
+        m for m in _find(text) if not any(s <= m.start < e for s, e in spans)
+    ]
+    yield from sorted(found + plain, key=lambda m: m.start)
 
 
 def _find(text: str) -> Iterator[URNMatch]:

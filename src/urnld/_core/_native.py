@@ -29,6 +29,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "build",
+    "equivalent_iris",
     "from_isbn",
     "from_issn",
     "from_oid",
@@ -124,6 +125,19 @@ def functional_equivalents(urn: URN) -> tuple[URN, ...]:
         return ()
     cls = type(urn)
     return tuple(cls(text) for text in rule.functional_equivalents(cls(urn.assigned_key).nss))
+
+
+def equivalent_iris(urn: URN) -> tuple[str, ...]:
+    """IRIs naming the resource *urn* names, by its namespace's standard (see
+    :meth:`urnld.URN.equivalent_iris`). Empty when the NSS breaks its rule."""
+    rule = get_rule(urn.nid)
+    if type(rule).equivalent_iris is NamespaceRule.equivalent_iris:
+        return ()
+    try:
+        require_valid_nss(urn)
+    except URNValidationError:
+        return ()
+    return rule.equivalent_iris(type(urn)(urn.assigned_key).nss)
 
 
 def from_uuid(cls: type[URN], value: _uuid.UUID | str) -> URN:

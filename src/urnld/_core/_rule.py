@@ -107,6 +107,25 @@ class NamespaceRule:
         """
         return ()
 
+    def equivalent_iris(self, nss: str) -> tuple[str, ...]:
+        """IRIs, not URNs, that name the same resource by this namespace's own standard.
+
+        An EPC's GS1 Digital Link URI (GS1 TDS 2.x): the same GS1 key in another syntax, which
+        the standard translates field by field. Not a resolver's address (those are
+        :mod:`urnld.resolvers`). Called like :meth:`functional_equivalents`; the default is
+        none.
+        """
+        return ()
+
+    def repair(self, text: str) -> tuple[str, str, str] | None:
+        """``(code, repaired URN, source)`` when a documented repair of this namespace turns
+        *text* (a near miss of a URN of this NID, as written, perhaps outside URN syntax) into
+        a valid URN; None when no rule does. The default is none. See :func:`urnld.repair`:
+        this hook is how the core's :func:`urnld.check` names a repair without importing the
+        namespace rules.
+        """
+        return None
+
     def typed_nss(self, nss: str) -> object | None:
         """A typed, immutable view of *nss*, or None when the namespace defines none.
 

@@ -610,6 +610,20 @@ class URN:
 
         return functional_equivalents(self)
 
+    def equivalent_iris(self) -> tuple[str, ...]:
+        """IRIs (not URNs) naming the same resource by the namespace's own standard.
+
+        An EPC's canonical GS1 Digital Link URI (GS1 TDS 2.x): the same GS1 key, written for
+        the web. Empty without such a rule or for an NSS that breaks its rule. Resolver
+        addresses are not here: see :meth:`resolve` and :mod:`urnld.resolvers`.
+
+        >>> URN("urn:epc:id:sgtin:4012345.011111.987").equivalent_iris()
+        ('https://id.gs1.org/01/04012345111118/21/987',)
+        """
+        from ._native import equivalent_iris
+
+        return equivalent_iris(self)
+
     def resolve(self, template: str | None = None) -> str:
         """A locator for this URN from an RFC 6570 *template* (RFC 8141 §1.2.1, §2.3.2-2.3.3).
 

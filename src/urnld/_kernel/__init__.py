@@ -62,10 +62,12 @@ from ._report_check import CheckReport
 from ._route import Engine, Route, canonicalize_route, check_route
 from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
 from ._terms import (
+    NO_SPELLINGS,
     POLICY_OK_NIDS,
     SPELLING,
     URN_LITERAL_DATATYPES,
     CheckFields,
+    SpellingOptions,
     TermCache,
     TermRule,
     TermVerdict,
@@ -73,6 +75,10 @@ from ._terms import (
     check_term,
     is_rdflib_internal,
     is_urn_like,
+    repair_code,
+    repair_counts,
+    spelling_options,
+    without_repair_nids,
 )
 from ._urnfn import FUNCTIONS as URNFN_FUNCTIONS
 from ._urnfn import NAMESPACE as URNFN_NAMESPACE
@@ -89,6 +95,7 @@ __all__ = [
     "FORMATS",
     "HAZARD_KINDS",
     "LINE_FORMATS",
+    "NO_SPELLINGS",
     "POLICY_OK_NIDS",
     "QUAD_FORMATS",
     "SPELLING",
@@ -107,6 +114,7 @@ __all__ = [
     "LineError",
     "LinkOptions",
     "Route",
+    "SpellingOptions",
     "Syntax",
     "TermCache",
     "TermRule",
@@ -138,13 +146,17 @@ __all__ = [
     "owner_tag",
     "record_extras",
     "reference_kind",
+    "repair_code",
+    "repair_counts",
     "report_extras",
     "resolve",
     "resolve_options",
     "set_default_memory_budget",
     "set_spill_directory",
+    "spelling_options",
     "spill_directory",
     "spill_settings",
     "sweep_temporary",
     "syntax_for_path",
+    "without_repair_nids",
 ]

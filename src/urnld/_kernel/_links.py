@@ -14,6 +14,12 @@ of the input, and they come out sorted (N-Triples line order).
   rewritten, so a merge never loses what the data said.
 * ``link_resolvers``: ``<canonical> rdfs:seeAlso <locator>`` for every locator the resolver table
   (:mod:`urnld.resolvers`) builds for a canonical URN of the data. Nothing is fetched.
+* ``link_locators``: ``<locator> owl:sameAs <urn>`` and back for every IRI of the data that is
+  a resolver's address of a URN of the data (:func:`urnld.resolvers.urn_of_locator`), and for
+  every canonical GS1 Digital Link IRI of the data that is the Digital Link of an EPC URN of
+  the data (:meth:`urnld.URN.equivalent_iris`: the EPC tells the company prefix, so nothing
+  is guessed). Both nodes must occur; the locator pairs come from the report
+  (:meth:`urnld.report.CanonicalizeReport.locator_pairs`).
 
 >>> opts = LinkOptions(link=True, keep_spellings=True)
 >>> pairs = [("urn:isbn:0395363411", "URN:ISBN:0-395-36341-1"),
@@ -65,9 +71,10 @@ class LinkOptions:
     link: bool = False
     keep_spellings: bool = False
     link_resolvers: bool = False
+    link_locators: bool = False
 
     def __bool__(self) -> bool:
-        return self.link or self.keep_spellings or self.link_resolvers
+        return self.link or self.keep_spellings or self.link_resolvers or self.link_locators
 
 
 class Extra(NamedTuple):
@@ -98,14 +105,25 @@ def _bare(canonical: str) -> bool:
     return "?" not in canonical and "#" not in canonical
 
 
-def extra_statements(pairs: Iterable[tuple[str, str]], options: LinkOptions) -> list[Extra]:
-    """The statements *options* add for the ``(canonical, spelling)`` pairs a pass met.
+def extra_statements(
+    pairs: Iterable[tuple[str, str]],
+    options: LinkOptions,
+    locators: Iterable[tuple[str, str]] = (),
+) -> list[Extra]:
+    """The statements *options* add for the ``(canonical, spelling)`` pairs a pass met, and
+    the ``(urn or "", locator)`` pairs of its locator IRIs.
 
     Sorted by their N-Triples lines; the same set of pairs in any order gives the same list.
 
     >>> opts = LinkOptions(link_resolvers=True)
     >>> [e.object for e in extra_statements([("urn:ietf:rfc:8141", "urn:ietf:rfc:8141")], opts)]
     ['https://www.rfc-editor.org/rfc/rfc8141']
+    >>> epc = "urn:epc:id:sgtin:4012345.011111.987"
+    >>> dl = "https://id.gs1.org/01/04012345111118/21/987"
+    >>> found = extra_statements([(epc, epc)], LinkOptions(link_locators=True), [("", dl)])
+    >>> [(e.subject, e.object) for e in found]  # doctest: +NORMALIZE_WHITESPACE
+    [('https://id.gs1.org/01/04012345111118/21/987', 'urn:epc:id:sgtin:4012345.011111.987'),
+     ('urn:epc:id:sgtin:4012345.011111.987', 'https://id.gs1.org/01/04012345111118/21/987')]
     """
     canonicals: set[str] = set()
     out: set[Extra] = set()
@@ -125,12 +143,40 @@ def extra_statements(pairs: Iterable[tuple[str, str]], options: LinkOptions) -> 
                     out.add(Extra(a, OWL_SAME_AS, b))
                     out.add(Extra(b, OWL_SAME_AS, a))
     if options.link_resolvers:
-        from ..resolvers import locators
+        from ..resolvers import locators as built
 
         for a in canonicals:
-            for _resolver, locator in locators(a):
+            for _resolver, locator in built(a):
                 out.add(Extra(a, RDFS_SEE_ALSO, locator))
+    if options.link_locators:
+        out.update(_locator_links(canonicals, locators))
     return sorted(out, key=Extra.ntriples)
+
+
+def _locator_links(canonicals: set[str], locators: Iterable[tuple[str, str]]) -> set[Extra]:
+    """``owl:sameAs`` both ways between each locator and its URN, when the URN occurs: the
+    locators the resolver table read back, and the GS1 Digital Links of the data's EPC URNs
+    (pairs whose URN is ``""``)."""
+    out: set[Extra] = set()
+    pending: set[str] = set()
+    for urn, locator in locators:
+        if not urn:
+            pending.add(locator)
+            continue
+        # The locator's URN as the table writes it; the data has its canonical form.
+        canonical = URN(urn).canonical_str
+        if canonical in canonicals:
+            out.add(Extra(locator, OWL_SAME_AS, canonical))
+            out.add(Extra(canonical, OWL_SAME_AS, locator))
+    if pending:
+        for a in canonicals:
+            if not a.startswith("urn:epc:") or not _bare(a):
+                continue
+            for iri in URN(a).equivalent_iris():
+                if iri in pending:
+                    out.add(Extra(iri, OWL_SAME_AS, a))
+                    out.add(Extra(a, OWL_SAME_AS, iri))
+    return out
 
 
 def extras_of_report(
@@ -161,7 +207,13 @@ def report_extras(
             "statements link, keep-spellings and link-resolvers add would be incomplete; run "
             "without them, or raise the report's max_examples (Python API)"
         )
-    return extra_statements(report.spellings(), options)
+    if options.link_locators and report.locators_truncated:
+        raise SpellingLimitError(
+            f"{source}: more than {report.max_examples:,} distinct locator IRIs, so the "
+            "statements link-locators adds would be incomplete; run without it, or raise the "
+            "report's max_examples (Python API)"
+        )
+    return extra_statements(report.spellings(), options, report.locator_pairs())
 
 
 def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:

@@ -14,10 +14,14 @@ True
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .._core import Policy
 from ._links import LinkOptions
+from ._terms import SpellingOptions, spelling_options
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 __all__ = ["DEFAULT_OPTIONS", "CanonOptions", "resolve_options"]
 
@@ -30,7 +34,10 @@ class CanonOptions:
     ``literals``: also rewrite plain, ``xsd:string`` and ``xsd:anyURI`` literals that are a
     whole URN. ``link``, ``keep_spellings``, ``link_resolvers``: add ``owl:sameAs``,
     ``urnld:spelling`` and ``rdfs:seeAlso`` statements. ``policy``: which NIDs count as URNs
-    and how strictly (:class:`urnld.Policy`).
+    and how strictly (:class:`urnld.Policy`). The spelling modes: ``repair`` (documented
+    repairs of near-miss URNs), ``link_locators`` / ``merge_locators`` (IRIs that are a
+    resolver's address of a URN, linked to it or rewritten to it; they exclude each other),
+    ``prefix_lengths`` (GS1 Company Prefix lengths for reading GS1 Digital Links back).
     """
 
     ignore_components: bool = False
@@ -39,11 +46,31 @@ class CanonOptions:
     keep_spellings: bool = False
     link_resolvers: bool = False
     policy: Policy = dataclasses.field(default_factory=Policy)
+    repair: bool = False
+    link_locators: bool = False
+    merge_locators: bool = False
+    prefix_lengths: PrefixLengths | None = dataclasses.field(default=None, hash=False)
+
+    def __post_init__(self) -> None:
+        self.spellings  # noqa: B018  # link_locators with merge_locators: refused here
 
     @property
     def links(self) -> LinkOptions:
         """The statements to add, as the link layer takes them."""
-        return LinkOptions(self.link, self.keep_spellings, self.link_resolvers)
+        return LinkOptions(self.link, self.keep_spellings, self.link_resolvers,
+                           self.link_locators)
+
+    @property
+    def spellings(self) -> SpellingOptions:
+        """The spelling modes, as the term rule and the passes take them.
+
+        >>> CanonOptions(repair=True).spellings.repair
+        True
+        """
+        return spelling_options(
+            repair=self.repair, link=self.link, link_locators=self.link_locators,
+            merge_locators=self.merge_locators, prefix_lengths=self.prefix_lengths,
+        )
 
     @classmethod
     def from_kwargs(cls, **kwargs: Any) -> CanonOptions:

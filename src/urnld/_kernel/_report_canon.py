@@ -37,6 +37,10 @@ class CanonicalizeReport(_ReportBase):
         same_as_added / spellings_added / see_also_added: statements added by the opt-in modes
             ``link`` (``owl:sameAs``), ``keep_spellings`` (``urnld:spelling``) and
             ``link_resolvers`` (``rdfs:seeAlso``); they are part of ``statements_out``.
+        locator_occurrences: statement-occurrences of IRIs that are a resolver's address of a
+            URN (the ``locators`` modes), merged or not.
+        locators_merged: those rewritten to their URN (``locators="merge"``); they count
+            among ``urn_occurrences`` and ``rewritten`` too, the locator as the spelling.
         error_count: malformed lines met (streaming only).
 
     >>> r = CanonicalizeReport()
@@ -47,8 +51,9 @@ class CanonicalizeReport(_ReportBase):
 
     _COUNTS = (*_ReportBase._COUNTS, "statements_out", "duplicates_merged", "urn_occurrences",
                "rewritten", "invalid_occurrences", "same_as_added", "spellings_added",
-               "see_also_added", "iris_rewritten")
-    _MAPS = (*_ReportBase._MAPS, "_clusters", "_invalid", "_dropped", "_iris")
+               "see_also_added", "iris_rewritten", "locator_occurrences", "locators_merged")
+    _MAPS = (*_ReportBase._MAPS, "_clusters", "_invalid", "_dropped", "_iris", "_locators",
+             "_repairs")
 
     def __init__(
         self,
@@ -74,6 +79,12 @@ class CanonicalizeReport(_ReportBase):
         self._invalid: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
         self._dropped: _Capped[tuple[str, str], int] = self._new_map(_add)
         self._iris: _Capped[tuple[str, str], int] = self._new_map(_add)
+        self.locator_occurrences = 0
+        self.locators_merged = 0
+        # (canonical URN, locator) -> statements; "" for a GS1 Digital Link whose EPC is
+        # told by the data's own EPC URNs (see urnld._kernel._links).
+        self._locators: _Capped[tuple[str, str], int] = self._new_map(_add)
+        self._repairs: _Capped[str, int] = self._new_map(_add)
 
     # -- recording -----------------------------------------------------------------------
     def record_urn(
@@ -173,6 +184,53 @@ class CanonicalizeReport(_ReportBase):
             else:
                 self.record_invalid(spelling, v.reason or "", n)
         self.record_urns(valid)
+
+    def record_locators(self, items: Iterable[tuple[str, str, str | None, int, bool]]) -> None:
+        """Record ``(locator, urn, nid, count, merged)`` for IRIs of the locator modes.
+
+        *urn* is the canonical URN the locator stands for (``""`` for a GS1 Digital Link
+        whose EPC is not known from the locator alone), *nid* its NID; a *merged* locator was
+        rewritten to the URN and joins the URN's cluster with the locator as its spelling.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_locators([("https://doi.org/10.1000/182", "urn:doi:10.1000/182", "doi",
+        ...                     2, True)])
+        >>> r.locators_merged, r.rewritten, r.clusters
+        (2, 2, {'urn:doi:10.1000/182': {'https://doi.org/10.1000/182': 2}})
+        """
+        for locator, urn, nid, count, merged in items:
+            if merged and nid is not None:
+                self.record_urn(locator, urn, nid, count)
+                self.locators_merged += count
+            if urn:
+                self.locator_occurrences += count
+            self._locators.add((urn, locator), count)
+
+    def locator_pairs(self) -> list[tuple[str, str]]:
+        """Every kept ``(canonical URN or "", locator)`` pair, sorted."""
+        return [key for key, _n in self._locators.items()]
+
+    @property
+    def locators_truncated(self) -> bool:
+        """True when the kept locator pairs hit ``max_examples``."""
+        return self._locators.truncated
+
+    def record_repairs(self, counts: dict[str, int]) -> None:
+        """Record statement-occurrences of repaired spellings, per repair code
+        (:data:`urnld.namespaces.REPAIRS`); the spellings themselves join their clusters as
+        any other spelling does.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_repairs({"uuid-hyphens": 3})
+        >>> r.repairs
+        {'uuid-hyphens': 3}
+        """
+        self._repairs.add_counts(counts)
+
+    @property
+    def repairs(self) -> dict[str, int]:
+        """Repair code -> statement-occurrences of the spellings the pass repaired."""
+        return dict(self._repairs.items())
 
     def record_invalid(self, spelling: str, reason: str, count: int = 1) -> None:
         """Record ``count`` statement-occurrences of an IRI/literal that is not a valid URN."""
@@ -299,7 +357,11 @@ class CanonicalizeReport(_ReportBase):
                         "lines": [{"source": s, "line": n, "message": m}]},
              "merged": {"spellings": n, "canonical": n, "rewritten_spellings": n,
                         "sizes": {"2": n, …}},
-             "iris": {"rewritten": n, "spellings": n, "normal_forms": n}}
+             "iris": {"rewritten": n, "spellings": n, "normal_forms": n},
+             # only when a spelling mode met something:
+             "repairs": {code: n},
+             "locators": {"occurrences": n, "merged": n, "truncated": b,
+                          "pairs": {urn: {locator: n}}}}
 
         Counts are exact at any size: ``merged`` counts every spelling merged into a
         canonical URN (clusters of two or more spellings, or of one non-canonical one),
@@ -357,7 +419,26 @@ class CanonicalizeReport(_ReportBase):
             ),
             "dropped_truncated": self._dropped.truncated,
             "errors": self._errors_dict(),
-        }
+        } | self._spellings_dict()
+
+    def _spellings_dict(self) -> dict[str, Any]:
+        """The spelling modes' part of :meth:`to_dict`: absent when they met nothing, so the
+        report of a pass without them keeps its shape."""
+        out: dict[str, Any] = {}
+        repairs = self.repairs
+        if repairs:
+            out["repairs"] = repairs
+        if self._locators.items():
+            out["locators"] = {
+                "occurrences": self.locator_occurrences,
+                "merged": self.locators_merged,
+                "truncated": self._locators.truncated,
+                "pairs": _group(
+                    ((k, n) for k, n in self._locators.items() if k[0]),
+                    drop_last=self._locators.truncated,
+                ),
+            }
+        return out
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CanonicalizeReport):

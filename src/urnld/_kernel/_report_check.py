@@ -45,16 +45,20 @@ class CheckReport(_ReportBase):
     """
 
     _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
-               "error_occurrences", "non_canonical_occurrences")
+               "error_occurrences", "non_canonical_occurrences", "locator_occurrences")
     # The non-canonical spellings are the clusters' pairs whose spelling is not the canonical
     # form: derived from them, not kept twice.
-    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters")
+    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters", "_locators")
 
     def __init__(
         self, *, max_examples: int = DEFAULT_MAX_EXAMPLES,
         memory_budget: int | None = None,
     ) -> None:
         self._init_base(max_examples, memory_budget)
+        # IRIs that are a resolver's address of a URN (``check --locators``): info findings
+        # of code "locator", with the URN each stands for.
+        self.locator_occurrences = 0
+        self._locators: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
         self.iri_occurrences = 0
         self.literal_occurrences = 0
         self.error_occurrences = 0
@@ -220,6 +224,28 @@ class CheckReport(_ReportBase):
         self._nids.add_counts(nids)
         self._clusters.add_counts(clusters)
 
+    def record_locators(self, items: Iterable[tuple[str, str, int]]) -> None:
+        """Record ``(locator, urn, count)``: IRIs that stand for a URN (an ``info`` finding of
+        code ``locator``; they are no URN occurrences).
+
+        >>> r = CheckReport()
+        >>> r.record_locators([("https://doi.org/10.1000/182", "urn:doi:10.1000/182", 2)])
+        >>> r.findings, r.locators
+        ({'locator': 2}, {'https://doi.org/10.1000/182': (2, 'urn:doi:10.1000/182')})
+        """
+        counts = 0
+        for locator, urn, n in items:
+            counts += n
+            self._locators.add(locator, (n, urn))
+        if counts:
+            self.locator_occurrences += counts
+            self._findings.add_counts({"locator": counts})
+
+    @property
+    def locators(self) -> dict[str, tuple[int, str]]:
+        """locator IRI -> (statements, the URN it stands for)."""
+        return dict(self._locators.items())
+
     @property
     def ok(self) -> bool:
         """True when no error-level finding was met (``urnld check`` exits 0)."""
@@ -347,7 +373,19 @@ class CheckReport(_ReportBase):
                 "sizes": stats.to_dict()["sizes"],
             },
             "errors": self._errors_dict(),
-        }
+        } | self._locators_dict()
+
+    def _locators_dict(self) -> dict[str, Any]:
+        """``{"locators": {"iris": {iri: {"count": n, "urn": u}}, "truncated": b,
+        "occurrences": n}}`` when ``check --locators`` met some, else nothing (the report of
+        a check without it keeps its shape)."""
+        if not self.locator_occurrences:
+            return {}
+        return {"locators": {
+            "iris": {s: {"count": n, "urn": u} for s, (n, u) in self._locators.items()},
+            "truncated": self._locators.truncated,
+            "occurrences": self.locator_occurrences,
+        }}
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, CheckReport):

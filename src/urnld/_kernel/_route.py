@@ -10,6 +10,8 @@ takes the same road whoever runs it.
 >>> canonicalize_route("nt", "nquads", rdfc=True).engine
 <Engine.LINES_RDFC: 'lines-rdfc'>
 >>> check_route("turtle")
+<Engine.SYNTAX: 'syntax'>
+>>> check_route("trix")
 <Engine.DOCUMENT: 'document'>
 """
 
@@ -30,6 +32,9 @@ class Engine(enum.StrEnum):
     LINES = "lines"
     #: the line pass streamed straight into RDFC-1.0 (only blank-node statements held)
     LINES_RDFC = "lines-rdfc"
+    #: the line pass, the other syntaxes converted to and from N-Quads on the way by
+    #: pyoxigraph: bounded memory, statements as written (:mod:`urnld.stream`)
+    SYNTAX = "syntax"
     #: the whole document read into a graph, canonicalized there and written back
     DOCUMENT = "document"
     #: the whole graph read, canonicalized, then labelled and sorted by RDFC-1.0
@@ -47,8 +52,9 @@ class Route:
 
     @property
     def streams(self) -> bool:
-        """Does the input travel as a stream (bounded memory, partitionable by Dask)?"""
-        return self.engine in (Engine.LINES, Engine.LINES_RDFC)
+        """Does the input travel as a stream (bounded memory)? Only line input is
+        partitionable (by Dask)."""
+        return self.engine in (Engine.LINES, Engine.LINES_RDFC, Engine.SYNTAX)
 
 
 def _syntax(s: Syntax | str) -> Syntax:
@@ -56,12 +62,19 @@ def _syntax(s: Syntax | str) -> Syntax:
 
 
 def canonicalize_route(
-    input: Syntax | str, output: Syntax | str, *, rdfc: bool = False, iris: str = "as-is"
+    input: Syntax | str, output: Syntax | str, *, rdfc: bool = False, iris: str = "as-is",
+    catalog: bool = False,
 ) -> Route:
     """The engine that canonicalizes *input* into *output*.
 
     ``rdfc``: write RDFC-1.0 canonical N-Quads; ``iris``: the opt-in normalization of IRIs
-    that are not URNs (``"as-is"`` rewrites URNs only).
+    that are not URNs (``"as-is"`` rewrites URNs only); ``catalog``: JSON-LD contexts come
+    from a catalog (the JSON-LD processor loads them; pyoxigraph takes no loader).
+
+    >>> canonicalize_route("turtle", "json-ld").engine
+    <Engine.SYNTAX: 'syntax'>
+    >>> canonicalize_route("json-ld", "nquads", catalog=True).engine
+    <Engine.DOCUMENT: 'document'>
 
     >>> canonicalize_route("nt", "nt", iris="rfc3986").why
     'IRIs other than URNs are normalized on a graph'
@@ -79,14 +92,27 @@ def canonicalize_route(
             return Route(Engine.DOCUMENT, src, dst,
                          f"{src.label} into {dst.label} keeps named graphs only if they are empty")
         return Route(Engine.LINES, src, dst, "one statement a line in and out")
+    if _streams(src, catalog) and dst.oxigraph is not None:
+        return Route(Engine.SYNTAX, src, dst,
+                     f"{src.label} into {dst.label} streams through N-Quads")
     return Route(Engine.DOCUMENT, src, dst, f"{src.label} into {dst.label} goes through a graph")
 
 
-def check_route(input: Syntax | str, *, iris: str = "as-is") -> Engine:
-    """The engine that checks an input of syntax *input*.
+def _streams(src: Syntax, catalog: bool) -> bool:
+    """Does pyoxigraph read *src* for the streaming path (JSON-LD: without a catalog)?"""
+    return src.oxigraph is not None and not (catalog and src.name == "json-ld")
 
-    >>> check_route("nquads"), check_route("xml")
-    (<Engine.LINES: 'lines'>, <Engine.DOCUMENT: 'document'>)
+
+def check_route(input: Syntax | str, *, iris: str = "as-is", catalog: bool = False) -> Engine:
+    """The engine that checks an input of syntax *input* (``catalog``: as for
+    :func:`canonicalize_route`).
+
+    >>> check_route("nquads"), check_route("xml"), check_route("json-ld", catalog=True)
+    (<Engine.LINES: 'lines'>, <Engine.SYNTAX: 'syntax'>, <Engine.DOCUMENT: 'document'>)
     """
     src = _syntax(input)
-    return Engine.LINES if src.lines and iris == "as-is" else Engine.DOCUMENT
+    if iris != "as-is":
+        return Engine.DOCUMENT
+    if src.lines:
+        return Engine.LINES
+    return Engine.SYNTAX if _streams(src, catalog) else Engine.DOCUMENT

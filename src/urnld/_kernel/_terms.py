@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Callable
-from typing import Final, NamedTuple
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
 from .._core import (
     FAST_CONTEXT,
@@ -48,9 +48,13 @@ from .._core import (
 from .._core import accel as _accel
 from .._core import check_text as _check_text
 from ..findings import Severity
-from ..namespaces import PREFIXES
+from ..namespaces import PREFIXES, REPAIRS, repair
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 __all__ = [
+    "NO_SPELLINGS",
     "POLICY_OK_NIDS",
     "RDFLIB_INTERNAL_PREFIX",
     "SPELLING",
@@ -58,6 +62,7 @@ __all__ = [
     "XSD",
     "CheckFields",
     "NidPolicy",
+    "SpellingOptions",
     "TermCache",
     "TermCheck",
     "TermRule",
@@ -66,7 +71,11 @@ __all__ = [
     "check_term",
     "is_rdflib_internal",
     "is_urn_like",
+    "repair_code",
+    "repair_counts",
+    "spelling_options",
     "term_verdict",
+    "without_repair_nids",
 ]
 
 _match_rfc8141: Final = RFC8141_RE.fullmatch
@@ -262,6 +271,161 @@ def _policy_nid(strict: bool, severity: SeverityMap) -> NidPolicy:
     return functools.partial(nid_policy_error, strict=strict, severity=severity)
 
 
+#: NIDs with repair rules (``urnld.namespaces.REPAIRS``): only their URNs are offered to them.
+_REPAIR_NIDS: Final = frozenset(r.nid for r in REPAIRS)
+# Where a GS1 Digital Link canonical URI starts (``urnld.namespaces.GS1_DOMAIN``).
+_GS1_STARTS: Final = ("https://id.gs1.org/", "http://id.gs1.org/")
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class SpellingOptions:
+    """The opt-in modes for identifiers in their other spellings (all off by default).
+
+    Attributes:
+        repair: apply the documented repairs (:func:`urnld.repair`) before canonicalizing:
+            ``urn:uuid:F81D4FAE7DEC…`` becomes the URN of that UUID.
+        locators: ``"link"``: an IRI that is a resolver's address of a URN
+            (:func:`urnld.resolvers.urn_of_locator`) is recorded with its URN, so that
+            ``owl:sameAs`` can join the two nodes; ``"merge"``: it is rewritten to the URN (a
+            change of meaning: the locator node disappears). None: IRIs that are not URNs are
+            not looked at.
+        gs1: record the canonical GS1 Digital Link IRIs of the data (``https://id.gs1.org/…``),
+            so that an EPC URN of the data can be linked to its own Digital Link even without
+            company prefix lengths (the EPC says the split; nothing is guessed).
+        prefix_lengths: GS1 Company Prefix lengths for reading a Digital Link back to its EPC
+            URN (:data:`urnld.namespaces.PrefixLengths`), or None.
+        resolver_files: the caller's resolver tables (:func:`urnld.resolvers.resolvers`).
+
+    >>> bool(SpellingOptions()), bool(SpellingOptions(repair=True))
+    (False, True)
+    """
+
+    repair: bool = False
+    locators: Literal["link", "merge"] | None = None
+    gs1: bool = False
+    prefix_lengths: PrefixLengths | None = dataclasses.field(
+        default=None, compare=False, hash=False
+    )
+    resolver_files: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return self.repair or self.locators is not None or self.gs1
+
+    @property
+    def looks_at_iris(self) -> bool:
+        """Whether IRIs that are not URNs are looked at (locators or Digital Links)."""
+        return self.locators is not None or self.gs1
+
+    def locator(self, iri: str) -> str | None:
+        """The URN (as written by the table) a locator IRI stands for, ``""`` for a canonical
+        GS1 Digital Link IRI whose EPC is not known yet, else None. Called once per distinct
+        IRI that is not a URN, and only when :attr:`looks_at_iris`.
+
+        >>> SpellingOptions(locators="link").locator("https://doi.org/10.1000/182")
+        'urn:doi:10.1000/182'
+        >>> SpellingOptions(gs1=True).locator("https://id.gs1.org/00/106141412345678908")
+        ''
+        """
+        if self.locators is not None:
+            from ..resolvers import urn_of_locator
+
+            urn = urn_of_locator(iri, files=self.resolver_files)
+            if urn is not None:
+                return str(urn)
+            if self.prefix_lengths is not None:
+                from ..namespaces import digital_link_to_epc
+
+                epc = digital_link_to_epc(iri, self.prefix_lengths)
+                if epc is not None:
+                    return epc
+        if self.gs1 and iri.startswith(_GS1_STARTS) and "?" not in iri and "#" not in iri:
+            return ""
+        return None
+
+
+#: No spelling mode: the term rule as it always was.
+NO_SPELLINGS: Final = SpellingOptions()
+
+
+def spelling_options(
+    *,
+    repair: bool = False,
+    link: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
+    resolver_files: tuple[str, ...] = (),
+) -> SpellingOptions:
+    """The :class:`SpellingOptions` of a canonicalization's flags (one place for every path).
+
+    ``link_locators`` looks at every locator and at GS1 Digital Link IRIs (an EPC's
+    equivalent IRI); ``merge_locators`` at every locator (they exclude each other). ``link``
+    alone does not look at IRIs that are not URNs (its cost stays what it was).
+
+    >>> spelling_options() is NO_SPELLINGS
+    True
+    >>> spelling_options(merge_locators=True).locators
+    'merge'
+    """
+    if link_locators and merge_locators:
+        from ..errors import URNError
+
+        raise URNError("link_locators and merge_locators exclude each other: choose one")
+    locators: Literal["link", "merge"] | None = (
+        "merge" if merge_locators else "link" if link_locators else None
+    )
+    del link  # accepted for symmetry with the flags; it needs no IRI
+    gs1 = link_locators
+    if not (repair or locators or gs1):
+        return NO_SPELLINGS
+    return SpellingOptions(repair, locators, gs1, prefix_lengths, resolver_files)
+
+
+def without_repair_nids(nids: dict[str, None]) -> dict[str, None]:
+    """*nids* (NIDs as written) without those that have repair rules: what the compiled
+    rewrite may canonicalize on its own when repairs are on (the others come to Python).
+
+    >>> without_repair_nids({"UUID": None, "isbn": None})
+    {'isbn': None}
+    """
+    return {k: None for k in nids if k.lower() not in _REPAIR_NIDS}
+
+
+def repair_code(spelling: str, v: TermVerdict, ignore_components: bool = False) -> str | None:
+    """The code of the repair that gave *v* for *spelling* (a pass with ``repair``), or None.
+
+    >>> v = TermRule(spellings=SpellingOptions(repair=True)).verdict("urn:uuid:_" + "a" * 32)
+    >>> repair_code("urn:uuid:_" + "a" * 32, v)
+    'uuid-underscore'
+    >>> repair_code("urn:isbn:0395363411", term_verdict("urn:isbn:0395363411")) is None
+    True
+    """
+    if v.nid is None or spelling[4 : spelling.find(":", 4)].lower() not in _REPAIR_NIDS:
+        return None
+    fixed = repair(spelling)
+    if fixed is None or term_verdict(fixed.repaired, ignore_components).output != v.output:
+        return None
+    return fixed.code
+
+
+def repair_counts(
+    items: Iterable[tuple[str, TermVerdict, int]], ignore_components: bool = False
+) -> dict[str, int]:
+    """Repair code -> occurrences, for ``(spelling, verdict, count)`` triples of a pass with
+    ``repair``: a spelling counts when a documented repair of it gives the verdict's URN.
+
+    >>> v = TermRule(spellings=SpellingOptions(repair=True)).verdict("urn:uuid:_" + "a" * 32)
+    >>> repair_counts([("urn:uuid:_" + "a" * 32, v, 2), ("urn:isbn:0395363411", v, 1)])
+    {'uuid-underscore': 2}
+    """
+    out: dict[str, int] = {}
+    for spelling, v, n in items:
+        code = repair_code(spelling, v, ignore_components)
+        if code is not None:
+            out[code] = out.get(code, 0) + n
+    return out
+
+
 @dataclasses.dataclass(frozen=True, slots=True)
 class TermRule:
     """The options of the term rule, shared by every path.
@@ -275,6 +439,8 @@ class TermRule:
             malformed informal NIDs make a string no URN; severity overrides move NID findings
             (``nid-experimental = "warning"`` makes ``urn:x-ogc:…`` usable); the check side
             (:meth:`TermCache.checked`) reports findings under it.
+        spellings: the opt-in spelling modes (:class:`SpellingOptions`); with ``repair``, a
+            URN that a documented repair fixes gets the verdict of the repaired URN.
 
     >>> TermRule().verdict("URN:EXAMPLE:x").output
     'urn:example:x'
@@ -286,12 +452,22 @@ class TermRule:
     ignore_components: bool = False
     nid_policy: NidPolicy = nid_policy_error
     policy: Policy = _DEFAULT_POLICY
+    spellings: SpellingOptions = NO_SPELLINGS
 
     def verdict(self, text: str) -> TermVerdict:
-        """:func:`term_verdict` under these options (uncached)."""
+        """:func:`term_verdict` under these options (uncached).
+
+        >>> TermRule(spellings=SpellingOptions(repair=True)).verdict(
+        ...     "urn:uuid:F81D4FAE7DEC11D0A76500A0C91E6BF6").output
+        'urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
+        """
         nid_policy = self.nid_policy
         if nid_policy is nid_policy_error and (self.policy.strict or self.policy.severity):
             nid_policy = _policy_nid(self.policy.strict, self.policy.severity)
+        if self.spellings.repair and text[4 : text.find(":", 4)].lower() in _REPAIR_NIDS:
+            fixed = repair(text)
+            if fixed is not None:
+                text = fixed.repaired
         return term_verdict(text, self.ignore_components, nid_policy)
 
 
@@ -331,6 +507,14 @@ def _accelerated(rule: TermRule) -> Callable[[str], TermVerdict]:
         nid = canonical[4 : canonical.index(":", 4)]
         return TermVerdict(canonical, canonical, nid, None, None, None)
 
+    if rule.spellings.repair:
+        # The accelerator knows no repairs: URNs of NIDs with repair rules go to Python.
+        def repairing(text: str) -> TermVerdict:
+            if text[4 : text.find(":", 4)].lower() in _REPAIR_NIDS:
+                return slow(text)
+            return verdict(text)
+
+        return repairing
     return verdict
 
 

@@ -1,7 +1,9 @@
 """``urnld canonicalize``: merge URN-equivalent nodes in RDF files.
 
-N-Triples / N-Quads (plain or ``.gz``) are streamed in bounded memory; any other rdflib format is
-loaded, canonicalized with :func:`urnld.rdf.canonicalize` and written back. Output goes to a
+Turtle, TriG, N3, RDF/XML, JSON-LD, N-Triples and N-Quads (plain or ``.gz``) are streamed in
+bounded memory (:func:`urnld.stream.canonicalize_file`); TriX, HexTuples, ``--iris rfc3986`` and
+JSON-LD with ``--catalog`` are loaded, canonicalized with :func:`urnld.rdf.canonicalize` and
+written back. Output goes to a
 temporary file renamed into place, so a failure never leaves a truncated file, and the input is
 never modified. ``--rdfc`` writes RDFC-1.0 canonical N-Quads instead.
 """
@@ -37,8 +39,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = (
         "Rewrite every URN term of RDF data to its canonical form, so that equivalent "
         "spellings (URN:ISBN:0-395-36341-1, urn:isbn:0395363411) become one node. "
-        "N-Triples/N-Quads (.nt, .nq, optionally .gz) are streamed; other formats are loaded "
-        "with rdflib."
+        "Turtle, TriG, N3, RDF/XML, JSON-LD, N-Triples and N-Quads (optionally .gz) are "
+        "streamed, literals and graphs kept as written; TriX, HexTuples, --iris rfc3986 and "
+        "JSON-LD with --catalog are loaded with rdflib."
     )
     parser.add_argument("inputs", nargs="*", metavar="IN", help="input file ('-' = stdin)")
     parser.add_argument(
@@ -82,6 +85,28 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="add <urn> rdfs:seeAlso <locator> from the resolver table (nothing is fetched)",
     )
     parser.add_argument(
+        "--repair", action="store_true",
+        help="apply the documented repairs first (a braced, unhyphenated or '_'-prefixed "
+        "UUID…: see 'urnld repair'), counted per code in the report",
+    )
+    locators = parser.add_mutually_exclusive_group()
+    locators.add_argument(
+        "--link-locators", action="store_true",
+        help="add owl:sameAs (both ways) between an IRI that is a resolver's address of a URN "
+        "of the data (https://doi.org/10.…, nbn-resolving.org/urn:nbn:…) and the URN, and "
+        "between an EPC URN and its GS1 Digital Link when both occur",
+    )
+    locators.add_argument(
+        "--merge-locators", action="store_true",
+        help="rewrite such a locator IRI to its URN (changes the data's meaning: the address "
+        "node becomes the name node); counted in the report",
+    )
+    parser.add_argument(
+        "--gs1-prefix-lengths", metavar="FILE",
+        help="GS1 Company Prefix lengths for reading GS1 Digital Links back to EPC URNs: a "
+        "JSON object {\"prefix\": length}, or 'biip' for GS1's table (needs urnld[gs1])",
+    )
+    parser.add_argument(
         "--rdfc", action="store_true",
         help="write RDFC-1.0 canonical N-Quads (blank nodes relabelled, lines sorted)",
     )
@@ -101,7 +126,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "-j", "--jobs", type=int, metavar="N",
-        help="local: processes sharing a streamed N-Triples/N-Quads file (default: one per "
+        help="local: processes sharing a streamed file (default: one per "
         "CPU for inputs over 8 MiB, else 1)",
     )
     parser.add_argument("--workers", type=int, metavar="N", help="dask: local worker processes")
@@ -152,7 +177,7 @@ def _options(args: argparse.Namespace) -> CanonOptions:
     return CanonOptions(
         ignore_components=args.ignore_components, literals=args.literals, link=args.link,
         keep_spellings=args.keep_spellings, link_resolvers=args.link_resolvers,
-        policy=args.policy,
+        policy=args.policy, **_spelling_opts(args),
     )
 
 
@@ -265,6 +290,14 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
             f"; added {added['same_as']:,} owl:sameAs, {added['spellings']:,} "
             f"urnld:spelling and {added['see_also']:,} rdfs:seeAlso statements"
         )
+    if "repairs" in d:
+        codes = ", ".join(f"{code} {n:,}" for code, n in d["repairs"].items())
+        text += f"; repaired {sum(d['repairs'].values()):,} occurrences ({codes})"
+    if "locators" in d and d["locators"]["occurrences"]:
+        loc = d["locators"]
+        text += f"; met {loc['occurrences']:,} locator occurrences of URNs"
+        if loc["merged"]:
+            text += f" ({loc['merged']:,} merged into their URN)"
     return text
 
 
@@ -275,15 +308,23 @@ def _one(
     from .._kernel import atomic_output, open_input
 
     opts = _options(args)
-    route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris)
-    if route.engine is Engine.LINES:
+    route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris,
+                               catalog=bool(getattr(args, "catalog", None)))
+    if route.engine in (Engine.LINES, Engine.SYNTAX):
         from ..stream import canonicalize_file
+        from ._input_options import read_options, warnings_to_stderr
 
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
         args.streamed = True
         try:
-            return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
+            if route.engine is Engine.LINES:
+                return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
+            with warnings_to_stderr("urnld canonicalize"):
+                return canonicalize_file(
+                    src, out, progress=bar, jobs=args.jobs, options=opts,
+                    input_format=in_fmt, output_format=out_fmt, **read_options(args),
+                )
         finally:
             if bar is not None:
                 bar.close()
@@ -335,6 +376,46 @@ def _one(
     return result_graph.report
 
 
+def _spelling_opts(args: argparse.Namespace) -> dict[str, Any]:
+    """The spelling modes' keyword arguments; none at all when they are off, so every path
+    (and the engines that do not take them) sees the call it always saw."""
+    out: dict[str, Any] = {}
+    if args.repair:
+        out["repair"] = True
+    if args.link_locators:
+        out["link_locators"] = True
+    if args.merge_locators:
+        out["merge_locators"] = True
+    if args.gs1_prefix_lengths:
+        out["prefix_lengths"] = args.prefix_lengths
+    return out
+
+
+def prefix_lengths_option(value: str | None) -> Any:
+    """--gs1-prefix-lengths: a JSON object of prefix -> length, or GS1's table from biip."""
+    if value is None:
+        return None
+    if value == "biip":
+        from ..namespaces import biip_prefix_lengths
+
+        biip_prefix_lengths("0")  # names the missing package now, not at the first IRI
+        return biip_prefix_lengths
+    try:
+        with open(value, encoding="utf-8") as f:
+            table = json.load(f)
+    except (OSError, ValueError) as e:
+        raise URNError(f"--gs1-prefix-lengths {value}: cannot read it: {e}") from None
+    if not isinstance(table, dict) or not all(
+        isinstance(k, str) and k.isdigit() and type(v) is int and 6 <= v <= 12
+        for k, v in table.items()
+    ):
+        raise URNError(
+            f"--gs1-prefix-lengths {value}: need a JSON object of digit prefixes to company "
+            "prefix lengths (6 to 12), e.g. {\"4012345\": 7}"
+        )
+    return table
+
+
 def run(args: argparse.Namespace) -> int:
     from ._report_options import memory_options
 
@@ -344,6 +425,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _run(args: argparse.Namespace) -> int:
     args.policy = policy_from_args(args, "urnld canonicalize")
+    if args.gs1_prefix_lengths and not (args.link_locators or args.merge_locators):
+        raise URNError("--gs1-prefix-lengths needs --link-locators or --merge-locators")
+    args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
+    if _spelling_opts(args) and (args.endpoint is not None or args.engine == "dask"):
+        raise URNError(
+            "--repair, --link-locators and --merge-locators run on local files, not with "
+            "--endpoint or --engine dask"
+        )
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
         from ._endpoint import run_canonicalize
@@ -423,9 +512,15 @@ def _run_dask(args: argparse.Namespace) -> int:
         ) from e
     from ._input_options import read_options, warnings_to_stderr
 
-    # Line-based inputs are partitioned and streamed: not deduplicated.
+    # Line-based inputs are partitioned and streamed, the other syntaxes the route streams are
+    # streamed whole by one worker: not deduplicated either way.
     args.streamed = any(
-        syntax_for_path(p, args.input_format, stdin="nt").lines is not None for p in args.inputs
+        canonicalize_route(
+            (fmt := syntax_for_path(p, args.input_format, stdin="nt").name),
+            args.output_format or fmt, iris=args.iris,
+            catalog=bool(getattr(args, "catalog", None)),
+        ).streams
+        for p in args.inputs
     )
     try:
         with warnings_to_stderr("urnld canonicalize"):

@@ -57,6 +57,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show every row of every table (no --limit)")
     parser.add_argument(
+        "--locators", action="store_true",
+        help="also count IRIs that are a resolver's address of a URN (https://doi.org/10.…, "
+        "nbn-resolving.org/urn:nbn:…): info findings 'locator', with the URN each stands for",
+    )
+    parser.add_argument(
+        "--gs1-prefix-lengths", metavar="FILE",
+        help="with --locators: GS1 Company Prefix lengths for GS1 Digital Links (a JSON "
+        "object {\"prefix\": length}, or 'biip' for GS1's table)",
+    )
+    parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",
         help="local (default) or dask (N-Triples/N-Quads are partitioned, other syntaxes read "
         "whole, one worker each; needs urnld[dask])",
@@ -83,15 +93,23 @@ def _check_one(
 
     fmt = syntax_for_path(path, args.input_format, stdin="nt").name
     source = source_name(path)
-    if check_route(fmt) is Engine.LINES:
-        # One statement a line: streamed in bounded memory, never built into a graph.
+    engine = check_route(fmt, catalog=bool(getattr(args, "catalog", None)))
+    if engine in (Engine.LINES, Engine.SYNTAX):
+        # Streamed in bounded memory, never built into a graph: N-Triples line by line, the
+        # other syntaxes pyoxigraph reads converted on the way.
         from ..stream import check_file
         from ._common import ProgressLine
+        from ._input_options import read_options
 
         line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
         try:
-            check_file(path, report=report, progress=line, policy=policy,
-                       jobs=getattr(args, "jobs", None))
+            jobs = getattr(args, "jobs", None)
+            if engine is Engine.LINES:
+                check_file(path, report=report, progress=line, policy=policy, jobs=jobs,
+                           **_locator_opts(args))
+            else:
+                check_file(path, report=report, progress=line, policy=policy, jobs=jobs,
+                           input_format=fmt, **read_options(args), **_locator_opts(args))
         finally:
             if line is not None:
                 line.close()
@@ -103,7 +121,7 @@ def _check_one(
         with bar.ticking(f"reading {fmt}"):
             graph = read_graph(path, fmt, args)
         with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
-            check_graph(graph, report, policy=policy)
+            check_graph(graph, report, policy=policy, **_locator_opts(args))
     finally:
         bar.close()
 
@@ -127,6 +145,13 @@ def _run(args: argparse.Namespace) -> int:
     files: list[dict[str, Any]] = []  # per input, for the HTML report
     policy = policy_from_args(args, "urnld check")
     inputs = list(args.files)
+    if args.gs1_prefix_lengths and not args.locators:
+        raise URNError("--gs1-prefix-lengths needs --locators")
+    if args.locators and (args.endpoint is not None or args.engine == "dask"):
+        raise URNError("--locators runs on local files, not with --endpoint or --engine dask")
+    from ._canonicalize import prefix_lengths_option
+
+    args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
     if args.endpoint is not None:
         require_default_policy(policy, "--endpoint")
         from ._endpoint import check_report
@@ -252,6 +277,20 @@ def _run_dask(args: argparse.Namespace, on_unreadable: Callable[[str, Exception]
     )
 
 
+def _locator_opts(args: argparse.Namespace) -> dict[str, Any]:
+    """``check --locators``'s keyword arguments; none without it."""
+    if not getattr(args, "locators", False):
+        return {}
+    return {"locators": True, "prefix_lengths": args.prefix_lengths}
+
+
+def _distinct(n: int, truncated: bool) -> str:
+    """A number of distinct keys: exact, or a lower bound when the example list was capped."""
+    if not truncated:
+        return f"{n:,}"
+    return f"at least {n:,}" if n else "an unknown number of"
+
+
 def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
     """The verdict and the counts of a ``check`` report dict, in words (exact counts).
 
@@ -280,7 +319,11 @@ def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
         f"scanned {d['statements']:,} statements: {urns['iris'] + urns['literals']:,} URN "
         f"occurrences ({urns['iris']:,} IRIs, {urns['literals']:,} literals); an occurrence "
         "is one URN in one statement",
-    ]
+    ] + ([
+        f"met {d['locators']['occurrences']:,} occurrences of "
+        f"{_distinct(len(d['locators']['iris']), d['locators']['truncated'])} locator IRIs "
+        "that stand for a URN (canonicalize --link-locators joins them to it)"
+    ] if "locators" in d else [])
 
 
 def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None:

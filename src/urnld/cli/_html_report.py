@@ -317,6 +317,15 @@ def check_document(
             "note": "" if files else "The Dask engine reports all inputs together.",
         },
     ]
+    if "locators" in d:
+        tables.append({
+            "id": "locators", "title": "Locators of URNs (--locators)",
+            "columns": [{"name": "locator IRI"}, {"name": "URN"},
+                        {"name": "occurrences", "type": "num"}],
+            "rows": [[iri, v["urn"], v["count"]] for iri, v in d["locators"]["iris"].items()],
+            "sort": [2, "desc"],
+            "note": _capped(d["locators"]["truncated"], "locators"),
+        })
     if d["errors"]["count"]:
         tables.append({
             "id": "malformed", "title": "Malformed lines",
@@ -394,6 +403,9 @@ def canonicalize_document(
                 ("owl:sameAs added", d["added"]["same_as"]),
                 ("urnld:spelling added", d["added"]["spellings"]),
                 ("rdfs:seeAlso added", d["added"]["see_also"]),
+                ("repaired", sum(d.get("repairs", {}).values())),
+                ("locators met", d.get("locators", {}).get("occurrences", 0)),
+                ("locators merged", d.get("locators", {}).get("merged", 0)),
             ) if n),
         ],
         "charts": [
@@ -423,9 +435,41 @@ def canonicalize_document(
              "sort": [2, "desc"],
              "total": n_invalid,
              "note": _shown(len(invalid), n_invalid, "invalid URNs")},
+            *_spelling_tables(d),
         ],
         "meta": _meta(argv),
     }
+
+
+def _spelling_tables(d: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The spelling modes' tables (repairs per code, locators met), when a run had any."""
+    from ..namespaces import REPAIRS
+
+    sources = {r.code: r.source for r in REPAIRS}
+    out: list[dict[str, Any]] = []
+    if "repairs" in d:
+        out.append({
+            "id": "repairs", "title": "Repairs applied (--repair)",
+            "columns": [{"name": "code"}, {"name": "occurrences", "type": "num"},
+                        {"name": "why it is safe"}],
+            "rows": [[code, n, sources.get(code, "")] for code, n in d["repairs"].items()],
+            "sort": [1, "desc"],
+            "note": "Each repaired spelling is listed under its canonical URN in "
+            "'What was merged'.",
+        })
+    if "locators" in d:
+        loc = d["locators"]
+        out.append({
+            "id": "locators", "title": "Locators of URNs (--link-locators, --merge-locators)",
+            "columns": [{"name": "locator IRI"}, {"name": "URN"},
+                        {"name": "occurrences", "type": "num"}],
+            "rows": [[locator, urn, n] for urn, locs in loc["pairs"].items()
+                     for locator, n in locs.items()],
+            "sort": [2, "desc"],
+            "note": f"{loc['merged']:,} occurrences merged into their URN. "
+            + _capped(loc["truncated"], "locators"),
+        })
+    return out
 
 
 def validate_document(out: Mapping[str, Any], *, argv: Sequence[str]) -> dict[str, Any]:

@@ -84,10 +84,25 @@ def canonicalize_document_task(
     ``urnld canonicalize`` does locally; return the report and the hazard warnings raised
     while reading. ``settings``: :func:`urnld.rdf.canonicalize_document`'s other keywords
     (``output_format``, ``iris``, ``options``)."""
-    from ..rdf import canonicalize_document
+    from .._kernel import Engine, canonicalize_route
     from ._documents import recorded
 
     file.verify()
+    out_fmt = settings.get("output_format") or reading.format
+    route = canonicalize_route(reading.format, out_fmt, iris=settings.get("iris", "as-is"),
+                               catalog=bool(reading.catalog))
+    if route.engine is Engine.SYNTAX:
+        # Streamed, as the local command streams it (one process: a Dask worker has no
+        # children of its own).
+        from ..stream import canonicalize_file
+
+        return recorded(lambda: canonicalize_file(
+            file.path, out_path, jobs=1, options=settings.get("options"),
+            input_format=reading.format, output_format=out_fmt, base=reading.base,
+            catalog=reading.catalog, hazards=reading.hazards, source=file.source,
+        ))
+    from ..rdf import canonicalize_document
+
     return recorded(lambda: canonicalize_document(
         file.path, out_path, name=file.source, **reading.options(), **settings
     ))
@@ -96,11 +111,19 @@ def canonicalize_document_task(
 def check_document_task(file: FileInfo, reading: Reading) -> tuple[CheckReport, list[str]]:
     """Read ``file`` whole and check its URNs, as ``urnld check`` does locally; return the
     report and the hazard warnings raised while reading."""
-    from ..rdf import check_graph
-    from ..read import read
+    from .._kernel import Engine, check_route
     from ._documents import recorded
 
     file.verify()
+    if check_route(reading.format, catalog=bool(reading.catalog)) is Engine.SYNTAX:
+        from ..stream import check_file
+
+        return recorded(lambda: check_file(
+            file.path, jobs=1, input_format=reading.format, base=reading.base,
+            catalog=reading.catalog, hazards=reading.hazards, source=file.source,
+        ))
+    from ..rdf import check_graph
+    from ..read import read
 
     def run() -> CheckReport:
         report = CheckReport()

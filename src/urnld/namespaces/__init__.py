@@ -4,7 +4,10 @@ Built-in rules are imported lazily, on first use of their NID. Other packages ad
 the entry-point group ``urnld.namespaces`` (name: the NID; value: ``"module:object"``, where the
 object is a :class:`NamespaceRule` instance or subclass), or at run time with :func:`register`.
 Unknown NIDs fall back to :data:`GENERIC`. The registry itself lives in the URN core (the value
-type asks it for every NID); this package holds the rules and is their public home.
+type asks it for every NID); this package holds the rules and is their public home, with the
+translations between a namespace's names and other spellings of them: EPC URNs and GS1 Digital
+Link URIs (:func:`epc_to_digital_link`, :func:`digital_link_to_epc`) and the documented repairs
+of near-miss URNs (:func:`repair`, :data:`REPAIRS`).
 
 >>> get_rule("ISBN").nid
 'isbn'
@@ -31,24 +34,44 @@ from .._core import (
     upper_except_pct,
     upper_pct,
 )
+from ._digital_link import (
+    GS1_DOMAIN,
+    PrefixLengths,
+    biip_prefix_lengths,
+    digital_link_to_epc,
+    epc_to_digital_link,
+    gs1_check_digit,
+)
+from ._repairs import REPAIRS, Repair, RepairRule, repair
 
 __all__ = [
     "ENTRY_POINT_GROUP",
     "GENERIC",
+    "GS1_DOMAIN",
     "PREFIXES",
+    "REPAIRS",
     "CheckOptions",
     "NamespacePluginError",
     "NamespaceRule",
+    "PrefixLengths",
+    "Repair",
+    "RepairRule",
+    "biip_prefix_lengths",
+    "digital_link_to_epc",
+    "epc_to_digital_link",
     "get_rule",
+    "gs1_check_digit",
     "known_nids",
     "known_profiles",
     "lower_except_pct",
     "on_register",
     "prefix_entry",
     "register",
+    "repair",
     "upper_except_pct",
     "upper_pct",
 ]
+
 
 def __dir__() -> list[str]:
     return __all__

@@ -62,6 +62,13 @@ class EPCRule(NamespaceRule):
     def typed_nss(self, nss: str) -> EPC:
         return EPC.parse(nss)
 
+    def equivalent_iris(self, nss: str) -> tuple[str, ...]:
+        """The canonical GS1 Digital Link URI of an EPC with a GS1 key (GS1 TDS 2.x)."""
+        from ._digital_link import epc_to_digital_link
+
+        dl = epc_to_digital_link(f"urn:epc:{nss}")
+        return () if dl is None else (dl,)
+
     @native_copy("epc")  # with the default options: _speedups/tds.h check_epc
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         found = self._sub_namespace(nss)

@@ -222,6 +222,13 @@ class PublicIdRule(NamespaceRule):
     title = "SGML/XML formal public identifiers"
     reference = "RFC 3151 §2"
 
+    def repair(self, text: str) -> tuple[str, str, str] | None:
+        """The documented repairs of this namespace (:data:`urnld.namespaces.REPAIRS`)."""
+        from ._repairs import repair
+
+        fixed = repair(text)
+        return None if fixed is None else (fixed.code, fixed.repaired, fixed.source)
+
     @native_copy("publicid")  # with the default options: _speedups/rules_check.h check_publicid
     def check_nss(self, nss: str, options: CheckOptions) -> Iterator[Finding]:
         problem = _nss_problem(nss)

@@ -45,6 +45,13 @@ class UUIDRule(NamespaceRule):
     title = "Universally Unique Identifier"
     reference = "RFC 4122 §3; RFC 9562 §4"
 
+    def repair(self, text: str) -> tuple[str, str, str] | None:
+        """The documented repairs of this namespace (:data:`urnld.namespaces.REPAIRS`)."""
+        from ._repairs import repair
+
+        fixed = repair(text)
+        return None if fixed is None else (fixed.code, fixed.repaired, fixed.source)
+
     def canonical_nss(self, nss: str) -> str:
         if _UUID.fullmatch(nss):
             return nss.lower()

@@ -22,7 +22,7 @@ from __future__ import annotations
 import collections
 import dataclasses
 from collections.abc import Callable, Iterator
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 from typing import Literal as _Choice
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
@@ -31,10 +31,12 @@ from rdflib.term import Node
 
 from .._core import Policy
 from .._kernel import (
+    NO_SPELLINGS,
     SPELLING,
     URN_LITERAL_DATATYPES,
     CanonOptions,
     Extra,
+    SpellingOptions,
     TermCache,
     TermRule,
     TermVerdict,
@@ -42,11 +44,15 @@ from .._kernel import (
     is_rdflib_internal,
     is_urn_like,
     record_extras,
+    repair_counts,
     resolve_options,
 )
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._iris import normalize_iri
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 _DEFAULT_POLICY = Policy()
 
@@ -81,7 +87,8 @@ class _TermMap:
     Literals (only looked at with ``literals=True``) are memoized under the term itself.
     """
 
-    __slots__ = ("_terms", "cache", "iri_rewrites", "iris", "literals", "spelling")
+    __slots__ = ("_terms", "cache", "iri_rewrites", "iris", "literals", "locators", "spelling",
+                 "spellings")
 
     def __init__(
         self,
@@ -90,10 +97,14 @@ class _TermMap:
         literals: bool,
         iris: bool = False,
         policy: Policy = _DEFAULT_POLICY,
+        spellings: SpellingOptions = NO_SPELLINGS,
     ) -> None:
         # Unbounded: the graph itself is in memory, and the memo needs every verdict it counts.
-        rule = TermRule(ignore_components=ignore_components, policy=policy)
+        rule = TermRule(ignore_components=ignore_components, policy=policy, spellings=spellings)
         self._terms = TermCache(rule, max_size=1 << 62)
+        self.spellings = spellings
+        # key -> (locator, canonical URN or "", its NID, merged) for the locator modes' IRIs
+        self.locators: dict[Any, tuple[str, str, str | None, bool]] = {}
         self.literals = literals
         self.iris = iris  # RFC 3986 §6 normalization of the IRIs that are not URNs
         # key -> (output term, URN info or None)
@@ -123,6 +134,10 @@ class _TermMap:
             if is_rdflib_internal(text):
                 return plain, None
             if not is_urn_like(text):
+                if self.spellings.looks_at_iris:
+                    found = self._locator(key, text, plain)
+                    if found is not None:
+                        return found
                 if self.iris:
                     normal = normalize_iri(text)
                     if normal == text:
@@ -152,12 +167,41 @@ class _TermMap:
         return term, None
 
 
+    def _locator(
+        self, key: Any, text: str, plain: URIRef
+    ) -> tuple[Node, TermVerdict | None] | None:
+        """The output and verdict of a locator IRI (the spelling modes), or None."""
+        urn = self.spellings.locator(text)
+        if urn is None:
+            return None
+        merge = self.spellings.locators == "merge"
+        if urn:
+            v = self._terms.get(urn)
+            if v.nid is None:
+                return None  # the table's URN is no usable URN under this rule
+            self.locators[key] = (text, v.output, v.nid, merge)
+            if merge:
+                self.spelling[key] = text
+                return URIRef(v.output), v
+        else:
+            self.locators[key] = (text, "", None, False)
+        # Not merged: the node stays; the verdict only makes the pass count it.
+        return plain, _LOCATOR
+
+
+# The verdict of a locator that stays as written (no NID: it never joins a URN's cluster).
+_LOCATOR = TermVerdict("", None, None, None, "locator", "a resolver's address of a URN")
+
+
 def _key(term: Node) -> Any:
     return str(term) if type(term) is URIRef else term
 
 
 def _verdicts(tmap: _TermMap, occ: dict[Any, int]) -> Iterator[tuple[str, TermVerdict, int]]:
+    locators = tmap.locators
     for key, n in occ.items():
+        if key in locators:
+            continue
         info = tmap.cache[key][1]
         assert info is not None
         yield tmap.spelling[key], info, n
@@ -233,6 +277,10 @@ def canonicalize(
     link_resolvers: bool = False,
     policy: Policy = _DEFAULT_POLICY,
     options: CanonOptions | None = None,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CanonicalizeResult[G]:
     """Return a copy of ``graph_or_dataset`` with every URN term in canonical form.
 
@@ -269,6 +317,19 @@ def canonicalize(
     (An added statement the data already holds merges with it: it counts in its kind's field
     but not again in ``statements_out``.)
 
+    Identifiers in their other spellings (all opt-in):
+
+    * ``repair=True``: a URN that a documented repair fixes (:func:`urnld.repair`: a braced,
+      unhyphenated or ``_``-prefixed UUID…) is rewritten to the repaired URN's canonical form;
+      the report counts repairs per code (``repairs``) and the spelling joins its cluster (so
+      ``keep_spellings`` keeps it).
+    * ``link_locators=True``: an IRI that is a resolver's address of a URN of the data
+      (:func:`urnld.resolvers.urn_of_locator`, with *prefix_lengths* for GS1 Digital Links) is
+      joined to it by ``owl:sameAs`` both ways, and so is the canonical GS1 Digital Link IRI of
+      an EPC URN of the data (:meth:`urnld.URN.equivalent_iris`) when both occur.
+    * ``merge_locators=True``: such an IRI is rewritten to the URN instead (a change of
+      meaning: the address node becomes the name node), counted in ``locators_merged``.
+
     >>> from rdflib import Graph, URIRef
     >>> g = Graph()
     >>> g.add((URIRef("URN:ISBN:0-395-36341-1"), URIRef("http://e/p"),
@@ -298,10 +359,13 @@ def canonicalize(
     opts = resolve_options(
         options, ignore_components=ignore_components, literals=literals, link=link,
         keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
     )
     report = CanonicalizeReport(ignore_components=opts.ignore_components, literals=opts.literals)
+    spellings = opts.spellings
     tmap = _TermMap(ignore_components=opts.ignore_components, literals=opts.literals,
-                    iris=iris == "rfc3986", policy=opts.policy)
+                    iris=iris == "rfc3986", policy=opts.policy, spellings=spellings)
     occ: dict[Any, int] = {}
     source = graph_or_dataset
 
@@ -343,6 +407,8 @@ def canonicalize(
         out.bind(prefix, namespace, override=True, replace=True)
 
     report.record_verdicts(_verdicts(tmap, occ))
+    if spellings:
+        _record_spellings(report, tmap, occ)
     if tmap.iri_rewrites:
         report.record_iris(_iri_occurrences(source, tmap.iri_rewrites))
     report.statements_in = count[0]
@@ -351,7 +417,8 @@ def canonicalize(
     if opts.links:
         # Every pair the pass met (the graph is in memory: no cap applies here).
         pairs = {(v.output, tmap.spelling[key]) for key, v in _met(tmap, occ)}
-        extras = extra_statements(pairs, opts.links)
+        found = {(urn, loc) for key, (loc, urn, _nid, _m) in tmap.locators.items() if key in occ}
+        extras = extra_statements(pairs, opts.links, found)
         target = _default_graph(out) if isinstance(out, ConjunctiveGraph) else out
         if opts.keep_spellings:
             out.bind("urnld", SPELLING.rpartition("#")[0] + "#", override=False)
@@ -361,6 +428,17 @@ def canonicalize(
         # A graph is a set: an added statement the data already held is no new statement.
         report.statements_out = statements_out + len(target) - before
     return CanonicalizeResult(out, report)
+
+
+def _record_spellings(report: CanonicalizeReport, tmap: _TermMap, occ: dict[Any, int]) -> None:
+    """The spelling modes' counts: locators met, and repairs per code."""
+    report.record_locators(
+        (loc, urn, nid, occ[key], merged)
+        for key, (loc, urn, nid, merged) in tmap.locators.items()
+        if key in occ
+    )
+    if tmap.spellings.repair:
+        report.record_repairs(repair_counts(_verdicts(tmap, occ), report.ignore_components))
 
 
 def _iri_occurrences(
@@ -414,13 +492,20 @@ def _default_graph(ds: ConjunctiveGraph) -> Graph:
 
 
 def check_graph(
-    graph: Graph, report: CheckReport | None = None, *, policy: Policy = _DEFAULT_POLICY
+    graph: Graph,
+    report: CheckReport | None = None,
+    *,
+    policy: Policy = _DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CheckReport:
     """Scan an rdflib graph or dataset for URNs (IRIs and literals); fill a :class:`CheckReport`.
 
     The in-memory counterpart of :func:`urnld.stream.check_lines` (same counting rules): IRIs
     starting with ``urn:`` (any case), and plain / ``xsd:string`` / ``xsd:anyURI`` literals whose
-    whole lexical form does. Findings are :func:`urnld.check`'s under ``policy``.
+    whole lexical form does. Findings are :func:`urnld.check`'s under ``policy``. With
+    ``locators``, IRIs that are a resolver's address of a URN are counted as ``locator``
+    findings, as :func:`urnld.stream.check_lines` counts them.
 
     >>> from rdflib import Graph
     >>> g = Graph().parse(data='<URN:ISBN:0-395-36341-1> <http://e/p> "urn:isbn:0395363411" .',
@@ -440,14 +525,27 @@ def check_graph(
     else:
         statements = iter(graph.triples((None, None, None)))
     n = 0
+    spellings = SpellingOptions(locators="link", prefix_lengths=prefix_lengths)
+    # locator -> its URN (canonical), or None: asked once per distinct IRI
+    urn_of: dict[str, str | None] = {}
+    terms = TermCache(TermRule(policy=policy))
+    found: dict[tuple[str, str], int] = {}
     for st in statements:
         n += 1
         seen: set[tuple[str, bool]] = set()
+        met: set[tuple[str, str]] = set()
         for t in st:
             if isinstance(t, URIRef):
                 text = str(getattr(t, "original", t))
                 if is_urn_like(text) and not is_rdflib_internal(text):
                     seen.add((text, False))
+                elif locators:
+                    if text not in urn_of:
+                        urn = spellings.locator(text)
+                        v = terms.get(urn) if urn else None
+                        urn_of[text] = v.output if v is not None and v.nid else None
+                    if urn_of[text]:
+                        met.add((text, urn_of[text] or ""))
             elif (isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES
                   and str(st[1]) != SPELLING):
                 text = str(t)
@@ -455,8 +553,11 @@ def check_graph(
                     seen.add((text, True))
         for key in seen:
             occ[key] = occ.get(key, 0) + 1
+        for pair in met:
+            found[pair] = found.get(pair, 0) + 1
     report.statements_in += n
-    terms = TermCache(TermRule(policy=policy))
+    if found:
+        report.record_locators((loc, urn, c) for (loc, urn), c in sorted(found.items()))
     report.record_checks(
         (text, terms.checked(text), is_literal, count)
         for (text, is_literal), count in sorted(occ.items())

@@ -1,4 +1,9 @@
-"""Streaming URN canonicalization and checking of N-Triples / N-Quads, in bounded memory.
+"""Streaming URN canonicalization and checking of RDF files, in bounded memory.
+
+N-Triples and N-Quads are read line by line; Turtle, TriG, N3, RDF/XML and JSON-LD are turned
+into N-Quads on the way by pyoxigraph and written back in the output syntax (see
+:func:`canonicalize_file`'s ``input_format`` / ``output_format``), so every syntax gets the same
+pass and the same report.
 
 Lines in, lines out: nothing but the current batch of lines and a bounded cache of the
 canonical form of distinct terms is held in memory, so a 4M-triple file needs no more memory
@@ -23,7 +28,8 @@ files (the Dask engine) must keep labels of different files apart themselves.
 
 The package reads downward: ``_grammar`` (the line grammar and its error) and ``_chunks``
 (cutting input into whole lines) → ``_passes`` (rewrite and check) → ``_workers`` (the rewrite
-on several processes) → ``_run`` (files, options, progress). Which terms are URNs and what their
+on several processes) → ``_syntaxes`` (the other syntaxes through pyoxigraph, their guards) →
+``_run`` (files, options, progress). Which terms are URNs and what their
 canonical form is comes from the term rule, :mod:`urnld._kernel`; files are opened and written
 by :mod:`urnld._kernel`.
 """
@@ -43,14 +49,18 @@ from ._run import (
     check_file,
     check_lines,
 )
+from ._sniff import RDFSyntaxError
+from ._syntaxes import SYNTAXES
 
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [
     "MAX_LINE_BYTES",
+    "SYNTAXES",
     "CanonOptions",
     "NTriplesSyntaxError",
     "Progress",
     "ProgressCallback",
+    "RDFSyntaxError",
     "canonicalize_file",
     "canonicalize_lines",
     "check_file",

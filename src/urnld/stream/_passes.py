@@ -20,13 +20,17 @@ from .._core import Policy
 from .._core import accel as _accel
 from .._kernel import (
     DEFAULT_OPTIONS,
+    NO_SPELLINGS,
     POLICY_OK_NIDS,
     SPELLING,
     CanonOptions,
+    SpellingOptions,
     TermCache,
     TermRule,
     TermVerdict,
     is_urn_like,
+    repair_code,
+    without_repair_nids,
 )
 from ..namespaces import PREFIXES
 from ..report import CanonicalizeReport, CheckReport
@@ -104,12 +108,20 @@ class _Pass(abc.ABC):
     _verdict_type: ClassVar[type[TermVerdict] | None] = TermVerdict
 
     def __init__(
-        self, *, literals: bool, ignore_components: bool = False, policy: Policy = DEFAULT_POLICY
+        self,
+        *,
+        literals: bool,
+        ignore_components: bool = False,
+        policy: Policy = DEFAULT_POLICY,
+        spellings: SpellingOptions = NO_SPELLINGS,
     ) -> None:
         self.literals = literals
         self.ignore_components = ignore_components
-        rule = TermRule(ignore_components=ignore_components, policy=policy)
+        rule = TermRule(ignore_components=ignore_components, policy=policy, spellings=spellings)
         self.terms = TermCache(rule, max_size=MAX_CACHE)
+        self.spellings = spellings
+        # raw token -> (locator, canonical URN or "", NID, merged) for the locator modes' IRIs
+        self.locs: dict[bytes, tuple[str, str, str | None, bool]] = {}
         # raw token -> output token (NOT_URN when the token is not a URN)
         self.tokens: dict[bytes, bytes] = {}
         # raw token -> (spelling, verdict, is_literal) for URN tokens, used when counts are
@@ -120,11 +132,19 @@ class _Pass(abc.ABC):
         # The compiled accelerator (None: pure Python), read once per pass. Its fast path knows
         # only the default policy's NID verdicts: any other policy runs the Python path.
         self._c = None if policy.strict or policy.severity else _accel.speedups
+        if spellings.looks_at_iris:
+            # The compiled rewrite skips IRIs that cannot be URNs: the locator modes run the
+            # Python loop (checked once per pass, not per term).
+            self._c = None
+        # raw token -> the code of the repair its verdict came from (repair mode only)
+        self.repaired: dict[bytes, str] = {}
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
         first = tok[1]
         if first not in _URN_START:
+            if self.spellings.looks_at_iris:
+                return self._locator(tok)
             self.tokens[tok] = NOT_URN  # the common case: cannot be a URN
             return NOT_URN
         if first == 92 or b"\\" in tok:  # escapes to decode first
@@ -137,6 +157,8 @@ class _Pass(abc.ABC):
             out = NOT_URN
         else:
             info = self.terms.verdict(text)
+            if self.spellings.repair:
+                self._note_repair(tok, text, info)
             out = tok  # invalid URNs are left exactly as they were, and so are canonical ones
             # Write the canonical bytes also when only N-Triples escapes differ.
             if info.nid is not None and (info.output != text or first == 92 or b"\\" in tok):
@@ -144,6 +166,30 @@ class _Pass(abc.ABC):
                 if tok[1:-1] != new:
                     out = b"<" + new + b">"
             self.info[tok] = (text, info, False)
+        self.tokens[tok] = out
+        return out
+
+    def _note_repair(self, tok: bytes, text: str, info: TermVerdict) -> None:
+        """Remember that *tok*'s verdict came from a repair (cache miss path, repair mode)."""
+        code = repair_code(text, info, self.ignore_components)
+        if code is not None:
+            self.repaired[tok] = code
+
+    def _locator(self, tok: bytes) -> bytes:
+        """Output for an IRI token that is no URN under the locator modes (cache miss path)."""
+        text = unescape_iri(tok) if b"\\" in tok else tok[1:-1].decode("utf-8", "replace")
+        urn = self.spellings.locator(text)
+        out = NOT_URN
+        if urn is not None:
+            merge = self.spellings.locators == "merge"
+            if not urn:
+                self.locs[tok] = (text, "", None, False)
+                out = tok
+            else:
+                v = self.terms.verdict(urn)
+                if v.nid is not None:
+                    self.locs[tok] = (text, v.output, v.nid, merge)
+                    out = b"<" + v.output.encode("ascii") + b">" if merge else tok
         self.tokens[tok] = out
         return out
 
@@ -155,6 +201,8 @@ class _Pass(abc.ABC):
             text = unescape_literal(parts[0])
             if is_urn_like(text):
                 info = self.terms.verdict(text)
+                if self.spellings.repair:
+                    self._note_repair(tok, text, info)
                 canonical = info.output.encode("ascii") if info.nid is not None else None
                 if canonical is None or parts[0] == canonical:
                     out = tok
@@ -180,6 +228,8 @@ class _Pass(abc.ABC):
             self.flush()
             self.tokens.clear()
             self.info.clear()
+            self.locs.clear()
+            self.repaired.clear()
         elif len(self.occ) >= self.report.max_examples:
             self.flush()
 
@@ -222,10 +272,14 @@ class _Pass(abc.ABC):
         """:meth:`run_chunk`'s output and the number of lines in *chunk*."""
         if self._c is not None:
             # The accelerator rewrites a chunk in the usual layout (None: any other chunk); the
-            # literals of urnld's own spelling records are no URN terms, as in rewrite().
+            # literals of urnld's own spelling records are no URN terms, as in rewrite(). With
+            # repairs, it canonicalizes on its own only URNs of NIDs without repair rules.
+            ok_nids = (
+                without_repair_nids(POLICY_OK_NIDS) if self.spellings.repair else POLICY_OK_NIDS
+            )
             done = self._c.rewrite(
                 chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
-                self.info, PREFIXES, POLICY_OK_NIDS, self.ignore_components, self._verdict_type,
+                self.info, PREFIXES, ok_nids, self.ignore_components, self._verdict_type,
                 _SPELLING_TOKEN,
             )
             if done is not None:
@@ -339,7 +393,7 @@ class CanonPass(_Pass):
     def __init__(self, report: CanonicalizeReport, options: CanonOptions = DEFAULT_OPTIONS) -> None:
         super().__init__(
             literals=options.literals, ignore_components=options.ignore_components,
-            policy=options.policy,
+            policy=options.policy, spellings=options.spellings,
         )
         self.report = report
 
@@ -347,7 +401,32 @@ class CanonPass(_Pass):
         self.report.statements_in += n
         self.report.statements_out += n
 
+    def _flush_spellings(self) -> None:
+        """Move the locator tokens out of ``occ`` into the report, and count repairs."""
+        report = self.report
+        assert isinstance(report, CanonicalizeReport)
+        locs = self.locs
+        occ = self.occ
+        if locs:
+            met = [(tok, n) for tok, n in occ.items() if tok in locs]
+            report.record_locators(
+                (loc, urn, nid, n, merged)
+                for tok, n in met
+                for loc, urn, nid, merged in (locs[tok],)
+            )
+            for tok, _n in met:
+                del occ[tok]
+        if self.repaired:
+            counts: dict[str, int] = {}
+            for tok, code in self.repaired.items():
+                n = occ.get(tok)
+                if n:
+                    counts[code] = counts.get(code, 0) + n
+            report.record_repairs(counts)
+
     def flush(self) -> None:
+        if self.spellings:
+            self._flush_spellings()
         # This pass's rewrite makes a verdict for every URN token (_verdict_type).
         info = cast("dict[bytes, tuple[str, TermVerdict, bool]]", self.info)
         report = self.report
@@ -371,15 +450,29 @@ class CheckPass(_Pass):
     # in the compiled rewrite would be work thrown away (the Python path still makes one).
     _verdict_type = None
 
-    def __init__(self, report: CheckReport, policy: Policy = DEFAULT_POLICY) -> None:
-        super().__init__(literals=True, policy=policy)
+    def __init__(
+        self,
+        report: CheckReport,
+        policy: Policy = DEFAULT_POLICY,
+        spellings: SpellingOptions = NO_SPELLINGS,
+    ) -> None:
+        super().__init__(literals=True, policy=policy, spellings=spellings)
         self.report = report
         # Recording spellings only, the compiled rewrite makes no NID verdict, and the flush
-        # takes the findings from the term cache: both take any policy.
-        self._c = self._flush_c = _accel.speedups
+        # takes the findings from the term cache: both take any policy. It skips IRIs that
+        # cannot be URNs: with locators (check --locators) the Python loop runs.
+        self._c = None if spellings.looks_at_iris else _accel.speedups
+        self._flush_c = _accel.speedups
 
     def flush(self) -> None:
         occ = self.occ
+        if self.locs:
+            met = [(tok, n) for tok, n in occ.items() if tok in self.locs]
+            self.report.record_locators(
+                (self.locs[tok][0], self.locs[tok][1], n) for tok, n in met if self.locs[tok][1]
+            )
+            for tok, _n in met:
+                del occ[tok]
         if not occ:
             return
         report = self.report

@@ -12,21 +12,34 @@ import io
 import itertools
 import os
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .._core import Policy
 from .._kernel import (
+    NO_SPELLINGS,
     CanonOptions,
+    SpellingOptions,
     atomic_output,
     extras_of_report,
     ntriples,
     open_input,
     resolve_options,
 )
+from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
+from ._syntaxes import (
+    LINE_SYNTAXES,
+    HazardMode,
+    canonicalize_stream,
+    check_stream,
+    normalize_syntax,
+)
 from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 __all__ = [
     "Progress",
@@ -70,6 +83,10 @@ def canonicalize_lines(
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
     options: CanonOptions | None = None,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> Iterator[bytes]:
     r"""Canonicalize the URNs in N-Triples / N-Quads lines; yield the output lines.
 
@@ -87,6 +104,8 @@ def canonicalize_lines(
     the report's clusters, so past its ``max_examples`` distinct spellings they raise
     :class:`urnld.errors.SpellingLimitError` at the end instead. The options can also come as
     one value, ``options`` (:class:`~urnld.stream.CanonOptions`), instead of one by one.
+    ``repair``, ``link_locators``, ``merge_locators`` and ``prefix_lengths`` are the spelling
+    modes of :func:`urnld.rdf.canonicalize`, with the same results.
 
     >>> from urnld.report import CanonicalizeReport
     >>> r = CanonicalizeReport()
@@ -104,6 +123,8 @@ def canonicalize_lines(
     opts = resolve_options(
         options, ignore_components=ignore_components, literals=literals, link=link,
         keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
     )
     if report is None:
         report = CanonicalizeReport()
@@ -124,12 +145,16 @@ def check_lines(
     report: CheckReport,
     on_error: OnError = "report",
     policy: Policy = DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> None:
     r"""Scan N-Triples / N-Quads lines for URNs (IRIs and literals) and fill ``report``.
 
     A literal is scanned when it is plain, ``xsd:string`` or ``xsd:anyURI`` and its whole
     lexical form starts with ``urn:`` (any case). Malformed lines are recorded in the report
-    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``).
+    (and raise :class:`NTriplesSyntaxError` with ``on_error="raise"``). With ``locators``,
+    IRIs that are a resolver's address of a URN (:func:`urnld.resolvers.urn_of_locator`,
+    with *prefix_lengths* for GS1 Digital Links) are counted as ``locator`` findings.
 
     >>> from urnld.report import CheckReport
     >>> r = CheckReport()
@@ -137,8 +162,18 @@ def check_lines(
     >>> sorted(r.invalid)
     ['urn:isbn:0-395-36341-2', 'urn:x-y:z']
     """
-    for _ in CheckPass(report, policy).run(line_chunks(lines), source, first_line, on_error):
+    spellings = _check_spellings(locators, prefix_lengths)
+    for _ in CheckPass(report, policy, spellings).run(
+        line_chunks(lines), source, first_line, on_error
+    ):
         pass
+
+
+def _check_spellings(locators: bool, prefix_lengths: PrefixLengths | None) -> SpellingOptions:
+    """The spelling options of a check: only the locators, read back by the resolver table."""
+    if not locators:
+        return NO_SPELLINGS
+    return SpellingOptions(locators="link", prefix_lengths=prefix_lengths)
 
 
 def _jobs_for(
@@ -177,8 +212,31 @@ def canonicalize_file(
     link_resolvers: bool = False,
     policy: Policy = DEFAULT_POLICY,
     options: CanonOptions | None = None,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
+    input_format: str | None = None,
+    output_format: str | None = None,
+    base: str | None = None,
+    catalog: Any = None,
+    hazards: HazardMode = "error",
+    source: str | None = None,
 ) -> CanonicalizeReport:
-    """Canonicalize an N-Triples / N-Quads file (``.gz`` in and out supported) into ``out_path``.
+    """Canonicalize an RDF file (``.gz`` in and out supported) into ``out_path``.
+
+    ``input_format`` and ``output_format`` name the syntaxes (``nt``, ``nquads``, ``turtle``,
+    ``trig``, ``n3``, ``xml``, ``json-ld``, or a common alias; default: N-Triples / N-Quads in,
+    the input's syntax out). Every syntax streams in bounded memory: N-Triples and N-Quads line
+    by line, the others converted on the way by pyoxigraph (see :mod:`urnld.stream._syntaxes`),
+    keeping literals, the default graph and blank nodes as written. ``base`` is the base IRI of
+    relative references (default: the file's location), ``catalog`` where JSON-LD contexts come
+    from for the URN-base guard (nothing is fetched; pyoxigraph itself loads no context, so a
+    JSON-LD document that names one is refused here: :func:`urnld.read.read` reads it with
+    the catalog), ``hazards`` what a relative reference against a URN base does
+    (``"error"``: :class:`~urnld.jsonld.URNBaseError`; ``"warn"``; ``"ignore"``), as in
+    :func:`urnld.read.read`. A syntax error is an :class:`RDFSyntaxError` with the position;
+    ``source`` names the input in messages (default: the path).
 
     The output is written to a temporary file and renamed, so it appears only complete; the
     input is only read. ``-`` means stdin / stdout. ``progress`` is called with a
@@ -201,12 +259,25 @@ def canonicalize_file(
     opts = resolve_options(
         options, ignore_components=ignore_components, literals=literals, link=link,
         keep_spellings=keep_spellings, link_resolvers=link_resolvers, policy=policy,
+        repair=repair, link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
     )
     if report is None:
         report = CanonicalizeReport()
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(in_path) == "-" else os.fspath(in_path)
+    in_fmt = normalize_syntax(input_format) if input_format else None
+    out_fmt = normalize_syntax(output_format) if output_format else in_fmt
+    if not _lines_only(in_fmt, out_fmt):
+        with atomic_output(out_path) as fout:
+            canonicalize_stream(
+                os.fspath(in_path), fout, input_format=in_fmt or "nquads",
+                output_format=out_fmt or "nquads", report=report, base=base, catalog=catalog,
+                hazards=hazards, jobs=jobs, options=opts, source=source,
+                on_progress=_progress_of(progress, in_path),
+            )
+        return report
     with open_input(in_path) as (fin, size):
         report.ignore_components = opts.ignore_components
         report.literals = opts.literals
@@ -254,13 +325,26 @@ def check_file(
     progress: ProgressCallback | None = None,
     jobs: int | None = None,
     policy: Policy = DEFAULT_POLICY,
+    locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
+    input_format: str | None = None,
+    base: str | None = None,
+    catalog: Any = None,
+    hazards: HazardMode = "error",
+    source: str | None = None,
 ) -> CheckReport:
-    """Check the URNs of an N-Triples / N-Quads file (plain or ``.gz``; ``-`` = stdin).
+    """Check the URNs of an RDF file (plain or ``.gz``; ``-`` = stdin).
+
+    ``input_format``, ``base``, ``catalog`` and ``hazards`` are those of
+    :func:`canonicalize_file` (default: N-Triples / N-Quads). The report of a file in any
+    syntax is the report of the same statements written as N-Triples; a syntax error of a file
+    that is not N-Triples stops the check (:class:`RDFSyntaxError`).
 
     ``progress`` is called with a :class:`Progress` as the work advances (the command line
     draws it on a terminal). ``jobs`` worker processes share the work, as in
     :func:`canonicalize_file` (``None``: one per CPU for inputs over 8 MiB, else 1); the report
-    is the same for any ``jobs``.
+    is the same for any ``jobs``. ``locators`` and ``prefix_lengths`` are
+    :func:`check_lines`'s (they run in one process).
 
     >>> import tempfile, os
     >>> p = os.path.join(tempfile.mkdtemp(), "x.nt")
@@ -274,6 +358,22 @@ def check_file(
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(path) == "-" else os.fspath(path)
+    spellings = _check_spellings(locators, prefix_lengths)
+    if spellings:
+        jobs = 1  # the check workers do not carry the locator mode
+    in_fmt = normalize_syntax(input_format) if input_format else None
+    if in_fmt is not None and in_fmt not in LINE_SYNTAXES:
+        if spellings:
+            raise URNError(
+                f"{source}: check's locator mode reads N-Triples / N-Quads; convert the "
+                f"{in_fmt} input first (urnld canonicalize IN -o OUT.nt)"
+            )
+        check_stream(
+            os.fspath(path), input_format=in_fmt, report=report, base=base, catalog=catalog,
+            hazards=hazards, jobs=jobs, policy=policy, source=source,
+            on_progress=_progress_of(progress, path),
+        )
+        return report
     with open_input(path) as (fin, size):
         pos = [0]
 
@@ -292,9 +392,38 @@ def check_file(
         else:
             if tell is not None:
                 chunks = _told(chunks, lambda: tell(Progress(pos[0], size, report.statements_in)))
-            for _ in CheckPass(report, policy).run(chunks, source, 1, on_error):
+            for _ in CheckPass(report, policy, spellings).run(chunks, source, 1, on_error):
                 pass
     return report
+
+
+def _lines_only(in_fmt: str | None, out_fmt: str | None) -> bool:
+    """True when the line pass alone does the work: N-Triples / N-Quads in and out (N-Quads
+    cannot be written as N-Triples line by line)."""
+    line_in = in_fmt is None or in_fmt in LINE_SYNTAXES
+    line_out = out_fmt is None or out_fmt in LINE_SYNTAXES
+    return line_in and line_out and not (in_fmt == "nquads" and out_fmt == "nt")
+
+
+def _progress_of(
+    progress: ProgressCallback | None, path: str | os.PathLike[str]
+) -> Callable[[int, int], None] | None:
+    """The streaming path's progress calls as :class:`Progress` for *progress*."""
+    if progress is None:
+        return None
+    p = os.fspath(path)
+    size = None
+    if p != "-":
+        try:
+            size = os.path.getsize(p)
+        except OSError:
+            size = None
+    told = progress
+
+    def tell(position: int, statements: int) -> None:
+        told(Progress(position, size, statements))
+
+    return tell
 
 
 def _told(chunks: Iterator[bytes], tell: Callable[[], None]) -> Iterator[bytes]:

@@ -103,6 +103,8 @@ enum code {
     CODE_NSS_INVALID,
     CODE_NSS_CHECK_DIGIT,
     CODE_RFC2141_RESERVED_CHAR,
+    CODE_REPAIRABLE,
+    CODE_LOCATOR,
     CODE_COUNT
 };
 static const char *const CODE_NAMES[CODE_COUNT] = {
@@ -121,6 +123,8 @@ static const char *const CODE_NAMES[CODE_COUNT] = {
     "nss-invalid",
     "nss-check-digit",
     "rfc2141-reserved-char",
+    "repairable",
+    "locator",
 };
 /* urnld.findings.SEVERITY_RANK */
 #define RANK_ERROR 0

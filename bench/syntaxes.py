@@ -1,0 +1,209 @@
+"""Benchmark: streaming ``canonicalize`` and ``check`` of Turtle, TriG, RDF/XML and JSON-LD,
+against pyoxigraph's own parse + serialize of the same file in the same syntax.
+
+    python bench/syntaxes.py                          # 300k statements, best of 3
+    python bench/syntaxes.py --statements 1000000 --syntaxes turtle --memory
+
+Two dumps, converted by pyoxigraph from N-Triples to each syntax (with the usual prefixes): the
+catalog dump of bench/gen_dump.py (URN spelling variants among literals, blank nodes, language
+tags) and the URN-dense dump of bench/gen_dense.py (one or two URN IRIs per statement).
+
+For each dump and syntax, runs interleaved (best of ``--repeat``), ratios to the baseline of the
+same run:
+
+* whole commands, as a user runs them (new processes, wall time): the baseline is
+  ``python -c "…pyoxigraph.serialize(pyoxigraph.parse(path=IN), OUT)…"``; then
+  ``urnld canonicalize IN -o OUT`` (same syntax out) and ``urnld check IN``, default settings
+  (stage A in a child process for inputs over 1 MiB);
+* in this process: the same baseline as a call, ``canonicalize_file`` at default settings and
+  with one process (``jobs=1``), and ``check_file``.
+
+``--memory`` also measures the peak memory (RSS) of ``urnld canonicalize`` on the Turtle file
+at the given size and at four times that size: flat means bounded.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import pyoxigraph as ox
+from gen_dense import generate as generate_dense
+from gen_dump import generate as generate_dump
+
+from urnld.stream import canonicalize_file, check_file
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS = {"turtle": ("TURTLE", "ttl"), "trig": ("TRIG", "trig"), "n3": ("N3", "n3"),
+           "xml": ("RDF_XML", "rdf"), "json-ld": ("JSON_LD", "jsonld")}
+PREFIXES = {
+    "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
+    "xsd": "http://www.w3.org/2001/XMLSchema#",
+    "dct": "http://purl.org/dc/terms/",
+    "foaf": "http://xmlns.com/foaf/0.1/",
+    "bibo": "http://purl.org/ontology/bibo/",
+    "schema": "http://schema.org/",
+    "owl": "http://www.w3.org/2002/07/owl#",
+}
+ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+
+
+def _fmt(syntax: str) -> ox.RdfFormat:
+    return getattr(ox.RdfFormat, FORMATS[syntax][0])  # type: ignore[no-any-return]
+
+
+def dumps(workdir: Path, statements: int) -> dict[str, Path]:
+    """The two N-Triples dumps (made once per size)."""
+    catalog_dir = workdir / f"catalog-{statements}"
+    if not catalog_dir.exists():
+        generate_dump(str(catalog_dir), triples=statements, files=1, seed=0, quads_every=0,
+                      gz_every=0)
+    dense = workdir / f"dense-{statements}.nt"
+    if not dense.exists():
+        generate_dense(dense, statements)
+    return {"catalog": next(catalog_dir.glob("*.nt")), "dense": dense}
+
+
+def convert(nt: Path, syntax: str) -> Path:
+    out = nt.with_suffix("." + FORMATS[syntax][1])
+    if not out.exists():
+        ox.serialize(ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES), str(out),
+                     _fmt(syntax), prefixes=PREFIXES)
+    return out
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its children waited for (commands, workers)."""
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + kids.ru_utime + kids.ru_stime
+
+
+def best(jobs: dict[str, Callable[[], object]], repeat: int) -> dict[str, tuple[float, float]]:
+    """Best (wall, CPU) seconds of each job, runs interleaved so load changes hit all alike.
+
+    On a shared machine the wall time of the processes that run side by side depends on the
+    other load; the CPU time (all processes) is the work done."""
+    result = {name: (float("inf"), float("inf")) for name in jobs}
+    for _ in range(repeat):
+        for name, fn in jobs.items():
+            t, c = time.perf_counter(), _cpu()
+            fn()
+            t, c = time.perf_counter() - t, _cpu() - c
+            result[name] = (min(result[name][0], t), min(result[name][1], c))
+    return result
+
+
+def _command(argv: Sequence[str]) -> Callable[[], None]:
+    def run() -> None:
+        code = subprocess.run(argv, check=False, env=ENV, stdout=subprocess.DEVNULL).returncode
+        if code not in (0, 1):  # check: 1 means invalid URNs were found, as in these dumps
+            raise SystemExit(f"{' '.join(argv)}: exit status {code}")
+
+    return run
+
+
+def measure(src: Path, syntax: str, repeat: int, tmp: Path) -> dict[str, tuple[float, float]]:
+    ext = FORMATS[syntax][1]
+    out = tmp / f"out.{ext}"
+    fmt_name = FORMATS[syntax][0]
+    py = sys.executable
+    baseline = (
+        "import pyoxigraph as ox, sys; f = ox.RdfFormat." + fmt_name
+        + "; ox.serialize(ox.parse(path=sys.argv[1], format=f), sys.argv[2], f)"
+    )
+
+    def in_process_baseline() -> None:
+        ox.serialize(ox.parse(path=str(src), format=_fmt(syntax)), str(out), _fmt(syntax))
+
+    return best({
+        "cmd baseline": _command([py, "-c", baseline, str(src), str(out)]),
+        "cmd canonicalize": _command([py, "-m", "urnld", "canonicalize", str(src), "-o",
+                                      str(out), "-q"]),
+        "cmd check": _command([py, "-m", "urnld", "check", str(src), "-q"]),
+        "baseline": in_process_baseline,
+        "canonicalize": lambda: canonicalize_file(src, out, input_format=syntax,
+                                                  output_format=syntax),
+        "canonicalize -j1": lambda: canonicalize_file(src, out, input_format=syntax,
+                                                      output_format=syntax, jobs=1),
+        "check": lambda: check_file(src, input_format=syntax),
+        "check -j1": lambda: check_file(src, input_format=syntax, jobs=1),
+    }, repeat)
+
+
+# Runs a command and prints the peak memory of it and its children (KiB on Linux). A small
+# process starts it: a child forked from this one would count this process's pages in its own
+# peak until it execs.
+_MEASURE = (
+    "import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True); "
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+)
+
+
+def peak_rss_mib(src: Path, tmp: Path) -> float:
+    """Peak memory of ``urnld canonicalize SRC`` (the largest of its processes)."""
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURE, sys.executable, "-m", "urnld", "canonicalize",
+         str(src), "-o", str(tmp / ("rss" + src.suffix)), "-q"],
+        env=ENV, check=True, capture_output=True,
+    )
+    return int(done.stdout) / 1024
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--statements", type=int, default=300_000)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--syntaxes", default="turtle,trig,xml,json-ld",
+                        help="comma-separated: turtle, trig, n3, xml, json-ld")
+    parser.add_argument("--dumps", default="catalog,dense")
+    parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "urnld-bench")
+    parser.add_argument("--memory", action="store_true",
+                        help="peak memory at --statements and at four times as many")
+    args = parser.parse_args()
+    args.workdir.mkdir(parents=True, exist_ok=True)
+    syntaxes = args.syntaxes.split(",")
+    nts = dumps(args.workdir, args.statements)
+    print(f"{args.statements:,} statements per dump, best of {args.repeat}; ratios to "
+          "pyoxigraph parse + serialize of the same file in the same syntax, same run")
+    header = (f"{'dump':8} {'syntax':8} {'MB':>5} {'':4} | {'cmd base':>8} {'canon':>6} "
+              f"{'check':>6} | {'base':>6} {'canon':>6} {'-j1':>6} {'check':>6} {'-j1':>6}")
+    print(header)
+    print("-" * len(header))
+    with tempfile.TemporaryDirectory(dir=args.workdir) as tmp_name:
+        tmp = Path(tmp_name)
+        for dump in args.dumps.split(","):
+            for syntax in syntaxes:
+                src = convert(nts[dump], syntax)
+                both = measure(src, syntax, args.repeat, tmp)
+                for i, kind in enumerate(("wall", "cpu")):
+                    t = {name: v[i] for name, v in both.items()}
+                    cb, b = t["cmd baseline"], t["baseline"]
+                    size = f"{src.stat().st_size / 1e6:5.1f}" if i == 0 else ""
+                    print(
+                        f"{dump:8} {syntax:8} {size:>5} {kind:4} | "
+                        f"{cb:7.2f}s {t['cmd canonicalize'] / cb:5.2f}x "
+                        f"{t['cmd check'] / cb:5.2f}x | "
+                        f"{b:5.2f}s {t['canonicalize'] / b:5.2f}x "
+                        f"{t['canonicalize -j1'] / b:5.2f}x "
+                        f"{t['check'] / b:5.2f}x {t['check -j1'] / b:5.2f}x",
+                        flush=True,
+                    )
+        if args.memory:
+            small = convert(nts["dense"], "turtle")
+            big = convert(dumps(args.workdir, 4 * args.statements)["dense"], "turtle")
+            a, z = peak_rss_mib(small, tmp), peak_rss_mib(big, tmp)
+            print(f"peak memory, urnld canonicalize dense .ttl: {args.statements:,} statements "
+                  f"{a:.0f} MiB, {4 * args.statements:,} statements {z:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,217 @@
+"""The URN-base guard of the streaming path: relative references made against a URN base.
+
+pyoxigraph resolves ``<c>`` against ``@base <urn:example:a:b>`` to ``<urn:c>`` (RFC 3986 §5.2)
+without a word; the reader (:mod:`urnld.read`) reports such a reference as the ``urn-base``
+finding, and so does the streaming path, with the same message and position. The streaming
+path calls :func:`guard_document` only when a base declaration naming a URN was seen in the
+input (or one was given): the document is read a second time, here, as text (Turtle, TriG, N3),
+with expat (RDF/XML, entities never expanded) or with the JSON-LD processor (JSON-LD). The
+references the guard lets pass (``#frag``, ``?q``, empty) resolve the RFC 3986 way, which is
+what pyoxigraph wrote: the output needs no change, only the hazards are told (raised with
+``hazards="error"``, warned with ``"warn"``).
+
+>>> guard_document(b"@base <urn:example:doc> . <#s> <http://e/p> 1 .", "turtle",
+...                base=None, source="x.ttl", hazards="error", catalog=None)
+>>> guard_document(b"@base <urn:example:a:b> .\\n<c> <http://e/p> 1 .", "turtle",
+...                base=None, source="x.ttl", hazards="error", catalog=None)
+Traceback (most recent call last):
+...
+urnld.jsonld.URNBaseError: x.ttl:2:1: relative reference <c> against the URN base \
+<urn:example:a:b>: URNs have no hierarchy, so the reference has no agreed meaning (RFC 3986 \
+§5.2, Jena, Oxigraph: <urn:c>; rdflib: refuses the document); write the full IRI or declare a \
+prefix [urn-base]
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import warnings
+from collections.abc import Iterator
+from typing import Any, Final, Literal
+
+from .._kernel import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
+from ..errors import URNError
+
+__all__ = ["guard_document"]
+
+HazardMode = Literal["error", "warn", "ignore"]
+
+#: What rdflib's parsers make of a hazard, by syntax: the reader's message says it, and so does
+#: this one (the same finding whichever command reads the document).
+_RDFLIB_OUTCOME: Final = {
+    "turtle": "refuses the document",
+    "trig": "refuses the document",
+    "n3": "refuses the document",
+    "xml": "leaves the reference relative",
+}
+
+# Turtle, TriG, N3 in document order: strings and comments skipped whole (a "<urn:" or "@base"
+# in them is no syntax); IRIREF as Turtle 1.1 [18] has it; a base directive.
+_TOKEN: Final = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n\r]|\\.)*"'
+    r"|'(?:[^'\\\n\r]|\\.)*'"
+    r"|#[^\n\r]*"
+    r"|<(?P<iri>(?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>"
+    r"|(?P<base>@base\b|(?<![\w:.\-])(?i:base)(?![\w:\-]))",
+    re.S,
+)
+_UCHAR: Final = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+_XML_NS: Final = "http://www.w3.org/XML/1998/namespace"
+_RDF_NS: Final = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+# RDF/XML attributes whose values are IRI references (rdf:ID and rdf:bagID are fragments).
+_RDF_IRI_ATTRS: Final = frozenset(
+    f"{_RDF_NS}{name}" for name in ("about", "resource", "datatype")
+)
+
+
+class _Hazard:
+    """One reference made against a URN base: where, the message."""
+
+    __slots__ = ("code", "message")
+
+    def __init__(self, ref: str, base: str, where: str, syntax: str, mode: HazardMode) -> None:
+        self.code = BASE_CODE
+        self.message = base_message(
+            ref, base, where=where, outcomes={"rdflib": _RDFLIB_OUTCOME[syntax]},
+            continuing=resolve(ref, base) if mode == "warn" else None,
+        )
+
+
+def _turtle(text: str, base: str | None, source: str, syntax: str,
+            mode: HazardMode) -> Iterator[_Hazard]:
+    """The hazards of Turtle-like *text*: each base directive followed, every IRI reference
+    checked against the base in force where it stands."""
+    current = base
+    expect_base = False
+    for m in _TOKEN.finditer(text):
+        if m.group("base") is not None:
+            expect_base = True
+            continue
+        raw = m.group("iri")
+        if raw is None:
+            continue
+        ref = raw if "\\" not in raw else _UCHAR.sub(
+            lambda u: chr(int(u.group(1) or u.group(2), 16)), raw)
+        kind = reference_kind(ref)
+        if current is not None and is_urn(current) and kind in HAZARD_KINDS:
+            line = text.count("\n", 0, m.start()) + 1
+            column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+            yield _Hazard(ref, current, f"{source}:{line}:{column}", syntax, mode)
+        if expect_base:
+            current = ref if not current or kind == "absolute" else resolve(ref, current)
+            expect_base = False
+
+
+def _rdfxml(raw: bytes, base: str | None, source: str, mode: HazardMode) -> list[_Hazard]:
+    """The hazards of an RDF/XML document, read with expat (no entity is ever expanded)."""
+    import xml.parsers.expat
+
+    found: list[_Hazard] = []
+    bases: list[str | None] = [base]
+    parser = xml.parsers.expat.ParserCreate(namespace_separator="")
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+
+    def refuse(*_: Any) -> None:
+        raise URNError(f"{source}: entity declarations are refused in RDF/XML")
+
+    parser.EntityDeclHandler = refuse
+
+    def where() -> str:
+        return f"{source}:{parser.CurrentLineNumber}:{parser.CurrentColumnNumber + 1}"
+
+    def check(ref: str, against: str | None) -> str:
+        kind = reference_kind(ref)
+        if against is not None and is_urn(against) and kind in HAZARD_KINDS:
+            found.append(_Hazard(ref, against, where(), "xml", mode))
+        return ref if against is None or kind == "absolute" else resolve(ref, against)
+
+    def start(_name: str, attrs: dict[str, str]) -> None:
+        current = bases[-1]
+        written = attrs.get(_XML_NS + "base")
+        if written is not None:
+            current = check(written, current)
+        for key, value in attrs.items():
+            if key in _RDF_IRI_ATTRS:
+                check(value, current)
+        bases.append(current)
+
+    def end(_name: str) -> None:
+        bases.pop()
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    try:
+        parser.ParseFile(io.BytesIO(raw))
+    except xml.parsers.expat.ExpatError as e:
+        # pyoxigraph read it: a document expat refuses is told as unreadable, with the place.
+        raise URNError(f"{source}:{e.lineno}:{e.offset + 1}: cannot parse as xml: "
+                       f"{xml.parsers.expat.errors.messages[e.code]}") from None
+    return found
+
+
+def _jsonld(raw: bytes, base: str | None, source: str, mode: HazardMode, catalog: Any) -> None:
+    """The JSON-LD processor's own base check (it expands the document a second time with a
+    stand-in base). Only the hazards of IRIs made wrong count here: an invalid URN is a finding
+    of the report, not a reason to refuse the document."""
+    from ..jsonld import URNContextError, URNContextWarning, URNDocumentLoader, to_rdf
+
+    keep = {BASE_CODE, "scheme-term"}
+    try:
+        doc = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        raise URNError(f"{source}: cannot parse as json-ld: {e}") from None
+    loader = catalog if isinstance(catalog, URNDocumentLoader) else URNDocumentLoader(
+        catalog if catalog is not None else {})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", URNContextWarning)
+        try:
+            to_rdf(doc, loader=loader, base=base, canonicalize=False, hazards=mode,
+                   format="pyld")
+        except URNContextError as e:
+            hazards = [h for h in e.hazards if h.code in keep]
+            if hazards:
+                raise type(e)(f"{source}: {hazards[0].message}", hazards) from None
+    for w in caught:
+        text = str(w.message)
+        if issubclass(w.category, URNContextWarning) and (
+                f"[{BASE_CODE}]" in text or "URI scheme" in text):
+            warnings.warn(f"{source}: {text}", URNContextWarning, stacklevel=4)
+
+
+def guard_document(
+    raw: bytes, syntax: str, *, base: str | None, source: str, hazards: HazardMode,
+    catalog: Any,
+) -> None:
+    """Report the references of the document *raw* made against a URN base, as the reader
+    does: :class:`~urnld.jsonld.URNBaseError` (``hazards="error"``), a
+    :class:`~urnld.jsonld.URNContextWarning` each (``"warn"``), or nothing (``"ignore"``)."""
+    from ..jsonld import Hazard, URNBaseError, URNContextWarning
+
+    if hazards == "ignore":
+        return
+    if syntax == "json-ld":
+        _jsonld(raw, base if base is None or not base.startswith("file:") else None, source,
+                hazards, catalog)
+        return
+    if syntax == "xml":
+        found = _rdfxml(raw, base, source, hazards)
+    else:
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise URNError(f"{source}: not UTF-8 (byte {e.start})") from None
+        found = list(_turtle(text, base, source, syntax, hazards))
+    if not found:
+        return
+    if hazards == "warn":
+        for hazard in found:
+            warnings.warn(hazard.message, URNContextWarning, stacklevel=3)
+        return
+    message = found[0].message
+    if len(found) > 1:
+        message += f" (and {len(found) - 1} more hazard{'s' if len(found) > 2 else ''})"
+    raise URNBaseError(message, [Hazard(h.code, h.message) for h in found])

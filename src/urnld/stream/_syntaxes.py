@@ -1,0 +1,510 @@
+"""Streaming every RDF syntax: Turtle, TriG, N3, RDF/XML and JSON-LD through the N-Quads pass.
+
+Three stages, each in bounded memory:
+
+* **A** reads the input syntax with pyoxigraph (Rust) and writes it as N-Quads, in chunks of
+  whole lines (one statement a line, so "line *n*" of the N-Quads is "statement *n*");
+* **B** is the N-Triples / N-Quads pass of :mod:`urnld.stream` (term rule, report, accelerator)
+  over those chunks, so the report of a Turtle file is the report of the same statements as
+  N-Triples, by construction;
+* **C** writes B's output in the requested syntax with pyoxigraph, with the prefixes the input
+  declared before its first statement (URN namespaces among them in their canonical case).
+
+pyoxigraph keeps what urnld must not change: literals keep their lexical form, datatype and
+language (``"01"^^xsd:integer`` stays ``"01"``), the default graph stays the default graph and
+blank nodes keep their labels. On a large input stage A runs in a child process that feeds the
+parent through a pipe, so the two sides use two cores; a parse error there is raised in the
+parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+
+Guards kept from the whole-document reader (:mod:`urnld.read`): a base that is a URN (``@base``,
+``BASE``, ``xml:base``, a JSON-LD ``@base``, or the caller's ``base``) is looked for in every
+block read (one search in the lower-cased block); when one is seen, the document is checked for
+relative references made against it with the reader's guard before any output is kept (the
+``urn-base`` finding with its position), which is the one case that costs a second reading.
+RDF/XML entity declarations are refused (pyoxigraph would expand them). JSON-LD contexts are
+never fetched: a remote context is an error that names it.
+
+>>> import io
+>>> from urnld.report import CanonicalizeReport
+>>> report = CanonicalizeReport()
+>>> out = io.BytesIO()
+>>> data = io.BytesIO(b'@prefix ex: <http://ex.org/> . <URN:ISBN:0-395-36341-1> ex:n "01" .')
+>>> canonicalize_stream(data, out, input_format="turtle", output_format="turtle", report=report)
+>>> print(out.getvalue().decode(), end="")
+@prefix ex: <http://ex.org/> .
+<urn:isbn:0395363411> ex:n "01" .
+>>> report.rewritten
+1
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import os
+import re
+import shutil
+import sys
+import tempfile
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
+from typing import IO, TYPE_CHECKING, Any, Final, Literal
+
+from .._core import Policy
+from .._kernel import (
+    DEFAULT_OPTIONS,
+    SPELLING,
+    CanonOptions,
+    LinkOptions,
+    extras_of_report,
+    get_syntax,
+    ntriples,
+    open_input,
+)
+from .._kernel import SYNTAXES as SYNTAX_TABLE
+from ..errors import URNError
+from ..report import CanonicalizeReport, CheckReport
+from ._grammar import NTriplesSyntaxError
+from ._guard import guard_document
+from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
+from ._sniff import (
+    _BLOCK,
+    RDFSyntaxError,
+    _Sniffer,
+)
+from ._stage_a import (
+    _convert,
+    _explained,
+    _in_child,
+    _Job,
+    _ox_format,
+    _State,
+)
+from ._workers import canonicalize_chunks, check_chunks, default_jobs
+
+if TYPE_CHECKING:
+    pass
+
+__all__ = [
+    "LINE_SYNTAXES",
+    "SYNTAXES",
+    "RDFSyntaxError",
+    "canonicalize_stream",
+    "check_stream",
+    "normalize_syntax",
+    "output_prefixes",
+]
+
+HazardMode = Literal["error", "warn", "ignore"]
+
+#: Every syntax the streaming path reads and writes, by urnld's names (the kernel's syntax
+#: table): those pyoxigraph has a reader and a writer for.
+SYNTAXES: Final = frozenset(name for name, s in SYNTAX_TABLE.items() if s.oxigraph is not None)
+#: One statement a line: read by the line pass itself (no stage A).
+LINE_SYNTAXES: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].lines)
+# Syntaxes that hold named graphs (N3 formulas are graphs too, named by blank nodes).
+_DATASETS: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].quads) | {"n3"}
+
+# The vocabularies of the statements --link, --keep-spellings and --link-resolvers add.
+_LINK_PREFIXES: Final = {
+    "owl": "http://www.w3.org/2002/07/owl#",
+    "rdfs": "http://www.w3.org/2000/01/rdf-schema#",
+    "urnld": SPELLING.rpartition("#")[0] + "#",
+}
+
+#: Below this many input bytes, stage A runs in the calling process.
+MIN_CHILD_BYTES: Final = 1 << 20
+
+
+
+
+
+def normalize_syntax(name: str) -> str:
+    """urnld's name of the syntax *name*, or :class:`RDFSyntaxError` when it is not streamed.
+
+    >>> normalize_syntax("TTL"), normalize_syntax("application/ld+json"), normalize_syntax("nq")
+    ('turtle', 'json-ld', 'nquads')
+    """
+    try:
+        fmt = get_syntax(name).name
+    except URNError:
+        fmt = name
+    if fmt not in SYNTAXES:
+        raise RDFSyntaxError(
+            name, f"not a syntax the streaming path reads (one of {', '.join(sorted(SYNTAXES))})"
+        )
+    return fmt
+
+
+
+
+_URN_NAMESPACE = re.compile(r"(?i)urn:([a-z0-9][a-z0-9-]{0,31}):")
+
+
+def output_prefixes(prefixes: Mapping[str, str]) -> dict[str, str]:
+    """The prefixes to write: the input's, a URN namespace with its ``urn:NID:`` in lower case.
+
+    The output's URNs are canonical, and RFC 8141 canonical case of the scheme and NID is lower
+    case: a prefix spelled ``URN:ISBN:`` would match none of them. Namespaces that are not
+    IRIs pyoxigraph can write (relative ones) are left out.
+
+    >>> output_prefixes({"i": "URN:ISBN:", "ex": "http://ex.org/", "u": "urn:uuid:"})
+    {'i': 'urn:isbn:', 'ex': 'http://ex.org/', 'u': 'urn:uuid:'}
+    """
+    out: dict[str, str] = {}
+    for name, namespace in prefixes.items():
+        m = _URN_NAMESPACE.match(namespace)
+        if m is not None:
+            out[name] = "urn:" + m.group(1).lower() + ":" + namespace[m.end():]
+        elif ":" in namespace:
+            out[name] = namespace
+    return out
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+# --- the guard: relative references against a URN base --------------------------------------
+
+
+def _default_base(path: str, syntax: str, base: str | None) -> str | None:
+    """The base IRI of the document: *base*, else the file's ``file:`` URI (as the reader
+    does; none for stdin, and none for JSON-LD, whose relative references without a base are
+    dropped)."""
+    if base is not None:
+        return base if not (syntax == "json-ld" and base.startswith("file:")) else None
+    if path == "-" or syntax == "json-ld":
+        return None
+    from pathlib import Path
+
+    return Path(path).resolve().as_uri()
+
+
+# --- the passes ------------------------------------------------------------------------------
+
+
+def _statement_error(e: NTriplesSyntaxError, source: str) -> RDFSyntaxError:
+    """A statement that the line pass cannot read, as converted by stage A (an RDF 1.2 triple
+    term, say): said by statement number, the only position the N-Quads have."""
+    error = RDFSyntaxError(source, f"statement {e.line}: urnld cannot rewrite it ({e.reason})")
+    error.statement = e.line
+    return error
+
+
+class _Input:
+    """An input of any streamed syntax (a file: it can be read twice) as N-Quads chunks
+    (stage A, or the lines themselves), the guard checked before a chunk is passed on."""
+
+    def __init__(
+        self, path: str, syntax: str, *, source: str, base: str | None, catalog: Any,
+        hazards: HazardMode, jobs: int | None,
+    ) -> None:
+        self.path = path
+        self.syntax = syntax
+        self.source = source
+        self.base = base
+        self.catalog = catalog
+        self.hazards = hazards
+        self.jobs = jobs
+        self.position = 0  # bytes of the file read so far (compressed bytes for .gz)
+        self.workers = 1  # processes of stage B (set by chunks())
+        self.state = _State()
+        self._stack = contextlib.ExitStack()
+        self._guarded = False
+
+    def __enter__(self) -> _Input:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def _told(self, position: int) -> None:
+        self.position = position
+
+    def _use_child(self, size: int | None) -> bool:
+        if self.jobs == 1:
+            return False
+        import multiprocessing
+
+        if multiprocessing.current_process().daemon:  # a daemon may not have children
+            return False
+        if self.jobs is not None:
+            return True
+        cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else 1
+        return cpus > 1 and (size is None or size >= MIN_CHILD_BYTES)
+
+    def chunks(self) -> Iterator[bytes]:
+        """The N-Quads chunks of the input (whole lines)."""
+        from ._chunks import read_chunks
+
+        if self.syntax in LINE_SYNTAXES:
+            fin, _size = self._stack.enter_context(open_input(self.path))
+            return read_chunks(fin, self._told, source=self.source)
+        base_iri = _default_base(self.path, self.syntax, self.base)
+        size = None
+        with contextlib.suppress(OSError):
+            size = os.path.getsize(self.path)
+        if self._use_child(size):
+            # Stage A has a core of its own; stage B is shared among the line pass's workers on
+            # the other cores when there are several (on two cores, B and C share this process:
+            # a worker would copy every chunk twice more for no core of its own).
+            self.workers = self.jobs if self.jobs is not None else max(1, default_jobs(size) - 1)
+            job = _Job(self.path, self.syntax, base_iri, self.source)
+            return self._checked(_in_child(job, self.state, self._told))
+        fin, size = self._stack.enter_context(open_input(self.path))
+        sniffer = _Sniffer(fin, self.syntax, self.source)
+        return self._checked(self._positions(
+            _convert(sniffer, self.syntax, base_iri, self.source, self.state), sniffer))
+
+    def _positions(self, chunks: Iterator[bytes], sniffer: _Sniffer) -> Iterator[bytes]:
+        for chunk in chunks:
+            self.position = sniffer.position
+            yield chunk
+
+    def _checked(self, chunks: Iterator[bytes]) -> Iterator[bytes]:
+        """*chunks*, the guard run before the first chunk read after a URN base was seen (or
+        before the first one, for a URN base given): no statement made under a URN base is
+        passed on before the document's references against it are known to be fine."""
+        self.guard(given_only=True)
+        try:
+            for chunk in chunks:
+                self.guard()
+                yield chunk
+        except RDFSyntaxError as e:
+            if self.catalog is not None and e.reason.startswith("JSON-LD context "):
+                # The contexts of a catalog are loaded by the JSON-LD processor only.
+                raise RDFSyntaxError(e.source, e.reason.split(" is not in", 1)[0] + " is not "
+                                     "loaded: the streaming path takes no catalog; read the "
+                                     "document with urnld.read (or urnld check --catalog)",
+                                     statement=e.statement) from None
+            raise _explained(e, self.path) from None
+        self.guard()
+
+    def guard(self, *, given_only: bool = False) -> None:
+        """Run the reader's guard over the whole document, once, when a URN base is given or
+        (unless *given_only*) was seen in the input."""
+        if self._guarded or self.syntax in LINE_SYNTAXES:
+            return
+        given = self.base is not None and self.base[:4].lower() == "urn:"
+        if not (given or (self.state.urn_base and not given_only)):
+            return
+        self._guarded = True
+        with open_input(self.path) as (f, _size):
+            raw = f.read()
+        guard_document(raw, self.syntax, base=_default_base(self.path, self.syntax, self.base),
+                       source=self.source, hazards=self.hazards, catalog=self.catalog)
+
+
+def _pass_chunks(
+    chunks: Iterable[bytes], report: CanonicalizeReport | CheckReport, inp: _Input, *,
+    options: CanonOptions,
+) -> Generator[bytes, None, None]:
+    """Stage B over *chunks*, in this process or on :attr:`_Input.workers` processes (the
+    line pass's own workers; the report is the same); for a converted syntax a bad statement
+    is an :class:`RDFSyntaxError` by statement number (the report has it under that number)."""
+    source = inp.source
+    try:
+        if inp.workers > 1 and isinstance(report, CheckReport):
+            check_chunks(chunks, jobs=inp.workers, report=report, source=source,
+                         on_error="raise", policy=options.policy)
+        elif inp.workers > 1:
+            assert isinstance(report, CanonicalizeReport)
+            yield from canonicalize_chunks(
+                chunks, jobs=inp.workers, report=report, source=source, on_error="raise",
+                options=options,
+            )
+        else:
+            state: CanonPass | CheckPass = (
+                CheckPass(report, options.policy) if isinstance(report, CheckReport)
+                else CanonPass(report, options))
+            yield from state.run(chunks, source, 1, "raise")
+    except NTriplesSyntaxError as e:
+        if inp.syntax in LINE_SYNTAXES:
+            raise
+        # The pass recorded the error under the line number: the statement's number.
+        raise _statement_error(e, source) from None
+
+
+def _write(
+    chunks: Iterable[bytes], fout: IO[bytes], syntax: str, prefixes: Mapping[str, str],
+    *, from_syntax: str, source: str,
+) -> None:
+    """Stage C: the N-Quads *chunks* written to *fout* in *syntax*."""
+    import pyoxigraph
+
+    if syntax == "nquads" or (syntax == "nt" and from_syntax not in _DATASETS):
+        for chunk in chunks:
+            fout.write(chunk)
+        return
+    nquads = pyoxigraph.RdfFormat.N_QUADS
+
+    def parsed(chunk: bytes) -> Any:
+        # The pass wrote these lines from valid N-Quads (its rewrites are valid URNs): the
+        # IRIs need no second validation.
+        return pyoxigraph.parse(chunk, nquads, lenient=True)
+
+    quads = itertools.chain.from_iterable(map(parsed, chunks))
+    try:
+        pyoxigraph.serialize(quads, fout, _ox_format(syntax),
+                             prefixes=output_prefixes(prefixes) or None)
+    except ValueError as e:
+        if "named graph" not in str(e):
+            raise
+        raise RDFSyntaxError(
+            source, f"holds statements in named graphs, which {syntax} cannot write; write "
+            "trig, nquads or json-ld"
+        ) from None
+
+
+def canonicalize_stream(
+    fin: IO[bytes] | str,
+    fout: IO[bytes],
+    *,
+    input_format: str,
+    output_format: str,
+    report: CanonicalizeReport,
+    source: str | None = None,
+    base: str | None = None,
+    catalog: Any = None,
+    hazards: HazardMode = "error",
+    jobs: int | None = None,
+    options: CanonOptions = DEFAULT_OPTIONS,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """Canonicalize the URNs of *fin* (a path, ``-``, or a binary stream) into *fout*, with
+    *options* (:class:`~urnld.stream.CanonOptions`).
+
+    Syntax names are urnld's (:data:`SYNTAXES`). Counts go to *report*. ``on_progress(position,
+    statements)`` is told the input position (compressed bytes for ``.gz``) and the statements
+    done after each chunk. Raises :class:`RDFSyntaxError` for input that cannot be read; what
+    was written to *fout* is then incomplete (callers write to a temporary file).
+    """
+    in_fmt, out_fmt = normalize_syntax(input_format), normalize_syntax(output_format)
+    report.ignore_components = options.ignore_components
+    report.literals = options.literals
+    with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
+                 jobs=jobs) as inp:
+        chunks = inp.chunks()
+        if out_fmt not in LINE_SYNTAXES:
+            chunks = _primed(chunks)  # the first chunk read: the prefixes are known
+        passed = _pass_chunks(chunks, report, inp, options=options)
+        out: Iterator[bytes] = passed
+        if on_progress is not None:
+            out = _progress(out, inp, report, on_progress)
+        prefixes = inp.state.prefixes
+        if options.links:
+            out = itertools.chain(out, _extras(report, options.links, inp.source))
+            # The vocabularies of the added statements, under their usual prefixes where the
+            # input did not take those names.
+            prefixes = {**_LINK_PREFIXES, **prefixes}
+        try:
+            _write(out, fout, out_fmt, prefixes, from_syntax=in_fmt, source=inp.source)
+        finally:
+            # On an error, stop stage A (its child process) now, not when the traceback goes.
+            passed.close()
+        inp.guard()
+
+
+def check_stream(
+    fin: IO[bytes] | str,
+    *,
+    input_format: str,
+    report: CheckReport,
+    source: str | None = None,
+    base: str | None = None,
+    catalog: Any = None,
+    hazards: HazardMode = "error",
+    jobs: int | None = None,
+    policy: Policy = DEFAULT_POLICY,
+    on_progress: Callable[[int, int], None] | None = None,
+) -> None:
+    """Check the URNs of *fin* (a path, ``-``, or a binary stream) into *report*; see
+    :func:`canonicalize_stream`.
+
+    >>> import io
+    >>> r = CheckReport()
+    >>> check_stream(io.BytesIO(b'{"@id": "urn:HotelRoom", "http://e/p": "x"}'),
+    ...              input_format="json-ld", report=r)
+    >>> r.statements_in, sorted(r.invalid)
+    (1, ['urn:HotelRoom'])
+    """
+    in_fmt = normalize_syntax(input_format)
+    with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
+                 jobs=jobs) as inp:
+        out: Iterator[bytes] = _pass_chunks(inp.chunks(), report, inp,
+                                            options=DEFAULT_OPTIONS.replace(policy=policy))
+        if on_progress is not None:
+            out = _progress(out, inp, report, on_progress)
+        for _ in out:
+            pass
+        inp.guard()
+
+
+@contextlib.contextmanager
+def _opened(
+    fin: IO[bytes] | str, *, source: str | None, syntax: str, base: str | None, catalog: Any,
+    hazards: HazardMode, jobs: int | None,
+) -> Iterator[_Input]:
+    """*fin* as an :class:`_Input`. A stream, and stdin in a syntax other than N-Triples, is
+    copied to a temporary file first: the guard may need to read the document twice."""
+    if hazards not in ("error", "warn", "ignore"):
+        raise URNError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
+    if isinstance(fin, str) and (fin != "-" or syntax in LINE_SYNTAXES):
+        name = source or ("<stdin>" if fin == "-" else fin)
+        with _Input(fin, syntax, source=name, base=base, catalog=catalog, hazards=hazards,
+                    jobs=jobs) as inp:
+            yield inp
+        return
+    stream: IO[bytes] = sys.stdin.buffer if isinstance(fin, str) else fin
+    with tempfile.NamedTemporaryFile(prefix=".urnld-", suffix=".in") as tmp:
+        shutil.copyfileobj(stream, tmp, _BLOCK)
+        tmp.flush()
+        name = source or ("<stdin>" if isinstance(fin, str) else "<stream>")
+        with _Input(tmp.name, syntax, source=name, base=base, catalog=catalog,
+                    hazards=hazards, jobs=jobs) as inp:
+            yield inp
+
+
+def _primed(chunks: Iterator[bytes]) -> Iterator[bytes]:
+    """*chunks*, with the first one read already (stage A has then learnt the prefixes)."""
+    first = list(itertools.islice(chunks, 1))
+    return itertools.chain(first, chunks)
+
+
+def _progress(
+    out: Iterator[bytes], inp: _Input, report: CanonicalizeReport | CheckReport,
+    on_progress: Callable[[int, int], None],
+) -> Generator[bytes, None, None]:
+    for chunk in out:
+        # With worker processes the report is filled at the end: stage A's count meanwhile.
+        on_progress(inp.position, max(report.statements_in, inp.state.statements))
+        yield chunk
+
+
+def _extras(report: CanonicalizeReport, options: LinkOptions, source: str) -> Iterator[bytes]:
+    """The added statements (``--link`` …), computed once the pass is done."""
+    yield ntriples(extras_of_report(report, options, source))

@@ -62,7 +62,10 @@ BY_CODE = {
     "nss-invalid": "urn:uuid:not-a-uuid",
     "nss-check-digit": "urn:isbn:0-395-36341-2",
     "rfc2141-reserved-char": "urn:foo:a/b",
+    "repairable": "urn:uuid:f81d4fae7dec11d0a76500a0c91e6bf6",  # RFC 9562 §4 without hyphens
 }
+#: Codes of the report's other findings, which check() never makes of a string.
+NOT_CHECK_CODES = {"locator"}
 
 #: Option sets: (mode, strict, profiles). The first is the one the fast lane serves.
 OPTIONS = [
@@ -104,7 +107,7 @@ def test_every_finding_code(code: str, text: str) -> None:
 
 
 def test_every_code_has_an_example() -> None:
-    assert set(BY_CODE) == set(CODES)
+    assert set(BY_CODE) == set(CODES) - NOT_CHECK_CODES
 
 
 @pytest.mark.parametrize("text", PUBLISHED)
@@ -117,7 +120,9 @@ def test_the_fast_lane_is_taken() -> None:
     # Without this the differential tests could pass with a lane nobody enters.
     if accel.speedups is None:
         pytest.skip("the accelerator is not built (or URNLD_PURE_PYTHON=1)")
-    texts = ["urn:example:a", "URN:ISBN:0-395-36341-1", "urn:sha1:abc", "URN:X-y:z",
+    # Valid URNs (an error's repair hint is for the full path), with every kind of finding the
+    # lane writes: none, not-canonical, the NID's, percent-encoding lints.
+    texts = ["urn:example:a", "URN:ISBN:0-395-36341-1", "urn:sha1:abc", "urn:example:a%2cb%41",
              "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6"]
     warm = _Describer("rfc8141", False, [])
     for text in texts:  # a NID spelling's first URN makes the core remember its prefix

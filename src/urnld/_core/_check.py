@@ -294,15 +294,16 @@ def check_parsed(
     as written (both None when *text* does not parse): the one implementation behind
     :func:`check` and the term rule's check side, which needs the parse too. *text* and *mode*
     are already checked."""
-    findings, canonical, parts, _ = check_described(text, mode, strict, options)
+    findings, canonical, parts, _ = _check_described(text, mode, strict, options)
     return findings, canonical, None if parts is None else parts[0]
 
 
 def check_described(
     text: str, mode: Mode, strict: bool, options: CheckOptions
 ) -> tuple[list[Finding], str | None, Parts | None, URNSyntaxError | None]:
-    """:func:`check_parsed` with what a description of *text* needs besides: the five parts
-    as written and, when *text* does not parse, the syntax error (parts and canonical form are
+    """:func:`check`'s findings without severity overrides (the ``repairable`` hint included),
+    with what a description of *text* needs besides: the canonical form, the five parts as
+    written and, when *text* does not parse, the syntax error (parts and canonical form are
     then None). One parse and at most one scan for the fault serve all of them.
 
     >>> findings, canonical, parts, error = check_described(
@@ -312,6 +313,19 @@ def check_described(
     >>> check_described("urn:ex:a b", "rfc8141", False, check_options(False, ()))[3].position
     8
     """
+    findings, canonical, parts, error = _check_described(text, mode, strict, options)
+    if findings and findings[0].severity is Severity.ERROR and mode == "rfc8141":
+        hint = _repair_hint(text)
+        if hint is not None:
+            findings = sorted([*findings, hint], key=_sort_key)
+    return findings, canonical, parts, error
+
+
+def _check_described(
+    text: str, mode: Mode, strict: bool, options: CheckOptions
+) -> tuple[list[Finding], str | None, Parts | None, URNSyntaxError | None]:
+    """:func:`check_described` before the ``repairable`` hint (what :func:`check_parsed`
+    gives)."""
     urn: URN | None = None
     if mode == "rfc8141":
         # The grammar's match gives every part at once (a URN object would match lazily).
@@ -442,7 +456,7 @@ FindingTuple = tuple[str, str, str, int, int, "str | None"]
 
 def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
     """:func:`check`'s findings of *text* under the default options, as plain values, from its
-    :func:`fast_check_fields` answer *fields* (None: not a case it answers): the NID's
+    :func:`fast_check_fields` answer *fields* (None: not a case it answers, or an error): the NID's
     findings are known, the percent-encoding lints are looked for only where the accelerator
     found some, the namespace rule is asked only where it reported something (or is a plugin's,
     whose codes may coincide with these), and nothing is parsed again.
@@ -453,8 +467,9 @@ def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
     ...     f.code for f in check(text)]
     True
     """
-    codes, _, canonical, lower = fields
-    if canonical is None or lower is None:
+    codes, error, canonical, lower = fields
+    # An error may come with check()'s ``repairable`` hint: the full path decides.
+    if error is not None or canonical is None or lower is None:
         return None
     nid = text[4 : 4 + len(lower)]
     entries, _, method, _ = _nid_spec(nid)

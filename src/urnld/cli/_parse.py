@@ -149,12 +149,12 @@ class _Describer:
 
     What depends only on the NID (IANA registration, the rule's name, the NID's own findings)
     is looked up once per NID, not once per URN; the memo is bounded, since a hostile list can
-    invent any number of NIDs. The common cases take a fast lane: an ASCII RFC 8141 URN without
-    components whose findings, by the accelerator's check, are at most its NID's own,
-    ``not-canonical`` and percent-encoding lints (made from the NSS alone). Its parts are then
-    slices of the text and every string in its JSON but the messages is the text's own
-    characters (no URN character needs a JSON escape). The rest goes through one parse and
-    check (:func:`urnld._core.check_described`).
+    invent any number of NIDs. The common cases take a fast lane: a valid ASCII RFC 8141 URN
+    without components, whose findings (by the accelerator's check: its NID's, ``not-canonical``,
+    percent-encoding lints, its rule's) are made from the NSS alone. Its parts are then slices
+    of the text and every string in its JSON but the messages is the text's own characters (no
+    URN character needs a JSON escape). The rest goes through one parse and check
+    (:func:`urnld._core.check_described`).
 
     >>> d = _Describer("rfc8141", False, [])
     >>> print(d.text("URN:Example:a%2c"), end="")
@@ -295,14 +295,13 @@ class _Describer:
             got = fields(text, *self._context)
             if got is not None:
                 codes, error, canonical, lower = got
-                lane = self._lane(text[4 : 4 + len(lower)])
+                # An error may come with check()'s repair hint: the full path writes it.
+                lane = None if error is not None else self._lane(text[4 : 4 + len(lower)])
                 if lane is not None:
                     head = (
-                        f"{text}\n  valid       {'yes' if error is None else 'NO'}\n"
+                        f"{text}\n  valid       yes\n"
                         f"{lane[0]}{text[5 + len(lower):]}\n  canonical   {canonical}\n"
                     )
-                    if error is not None:
-                        self.valid = False
                     if not codes:
                         return head
                     own = lane[3]
@@ -373,7 +372,8 @@ class _Describer:
             got = fields(text, *self._context)
             if got is not None:
                 codes, error, canonical, lower = got
-                lane = self._lane(text[4 : 4 + len(lower)])
+                # An error may come with check()'s repair hint: the full path writes it.
+                lane = None if error is not None else self._lane(text[4 : 4 + len(lower)])
                 if lane is not None:
                     own = lane[4]
                     found: list[str] | None = []
@@ -399,13 +399,10 @@ class _Describer:
                                 for code, severity, message, start, end, rule in findings
                             ]
                     if found is not None:
-                        if error is not None:
-                            self.valid = False
                         nss = text[5 + len(lower) :]
                         normalized = f"urn:{lower}:{self._upper_pct(nss)}"
                         return (
-                            f'{{"input": "{text}", "valid": '
-                            f'{"true" if error is None else "false"}{lane[1]}{nss}'
+                            f'{{"input": "{text}", "valid": true{lane[1]}{nss}'
                             '", "r_component": null, "q_component": null, "f_component": null},'
                             f' "assigned_name": "{text}", "normalized": "{normalized}", '
                             f'"canonical": "{canonical}{lane[2]}{", ".join(found)}]}}\n'

@@ -390,3 +390,17 @@ def test_epcis_sgtin_with_alphanumeric_serial_expands():
     (node,) = expand(doc)
     assert node["https://ref.gs1.org/epcis/epcList"] == [
         {"@list": [{"@id": "urn:epc:id:sgtin:4012345.033333.AGHFG"}]}]
+
+
+def test_a_context_loaded_through_one_catalog_is_not_handed_to_later_calls():
+    # pyld caches resolved contexts process-wide by IRI; urnld's calls keep a cache of their
+    # own, so a context one caller's catalog served is not reused by a call that names another
+    # loader (or none): nothing is read outside what each call names.
+    doc = {"@context": "urn:example:vc:context:v1", "@id": "urn:example:a",
+           "https://schema.org/name": "x"}
+    cat = URNDocumentLoader(EXAMPLES / "catalog")
+    expand(doc, loader=cat, canonicalize=False, hazards="ignore")
+    with pytest.raises((URNError, pyld.JsonLdError), match="urn:example:vc:context:v1"):
+        expand(doc, loader=URNDocumentLoader({}), canonicalize=False, hazards="ignore")
+    with pytest.raises(pyld.JsonLdError):
+        pyld.expand(doc, {"documentLoader": pyld.dummy_document_loader()})

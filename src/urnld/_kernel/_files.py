@@ -29,7 +29,6 @@ import gzip
 import io
 import os
 import re
-import secrets
 import stat
 import sys
 import zlib
@@ -311,6 +310,8 @@ def sweep_temporary(directory: str) -> None:
 
 
 def _private_name(directory: str) -> str:
+    import secrets  # only where O_TMPFILE is missing: most runs never need a random name
+
     return os.path.join(directory, f".urnld-{owner_tag()}-{secrets.token_hex(6)}.tmp")
 
 

@@ -243,6 +243,16 @@ def _plain_options(
         opts["base"] = base
     if loader is not None:
         opts["documentLoader"] = loader
+    if "contextResolver" not in opts:
+        from pyld.context_resolver import ContextResolver
+
+        # A context cache of this call only: pyld's process-wide cache would hand a context
+        # loaded through one caller's catalog to every later call, whatever loader it names.
+        document_loader = opts.get("documentLoader")
+        if document_loader is None:
+            document_loader = _pyld.get_document_loader()
+        cache = _pyld.LRUCache(maxsize=_pyld.RESOLVED_CONTEXT_CACHE_MAX_SIZE)  # pyld's own kind
+        opts["contextResolver"] = ContextResolver(cache, document_loader)
     return opts
 
 

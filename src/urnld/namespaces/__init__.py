@@ -17,6 +17,8 @@ True
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from .._core import (
     ENTRY_POINT_GROUP,
     GENERIC,
@@ -34,15 +36,32 @@ from .._core import (
     upper_except_pct,
     upper_pct,
 )
-from ._digital_link import (
-    GS1_DOMAIN,
-    PrefixLengths,
-    biip_prefix_lengths,
-    digital_link_to_epc,
-    epc_to_digital_link,
-    gs1_check_digit,
-)
 from ._repairs import REPAIRS, Repair, RepairRule, repair
+
+if TYPE_CHECKING:
+    from ._digital_link import (
+        GS1_DOMAIN,
+        PrefixLengths,
+        biip_prefix_lengths,
+        digital_link_to_epc,
+        epc_to_digital_link,
+        gs1_check_digit,
+    )
+
+# The GS1 Digital Link conversions are imported on first use: every command loads this package
+# (the rule registry's face), few of them convert EPC URNs.
+_LAZY = frozenset({"GS1_DOMAIN", "PrefixLengths", "biip_prefix_lengths", "digital_link_to_epc",
+                   "epc_to_digital_link", "gs1_check_digit"})
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        from . import _digital_link
+
+        value = getattr(_digital_link, name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 __all__ = [
     "ENTRY_POINT_GROUP",

@@ -49,8 +49,7 @@ from ._run import (
     check_file,
     check_lines,
 )
-from ._sniff import RDFSyntaxError
-from ._syntaxes import SYNTAXES
+from ._sniff import SYNTAXES, RDFSyntaxError
 
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [

@@ -29,13 +29,7 @@ from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
-from ._syntaxes import (
-    LINE_SYNTAXES,
-    HazardMode,
-    canonicalize_stream,
-    check_stream,
-    normalize_syntax,
-)
+from ._sniff import LINE_SYNTAXES, HazardMode, normalize_syntax
 from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
 
 if TYPE_CHECKING:
@@ -271,6 +265,8 @@ def canonicalize_file(
     out_fmt = normalize_syntax(output_format) if output_format else in_fmt
     if not _lines_only(in_fmt, out_fmt):
         with atomic_output(out_path) as fout:
+            from ._syntaxes import canonicalize_stream  # pyoxigraph: only for other syntaxes
+
             canonicalize_stream(
                 os.fspath(in_path), fout, input_format=in_fmt or "nquads",
                 output_format=out_fmt or "nquads", report=report, base=base, catalog=catalog,
@@ -368,6 +364,8 @@ def check_file(
                 f"{source}: check's locator mode reads N-Triples / N-Quads; convert the "
                 f"{in_fmt} input first (urnld canonicalize IN -o OUT.nt)"
             )
+        from ._syntaxes import check_stream  # pyoxigraph: only for other syntaxes
+
         check_stream(
             os.fspath(path), input_format=in_fmt, report=report, base=base, catalog=catalog,
             hazards=hazards, jobs=jobs, policy=policy, source=source,

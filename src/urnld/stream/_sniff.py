@@ -6,11 +6,30 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import IO, Any, Final
+from typing import IO, Any, Final, Literal
 
+from .._kernel import SYNTAXES as SYNTAX_TABLE
+from .._kernel import get_syntax
 from ..errors import URNError
 
-__all__ = ["MAX_JSON_DEPTH", "MAX_XML_TEXT", "RDFSyntaxError"]
+__all__ = [
+    "LINE_SYNTAXES",
+    "MAX_JSON_DEPTH",
+    "MAX_XML_TEXT",
+    "SYNTAXES",
+    "HazardMode",
+    "RDFSyntaxError",
+    "normalize_syntax",
+]
+
+HazardMode = Literal["error", "warn", "ignore"]
+
+#: Every syntax the streaming path reads and writes, by urnld's names (the kernel's syntax
+#: table): those pyoxigraph has a reader and a writer for.
+SYNTAXES: Final = frozenset(name for name, s in SYNTAX_TABLE.items() if s.oxigraph is not None)
+#: One statement a line: read by the line pass itself (no stage A).
+LINE_SYNTAXES: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].lines)
+
 
 # Input read per call by the sniffing reader (pyoxigraph asks for 1 KiB at a time).
 _BLOCK: Final = 1 << 20
@@ -216,3 +235,20 @@ class _Sniffer:
 _CONTEXT_REF: Final = re.compile(
     rb'"@(?:context|import)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[[^\]]*?"((?:[^"\\]|\\.)*)")'
 )
+
+
+def normalize_syntax(name: str) -> str:
+    """urnld's name of the syntax *name*, or :class:`RDFSyntaxError` when it is not streamed.
+
+    >>> normalize_syntax("TTL"), normalize_syntax("application/ld+json"), normalize_syntax("nq")
+    ('turtle', 'json-ld', 'nquads')
+    """
+    try:
+        fmt = get_syntax(name).name
+    except URNError:
+        fmt = name
+    if fmt not in SYNTAXES:
+        raise RDFSyntaxError(
+            name, f"not a syntax the streaming path reads (one of {', '.join(sorted(SYNTAXES))})"
+        )
+    return fmt

@@ -47,7 +47,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping
-from typing import IO, TYPE_CHECKING, Any, Final, Literal
+from typing import IO, TYPE_CHECKING, Any, Final
 
 from .._core import Policy
 from .._kernel import (
@@ -56,7 +56,6 @@ from .._kernel import (
     CanonOptions,
     LinkOptions,
     extras_of_report,
-    get_syntax,
     ntriples,
     open_input,
 )
@@ -68,8 +67,12 @@ from ._guard import guard_document
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
 from ._sniff import (
     _BLOCK,
+    LINE_SYNTAXES,
+    SYNTAXES,
+    HazardMode,
     RDFSyntaxError,
     _Sniffer,
+    normalize_syntax,
 )
 from ._stage_a import (
     _convert,
@@ -94,13 +97,7 @@ __all__ = [
     "output_prefixes",
 ]
 
-HazardMode = Literal["error", "warn", "ignore"]
 
-#: Every syntax the streaming path reads and writes, by urnld's names (the kernel's syntax
-#: table): those pyoxigraph has a reader and a writer for.
-SYNTAXES: Final = frozenset(name for name, s in SYNTAX_TABLE.items() if s.oxigraph is not None)
-#: One statement a line: read by the line pass itself (no stage A).
-LINE_SYNTAXES: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].lines)
 # Syntaxes that hold named graphs (N3 formulas are graphs too, named by blank nodes).
 _DATASETS: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].quads) | {"n3"}
 
@@ -118,21 +115,6 @@ MIN_CHILD_BYTES: Final = 1 << 20
 
 
 
-def normalize_syntax(name: str) -> str:
-    """urnld's name of the syntax *name*, or :class:`RDFSyntaxError` when it is not streamed.
-
-    >>> normalize_syntax("TTL"), normalize_syntax("application/ld+json"), normalize_syntax("nq")
-    ('turtle', 'json-ld', 'nquads')
-    """
-    try:
-        fmt = get_syntax(name).name
-    except URNError:
-        fmt = name
-    if fmt not in SYNTAXES:
-        raise RDFSyntaxError(
-            name, f"not a syntax the streaming path reads (one of {', '.join(sorted(SYNTAXES))})"
-        )
-    return fmt
 
 
 

@@ -20,11 +20,14 @@ from __future__ import annotations
 from ._bases import (
     BASE_CODE,
     HAZARD_KINDS,
+    RDFLIB_OUTCOME,
     base_message,
     is_hazard,
     is_urn,
     reference_kind,
     resolve,
+    turtle_position,
+    turtle_references,
 )
 from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
 from ._formats import (
@@ -98,6 +101,7 @@ __all__ = [
     "NO_SPELLINGS",
     "POLICY_OK_NIDS",
     "QUAD_FORMATS",
+    "RDFLIB_OUTCOME",
     "SPELLING",
     "SYNTAXES",
     "URNFN_FUNCTIONS",
@@ -158,5 +162,7 @@ __all__ = [
     "spill_settings",
     "sweep_temporary",
     "syntax_for_path",
+    "turtle_position",
+    "turtle_references",
     "without_repair_nids",
 ]

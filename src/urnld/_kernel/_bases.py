@@ -22,18 +22,21 @@ This module is stdlib-only: the reader (:mod:`urnld.read`), :mod:`urnld.jsonld` 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Final, Literal
 
 __all__ = [
     "BASE_CODE",
     "HAZARD_KINDS",
+    "RDFLIB_OUTCOME",
     "ReferenceKind",
     "base_message",
     "is_hazard",
     "is_urn",
     "reference_kind",
     "resolve",
+    "turtle_position",
+    "turtle_references",
 ]
 
 #: The finding code of every relative-reference-against-a-URN-base hazard.
@@ -196,3 +199,68 @@ rdflib: refuses the document); write the full IRI or declare a prefix [urn-base]
     if continuing is not None:
         text += f"; continuing with <{continuing}>"
     return f"{text} [{BASE_CODE}]"
+
+
+#: What rdflib 7's parsers make of a hazard, by syntax (measured; see docs/bases.md): every
+#: reader of urnld says it in its message, the same finding whichever command reads the file.
+RDFLIB_OUTCOME: Final = {
+    "turtle": "refuses the document",
+    "trig": "refuses the document",
+    "n3": "refuses the document",
+    "xml": "leaves the reference relative",
+    "sparql": "leaves the reference relative",
+}
+
+# Turtle, TriG, N3 in document order, one alternation: strings and comments are skipped whole,
+# so a "<urn:" or "@base" inside them is never taken for syntax. IRIREF follows Turtle 1.1 [18].
+_TOKEN: Final = re.compile(
+    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    r'|"(?:[^"\\\n\r]|\\.)*"'
+    r"|'(?:[^'\\\n\r]|\\.)*'"
+    r"|#[^\n\r]*"
+    r"|<(?P<iri>(?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>"
+    r"|(?P<base>@base\b|(?<![\w:.\-])(?i:base)(?![\w:\-]))",
+    re.S,
+)
+_UCHAR: Final = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
+
+
+def turtle_position(text: str, offset: int) -> tuple[int, int]:
+    """Line and column (both from 1) of *offset* in *text*.
+
+    >>> turtle_position("a\\nbc", 3)
+    (2, 2)
+    """
+    line = text.count("\n", 0, offset) + 1
+    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
+
+
+def turtle_references(
+    text: str, base: str | None
+) -> Iterator[tuple[re.Match[str], str, str, str | None, bool]]:
+    """Each IRI reference of Turtle-like *text*: its match, as written, unescaped, the base in
+    force where it stands (*base* until a ``@base``/``BASE`` directive), and whether it is the
+    IRI of such a directive (the base changes after it, resolved against the one before, as
+    rdflib and RFC 3986 §5.2 do).
+
+    >>> [(ref, base) for _m, _raw, ref, base, _d in
+    ...  turtle_references("@base <urn:x:> . <a> <http://e/p> '<b>' .", None)]
+    [('urn:x:', None), ('a', 'urn:x:'), ('http://e/p', 'urn:x:')]
+    """
+    current = base
+    expect_base = False
+    for m in _TOKEN.finditer(text):
+        if m.group("base") is not None:
+            expect_base = True
+            continue
+        raw = m.group("iri")
+        if raw is None:
+            continue
+        ref = raw if "\\" not in raw else _UCHAR.sub(
+            lambda u: chr(int(u.group(1) or u.group(2), 16)), raw)
+        yield m, raw, ref, current, expect_base
+        if expect_base:
+            current = ref if not current or reference_kind(ref) == "absolute" else resolve(
+                ref, current)
+            expect_base = False

@@ -13,10 +13,20 @@ from __future__ import annotations
 
 import re
 import warnings
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from typing import Literal
 
-from .._kernel import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
+from .._kernel import (
+    BASE_CODE,
+    HAZARD_KINDS,
+    RDFLIB_OUTCOME,
+    base_message,
+    is_urn,
+    reference_kind,
+    resolve,
+    turtle_position,
+    turtle_references,
+)
 from ..jsonld import Hazard, URNBaseError, URNContextWarning
 
 __all__ = [
@@ -34,28 +44,7 @@ HazardMode = Literal["error", "warn", "ignore"]
 _MAYBE_URN_BASE = re.compile(rb"(?i)base\s*<\s*urn:")
 _MAYBE_URN_BASE_TEXT = re.compile(r"(?i)base\s*<\s*urn:")
 
-# One alternation in document order: strings and comments are skipped whole, so a "<urn:" or
-# "@base" inside them is never taken for syntax. IRIREF follows Turtle 1.1 [18].
-_TOKEN = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n\r]|\\.)*"'
-    r"|'(?:[^'\\\n\r]|\\.)*'"
-    r"|#[^\n\r]*"
-    r"|<(?P<iri>(?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>"
-    r"|(?P<base>@base\b|(?<![\w:.\-])(?i:base)(?![\w:\-]))",
-    re.S,
-)
-_UCHAR = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 
-#: What rdflib 7's parsers make of a hazard, by syntax (measured; see docs/bases.md).
-RDFLIB_OUTCOME = {
-    "turtle": "refuses the document",
-    "trig": "refuses the document",
-    "n3": "refuses the document",
-    "xml": "leaves the reference relative",
-    "sparql": "leaves the reference relative",
-}
 
 
 class Position:
@@ -83,41 +72,8 @@ def turtle_may_have_urn_base(data: bytes | str) -> bool:
     return _MAYBE_URN_BASE_TEXT.search(data) is not None
 
 
-def _unescape(iri: str) -> str:
-    if "\\" not in iri:
-        return iri
-    return _UCHAR.sub(lambda m: chr(int(m.group(1) or m.group(2), 16)), iri)
 
 
-def _line_col(text: str, offset: int) -> tuple[int, int]:
-    line = text.count("\n", 0, offset) + 1
-    return line, offset - (text.rfind("\n", 0, offset) + 1) + 1
-
-
-def _references(
-    text: str, base: str | None
-) -> Iterator[tuple[re.Match[str], str, str, str | None, bool]]:
-    """Each IRI reference of Turtle-like *text*: its match, as written, unescaped, the base in
-    force where it stands (*base* until a ``@base``/``BASE`` directive), and whether it is the
-    IRI of such a directive (the base changes after it, resolved against the one before, as
-    rdflib and RFC 3986 §5.2 do)."""
-    current = base
-    expect_base = False
-    for m in _TOKEN.finditer(text):
-        if m.group("base") is not None:
-            expect_base = True
-            continue
-        raw = m.group("iri")
-        if raw is None:
-            continue
-        ref = _unescape(raw)
-        yield m, raw, ref, current, expect_base
-        if expect_base:
-            if not current or reference_kind(ref) == "absolute":
-                current = ref
-            else:
-                current = resolve(ref, current)
-            expect_base = False
 
 
 def rewrite_turtle(
@@ -138,7 +94,7 @@ def rewrite_turtle(
     pieces: list[str] = []
     last = 0
     found: list[Hazard] = []
-    for m, raw, ref, current, _sets_base in _references(text, base):
+    for m, raw, ref, current, _sets_base in turtle_references(text, base):
         if current is None or not is_urn(current):
             continue
         kind = reference_kind(ref)
@@ -149,7 +105,7 @@ def rewrite_turtle(
         else:
             new = resolve(ref, current)
         if kind in HAZARD_KINDS:
-            line, col = _line_col(text, m.start())
+            line, col = turtle_position(text, m.start())
             found.append(Hazard(BASE_CODE, base_message(
                 ref, current, where=str(Position(source, line, col)),
                 outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
@@ -214,19 +170,19 @@ def prefix_like_rewrites(
     pieces: list[str] = []
     last = 0
     done: list[tuple[str, str, str]] = []
-    for m, _raw, ref, current, sets_base in _references(text, None):
+    for m, _raw, ref, current, sets_base in turtle_references(text, None):
         if sets_base or current is None or not is_urn(current):
             continue
         kind = reference_kind(ref)
         if current.endswith(":") and kind == "relative-path":
             new = current + ref
-            line, col = _line_col(text, m.start())
+            line, col = turtle_position(text, m.start())
             done.append((str(Position(source, line, col)), ref, new))
             pieces.append(text[last:m.start("iri")])
             pieces.append(new)
             last = m.end("iri")
         elif left is not None and kind in HAZARD_KINDS:
-            line, col = _line_col(text, m.start())
+            line, col = turtle_position(text, m.start())
             left.append((str(Position(source, line, col)), ref, ""))
     if not pieces:
         return text, done

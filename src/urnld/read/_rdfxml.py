@@ -22,10 +22,18 @@ from rdflib import Graph, URIRef
 from rdflib.parser import InputSource
 from rdflib.plugins.parsers.rdfxml import BASE, RDFXMLHandler
 
-from .._kernel import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
+from .._kernel import (
+    BASE_CODE,
+    HAZARD_KINDS,
+    RDFLIB_OUTCOME,
+    base_message,
+    is_urn,
+    reference_kind,
+    resolve,
+)
 from ..jsonld import Hazard
 from ._errors import UnsafeXMLError
-from ._guard import RDFLIB_OUTCOME, HazardMode, Position
+from ._guard import HazardMode, Position
 
 __all__ = ["parse_rdfxml"]
 

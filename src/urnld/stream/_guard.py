@@ -26,40 +26,28 @@ from __future__ import annotations
 
 import io
 import json
-import re
 import warnings
 from collections.abc import Iterator
 from typing import Any, Final, Literal
 
-from .._kernel import BASE_CODE, HAZARD_KINDS, base_message, is_urn, reference_kind, resolve
+from .._kernel import (
+    BASE_CODE,
+    HAZARD_KINDS,
+    RDFLIB_OUTCOME,
+    base_message,
+    is_urn,
+    reference_kind,
+    resolve,
+    turtle_position,
+    turtle_references,
+)
 from ..errors import URNError
 
 __all__ = ["guard_document"]
 
 HazardMode = Literal["error", "warn", "ignore"]
 
-#: What rdflib's parsers make of a hazard, by syntax: the reader's message says it, and so does
-#: this one (the same finding whichever command reads the document).
-_RDFLIB_OUTCOME: Final = {
-    "turtle": "refuses the document",
-    "trig": "refuses the document",
-    "n3": "refuses the document",
-    "xml": "leaves the reference relative",
-}
 
-# Turtle, TriG, N3 in document order: strings and comments skipped whole (a "<urn:" or "@base"
-# in them is no syntax); IRIREF as Turtle 1.1 [18] has it; a base directive.
-_TOKEN: Final = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n\r]|\\.)*"'
-    r"|'(?:[^'\\\n\r]|\\.)*'"
-    r"|#[^\n\r]*"
-    r"|<(?P<iri>(?:[^<>\"{}|^`\\\x00-\x20]|\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8})*)>"
-    r"|(?P<base>@base\b|(?<![\w:.\-])(?i:base)(?![\w:\-]))",
-    re.S,
-)
-_UCHAR: Final = re.compile(r"\\u([0-9A-Fa-f]{4})|\\U([0-9A-Fa-f]{8})")
 _XML_NS: Final = "http://www.w3.org/XML/1998/namespace"
 _RDF_NS: Final = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
 # RDF/XML attributes whose values are IRI references (rdf:ID and rdf:bagID are fragments).
@@ -76,7 +64,7 @@ class _Hazard:
     def __init__(self, ref: str, base: str, where: str, syntax: str, mode: HazardMode) -> None:
         self.code = BASE_CODE
         self.message = base_message(
-            ref, base, where=where, outcomes={"rdflib": _RDFLIB_OUTCOME[syntax]},
+            ref, base, where=where, outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
             continuing=resolve(ref, base) if mode == "warn" else None,
         )
 
@@ -85,25 +73,10 @@ def _turtle(text: str, base: str | None, source: str, syntax: str,
             mode: HazardMode) -> Iterator[_Hazard]:
     """The hazards of Turtle-like *text*: each base directive followed, every IRI reference
     checked against the base in force where it stands."""
-    current = base
-    expect_base = False
-    for m in _TOKEN.finditer(text):
-        if m.group("base") is not None:
-            expect_base = True
-            continue
-        raw = m.group("iri")
-        if raw is None:
-            continue
-        ref = raw if "\\" not in raw else _UCHAR.sub(
-            lambda u: chr(int(u.group(1) or u.group(2), 16)), raw)
-        kind = reference_kind(ref)
-        if current is not None and is_urn(current) and kind in HAZARD_KINDS:
-            line = text.count("\n", 0, m.start()) + 1
-            column = m.start() - (text.rfind("\n", 0, m.start()) + 1) + 1
+    for m, _raw, ref, current, _sets_base in turtle_references(text, base):
+        if current is not None and is_urn(current) and reference_kind(ref) in HAZARD_KINDS:
+            line, column = turtle_position(text, m.start())
             yield _Hazard(ref, current, f"{source}:{line}:{column}", syntax, mode)
-        if expect_base:
-            current = ref if not current or kind == "absolute" else resolve(ref, current)
-            expect_base = False
 
 
 def _rdfxml(raw: bytes, base: str | None, source: str, mode: HazardMode) -> list[_Hazard]:

@@ -115,7 +115,8 @@ def test_timeout(bad_server: tuple[str, dict[str, Any]], capsys: pytest.CaptureF
     code = main(["check", "--endpoint", url, "--timeout", "0.5"])
     line = one_error_line(capsys, code, "check")
     assert "no answer within the timeout" in line and "--timeout" in line
-    assert time.monotonic() - started < 3
+    # The baseline is the server's own delay, set above: the command gave up before it.
+    assert time.monotonic() - started < b["sleep"]
 
 
 def test_wrong_url(capsys: pytest.CaptureFixture[str]) -> None:

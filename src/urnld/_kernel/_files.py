@@ -273,12 +273,11 @@ def owner_gone(tag: str) -> bool:
     if host != _host() or not pid_text.isdigit():
         return False
     pid = int(pid_text)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return True
-    except (PermissionError, OverflowError):
-        pass  # alive, another user's
+    with contextlib.suppress(PermissionError, OverflowError):  # alive, another user's
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return True
     # Alive: the same process, unless the pid was reused since (another start time).
     start = _process_start(pid)
     return start_text.isdigit() and start != 0 and int(start_text) not in (0, start)

@@ -6,6 +6,7 @@ their public face and states the guarantees.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -57,10 +58,9 @@ def default_memory_budget() -> int:
     """
     text = os.environ.get(BUDGET_ENV)
     if text:
-        try:
+        # A bad value set by hand: the default, rather than a crash deep in a worker.
+        with contextlib.suppress(ValueError):
             return max(0, int(text))
-        except ValueError:
-            pass  # a bad value set by hand: the default, rather than a crash deep in a worker
     return DEFAULT_MEMORY_BUDGET
 
 
@@ -101,10 +101,8 @@ def _sorted_items(data: dict[Any, Any]) -> list[tuple[Any, Any]]:
             type(key) is tuple and len(key) == 2
             and type(key[0]) is str and type(key[1]) is str
         ):
-            try:
+            with contextlib.suppress(TypeError):  # a map of mixed keys: the plain order
                 return sorted(data.items(), key=_pair_order)
-            except TypeError:
-                pass  # a map of mixed keys: the plain order
     return sorted(data.items())
 
 

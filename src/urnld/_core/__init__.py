@@ -70,7 +70,15 @@ from ._rules import (
 )
 from ._schema import RFC8141_PATTERN, json_schema, urn_schema
 from ._severity import LEVELS, SeverityConfigError, SeverityMap
-from ._urn import URN, canonical, canonical_of_match, equivalent, is_valid, parse
+from ._urn import (
+    URN,
+    canonical,
+    canonical_of_match,
+    equivalent,
+    is_valid,
+    normalized_text,
+    parse,
+)
 from ._urn import _check_text as check_text
 
 __all__ = [
@@ -127,6 +135,7 @@ __all__ = [
     "native_copy",
     "nid_findings",
     "nid_policy_error",
+    "normalized_text",
     "on_register",
     "parse",
     "policy_scope",

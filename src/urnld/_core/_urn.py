@@ -77,6 +77,16 @@ def canonical_of_match(text: str, m: re.Match[str]) -> str:
     return key + _components(*m.group(3, 4, 5))
 
 
+def normalized_text(nid: str, nss: str, r: str | None, q: str | None, f: str | None) -> str:
+    """RFC 8141 §3 case normalization of a URN's parts: ``urn`` and the NID lower-cased,
+    ``%XX`` hex upper-cased in the NSS and every component (what :meth:`URN.normalized` is).
+
+    >>> normalized_text("EXAMPLE", "a%2c", None, None, "p%3a")
+    'urn:example:a%2C#p%3A'
+    """
+    return f"urn:{nid.lower()}:{upper_pct(nss)}{_components(r, q, f)}"
+
+
 def _components(r: str | None, q: str | None, f: str | None) -> str:
     """The components with their %XX hex upper-cased, delimiters included."""
     out = ""
@@ -407,9 +417,7 @@ class URN:
         >>> str(URN("URN:EXAMPLE:a123%2cz456#p%3a").normalized())
         'urn:example:a123%2Cz456#p%3A'
         """
-        nid, nss, r, q, f = self.parts
-        text = f"urn:{nid.lower()}:{upper_pct(nss)}{_components(r, q, f)}"
-        return self._derived(text)
+        return self._derived(normalized_text(*self.parts))
 
     def canonical(self) -> URN:
         """The canonical form: :meth:`normalized` plus the namespace's rules.

@@ -27,6 +27,7 @@ from collections.abc import Iterator
 from typing import Final
 
 from .. import json_default
+from .._core import normalized_text
 from ..findings import CODES
 
 HELP = "parse and check URNs, show their parts and canonical form"
@@ -241,17 +242,7 @@ class _Describer:
             out["error"] = {"position": error.position, "reason": error.reason}
             return out
         nid, nss, r, q, f = parts
-        upper = self._upper_pct
-        # URN.normalized()'s text: RFC 8141 §3 case folding of each part.
-        normalized = (
-            f"urn:{nid.lower()}:{upper(nss)}"
-            + ("" if r is None else "?+" + upper(r))
-            + ("" if q is None else "?=" + upper(q))
-            + ("" if f is None else "#" + upper(f))
-        )
-        if mode == "rfc2141":
-            # Written out, a legacy NSS's '?', '#' would be read by RFC 8141 as components.
-            normalized, canonical = (_as_rfc8141(normalized), _as_rfc8141(canonical))
+        normalized, canonical = _written_forms(parts, canonical, mode)
         registered, rule = self._nid(nid)
         out.update(
             parts={"nid": nid, "nss": nss, "r_component": r, "q_component": q,
@@ -435,17 +426,7 @@ class _Describer:
                 f'{error.position}, "reason": {_string(error.reason)}}}, "findings": [{found}]}}\n'
             )
         nid, nss, r, q, f = parts
-        upper = self._upper_pct
-        # URN.normalized()'s text: RFC 8141 §3 case folding of each part.
-        normalized = (
-            f"urn:{nid.lower()}:{upper(nss)}"
-            + ("" if r is None else "?+" + upper(r))
-            + ("" if q is None else "?=" + upper(q))
-            + ("" if f is None else "#" + upper(f))
-        )
-        if mode == "rfc2141":
-            # Written out, a legacy NSS's '?', '#' would be read by RFC 8141 as components.
-            normalized, canonical = (_as_rfc8141(normalized), _as_rfc8141(canonical))
+        normalized, canonical = _written_forms(parts, canonical, mode)
         registered, rule = self._nid(nid)
         return (
             f'{head}, "parts": {{"nid": {_string(nid)}, "nss": {_string(nss)}, "r_component": '
@@ -455,6 +436,17 @@ class _Describer:
             f'{"true" if registered else "false"}, "rule": {_optional(rule)}, "error": null, '
             f'"findings": [{found}]}}\n'
         )
+
+
+def _written_forms(
+    parts: tuple[str, str, str | None, str | None, str | None], canonical: str, mode: str
+) -> tuple[str, str]:
+    """The normalized and canonical forms as printed: in RFC 8141 syntax, read the same way
+    (a legacy NSS's '?', '#' would otherwise be read by RFC 8141 as components)."""
+    normalized = normalized_text(*parts)
+    if mode == "rfc2141":
+        return _as_rfc8141(normalized), _as_rfc8141(canonical)
+    return normalized, canonical
 
 
 def _as_rfc8141(legacy: str) -> str:

@@ -49,6 +49,8 @@ dbuf_reserve(DBuf *b, Py_ssize_t more)
 static int
 dbuf_put(DBuf *b, const char *s, Py_ssize_t n)
 {
+    if (n == 0) /* the buffer may not exist yet: memcpy() takes no NULL, even for 0 bytes */
+        return 0;
     if (dbuf_reserve(b, n) < 0)
         return -1;
     memcpy(b->p + b->n, s, (size_t)n);

@@ -210,3 +210,15 @@ def test_the_exit_status_is_the_whole_lists() -> None:
     assert _command(b"urn:ex:a b\n" + good).returncode == 1
     assert _command(good * 10 + b"urn:ex:a b\n").returncode == 1
     assert _command(good * 10 + b"urn:ex:a b\n", "--json").returncode == 1
+
+
+def test_a_full_memo_is_emptied_and_the_output_stays_the_same() -> None:
+    # The writer remembers at most _MAX_MEMO lines of each kind: past it, it starts again.
+    chunk = "\n".join([*ALL, *ALL[:50], *ALL[:50]]) + "\n"
+    for as_json in (False, True):
+        expected = _reference(chunk, "rfc8141", False, [], as_json)[0]
+        d = _Describer("rfc8141", False, [])
+        d._MAX_MEMO = 7
+        for _ in range(2):
+            assert d.lines(chunk, as_json) == expected
+            assert len(d._memo) <= 7 and all(len(s) <= 7 for s in d._seen.values())

@@ -18,7 +18,7 @@
  *                                         what check() reports of an ASCII URN (codes, first
  *                                         error, canonical form, NID);
  *   tds_schemes()                         the GS1 TDS table of the EPC check, for its test;
- *   describe_lines(chunk, as_json, lanes, lane_of, slow, ...)
+ *   describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, ...)
  *                                         the text or JSON Lines `urnld parse -` writes for a
  *                                         chunk of lines (the common case; slow() the rest).
  *
@@ -85,8 +85,8 @@ static PyMethodDef methods[] = {
     {"check_fields", (PyCFunction)(void (*)(void))sp_check_fields, METH_FASTCALL,
      "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
     {"describe_lines", (PyCFunction)(void (*)(void))sp_describe_lines, METH_FASTCALL,
-     "describe_lines(chunk, as_json, lanes, lane_of, slow, prefixes, spec, options, code_ranks, "
-     "severity_ranks) -> (str, lines, invalid)"},
+     "describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec, "
+     "options, code_ranks, severity_ranks) -> (str, lines, invalid)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -192,6 +192,9 @@ class _Describer:
         self._lanes: dict[str, _NidLane | None] = {}
         self._c_lanes: dict[str, _CLane | None] = {}
         self._memo: dict[str, tuple[str, bool]] = {}
+        # The accelerator's writer remembers what it wrote for a line (a text block, a JSON
+        # line), at most _MAX_MEMO lines of each: lists repeat URNs.
+        self._seen: dict[bool, dict[str, str]] = {False: {}, True: {}}
         # The accelerator's writer of a chunk of lines; it takes its fast lane only with the
         # check context (the default options), and gives every other line to this class.
         self._describe_lines = None if speedups is None else speedups.describe_lines
@@ -511,7 +514,7 @@ class _Describer:
         write = self._describe_lines
         if write is not None:
             out, _, invalid = write(
-                chunk, as_json, self._c_lanes, self._c_lane,
+                chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
                 self._json_memo if as_json else self._text_memo, *self._writer_context,
             )
             if invalid:
@@ -614,16 +617,18 @@ def run(args: argparse.Namespace) -> int:
     # A list on stdin is read, decoded and written a chunk of lines at a time, each result
     # dropped once written: ``urnld parse -`` on a long list runs in constant memory with one
     # write per chunk.
-    if "-" in args.urns:
-        # What is loaded by now lives as long as the command: the collector need not walk it
-        # again at each collection the stream's short-lived objects set off.
-        gc.freeze()
-    for value in args.urns:
-        if value == "-":
-            for chunk in _chunks():
-                write(describer.lines(chunk, args.json))
-        else:
-            write(render(value))
+    # What is loaded by now outlives the stream: the collector need not walk it again at each
+    # collection the stream's short-lived objects set off.
+    gc.freeze()
+    try:
+        for value in args.urns:
+            if value == "-":
+                for chunk in _chunks():
+                    write(describer.lines(chunk, args.json))
+            else:
+                write(render(value))
+    finally:
+        gc.unfreeze()
     return 0 if describer.valid else 1
 
 

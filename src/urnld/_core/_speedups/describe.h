@@ -1,19 +1,18 @@
 /* Part of _speedups.c (one translation unit). Twin of urnld.cli._parse (_Describer.text,
  * _Describer.json_line): what `urnld parse -` writes for each line of a list.
  *
- * describe_lines(chunk, as_json, lanes, lane_of, slow, prefixes, spec, options, code_ranks,
- *                severity_ranks) -> (output, lines, invalid)
+ * describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec,
+ *                options, code_ranks, severity_ranks) -> (output, lines, invalid)
  *
- * chunk: a str of whole lines ('\n' ends each; the last may lack it). Each line is stripped
- * as str.strip() does and skipped when blank, as the Python reader does. The common case, a
- * valid ASCII RFC 8141 URN without components whose findings are its NID's own, percent-
- * encoding lints and not-canonical, is written here from check_fields_of() (check.h) and the
- * NID's "lane": lanes[nid as written], or lane_of(nid) on a miss (the Python memoizes), a
+ * chunk: whole lines ('\n' ends each but the last), each stripped as str.strip() does, blank
+ * ones skipped. The common case, a valid ASCII RFC 8141 URN without components whose findings
+ * are its NID's own, percent-encoding lints and not-canonical, is written here from
+ * check_fields_of() (check.h) and the NID's lane: lanes[nid as written] or lane_of(nid), a
  * tuple (text_head, json_mid, json_tail, own) or None, own holding the NID's findings as
- * (code, rank, text line, JSON object). Everything else (errors, components, non-ASCII, a
- * rule's own findings, a plugin's rule) is written by slow(line) -> (text, valid), the Python
- * writer, so the output is the Python's byte for byte (tests/core/test_speedups_describe.py).
- * output: the chunk's text; lines: the lines described; invalid: how many were not valid. */
+ * (code, rank, text line, JSON object). The rest is written by slow(line) -> (text, valid),
+ * the Python writer: byte for byte the Python's output (tests/core/test_speedups_describe.py).
+ * seen: line -> output of the lines written here, at most seen_max (emptied when full): lists
+ * repeat URNs. Returns the chunk's output, the lines described and how many were invalid. */
 #ifndef URNLD_SPEEDUPS_DESCRIBE_H
 #define URNLD_SPEEDUPS_DESCRIBE_H
 
@@ -144,8 +143,7 @@ typedef struct {
 
 typedef struct {
     Item item[MAX_ITEMS];
-    int n;
-    int per_code[CODE_COUNT];
+    int n, per_code[CODE_COUNT];
 } Items;
 
 /* Add a lint (at most LINTS_PER_CODE of a code, as check() makes them). 0 done, -1 full. */
@@ -157,13 +155,7 @@ items_lint(Items *it, int code, Py_ssize_t start, Py_ssize_t end)
     if (it->n == MAX_ITEMS)
         return -1;
     it->per_code[code]++;
-    Item *e = &it->item[it->n++];
-    e->code = code;
-    e->name = CODE_NAMES[code];
-    e->rank = CODE_RANK[code];
-    e->start = start;
-    e->end = end;
-    e->own = NULL;
+    it->item[it->n++] = (Item){code, CODE_NAMES[code], CODE_RANK[code], start, end, NULL};
     return 0;
 }
 
@@ -299,12 +291,15 @@ lane_for(PyObject *nid, PyObject *lanes, PyObject *lane_of, PyObject **hold)
     }
     if (lane == Py_None)
         return NULL;
-    if (!PyTuple_CheckExact(lane) || PyTuple_GET_SIZE(lane) != 4 ||
-        !PyTuple_CheckExact(PyTuple_GET_ITEM(lane, 3))) {
-        PyErr_SetString(PyExc_TypeError, "describe_lines(): a lane is a 4-tuple");
-        return NULL;
+    int ok = PyTuple_CheckExact(lane) && PyTuple_GET_SIZE(lane) == 4 &&
+             PyTuple_CheckExact(PyTuple_GET_ITEM(lane, 3));
+    for (Py_ssize_t j = 0; ok && j < PyTuple_GET_SIZE(PyTuple_GET_ITEM(lane, 3)); j++) {
+        PyObject *e = PyTuple_GET_ITEM(PyTuple_GET_ITEM(lane, 3), j);
+        ok = PyTuple_CheckExact(e) && PyTuple_GET_SIZE(e) == 4;
     }
-    return lane;
+    if (!ok)
+        PyErr_SetString(PyExc_TypeError, "describe_lines(): a lane is (str, str, str, tuple)");
+    return ok ? lane : NULL;
 }
 
 /* Write the line *text* (an ASCII str) if it is the common case. 1 written, 0 not the common
@@ -358,13 +353,7 @@ describe_fast(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *lanes, 
         if (code == code_str[CODE_NOT_CANONICAL])
             known = wanted[CODE_NOT_CANONICAL] = 1;
         for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(own) && !known; j++) {
-            PyObject *e = PyTuple_GET_ITEM(own, j);
-            if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 4) {
-                PyErr_SetString(PyExc_TypeError, "describe_lines(): an own finding is a 4-tuple");
-                r = -1;
-                goto done;
-            }
-            int c = PyUnicode_Compare(PyTuple_GET_ITEM(e, 0), code);
+            int c = PyUnicode_Compare(PyTuple_GET_ITEM(PyTuple_GET_ITEM(own, j), 0), code);
             if (c == -1 && PyErr_Occurred()) {
                 r = -1;
                 goto done;
@@ -379,18 +368,13 @@ describe_fast(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *lanes, 
         PyObject *e = PyTuple_GET_ITEM(own, j);
         if (it.n == MAX_ITEMS)
             goto done;
-        Item *x = &it.item[it.n++];
         long rank = PyLong_AsLong(PyTuple_GET_ITEM(e, 1));
-        x->name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(e, 0));
-        if ((rank == -1 && PyErr_Occurred()) || x->name == NULL) {
+        const char *name = PyUnicode_AsUTF8(PyTuple_GET_ITEM(e, 0));
+        if ((rank == -1 && PyErr_Occurred()) || name == NULL) {
             r = -1;
             goto done;
         }
-        x->code = -1;
-        x->rank = (int)rank;
-        x->start = 4;
-        x->end = 4 + nid_len;
-        x->own = e;
+        it.item[it.n++] = (Item){-1, name, (int)rank, 4, 4 + nid_len, e};
     }
     if (lint_items(s, nss_start, n, wanted, &it) < 0)
         goto done;
@@ -494,15 +478,16 @@ flush_to(PyObject *pieces, DBuf *out)
 static PyObject *
 sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!nargs_are("describe_lines", nargs, 10))
+    if (!nargs_are("describe_lines", nargs, 12))
         return NULL;
-    PyObject *chunk = args[0], *lanes = args[2], *lane_of = args[3], *slow = args[4],
-             *prefixes = args[5], *spec_of = args[6], *options = args[7], *code_ranks = args[8],
-             *sev_ranks = args[9];
+    PyObject *chunk = args[0], *seen = args[2], *lanes = args[4], *lane_of = args[5],
+             *slow = args[6], *prefixes = args[7], *spec_of = args[8], *options = args[9],
+             *code_ranks = args[10], *sev_ranks = args[11];
     int as_json = PyObject_IsTrue(args[1]);
-    if (as_json < 0)
+    Py_ssize_t seen_max = PyLong_AsSsize_t(args[3]);
+    if (as_json < 0 || (seen_max == -1 && PyErr_Occurred()))
         return NULL;
-    if (!PyUnicode_Check(chunk) || !PyDict_Check(lanes)) {
+    if (!PyUnicode_Check(chunk) || !PyDict_Check(lanes) || !PyDict_CheckExact(seen)) {
         PyErr_SetString(PyExc_TypeError, "describe_lines(chunk: str, as_json, lanes: dict, ...)");
         return NULL;
     }
@@ -544,10 +529,26 @@ sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         lines++;
         int done = 0;
         if (fast && PyUnicode_IS_ASCII(line)) {
+            PyObject *known = PyDict_GetItemWithError(seen, line); /* borrowed */
             Py_ssize_t mark = out.n;
-            done = describe_fast(&out, &m, line, as_json, lanes, lane_of, prefixes, spec_of,
-                                 options, code_ranks, sev_ranks);
+            if (known != NULL)
+                done = PyUnicode_CheckExact(known) && dbuf_str(&out, known) == 0 ? 1 : -1;
+            else if (!PyErr_Occurred())
+                done = describe_fast(&out, &m, line, as_json, lanes, lane_of, prefixes, spec_of,
+                                     options, code_ranks, sev_ranks);
+            else
+                done = -1;
+            if (done == 1 && known == NULL) { /* remember it */
+                PyObject *text = PyUnicode_DecodeUTF8(out.p + mark, out.n - mark, NULL);
+                if (text != NULL && PyDict_GET_SIZE(seen) >= seen_max)
+                    PyDict_Clear(seen);
+                if (text == NULL || PyDict_SetItem(seen, line, text) < 0)
+                    done = -1;
+                Py_XDECREF(text);
+            }
             if (done < 0) {
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_TypeError, "describe_lines(): seen holds str");
                 Py_DECREF(line);
                 goto fail;
             }

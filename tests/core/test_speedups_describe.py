@@ -222,3 +222,14 @@ def test_a_full_memo_is_emptied_and_the_output_stays_the_same() -> None:
         for _ in range(2):
             assert d.lines(chunk, as_json) == expected
             assert len(d._memo) <= 7 and all(len(s) <= 7 for s in d._seen.values())
+
+
+def test_long_lines_are_not_remembered() -> None:
+    # The memos hold a bounded number of lines of bounded length: a list of long lines does
+    # not fill memory with their outputs.
+    long_valid, long_invalid = "urn:example:" + "a" * 2000, "urn:ex:a b" + "c" * 2000
+    chunk = f"{long_valid}\n{long_invalid}\n" * 2
+    for as_json in (False, True):
+        d = _Describer("rfc8141", False, [])
+        assert d.lines(chunk, as_json) == _reference(chunk, "rfc8141", False, [], as_json)[0]
+        assert not d._memo and not any(d._seen.values())

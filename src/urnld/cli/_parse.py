@@ -159,6 +159,7 @@ class _Describer:
 
     _MAX_NIDS = 4096
     _MAX_MEMO = 4096
+    _MAX_MEMO_LINE = 1025  # characters of a memo's key: a line of 1024 and the JSON's mark
 
     def __init__(self, mode: str, strict: bool, profiles: list[str]) -> None:
         from .._core import (
@@ -494,7 +495,10 @@ class _Describer:
         return known
 
     def _remember(self, key: str, value: tuple[str, bool]) -> None:
-        # Bounded: a list of any length runs in constant memory (the older half is dropped).
+        # Bounded: a list of any length runs in constant memory (the older half is dropped;
+        # a long line is not kept, as the accelerator's writer keeps none past 1024 characters).
+        if len(key) > self._MAX_MEMO_LINE:
+            return
         memo = self._memo
         if len(memo) >= self._MAX_MEMO:
             for old in list(memo)[: self._MAX_MEMO // 2]:

@@ -11,10 +11,12 @@
  * tuple (text_head, json_mid, json_tail, own) or None, own holding the NID's findings as
  * (code, rank, text line, JSON object). The rest is written by slow(line) -> (text, valid),
  * the Python writer: byte for byte the Python's output (tests/core/test_speedups_describe.py).
- * seen: line -> output of the lines written here, at most seen_max (emptied when full): lists
- * repeat URNs. Returns the chunk's output, the lines described and how many were invalid. */
+ * seen: line -> output of the lines written here, at most seen_max lines of at most
+ * SEEN_LINE_MAX characters (emptied when full): lists repeat URNs. Returns the chunk's
+ * output, the lines described and how many were invalid. */
 #ifndef URNLD_SPEEDUPS_DESCRIBE_H
 #define URNLD_SPEEDUPS_DESCRIBE_H
+#define SEEN_LINE_MAX 1024 /* a longer line is not remembered: the memo's size stays bounded */
 
 /* A growable buffer of UTF-8 text. */
 typedef struct {
@@ -538,7 +540,7 @@ sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                                      options, code_ranks, sev_ranks);
             else
                 done = -1;
-            if (done == 1 && known == NULL) { /* remember it */
+            if (done == 1 && known == NULL && b - a <= SEEN_LINE_MAX) { /* remember it */
                 PyObject *text = PyUnicode_DecodeUTF8(out.p + mark, out.n - mark, NULL);
                 if (text != NULL && PyDict_GET_SIZE(seen) >= seen_max)
                     PyDict_Clear(seen);

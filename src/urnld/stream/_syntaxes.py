@@ -13,8 +13,16 @@ Three stages, each in bounded memory:
 pyoxigraph keeps what urnld must not change: literals keep their lexical form, datatype and
 language (``"01"^^xsd:integer`` stays ``"01"``), the default graph stays the default graph and
 blank nodes keep their labels. On a large input stage A runs in a child process that feeds the
-parent through a pipe, so the two sides use two cores; a parse error there is raised in the
-parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+parent through a pipe, and stage C (written to a file) in another that the parent feeds, so
+the three stages share the cores and B, the heaviest, has a process to itself; a check has no
+stage C, and its B is shared among the line pass's workers. A parse error in a child is raised
+in the parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+
+Why N-Quads text between the stages rather than pyoxigraph's terms: the rule on the terms
+themselves (one parse, a cache from term to rewritten term, one serialize) costs more than
+the two conversions, since most statements of URN-rich data hold a URN to rewrite and each
+rewritten statement is a new pyoxigraph quad, whose construction from Python costs more than
+pyoxigraph's own N-Quads writing and reading of it (``bench/syntaxes.py --stages``).
 
 Guards kept from the whole-document reader (:mod:`urnld.read`): a base that is a URN (``@base``,
 ``BASE``, ``xml:base``, a JSON-LD ``@base``, or the caller's ``base``) is looked for in every

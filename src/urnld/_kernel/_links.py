@@ -201,6 +201,10 @@ def report_extras(
     For a transport that counts only what it writes (a store already holding a statement does
     not get it again). Raises :class:`SpellingLimitError` as :func:`extras_of_report` does.
     """
+    locators = report.locator_pairs() if options.link_locators else []
+    if not (options.link or options.keep_spellings or options.link_resolvers or locators):
+        # link_locators alone and no locator met: nothing to add, whatever the spellings are.
+        return []
     if report.clusters_truncated:
         raise SpellingLimitError(
             f"{source}: more than {report.max_examples:,} distinct URN spellings, so the "
@@ -213,7 +217,7 @@ def report_extras(
             "statements link-locators adds would be incomplete; run without it, or raise the "
             "report's max_examples (Python API)"
         )
-    return extra_statements(report.spellings(), options, report.locator_pairs())
+    return extra_statements(report.spellings(), options, locators)
 
 
 def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:

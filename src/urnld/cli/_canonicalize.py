@@ -428,10 +428,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.gs1_prefix_lengths and not (args.link_locators or args.merge_locators):
         raise URNError("--gs1-prefix-lengths needs --link-locators or --merge-locators")
     args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
-    if _spelling_opts(args) and (args.endpoint is not None or args.engine == "dask"):
+    if _spelling_opts(args) and args.endpoint is not None:
         raise URNError(
-            "--repair, --link-locators and --merge-locators run on local files, not with "
-            "--endpoint or --engine dask"
+            "--repair, --link-locators and --merge-locators run on files (local or "
+            "--engine dask), not with --endpoint"
         )
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
@@ -538,6 +538,7 @@ def _run_dask(args: argparse.Namespace) -> int:
                 output_format=args.output_format,
                 iris=args.iris,
                 **read_options(args),
+                **_spelling_opts(args),
             )
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.

@@ -428,11 +428,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.gs1_prefix_lengths and not (args.link_locators or args.merge_locators):
         raise URNError("--gs1-prefix-lengths needs --link-locators or --merge-locators")
     args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
-    if _spelling_opts(args) and args.endpoint is not None:
-        raise URNError(
-            "--repair, --link-locators and --merge-locators run on files (local or "
-            "--engine dask), not with --endpoint"
-        )
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
         from ._endpoint import run_canonicalize

@@ -20,12 +20,18 @@ compiled accelerator when built) with each mode and with none, interleaved, best
 ``--link-locators``' statements are complete on both dumps). Printed: seconds and the ratio to
 the run with the modes off, measured in the same run. ``--pure`` also times the pure-Python
 path (``URNLD_PURE_PYTHON=1``'s code, selected in-process).
+
+``--baseline-src DIR`` also compares the run with the modes off with another urnld source
+tree (``DIR/src``, its accelerator built there, e.g. ``git archive main | tar -x -C DIR``):
+both run in child processes, interleaved, each timing its own call (CPU seconds).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import subprocess
 import sys
 import tempfile
 import time
@@ -118,12 +124,42 @@ def bench(name: str, src: Path, d: Path, repeat: int, pure: bool) -> None:
             print(f"  [{tag}] {mode:<28} {cpu:7.3f} s CPU   ratio {cpu / off:5.2f}")
 
 
+_CHILD = """
+import sys, time
+from urnld.report import CanonicalizeReport
+from urnld.stream import canonicalize_file
+t = time.process_time()
+canonicalize_file(sys.argv[1], sys.argv[2], jobs=1, report=CanonicalizeReport(max_examples=10**6))
+print(time.process_time() - t)
+"""
+
+
+def _child_cpu(src_dir: str, src: Path, dst: Path) -> float:
+    env = {k: v for k, v in os.environ.items() if k != "URNLD_PURE_PYTHON"}
+    env["PYTHONPATH"] = src_dir
+    out = subprocess.run([sys.executable, "-c", _CHILD, str(src), str(dst)], env=env,
+                         capture_output=True, text=True, check=True)
+    return float(out.stdout.split()[-1])
+
+
+def bench_baseline(src: Path, d: Path, baseline: Path, repeat: int) -> None:
+    here = str(Path(__file__).resolve().parents[1] / "src")
+    best = {"this tree": float("inf"), "baseline": float("inf")}
+    for _ in range(repeat):
+        best["this tree"] = min(best["this tree"], _child_cpu(here, src, d / "a.nt"))
+        best["baseline"] = min(best["baseline"], _child_cpu(str(baseline / "src"), src,
+                                                            d / "b.nt"))
+    print(f"  modes off, CPU: this tree {best['this tree']:.3f} s, baseline "
+          f"{best['baseline']:.3f} s: ratio {best['this tree'] / best['baseline']:.3f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--triples", type=int, default=200_000, help="statements per dump")
     ap.add_argument("--repeat", type=int, default=3)
     ap.add_argument("--pure", action="store_true", help="also time the pure-Python path")
     ap.add_argument("--dir", help="work directory (default: a temporary one)")
+    ap.add_argument("--baseline-src", type=Path, help="another urnld tree to compare with")
     args = ap.parse_args()
     print("accelerator:", "compiled" if _COMPILED is not None else "not built (pure Python only)")
     with tempfile.TemporaryDirectory(dir=args.dir) as tmp:
@@ -133,6 +169,8 @@ def main() -> None:
             src = d / fname
             make(src, args.triples)
             bench(title, src, d, args.repeat, args.pure)
+            if args.baseline_src:
+                bench_baseline(src, d, args.baseline_src, max(args.repeat, 5))
             src.unlink()
 
 

@@ -163,8 +163,9 @@ def _locator_links(canonicals: set[str], locators: Iterable[tuple[str, str]]) ->
         if not urn:
             pending.add(locator)
             continue
-        # The locator's URN as the table writes it; the data has its canonical form.
-        canonical = URN(urn).canonical_str
+        # The locator's URN as the table writes it; the data has its canonical form (a URN
+        # of the data is canonical already: no URN object to build for it).
+        canonical = urn if urn in canonicals else URN(urn).canonical_str
         if canonical in canonicals:
             out.add(Extra(locator, OWL_SAME_AS, canonical))
             out.add(Extra(canonical, OWL_SAME_AS, locator))

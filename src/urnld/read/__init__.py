@@ -18,11 +18,12 @@ from __future__ import annotations
 from ._errors import ReadError, UnsafeXMLError
 from ._fixbase import Rewrite, fix_base
 from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
-from ._guard import HazardMode, guard_text
+from ._guard import IN_READER, HazardMode, guard_text
 from ._reader import Catalog, loader_for, new_graph, read, read_into
 
 __all__ = [
     "FORMATS",
+    "IN_READER",
     "LINE_FORMATS",
     "QUAD_FORMATS",
     "Catalog",

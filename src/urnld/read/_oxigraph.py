@@ -32,7 +32,24 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from .._kernel import get_syntax
 from ._errors import ReadError
 
-__all__ = ["OXIGRAPH_FORMATS", "parse_into"]
+__all__ = ["MAX_TURTLE_DEPTH", "OXIGRAPH_FORMATS", "check_nesting", "parse_into"]
+
+#: The deepest nesting of collections ``( … )`` and blank-node property lists ``[ … ]`` read
+#: from Turtle and TriG. pyoxigraph keeps a few hundred bytes per open level: a megabyte of
+#: ``(`` would cost a third of a gigabyte before the parser finds the document unterminated.
+MAX_TURTLE_DEPTH: Final = 1000
+# What cannot hold syntax brackets: strings, comments, IRIs, escaped characters.
+_NOT_SYNTAX: Final = re.compile(
+    rb'"""(?:[^"\\]|\\.|"(?!""))*"""'
+    rb"|'''(?:[^'\\]|\\.|'(?!''))*'''"
+    rb'|"(?:[^"\\\n\r]|\\.)*"'
+    rb"|'(?:[^'\\\n\r]|\\.)*'"
+    rb"|#[^\n\r]*"
+    rb'|<[^<>"{}|^`\\\x00-\x20]*>'
+    rb"|\\."
+)
+_NOT_BRACKETS: Final = bytes(b for b in range(256) if b not in b"()[]")
+_SLICE: Final = 256
 
 #: The reader's syntaxes that pyoxigraph parses for it (N3, TriX and HexTuples stay rdflib's:
 #: pyoxigraph refuses N3 variables and has no reader for the other two).
@@ -71,7 +88,9 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
     def iri(value: str) -> URIRef:
         term = iris.get(value)
         if term is None:
-            term = iris[value] = URIRef(value)
+            # pyoxigraph has validated the IRI (it is stricter than rdflib's check, which
+            # URIRef() would run again): the str is made a URIRef directly.
+            term = iris[value] = str.__new__(URIRef, value)
         return term
 
     def term(t: Any) -> Any:
@@ -137,6 +156,36 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
         # for another namespace is kept, the new one gets a numbered name).
         for prefix, namespace in parser.prefixes.items():
             graph.bind(prefix, namespace, override=False)
+
+
+def check_nesting(raw: bytes, fmt: str, name: str) -> None:
+    """Refuse Turtle or TriG nested more than :data:`MAX_TURTLE_DEPTH` levels deep, before
+    parsing. A document with fewer opening brackets than that (most of them) costs two
+    ``bytes.count``; others one regular-expression pass that drops strings, comments and IRIs.
+
+    >>> check_nesting(b"<urn:x:s> <urn:x:p> " + b"(" * 1001, "turtle", "x.ttl")
+    Traceback (most recent call last):
+    ...
+    urnld.errors.ReadError: x.ttl: cannot parse as turtle: collections or blank-node property lists nested more than 1,000 levels deep: refused (nested too deeply)
+    >>> check_nesting(b'<urn:x:s> <urn:x:p> "' + b"(" * 1001 + b'" .', "turtle", "x.ttl")
+    """
+    if raw.count(b"(") + raw.count(b"[") <= MAX_TURTLE_DEPTH:
+        return
+    brackets = _NOT_SYNTAX.sub(b"", raw).translate(None, _NOT_BRACKETS)
+    depth = 0
+    for i in range(0, len(brackets), _SLICE):
+        part = brackets[i:i + _SLICE]
+        opens = part.count(b"(") + part.count(b"[")
+        if depth + opens <= MAX_TURTLE_DEPTH:
+            depth = max(0, depth + 2 * opens - len(part))
+            continue
+        for c in part:
+            depth = depth + 1 if c in b"([" else max(0, depth - 1)
+            if depth > MAX_TURTLE_DEPTH:
+                raise ReadError(
+                    f"{name}: cannot parse as {fmt}: collections or blank-node property lists "
+                    f"nested more than {MAX_TURTLE_DEPTH:,} levels deep: refused (nested too "
+                    "deeply)")
 
 
 def _targets(graph: Graph) -> tuple[Graph, dict[Any, Graph]]:

@@ -35,7 +35,7 @@ from ._guard import (
     turtle_may_have_urn_base,
 )
 from ._jsonld import oxigraph_quads
-from ._oxigraph import parse_into
+from ._oxigraph import check_nesting, parse_into
 from ._rdfxml import xml_hazards
 
 __all__ = ["Catalog", "loader_for", "new_graph", "read", "read_into"]
@@ -186,6 +186,7 @@ def _parse(
                 (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
             report(turtle_hazards(_text(raw, name), base, source=name, syntax=fmt,
                                   mode=hazards), hazards, stacklevel=5)
+        check_nesting(raw, fmt, name)
         parse_into(graph, raw, fmt, base=base, name=name)
         return
     if fmt in ("nt", "nquads"):

@@ -166,7 +166,8 @@ def check_nesting(raw: bytes, fmt: str, name: str) -> None:
     >>> check_nesting(b"<urn:x:s> <urn:x:p> " + b"(" * 1001, "turtle", "x.ttl")
     Traceback (most recent call last):
     ...
-    urnld.errors.ReadError: x.ttl: cannot parse as turtle: collections or blank-node property lists nested more than 1,000 levels deep: refused (nested too deeply)
+    urnld.errors.ReadError: x.ttl: cannot parse as turtle: collections or blank-node property \
+lists nested more than 1,000 levels deep: refused (nested too deeply)
     >>> check_nesting(b'<urn:x:s> <urn:x:p> "' + b"(" * 1001 + b'" .', "turtle", "x.ttl")
     """
     if raw.count(b"(") + raw.count(b"[") <= MAX_TURTLE_DEPTH:

@@ -63,9 +63,21 @@ _POSITION: Final = re.compile(r"^Parser error (?:at|between) line [^:]*: ")
 _BATCH: Final = 4096
 
 
-def _syntax_error(e: SyntaxError, name: str, fmt: str) -> ReadError:
+_UNEXPECTED_END: Final = "Unexpected end of file"
+
+
+def _syntax_error(e: SyntaxError, name: str, fmt: str, raw: Any = None) -> ReadError:
     msg = str(e.msg if e.msg else e)
     reason = _POSITION.sub("", msg)
+    if reason == _UNEXPECTED_END and isinstance(raw, bytes) and e.lineno and e.offset:
+        # At an opening quote, the end of file means a short string literal that does not end
+        # on its line (pyoxigraph reads on to the end looking for the quote): say so.
+        lines = raw.split(b"\n", e.lineno)
+        line = lines[e.lineno - 1] if len(lines) >= e.lineno else b""
+        quote = line[e.offset - 1:e.offset]
+        if quote in (b'"', b"'") and line[e.offset - 1:e.offset + 2] != quote * 3:
+            reason = ("the string literal opened here does not end on its line (a newline in "
+                      "a string literal needs triple quotes or \\n)")
     if e.lineno is not None:
         where = f"{name}:{e.lineno}" + (f":{e.offset}" if e.offset is not None else "")
     else:
@@ -144,7 +156,7 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
                 add(batch)
                 batch = []
     except SyntaxError as e:
-        raise _syntax_error(e, name, fmt) from None
+        raise _syntax_error(e, name, fmt, raw) from None
     except MemoryError as e:
         # pyoxigraph's bound on one token ("Reached the buffer maximal size").
         raise ReadError(f"{name}: cannot parse as {fmt}: one token (literal, IRI, string) is "

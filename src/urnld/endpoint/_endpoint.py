@@ -315,12 +315,6 @@ def canonicalize_endpoint(
     try:
         with Endpoint(url, update_url=update_url, timeout=timeout) as endpoint:
             scope = _for_store(scope, endpoint)
-            if undo is not None and scope.virtuoso:
-                # Virtuoso reads some constants of an update as terms of another kind (a
-                # literal as the IRI of the same text, and back) and does not always delete a
-                # literal constant (#379, #633): an undo file there could not restore exactly.
-                raise URNError("undo files are not supported on Virtuoso: back the store up "
-                               "(or dump it) before the run instead")
             if options and scope.union_default:
                 scope.target()  # no default graph to add statements to: fail before reading
             report.statements_in = _check_scope(endpoint, scope)

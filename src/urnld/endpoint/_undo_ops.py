@@ -106,6 +106,15 @@ def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Ch
         for pos in ("?s", "?p", "?o"):
             pattern = "?s ?p ?o".replace(pos, "?f")
             only = keep if pos == "?o" else ""
+            if scope.virtuoso:
+                # Each branch its own VALUES, IRIs only in a subject or predicate: given a
+                # literal ?f there, Virtuoso may fail the whole query ("SR066: Unsupported
+                # case in CONVERT (incomplete RDF box -> IRI_ID)").
+                values = olds if pos == "?o" else iri_olds
+                if values:
+                    branches.append(f"{{ VALUES ?f {{ {values} }} {w(pattern)}{only} "
+                                    f"BIND(?f AS {pos}) }}")
+                continue
             branches.append(f"{{ {w(pattern)}{only} BIND(?f AS {pos}) }}")
         rename_graphs = named and scope.all_graphs
         if rename_graphs and iri_olds:
@@ -113,7 +122,10 @@ def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Ch
             # statements of every graph (its schema graph's too).
             branches.append(f"{{ VALUES ?f {{ {iri_olds} }} GRAPH ?f {{ ?s ?p ?o }} "
                             "BIND(?f AS ?g) }")
-        found = f"{{ VALUES ?f {{ {olds} }} {' UNION '.join(branches)} }}"
+        if scope.virtuoso:
+            found = f"{{ {' UNION '.join(branches)} }}"
+        else:
+            found = f"{{ VALUES ?f {{ {olds} }} {' UNION '.join(branches)} }}"
         maps = [f"OPTIONAL {{ VALUES (?s ?ms) {{ {iri_rows} }} }}" if iri_rows else "",
                 f"OPTIONAL {{ VALUES (?p ?mp) {{ {iri_rows} }} }}" if iri_rows else "",
                 f"OPTIONAL {{ VALUES (?o ?mo) {{ {all_rows} }} }}"]

@@ -291,7 +291,6 @@ def canonicalize_endpoint(
     ``undo`` names a file that receives, batch by batch and on disk before each batch is sent,
     the updates that restore the original spellings (:mod:`urnld.endpoint._undo`; apply with
     :func:`urnld.endpoint.apply_undo` or ``urnld undo``); an existing undo file is added to.
-    Refused on Virtuoso (a :class:`URNError` before anything is written).
     ``progress`` is called with a :class:`BatchProgress` after each batch.
 
     ``link``, ``keep_spellings`` and ``link_resolvers`` add the statements they add on the file

@@ -28,7 +28,9 @@ Both rewrites must leave the same number of statements; the script checks it.
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import socket
 import subprocess
 import sys
@@ -214,10 +216,41 @@ class VirtuosoServer:
             return e.count(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH <{self.GRAPH}> {{ ?s ?p ?o }} }}")
 
 
+def _server_cpu(pid: int | None) -> float:
+    """CPU seconds (user + system) the store's server process has used so far."""
+    if pid is None:
+        return 0.0
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _client_cpu() -> float:
+    """CPU seconds of this process and its finished children (the urnld client side)."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+# CPU seconds of the last timed() call: (client, server). On a shared machine wall time
+# includes waiting for a core; CPU time does not.
+LAST_CPU = [0.0, 0.0]
+SERVER_PID: list[int | None] = [None]
+
+
 def timed(fn, *args, **kwargs) -> tuple[float, object]:  # type: ignore[no-untyped-def]
+    c0, s0 = _client_cpu(), _server_cpu(SERVER_PID[0])
     start = time.perf_counter()
     out = fn(*args, **kwargs)
-    return time.perf_counter() - start, out
+    wall = time.perf_counter() - start
+    LAST_CPU[:] = [_client_cpu() - c0, _server_cpu(SERVER_PID[0]) - s0]
+    return wall, out
+
+
+def cpu() -> str:
+    return f"[cpu client {LAST_CPU[0]:.1f} s, server {LAST_CPU[1]:.1f} s]"
 
 
 _CHILD = (
@@ -237,9 +270,14 @@ def child_peak_kib(argv: list[str]) -> int:
     return int(r.stderr.strip().splitlines()[-1])
 
 
+class _Skip(Exception):
+    """``--triples 0``: only the memory runs."""
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--triples", type=int, default=200_000)
+    ap.add_argument("--triples", type=int, default=200_000,
+                    help="store size of the in place vs round trip comparison (0: skip it)")
     ap.add_argument("--memory", type=int, nargs="*", default=[200_000, 800_000])
     ap.add_argument("--batch", type=int, default=10_000)
     ap.add_argument("--store", choices=("oxigraph", "virtuoso"), default="oxigraph")
@@ -247,11 +285,10 @@ def main() -> None:
                     help="page size of the paged check (ORDER BY/LIMIT/OFFSET); 0: skip it "
                     "(on Oxigraph every page aggregates the whole store again)")
     args = ap.parse_args()
-
-    import os
+    sys.stdout.reconfigure(line_buffering=True)  # type: ignore[union-attr]
 
     from urnld.endpoint._client import Endpoint
-    from urnld.endpoint._endpoint import _Scope, occurrence_count_query
+    from urnld.endpoint._sparql import _Scope, occurrence_count_query
     from urnld.rdf import canonicalize_endpoint, check_endpoint
     from urnld.stream import canonicalize_file
 
@@ -266,7 +303,10 @@ def main() -> None:
         data = tmp / "data.nt"
         generate(data, args.triples)
         server = make(tmp / "store")
+        SERVER_PID[0] = server.process.pid
         try:
+            if not args.triples:
+                raise _Skip
             server.load(data)
             query = f"{server.base}{server.query_path}"
             update = f"{server.base}{server.update_path}"
@@ -291,42 +331,55 @@ def main() -> None:
             t_in_place, r = timed(canonicalize_endpoint, query, update_url=update,
                                   batch=args.batch, timeout=LONG)
             n_in_place = server.count()
+            cpu_in_place = cpu()
             print(f"in place              {t_in_place:8.2f} s   {r.rewritten:,} URN occurrences "
-                  f"rewritten, {n_in_place:,} statements after")
+                  f"rewritten, {n_in_place:,} statements after, 0 s offline {cpu_in_place}")
 
             server.clear()
             server.load(data)
             dump, out = tmp / "dump.nt", tmp / "out.nt"
-            t_dump, _ = timed(server.dump, dump)
-            t_canon, _ = timed(canonicalize_file, dump, out)
-            t_clear, _ = timed(server.clear)
-            t_load, _ = timed(server.load, out)
-            t_trip = t_dump + t_canon + t_clear + t_load
+            trip_cpu = [0.0, 0.0]
+            steps = []
+            for step in (lambda: server.dump(dump), lambda: canonicalize_file(dump, out),
+                         server.clear, lambda: server.load(out)):
+                steps.append(timed(step)[0])
+                trip_cpu = [a + b for a, b in zip(trip_cpu, LAST_CPU, strict=True)]
+            t_dump, t_canon, t_clear, t_load = steps
+            t_trip = sum(steps)
+            LAST_CPU[:] = trip_cpu
             n_trip = server.count()
             print(f"round trip            {t_trip:8.2f} s   (dump {t_dump:.2f} + canonicalize "
                   f"{t_canon:.2f} + clear {t_clear:.2f} + reload {t_load:.2f}), "
-                  f"{n_trip:,} statements after")
+                  f"{n_trip:,} statements after, {t_trip:.2f} s offline {cpu()}")
             print(f"in place / round trip {t_in_place / t_trip:8.2f}x")
             if n_trip != n_in_place:
                 raise SystemExit(f"MISMATCH: {n_in_place} statements in place, {n_trip} after "
                                  "the round trip")
+        except _Skip:
+            pass
         finally:
             server.stop()
 
+        peaks = []
         for size in args.memory:
             sized = tmp / f"m{size}.nt"
             generate(sized, size)
             server = make(tmp / f"store{size}")
+            SERVER_PID[0] = server.process.pid
             try:
                 server.load(sized)
-                kib = child_peak_kib(["canonicalize", "--endpoint",
+                sized.unlink()
+                t_child, kib = timed(child_peak_kib, ["canonicalize", "--endpoint",
                                       f"{server.base}{server.query_path}",
                                       "--update-endpoint", f"{server.base}{server.update_path}",
                                       "--batch", str(args.batch), "--timeout", str(LONG)])
             finally:
                 server.stop()
+            peaks.append(int(kib))  # type: ignore[call-overload]
             print(f"client peak RSS, canonicalize --endpoint on {size:>9,} statements: "
-                  f"{kib / 1024:6.1f} MiB")
+                  f"{peaks[-1] / 1024:6.1f} MiB   ({t_child:.1f} s) {cpu()}")
+        if len(peaks) > 1:
+            print(f"client peak RSS, largest / smallest store: {peaks[-1] / peaks[0]:.2f}x")
 
 
 if __name__ == "__main__":

@@ -15,7 +15,13 @@ from rdflib.compare import isomorphic
 from urnld import URNError
 from urnld.cli import main
 from urnld.endpoint._client import Endpoint, _boolean
-from urnld.rdf import EndpointError, canonicalize, canonicalize_endpoint, check_endpoint
+from urnld.rdf import (
+    EndpointError,
+    apply_undo,
+    canonicalize,
+    canonicalize_endpoint,
+    check_endpoint,
+)
 from urnld.rdf import check_graph as check_in_memory
 
 from .conftest import DEFAULT_GRAPH, Virtuoso, virtuoso_command
@@ -136,6 +142,78 @@ def test_many_terms_split_into_requests(vstore: Store) -> None:
                                    batch=100_000, progress=seen.append)
     assert report.rewritten == 1200 and seen[-1].batches_total == 2
     assert isomorphic(vstore.default_graph(), canonicalize(g).graph)
+
+
+def _virtrdf(store: Store) -> int:
+    rows = list(store.select(
+        "SELECT (COUNT(*) AS ?n) WHERE { GRAPH <http://www.openlinksw.com/schemas/virtrdf#> "
+        "{ ?s ?p ?o } }"))
+    return int(rows[0][0])  # type: ignore[index]
+
+
+def test_undo_tells_iris_from_literals(vstore: Store, tmp_path: Path) -> None:
+    """DATATYPE() of an IRI is xsd:anyURI on Virtuoso (the standard makes it an error): the
+    undo asks isLiteral(), and each term comes back of its own kind."""
+    s, p = "<http://e/s>", "<http://e/p>"
+    vstore.update(
+        f"INSERT {{ GRAPH <{DEFAULT_GRAPH}> {{ {s} {p} <URN:ISBN:0-395-36341-1> . "
+        f"<URN:ISBN:0-395-36341-1> {p} ?l }} }} "
+        f"WHERE {{ BIND(STR(\"URN:ISBN:0-395-36341-1\"^^<{XSD}string>) AS ?l) }}"
+    )
+    before = vstore.default_graph()
+    undo = tmp_path / "u.ru"
+    canonicalize_endpoint(vstore.query_url, update_url=vstore.update_url, literals=True,
+                          undo=undo)
+    assert set(vstore.default_graph()) != set(before)
+    apply_undo(undo, vstore.update_url)
+    assert set(vstore.default_graph()) == set(before)
+
+
+def test_undo_looks_graph_names_up_among_iris(vstore: Store, tmp_path: Path) -> None:
+    """A literal bound to ?g in GRAPH ?g { … } matched statements of every graph, Virtuoso's
+    schema graph too: the undo file inserted its statements back, a run of Virtuoso's own SQL
+    strings that no request could hold."""
+    vstore.update(
+        "INSERT DATA { GRAPH <URN:EXAMPLE:G1> { <http://e/s> <http://e/p> <http://e/o> } "
+        f"GRAPH <{DEFAULT_GRAPH}> {{ <http://e/s> <http://e/p> "
+        f"\"URN:EXAMPLE:G1\"^^<{XSD}anyURI> }} }}"
+    )
+    before, schema = vstore.dataset(), _virtrdf(vstore)
+    undo = tmp_path / "u.ru"
+    canonicalize_endpoint(vstore.query_url, update_url=vstore.update_url, literals=True,
+                          all_graphs=True, undo=undo)
+    assert "virtrdf" not in undo.read_text()
+    apply_undo(undo, vstore.update_url)
+    assert set(vstore.dataset().quads()) == set(before.quads())
+    assert _virtrdf(vstore) == schema
+
+
+def test_undo_of_a_thousand_terms(vstore: Store, tmp_path: Path) -> None:
+    """A batch of 1,000 terms makes an undo query and an undo block past Virtuoso's limits
+    (10,000 lines of SQL, a 32 KiB code vector): read in slices, sent an operation at a
+    time, it restores every statement."""
+    import uuid
+
+    g = Graph()
+    for i in range(1200):  # RFC 9562 UUIDs, spelled in upper case (canonical: lower case)
+        urn = f"URN:UUID:{uuid.UUID(int=i + 1)}".upper()
+        if i % 3:
+            g.add((URIRef(urn), URIRef("http://e/p"), Literal(i)))
+        else:
+            g.add((URIRef(f"http://e/s{i}"), URIRef("http://e/p"), Literal(urn)))
+    for start in range(0, 1200, 300):  # one INSERT DATA of them all is too big there too
+        part = Graph()
+        for t in list(g)[start:start + 300]:
+            part.add(t)
+        vstore.load(part)
+    before = vstore.default_graph()
+    assert len(before) == 1200
+    undo = tmp_path / "u.ru"
+    report = canonicalize_endpoint(vstore.query_url, update_url=vstore.update_url,
+                                   literals=True, batch=100_000, undo=undo)
+    assert report.rewritten == 1200
+    apply_undo(undo, vstore.update_url)
+    assert set(vstore.default_graph()) == set(before)
 
 
 def test_blank_nodes_keep_their_identity(vstore: Store) -> None:

@@ -158,3 +158,56 @@ def test_a_killed_dask_jobs_hidden_directory_is_removed_by_the_next_job(tmp_path
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted(
         ["out", live.name, other_host.name]
     )
+
+
+@pytest.mark.slow
+def test_a_sigkilled_dask_jobs_scratch_and_output_are_removed_by_the_next_job(
+    tmp_path: Path, big_input: Path, descendants: Callable[[int], set[int]]
+) -> None:
+    """SIGKILL runs no cleanup: the killed job's scratch directory (its workers' files) and
+    hidden output directory stay, and the next Dask job removes them, since their owner is
+    gone; it leaves nothing of its own."""
+    pytest.importorskip("distributed")
+    temp, out = tmp_path / "tmp", tmp_path / "out"
+    temp.mkdir()
+    out.mkdir()
+    env = {**os.environ, "URNLD_PURE_PYTHON": "1", "TMPDIR": str(temp)}
+    proc = subprocess.Popen(
+        [*URNLD, "canonicalize", str(big_input), "-o", str(out / "big"), "--engine", "dask",
+         "--workers", "1"],
+        env=env, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    left: set[int] = set()
+    try:
+        deadline = time.monotonic() + 120
+        # Killed once its worker runs and its hidden output directory exists: mid-job.
+        while proc.poll() is None and time.monotonic() < deadline and not (
+            any(p.name.startswith("urnld-dask-") for p in temp.iterdir())
+            and any(p.name.startswith(".big.urnld-tmp-") for p in out.iterdir())
+            and len(descendants(proc.pid)) >= 2
+        ):
+            time.sleep(0.05)
+        assert proc.poll() is None, "the job ended before it could be killed"
+        children = descendants(proc.pid)
+        proc.kill()  # SIGKILL: no handler, no finally
+        proc.wait(timeout=30)
+        left = _wait_gone(children, 10)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        for pid in _wait_gone(left, 0):  # never leave a worker behind, even on failure
+            os.kill(pid, signal.SIGKILL)
+    stale = [p.name for p in [*temp.iterdir(), *out.iterdir()]]
+    assert any(n.startswith("urnld-dask-") for n in stale), stale  # what SIGKILL leaves
+    small = tmp_path / "small.nt"
+    small.write_bytes(b'<URN:EXAMPLE:a> <http://e/p> "x" .\n')
+    done = subprocess.run(
+        [*URNLD, "canonicalize", str(small), "-o", str(out / "small"), "--engine", "dask",
+         "--workers", "1"],
+        env=env, capture_output=True, text=True, timeout=300, check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in temp.iterdir()) == []
+    assert sorted(p.name for p in out.iterdir()) == ["small"]
+    assert (out / "small" / "small.nt").read_bytes() == b'<urn:example:a> <http://e/p> "x" .\n'

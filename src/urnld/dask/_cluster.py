@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import logging
 import os
+import re
+import shutil
 import signal
 import tempfile
 from collections.abc import Iterator
@@ -16,6 +18,7 @@ from contextlib import ExitStack, contextmanager
 from types import ModuleType
 from typing import Any
 
+from .._kernel import owner_gone, owner_tag
 from ..errors import URNError
 from ._errors import DaskJobError, DaskNotInstalled, positive_int
 
@@ -23,6 +26,59 @@ __all__ = ["check_cluster_args", "client_for", "require_distributed"]
 
 # How long to wait for an existing scheduler before giving up with a clear message.
 _CONNECT_TIMEOUT_S = 30
+
+# urnld-dask-<host>-<pid>-<start>-<random>: the scratch directory of a local cluster, named
+# after the process that made it (see owner_tag).
+_SCRATCH_PREFIX = "urnld-dask-"
+_SCRATCH_NAME = re.compile(r"urnld-dask-([0-9a-f]{8}-[0-9]+-[0-9]+)-[A-Za-z0-9_]+\Z")
+
+
+def sweep_scratch(parent: str) -> None:
+    """Delete the local clusters' scratch directories in *parent* whose owner process is
+    gone (a job killed outright, by SIGKILL, runs no cleanup of its own).
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> host = owner_tag().split("-")[0]
+    >>> gone = d / f"urnld-dask-{host}-4194305-1-x"     # a pid above any Linux pid_max
+    >>> other = d / "urnld-dask-00000000-4194305-1-x"  # another machine's: not ours to judge
+    >>> mine = d / f"urnld-dask-{owner_tag()}-x"        # this process's: alive
+    >>> for p in (gone, other, mine): p.mkdir()
+    >>> sweep_scratch(str(d))
+    >>> sorted(p.name for p in d.iterdir()) == sorted([other.name, mine.name])
+    True
+    """
+    try:
+        entries = list(os.scandir(parent))
+    except OSError:
+        return
+    for entry in entries:
+        m = _SCRATCH_NAME.match(entry.name)
+        if m is not None and owner_gone(m[1]) and entry.is_dir(follow_symlinks=False):
+            shutil.rmtree(entry.path, ignore_errors=True)
+
+
+@contextmanager
+def scratch_directory() -> Iterator[str]:
+    """A private directory for a local cluster's worker files, removed at the end; one left
+    by a killed job is removed by the next job (:func:`sweep_scratch`).
+
+    It lives in the temp dir (``TMPDIR``), named after this process, so that the next job can
+    tell whether its owner is still running.
+
+    >>> with scratch_directory() as d:
+    ...     os.path.isdir(d), os.path.basename(d).startswith(_SCRATCH_PREFIX)
+    (True, True)
+    >>> os.path.exists(d)
+    False
+    """
+    parent = tempfile.gettempdir()
+    sweep_scratch(parent)
+    path = tempfile.mkdtemp(prefix=f"{_SCRATCH_PREFIX}{owner_tag()}-", dir=parent)
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def require_distributed() -> ModuleType:
@@ -72,7 +128,13 @@ def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
     with ExitStack() as stack:
         # Worker spill files go to a private directory removed at the end (distributed's default
         # is a dask-scratch-space/ in the current directory, left behind).
-        scratch = stack.enter_context(tempfile.TemporaryDirectory(prefix="urnld-dask-"))
+        # It is named after this process: a job killed outright leaves it, and the next job
+        # removes it.
+        scratch = stack.enter_context(scratch_directory())
+        # The scheduler's own files too (its default: dask-scratch-space/ in the temp dir).
+        import dask.config
+
+        stack.enter_context(dask.config.set({"temporary-directory": scratch}))
         with _sigint_ignored():
             cluster = stack.enter_context(
                 distributed.LocalCluster(

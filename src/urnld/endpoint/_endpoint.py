@@ -291,7 +291,6 @@ def canonicalize_endpoint(
     ``undo`` names a file that receives, batch by batch and on disk before each batch is sent,
     the updates that restore the original spellings (:mod:`urnld.endpoint._undo`; apply with
     :func:`urnld.endpoint.apply_undo` or ``urnld undo``); an existing undo file is added to.
-    Refused on Virtuoso (a :class:`URNError` before anything is written).
     ``progress`` is called with a :class:`BatchProgress` after each batch.
 
     ``link``, ``keep_spellings`` and ``link_resolvers`` add the statements they add on the file
@@ -339,12 +338,6 @@ def canonicalize_endpoint(
     try:
         with Endpoint(url, update_url=update_url, timeout=timeout) as endpoint:
             scope = _for_store(scope, endpoint)
-            if undo is not None and scope.virtuoso:
-                # Virtuoso reads some constants of an update as terms of another kind (a
-                # literal as the IRI of the same text, and back) and does not always delete a
-                # literal constant (#379, #633): an undo file there could not restore exactly.
-                raise URNError("undo files are not supported on Virtuoso: back the store up "
-                               "(or dump it) before the run instead")
             if options and scope.union_default:
                 scope.target()  # no default graph to add statements to: fail before reading
             report.statements_in = _check_scope(endpoint, scope)

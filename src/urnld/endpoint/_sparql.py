@@ -167,6 +167,10 @@ def _typed(term: _Term) -> str:
     return f'"{_escape_string(term.value)}"^^<{_XSD_STRING}>'
 
 
+# Statements per INSERT/DELETE operation on Virtuoso (see _data_op).
+_VIRTUOSO_OP_QUADS = 50
+
+
 def _data_op(verb: str, quads: list[_Quad], *, virtuoso: bool) -> str:
     """``INSERT DATA`` / ``DELETE DATA`` of ``quads``, or what Virtuoso needs instead.
 
@@ -179,6 +183,14 @@ def _data_op(verb: str, quads: list[_Quad], *, virtuoso: bool) -> str:
     """
     if not virtuoso:
         return f"{verb} DATA {{ " + " ".join(_quad_text(q, _constant) for q in quads) + " }"
+    # Virtuoso compiles each operation to SQL of at most 10,000 lines ("SP031: … The length of
+    # generated SQL text has exceeded 10000 lines of code"); one BIND or UNION branch per
+    # literal makes a few hundred too many: the statements go in operations of a few dozen.
+    if len(quads) > _VIRTUOSO_OP_QUADS:
+        return " ;\n".join(
+            _data_op(verb, quads[i:i + _VIRTUOSO_OP_QUADS], virtuoso=True)
+            for i in range(0, len(quads), _VIRTUOSO_OP_QUADS)
+        )
     if verb == "INSERT":
         binds: dict[str, str] = {}
 

@@ -170,9 +170,11 @@ def apply_undo(
     statements = 0
     with Endpoint(update_url, timeout=timeout) as endpoint, \
             open(done_path, "a", encoding="utf-8") as record:
+        split = bool(todo) and endpoint.vendor == "virtuoso"
         for k, block in enumerate(todo, 1):
             try:
-                endpoint.update(block.text)
+                for request in _requests(block.text, split=split):
+                    endpoint.update(request)
             except EndpointError as e:
                 raise EndpointError(
                     f"undo batch {block.number} failed ({k - 1} of {total} applied; run again "
@@ -184,6 +186,24 @@ def apply_undo(
             if progress is not None:
                 progress(UndoProgress(k, total, statements, statements_total))
     return total
+
+
+def _requests(text: str, *, split: bool) -> list[str]:
+    """The requests that send one block: the block itself, or on Virtuoso one per operation.
+
+    Virtuoso compiles a request into a code vector of at most 32 KiB ("SQ199: Maximum size
+    (32767) of a code vector exceeded"), which a block of a thousand terms exceeds. Every
+    operation of a block is idempotent (deletes of the statements the batch wrote, inserts of
+    the ones it replaced), so a block stopped between its requests is finished by sending it
+    again. Operations are separated by `` ;`` and a line end, which no term of a block holds
+    (line ends in strings and IRIs are escaped).
+
+    >>> _requests("DELETE DATA { <a:b> <a:c> 1 } ;\\nINSERT DATA { <a:b> <a:c> 2 }", split=True)
+    ['DELETE DATA { <a:b> <a:c> 1 }', 'INSERT DATA { <a:b> <a:c> 2 }']
+    """
+    if not split:
+        return [text]
+    return [op for op in text.split(" ;\n") if op.strip()]
 
 
 def _statements(text: str) -> int:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 from ._client import Endpoint, EndpointError
 from ._sparql import (
+    _XSD_STRING,
     _Change,
+    _constant,
     _data_op,
     _is_string,
     _not_spelling,
@@ -22,7 +24,7 @@ __all__ = ["_undo_ops"]
 _TERM_COLUMNS = " ".join(
     f"({fn}(?{v}) AS ?{v}_{tag})"
     for v in "spog"
-    for fn, tag in (("DATATYPE", "dt"), ("LANG", "lang"), ("isBlank", "b"))
+    for fn, tag in (("DATATYPE", "dt"), ("LANG", "lang"), ("isBlank", "b"), ("isLiteral", "l"))
 )
 
 # SPARQL CSV writes booleans as true/false; Virtuoso writes 1/0.
@@ -33,11 +35,9 @@ def _read_term(row: dict[str, str], var: str) -> _Term | None:
     value = row.get(var, "")
     if row.get(f"{var}_b") in _TRUE:
         return _Term("bnode", value)
-    if var in "pg":  # never literals (Virtuoso gives a graph name a DATATYPE)
-        return _Term("iri", value) if value else None
-    dt = row.get(f"{var}_dt", "")
-    if dt or row.get(f"{var}_lang"):
-        return _Term("literal", value, dt, row.get(f"{var}_lang", ""))
+    if row.get(f"{var}_l") in _TRUE:
+        # asked, not guessed from DATATYPE: Virtuoso gives IRIs one too (xsd:anyURI)
+        return _Term("literal", value, row.get(f"{var}_dt", ""), row.get(f"{var}_lang", ""))
     if not value:
         return None  # unbound: the default graph
     return _Term("iri", value)
@@ -61,25 +61,71 @@ def _undo_ops(
     node is reverted by pattern (its blank nodes as variables).
     """
     mapping = {c.old: c.new for c in changes}
+    groups: dict[_Quad, tuple[bool, list[_Quad]]] = {}
+    # Virtuoso compiles a query to SQL of at most 10,000 lines: there the statements are
+    # looked for a slice of the batch's terms at a time (each still mapped with all of them,
+    # so a statement holding terms of two slices is read as the batch will write it).
+    step = max(1, _VIRTUOSO_FIND_TERMS if scope.virtuoso else len(changes))
+    for i in range(0, len(changes), step):
+        _find(endpoint, scope, (changes[i:i + step], changes), mapping, groups,
+              keep_spellings=keep_spellings)
+    if scope.virtuoso:
+        there = _existing(endpoint, list(groups))
+        groups = {new: (new in there, olds) for new, (_e, olds) in groups.items()}
     olds = " ".join(k for c in changes for k in scope.constants(c.old))
+    stars: dict[str, list[_Quad]] = {}
+    if not scope.virtuoso:
+        blank = {t.value for new in groups for t in new if t is not None and t.kind == "bnode"}
+        if blank:
+            stars = _stars(endpoint, scope, olds, blank, mapping)
+    return " ;\n".join(_revert(groups, named_bnodes=scope.virtuoso, stars=stars))
+
+
+# Terms per statement-finding query on Virtuoso (see _undo_ops).
+_VIRTUOSO_FIND_TERMS = 100
+
+
+def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Change]],
+          mapping: dict[_Term, _Term], groups: dict[_Quad, tuple[bool, list[_Quad]]], *,
+          keep_spellings: bool) -> None:
+    """Add to ``groups`` the statements holding an old term of ``part[0]`` (a slice of the
+    batch ``part[1]``), each under the statement the batch makes of it, with whether that one
+    is there already (on Virtuoso: False here, asked by :func:`_existing` afterwards)."""
+    chunk, changes = part
+    olds = " ".join(k for c in chunk for k in scope.constants(c.old))
+    iri_olds = " ".join(c.old.sparql() for c in chunk if c.old.kind == "iri")
     iri_rows = " ".join(r for c in changes if c.old.kind == "iri"
                         for r in scope.pairs(c.old, c.new))
     all_rows = " ".join(r for c in changes for r in scope.pairs(c.old, c.new))
     keep = " " + _not_spelling("?f") if keep_spellings else ""
     plain = scope.plain_rows(changes)
-    plain_olds = " ".join(_typed(c.old) for c in changes if _is_string(c.old))
-    groups: dict[_Quad, tuple[bool, list[_Quad]]] = {}
+    plain_olds = " ".join(_typed(c.old) for c in chunk if _is_string(c.old))
     for t, w in scope.parts():
         named = t is not _plain
         branches = []
         for pos in ("?s", "?p", "?o"):
             pattern = "?s ?p ?o".replace(pos, "?f")
             only = keep if pos == "?o" else ""
+            if scope.virtuoso:
+                # Each branch its own VALUES, IRIs only in a subject or predicate: given a
+                # literal ?f there, Virtuoso may fail the whole query ("SR066: Unsupported
+                # case in CONVERT (incomplete RDF box -> IRI_ID)").
+                values = olds if pos == "?o" else iri_olds
+                if values:
+                    branches.append(f"{{ VALUES ?f {{ {values} }} {w(pattern)}{only} "
+                                    f"BIND(?f AS {pos}) }}")
+                continue
             branches.append(f"{{ {w(pattern)}{only} BIND(?f AS {pos}) }}")
         rename_graphs = named and scope.all_graphs
-        if rename_graphs:
-            branches.append("{ GRAPH ?f { ?s ?p ?o } BIND(?f AS ?g) }")
-        found = f"{{ VALUES ?f {{ {olds} }} {' UNION '.join(branches)} }}"
+        if rename_graphs and iri_olds:
+            # Its own VALUES of IRIs only: Virtuoso, given a literal ?f here, matched
+            # statements of every graph (its schema graph's too).
+            branches.append(f"{{ VALUES ?f {{ {iri_olds} }} GRAPH ?f {{ ?s ?p ?o }} "
+                            "BIND(?f AS ?g) }")
+        if scope.virtuoso:
+            found = f"{{ {' UNION '.join(branches)} }}"
+        else:
+            found = f"{{ VALUES ?f {{ {olds} }} {' UNION '.join(branches)} }}"
         maps = [f"OPTIONAL {{ VALUES (?s ?ms) {{ {iri_rows} }} }}" if iri_rows else "",
                 f"OPTIONAL {{ VALUES (?p ?mp) {{ {iri_rows} }} }}" if iri_rows else "",
                 f"OPTIONAL {{ VALUES (?o ?mo) {{ {all_rows} }} }}"]
@@ -102,26 +148,74 @@ def _undo_ops(
         else:
             graph_bind = ""
             there = "?ns ?np ?no"
-        query = (
-            f"SELECT DISTINCT ?s ?p ?o ?g ?e {_TERM_COLUMNS} WHERE {{ "
-            f"{found} {graph_bind} "
-            + " ".join(maps) + " " + " ".join(news)
-            + f" OPTIONAL {{ {there} BIND(1 AS ?e) }} }}"
-        )
+        if scope.virtuoso:
+            # The statements only: with the batch's whole mapping in it the query exceeds
+            # Virtuoso's 10,000 lines of SQL; the batch's statements are mapped here, and
+            # _existing asks which of them the store holds.
+            query = (f"SELECT DISTINCT ?s ?p ?o ?g {_TERM_COLUMNS} WHERE {{ "
+                     f"{found} {graph_bind} }}")
+        else:
+            query = (
+                f"SELECT DISTINCT ?s ?p ?o ?g ?e {_TERM_COLUMNS} WHERE {{ "
+                f"{found} {graph_bind} "
+                + " ".join(maps) + " " + " ".join(news)
+                + f" OPTIONAL {{ {there} BIND(1 AS ?e) }} }}"
+            )
         for row in endpoint.select(query):
             s, p, o, g = (_read_term(row, v) for v in "spog")
             if s is None or p is None or o is None:
                 raise EndpointError(f"{endpoint.url}: incomplete statement in results: {row!r}")
             old: _Quad = (s, p, o, g)
-            new_g = mapping.get(g, g) if g is not None and rename_graphs else g
-            new: _Quad = (mapping.get(s, s), mapping.get(p, p), mapping.get(o, o), new_g)
+            new_g = _mapped(mapping, g) if g is not None and rename_graphs else g
+            new: _Quad = (_mapped(mapping, s), _mapped(mapping, p), _mapped(mapping, o), new_g)
             groups.setdefault(new, (row.get("e", "") in _TRUE, []))[1].append(old)
-    stars: dict[str, list[_Quad]] = {}
-    if not scope.virtuoso:
-        blank = {t.value for new in groups for t in new if t is not None and t.kind == "bnode"}
-        if blank:
-            stars = _stars(endpoint, scope, olds, blank, mapping)
-    return " ;\n".join(_revert(groups, named_bnodes=scope.virtuoso, stars=stars))
+
+
+def _same_term(t: _Term) -> _Term:
+    """``t`` as RDF 1.1 reads it: ``"v"`` and ``"v"^^xsd:string`` one term (Virtuoso answers
+    with either), a language-tagged literal by its tag alone."""
+    if t.kind != "literal":
+        return t
+    if t.lang:
+        return t._replace(datatype="")
+    return t._replace(datatype="") if t.datatype == _XSD_STRING else t
+
+
+def _mapped(mapping: dict[_Term, _Term], t: _Term) -> _Term:
+    return mapping.get(t) or mapping.get(_same_term(t)) or t
+
+
+def _existing(endpoint: Endpoint, quads: list[_Quad]) -> set[_Quad]:
+    """Which of ``quads`` (ground, each in a named graph: Virtuoso's) the store holds.
+
+    Asked by subject, predicate and graph, the objects compared here as RDF 1.1 terms: a
+    literal constant does not always match on Virtuoso (openlink/virtuoso-opensource #633,
+    #247), and a blank node is its ``nodeID://`` name, which Virtuoso's queries accept."""
+    wanted: dict[tuple[str, str, str], set[_Term]] = {}
+    for s, p, o, g in quads:
+        if g is not None:
+            wanted.setdefault((_constant(s), _constant(p), _constant(g)), set()).add(
+                _same_term(o))
+    keys = list(wanted)
+    held: set[tuple[tuple[str, str, str], _Term]] = set()
+    for i in range(0, len(keys), _VIRTUOSO_FIND_TERMS):
+        part = keys[i:i + _VIRTUOSO_FIND_TERMS]
+        rows = " ".join(f"({k} {' '.join(key)})" for k, key in enumerate(part))
+        query = (
+            "SELECT DISTINCT ?i ?o (DATATYPE(?o) AS ?o_dt) (LANG(?o) AS ?o_lang) "
+            "(isBlank(?o) AS ?o_b) (isLiteral(?o) AS ?o_l) WHERE { "
+            f"VALUES (?i ?s ?p ?g) {{ {rows} }} GRAPH ?g {{ ?s ?p ?o }} }}"
+        )
+        for row in endpoint.select(query):
+            found = _read_term(row, "o")
+            try:
+                key = part[int(row.get("i", ""))]
+            except (ValueError, IndexError) as e:
+                raise EndpointError(f"{endpoint.url}: unexpected results: {row!r}") from e
+            if found is not None:
+                held.add((key, _same_term(found)))
+    return {q for q in quads if q[3] is not None
+            and ((_constant(q[0]), _constant(q[1]), _constant(q[3])), _same_term(q[2])) in held}
 
 
 # A blank node's place in a statement of its neighbourhood (see _stars).
@@ -139,7 +233,7 @@ def _stars(endpoint: Endpoint, scope: _Scope, olds: str, wanted: set[str],
                for pattern in ("?f ?p ?b", "?b ?f ?o", "?b ?p ?f", "?s ?f ?b")]
     query = (
         "SELECT DISTINCT ?b ?x ?y ?h ?in (isBlank(?b) AS ?b_b) (isBlank(?y) AS ?y_b) "
-        "(DATATYPE(?y) AS ?y_dt) (LANG(?y) AS ?y_lang) WHERE { "
+        "(DATATYPE(?y) AS ?y_dt) (LANG(?y) AS ?y_lang) (isLiteral(?y) AS ?y_l) WHERE { "
         f"{{ VALUES ?f {{ {olds} }} {' UNION '.join(anchors)} }} FILTER(isBlank(?b)) "
         "{ { ?b ?x ?y } UNION { GRAPH ?h { ?b ?x ?y } } BIND(0 AS ?in) } UNION "
         "{ { ?y ?x ?b } UNION { GRAPH ?h { ?y ?x ?b } } BIND(1 AS ?in) } }"

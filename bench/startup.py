@@ -23,7 +23,6 @@ import tempfile
 import time
 from pathlib import Path
 
-
 # As installed: pip writes every module's bytecode, so a user's command never compiles source.
 # PYTHONDONTWRITEBYTECODE (set in some CI images and shells) would make each run compile
 # urnld's modules again and measure the compiler, not the start-up.

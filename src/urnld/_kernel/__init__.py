@@ -84,6 +84,7 @@ if TYPE_CHECKING:
         is_urn_like,
         repair_code,
         repair_counts,
+        repair_prefixes,
         spelling_options,
         without_repair_nids,
     )
@@ -163,6 +164,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "is_urn_like": ("_terms", "is_urn_like"),
     "repair_code": ("_terms", "repair_code"),
     "repair_counts": ("_terms", "repair_counts"),
+    "repair_prefixes": ("_terms", "repair_prefixes"),
     "spelling_options": ("_terms", "spelling_options"),
     "without_repair_nids": ("_terms", "without_repair_nids"),
     "URNFN_FUNCTIONS": ("_urnfn", "FUNCTIONS"),
@@ -250,6 +252,7 @@ __all__ = [
     "reference_kind",
     "repair_code",
     "repair_counts",
+    "repair_prefixes",
     "report_extras",
     "resolve",
     "resolve_options",

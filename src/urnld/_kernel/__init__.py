@@ -17,79 +17,178 @@ from this face, never from its modules.
 
 from __future__ import annotations
 
-from ._bases import (
-    BASE_CODE,
-    HAZARD_KINDS,
-    RDFLIB_OUTCOME,
-    base_message,
-    is_hazard,
-    is_urn,
-    reference_kind,
-    resolve,
-    turtle_position,
-    turtle_references,
-)
-from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
-from ._formats import (
-    FORMATS,
-    LINE_FORMATS,
-    QUAD_FORMATS,
-    SYNTAXES,
-    Syntax,
-    get_syntax,
-    output_syntax,
-    syntax_for_path,
-)
-from ._links import (
-    Extra,
-    LinkOptions,
-    extra_statements,
-    extras_of_report,
-    ntriples,
-    record_extras,
-    report_extras,
-)
-from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
-from ._query import canonical_query
-from ._report import (
-    DEFAULT_MAX_EXAMPLES,
-    DEFAULT_MEMORY_BUDGET,
-    ClusterStats,
-    LineError,
-    cluster_stats,
-    default_memory_budget,
-    set_default_memory_budget,
-)
-from ._report_canon import CanonicalizeReport
-from ._report_check import CheckReport
-from ._route import Engine, Route, canonicalize_route, check_route
-from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
-from ._terms import (
-    NO_SPELLINGS,
-    POLICY_OK_NIDS,
-    SPELLING,
-    URN_LITERAL_DATATYPES,
-    CheckFields,
-    SpellingOptions,
-    TermCache,
-    TermRule,
-    TermVerdict,
-    check_fields,
-    check_term,
-    is_rdflib_internal,
-    is_urn_like,
-    repair_code,
-    repair_counts,
-    repair_prefixes,
-    spelling_options,
-    without_repair_nids,
-)
-from ._urnfn import FUNCTIONS as URNFN_FUNCTIONS
-from ._urnfn import NAMESPACE as URNFN_NAMESPACE
-from ._urnfn import Arg as UrnfnArg
-from ._urnfn import Function as UrnfnFunction
-from ._urnfn import FunctionError
-from ._urnfn import Result as UrnfnResult
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._bases import (
+        BASE_CODE,
+        HAZARD_KINDS,
+        RDFLIB_OUTCOME,
+        base_message,
+        is_hazard,
+        is_urn,
+        reference_kind,
+        resolve,
+        turtle_position,
+        turtle_references,
+    )
+    from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
+    from ._formats import (
+        FORMATS,
+        LINE_FORMATS,
+        QUAD_FORMATS,
+        SYNTAXES,
+        Syntax,
+        get_syntax,
+        output_syntax,
+        syntax_for_path,
+    )
+    from ._links import (
+        Extra,
+        LinkOptions,
+        extra_statements,
+        extras_of_report,
+        ntriples,
+        record_extras,
+        report_extras,
+    )
+    from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
+    from ._query import canonical_query
+    from ._report import (
+        DEFAULT_MAX_EXAMPLES,
+        DEFAULT_MEMORY_BUDGET,
+        ClusterStats,
+        LineError,
+        cluster_stats,
+        default_memory_budget,
+        set_default_memory_budget,
+    )
+    from ._report_canon import CanonicalizeReport
+    from ._report_check import CheckReport
+    from ._route import Engine, Route, canonicalize_route, check_route
+    from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
+    from ._terms import (
+        NO_SPELLINGS,
+        POLICY_OK_NIDS,
+        SPELLING,
+        URN_LITERAL_DATATYPES,
+        CheckFields,
+        SpellingOptions,
+        TermCache,
+        TermRule,
+        TermVerdict,
+        check_fields,
+        check_term,
+        is_rdflib_internal,
+        is_urn_like,
+        repair_code,
+        repair_counts,
+        repair_prefixes,
+        spelling_options,
+        without_repair_nids,
+    )
+    from ._urnfn import FUNCTIONS as URNFN_FUNCTIONS
+    from ._urnfn import NAMESPACE as URNFN_NAMESPACE
+    from ._urnfn import Arg as UrnfnArg
+    from ._urnfn import Function as UrnfnFunction
+    from ._urnfn import FunctionError
+    from ._urnfn import Result as UrnfnResult
+
+# Each name is imported from its module on first use (PEP 562), so a path that needs the term
+# rule does not pay for the reports, the SPARQL functions and the syntax table at start-up.
+_HOME: dict[str, tuple[str, str]] = {
+    "BASE_CODE": ("_bases", "BASE_CODE"),
+    "HAZARD_KINDS": ("_bases", "HAZARD_KINDS"),
+    "RDFLIB_OUTCOME": ("_bases", "RDFLIB_OUTCOME"),
+    "base_message": ("_bases", "base_message"),
+    "is_hazard": ("_bases", "is_hazard"),
+    "is_urn": ("_bases", "is_urn"),
+    "reference_kind": ("_bases", "reference_kind"),
+    "resolve": ("_bases", "resolve"),
+    "turtle_position": ("_bases", "turtle_position"),
+    "turtle_references": ("_bases", "turtle_references"),
+    "atomic_output": ("_files", "atomic_output"),
+    "open_input": ("_files", "open_input"),
+    "owner_gone": ("_files", "owner_gone"),
+    "owner_tag": ("_files", "owner_tag"),
+    "sweep_temporary": ("_files", "sweep_temporary"),
+    "FORMATS": ("_formats", "FORMATS"),
+    "LINE_FORMATS": ("_formats", "LINE_FORMATS"),
+    "QUAD_FORMATS": ("_formats", "QUAD_FORMATS"),
+    "SYNTAXES": ("_formats", "SYNTAXES"),
+    "Syntax": ("_formats", "Syntax"),
+    "get_syntax": ("_formats", "get_syntax"),
+    "output_syntax": ("_formats", "output_syntax"),
+    "syntax_for_path": ("_formats", "syntax_for_path"),
+    "Extra": ("_links", "Extra"),
+    "LinkOptions": ("_links", "LinkOptions"),
+    "extra_statements": ("_links", "extra_statements"),
+    "extras_of_report": ("_links", "extras_of_report"),
+    "ntriples": ("_links", "ntriples"),
+    "record_extras": ("_links", "record_extras"),
+    "report_extras": ("_links", "report_extras"),
+    "DEFAULT_OPTIONS": ("_options", "DEFAULT_OPTIONS"),
+    "CanonOptions": ("_options", "CanonOptions"),
+    "resolve_options": ("_options", "resolve_options"),
+    "canonical_query": ("_query", "canonical_query"),
+    "DEFAULT_MAX_EXAMPLES": ("_report", "DEFAULT_MAX_EXAMPLES"),
+    "DEFAULT_MEMORY_BUDGET": ("_report", "DEFAULT_MEMORY_BUDGET"),
+    "ClusterStats": ("_report", "ClusterStats"),
+    "LineError": ("_report", "LineError"),
+    "cluster_stats": ("_report", "cluster_stats"),
+    "default_memory_budget": ("_report", "default_memory_budget"),
+    "set_default_memory_budget": ("_report", "set_default_memory_budget"),
+    "CanonicalizeReport": ("_report_canon", "CanonicalizeReport"),
+    "CheckReport": ("_report_check", "CheckReport"),
+    "Engine": ("_route", "Engine"),
+    "Route": ("_route", "Route"),
+    "canonicalize_route": ("_route", "canonicalize_route"),
+    "check_route": ("_route", "check_route"),
+    "handoff_runs": ("_spill", "handoff_runs"),
+    "set_spill_directory": ("_spill", "set_spill_directory"),
+    "spill_directory": ("_spill", "spill_directory"),
+    "spill_settings": ("_spill", "spill_settings"),
+    "NO_SPELLINGS": ("_terms", "NO_SPELLINGS"),
+    "POLICY_OK_NIDS": ("_terms", "POLICY_OK_NIDS"),
+    "SPELLING": ("_terms", "SPELLING"),
+    "URN_LITERAL_DATATYPES": ("_terms", "URN_LITERAL_DATATYPES"),
+    "CheckFields": ("_terms", "CheckFields"),
+    "SpellingOptions": ("_terms", "SpellingOptions"),
+    "TermCache": ("_terms", "TermCache"),
+    "TermRule": ("_terms", "TermRule"),
+    "TermVerdict": ("_terms", "TermVerdict"),
+    "check_fields": ("_terms", "check_fields"),
+    "check_term": ("_terms", "check_term"),
+    "is_rdflib_internal": ("_terms", "is_rdflib_internal"),
+    "is_urn_like": ("_terms", "is_urn_like"),
+    "repair_code": ("_terms", "repair_code"),
+    "repair_counts": ("_terms", "repair_counts"),
+    "repair_prefixes": ("_terms", "repair_prefixes"),
+    "spelling_options": ("_terms", "spelling_options"),
+    "without_repair_nids": ("_terms", "without_repair_nids"),
+    "URNFN_FUNCTIONS": ("_urnfn", "FUNCTIONS"),
+    "URNFN_NAMESPACE": ("_urnfn", "NAMESPACE"),
+    "UrnfnArg": ("_urnfn", "Arg"),
+    "UrnfnFunction": ("_urnfn", "Function"),
+    "FunctionError": ("_urnfn", "FunctionError"),
+    "UrnfnResult": ("_urnfn", "Result"),
+}
+
+
+def __getattr__(name: str) -> Any:
+    """The exported *name*, imported from its module the first time it is asked for."""
+    try:
+        module, attr = _HOME[name]
+    except KeyError:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}") from None
+    value = getattr(import_module(f".{module}", __name__), attr)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(__all__)
 
 __all__ = [
     "BASE_CODE",

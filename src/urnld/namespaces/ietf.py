@@ -36,7 +36,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, lower_except_pct
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding, Severity
 from ._util import PCHAR_NC_RE, quote_char, segments, visible_span
 from .views import IETFName
@@ -62,6 +62,7 @@ class IETFRule(NamespaceRule):
     title = "IETF documents and registered protocol parameters"
     reference = "RFC 2648 §2; RFC 3553 §3"
 
+    @native_copy("ietf")  # the compiled accelerator's copy: _speedups/rules.h canonical_ietf
     def canonical_nss(self, nss: str) -> str:
         if _is_params(nss):
             return "params:" + nss[7:]

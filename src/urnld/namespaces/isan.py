@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, upper_except_pct
+from .._core import CheckOptions, NamespaceRule, native_copy, upper_except_pct
 from ..findings import Finding, Severity
 
 __all__ = ["RULE", "ISANRule"]
@@ -48,6 +48,7 @@ class ISANRule(NamespaceRule):
     title = "International Standard Audiovisual Number"
     reference = "RFC 4246 §2-3"
 
+    @native_copy("upper")  # the compiled accelerator's copy: _speedups/rules.h canonical_upper
     def canonical_nss(self, nss: str) -> str:
         return upper_except_pct(nss)
 

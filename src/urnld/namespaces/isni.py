@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule
+from .._core import CheckOptions, NamespaceRule, native_copy
 from ..findings import Finding
 
 __all__ = ["RULE", "ISNIRule"]
@@ -36,6 +36,7 @@ class ISNIRule(NamespaceRule):
     reference = "ISO 27729; IANA template v1.0 (2025), partly read"
     provisional = True
 
+    @native_copy("isni")  # the compiled accelerator's copy: _speedups/rules.h canonical_isni
     def canonical_nss(self, nss: str) -> str:
         if _ISNI.fullmatch(nss):
             return nss.upper()

@@ -52,7 +52,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, lower_except_pct
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding
 from ._util import PCHAR_NC_RE, segments, visible_span
 
@@ -86,6 +86,7 @@ class ISORule(NamespaceRule):
     reference = "RFC 5141 §2"
     profiles = frozenset({PROFILE_CURRENT})
 
+    @native_copy("lower_except_pct")  # C copy: _speedups/rules.h canonical_lower_except_pct
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 

@@ -29,7 +29,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, lower_except_pct
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding, Severity
 from ._util import segments, visible_span
 from .views import LexName
@@ -46,6 +46,7 @@ class LexRule(NamespaceRule):
     title = "Sources of law (LEX)"
     reference = "RFC 9676 §2-3"
 
+    @native_copy("lower_except_pct")  # C copy: _speedups/rules.h canonical_lower_except_pct
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, lower_except_pct
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding
 from ._util import PCHAR_NC_RE, PCHAR_RE, PCHAR_SLASH_RE
 
@@ -35,6 +35,7 @@ class MPEGRule(NamespaceRule):
     title = "Moving Picture Experts Group"
     reference = "RFC 3614 §2"
 
+    @native_copy("mpeg")  # the compiled accelerator's copy: _speedups/rules.h canonical_mpeg
     def canonical_nss(self, nss: str) -> str:
         m = _MPEG.fullmatch(nss)
         if m is None:

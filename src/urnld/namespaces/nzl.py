@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from .._core import CheckOptions, NamespaceRule, lower_except_pct
+from .._core import CheckOptions, NamespaceRule, lower_except_pct, native_copy
 from ..findings import Finding
 from ._util import segment_problem
 
@@ -31,6 +31,7 @@ class NZLRule(NamespaceRule):
     title = "New Zealand Government"
     reference = "RFC 4350 §2"
 
+    @native_copy("lower_except_pct")  # C copy: _speedups/rules.h canonical_lower_except_pct
     def canonical_nss(self, nss: str) -> str:
         return lower_except_pct(nss)
 

@@ -160,8 +160,13 @@ static const char *const URN_LITERAL_SUFFIXES[] = {
 /* ---- the native_copy marks of the built-in rules (urnld._core.native_copy) ----
  * X(kind) for every kind: the C copy of each is canonical_<kind> / check_<kind>. */
 #define CANONICAL_COPIES(X) \
+    X(ietf) \
     X(isbn) \
+    X(isni) \
+    X(lower_except_pct) \
+    X(mpeg) \
     X(nbn) \
+    X(upper) \
     /* end */
 #define CHECK_COPIES(X) \
     X(epc) \

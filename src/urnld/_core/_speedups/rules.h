@@ -167,7 +167,50 @@ lower_head(const unsigned char *s, Py_ssize_t n, Py_ssize_t k)
     return out;
 }
 
-/* Whether s[i..n) is PCHAR (PCHAR / "/")*, the tail of the NBN grammar
+/* lower_except_pct(nss), the rules marked "lower_except_pct". */
+static PyObject *
+canonical_lower_except_pct(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    return lower_head(s, n, n);
+}
+
+/* upper_except_pct(nss): str.upper of ASCII text (%XX hex is upper-cased with it). */
+static PyObject *
+canonical_upper(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    PyObject *out = ascii_copy(s, n);
+    if (out == NULL)
+        return NULL;
+    unsigned char *d = PyUnicode_1BYTE_DATA(out);
+    for (Py_ssize_t j = 0; j < n; j++)
+        if (d[j] >= 'a' && d[j] <= 'z')
+            d[j] -= 32;
+    return out;
+}
+
+/* ISNIRule.canonical_nss: an NSS matching [0-9]{15}[0-9Xx] upper-cased; any other as it is. */
+static PyObject *
+canonical_isni(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    if (n != 16)
+        goto as_is;
+    for (int j = 0; j < 15; j++)
+        if (!DIGIT(s[j]))
+            goto as_is;
+    if (!(DIGIT(s[15]) || s[15] == 'X' || s[15] == 'x'))
+        goto as_is;
+    if (s[15] != 'x')
+        goto as_is; /* already upper case */
+    PyObject *out = ascii_copy(s, 16);
+    if (out != NULL)
+        PyUnicode_1BYTE_DATA(out)[15] = 'X';
+    return out;
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* Whether s[i..n) is PCHAR (PCHAR / "/")*, the tail of the NBN and MPEG grammars
  * (namespaces._util.PCHAR_RE, PCHAR_SLASH_RE): non-empty, not starting with "/". */
 static int
 pchar_tail(const unsigned char *s, Py_ssize_t i, Py_ssize_t n)
@@ -216,6 +259,48 @@ canonical_nbn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
         return lower_head(s, n, k); /* the group holds no "%": plain lower case */
     Py_INCREF(nss);
     return nss;
+}
+
+/* MPEGRule.canonical_nss: an NSS matching (PCHAR_NC+):(tail) with lower_except_pct applied
+ * to the group (it holds no ":", so it ends at the first one); any other as it is. */
+static PyObject *
+canonical_mpeg(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    const unsigned char *colon = memchr(s, ':', (size_t)n);
+    if (colon == NULL || colon == s)
+        goto as_is;
+    Py_ssize_t k = colon - s;
+    for (Py_ssize_t i = 0; i < k;) {
+        if (PCHAR[s[i]] && s[i] != ':')
+            i++;
+        else if (s[i] == '%' && i + 2 < k && HEX[s[i + 1]] && HEX[s[i + 2]])
+            i += 3;
+        else
+            goto as_is;
+    }
+    if (!pchar_tail(s, k + 1, n))
+        goto as_is;
+    return lower_head(s, n, k);
+as_is:
+    Py_INCREF(nss);
+    return nss;
+}
+
+/* IETFRule.canonical_nss: "params:" (any case) and the rest as it is, or else
+ * lower_except_pct of the whole NSS. */
+static PyObject *
+canonical_ietf(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    static const char params[] = "params:";
+    Py_ssize_t j = 0;
+    while (j < 7 && j < n && (s[j] | (s[j] >= 'A' && s[j] <= 'Z' ? 0x20 : 0)) == params[j])
+        j++;
+    if (j < 7)
+        return lower_head(s, n, n);
+    PyObject *out = ascii_copy(s, n);
+    if (out != NULL)
+        memcpy(PyUnicode_1BYTE_DATA(out), params, 7);
+    return out;
 }
 
 /* rule.canonical_nss(nss): the native copy for a marked built-in rule and an ASCII str, else

@@ -357,7 +357,8 @@ def test_the_tds_table_is_the_rules():
 
 
 def test_the_flush_checks_a_new_spelling_without_python(monkeypatch):
-    """The compiled flush checks a spelling the cache lacks itself and caches the answer:
+    """The compiled rewrite of the check pass judges a new spelling itself when it first meets
+    its token and keeps the answer in the token's entry, where the flush reads it:
     TermCache.checked, the Python way in, is not called for it."""
     from urnld.report import CheckReport
     from urnld.stream._passes import CheckPass
@@ -377,5 +378,6 @@ def test_the_flush_checks_a_new_spelling_without_python(monkeypatch):
     check_pass.run_chunk(line, 1, "x", "raise")
     check_pass.flush()
     assert calls == []
-    assert check_pass.terms.checks["urn:isbn:0395363412"] == reference("urn:isbn:0395363412")
+    assert check_pass.info[b"<urn:isbn:0395363412>"] == (
+        "urn:isbn:0395363412", reference("urn:isbn:0395363412"), False)
     assert check_pass.report.error_occurrences == 2

@@ -90,6 +90,8 @@ typedef struct {
     PyObject *info, *prefixes, *policy, *canonical_nss;
     PyTypeObject *verdict_type; /* urnld._kernel.TermVerdict, a tuple subclass; NULL: the
                                  * check pass, which keeps the spellings only */
+    PyObject *const *check;     /* the check pass: check_fields()'s 5 arguments after the
+                                 * text (TermCache.fast_check), or NULL */
     int ignore_components;
 } Fast;
 
@@ -169,14 +171,28 @@ fast_store(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *ver
     return out;
 }
 
-/* The check pass's miss work: info[t] = (text, None, is_literal), the term written as it is
- * (the check pass keeps no output, and asks the check rule about the spelling itself: a
- * verdict would be work thrown away). Consumes text; returns t (a new reference) or NULL. */
+/* The check pass's miss work: info[t] = (text, fields, is_literal), the term written as it
+ * is (the check pass keeps no output: a canonicalization verdict would be work thrown away).
+ * fields are check_fields()'s answer when the pass gave its arguments (f->check), judged here
+ * once per distinct token so that the flush reads them from the entry; None when there is no
+ * answer (the flush asks the check rule). Consumes text; returns t (a new reference) or NULL. */
 static PyObject *
 spelling_only(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *is_literal)
 {
+    PyObject *fields = Py_None;
+    if (f->check != NULL) {
+        PyObject *const *a = f->check;
+        fields = check_fields_of(text, a[0], a[1], a[2], a[3], a[4]);
+        if (fields == NULL) {
+            Py_DECREF(text);
+            return NULL;
+        }
+    }
+    else
+        Py_INCREF(fields);
     Py_INCREF(t);
-    PyObject *out = fast_store(t, tokens, f, text, Py_None, is_literal, t);
+    PyObject *out = fast_store(t, tokens, f, text, fields, is_literal, t);
+    Py_DECREF(fields);
     Py_DECREF(text);
     return out;
 }
@@ -359,7 +375,8 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
 }
 
 /* rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok,
- *         ignore_components, verdict_type[, skip_predicate]]) -> (bytes, statements) | None
+ *         ignore_components, verdict_type[, skip_predicate[, check]]])
+ *     -> (bytes, statements) | None
  *
  * The output of a chunk whose every line is a statement in the usual layout, as the stream's
  * Python rewrite loop makes it: each token through the cache *tokens* (raw token -> output
@@ -370,17 +387,22 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
  * verdict_type None (the check pass) they record the spellings of URN-like terms (info
  * entries (spelling, None, is_literal)) and the output is b"": that pass keeps none. A literal
  * object of a statement whose predicate is *skip_predicate* (bytes, the IRIREF as written) is
- * left as it is, uncounted. */
+ * left as it is, uncounted. With verdict_type None, *check* (check_fields()'s 5 arguments after
+ * the text, or None) judges each new spelling at once: its info entry is (spelling, fields or
+ * None, is_literal). */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 && nargs != 11 && nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11 or 12 arguments");
+    if (nargs != 6 && nargs != 11 && nargs != 12 && nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11, 12 or 13 arguments");
         return NULL;
     }
+    PyObject *check = nargs == 13 ? args[12] : Py_None;
+    if (check != Py_None && (!PyTuple_CheckExact(check) || PyTuple_GET_SIZE(check) != 5))
+        Py_RETURN_NONE;
     /* a literal object of a statement with this predicate is no URN term (urnld's spelling
      * records): NULL for none */
-    PyObject *skip = nargs == 12 && args[11] != Py_None ? args[11] : NULL;
+    PyObject *skip = nargs >= 12 && args[11] != Py_None ? args[11] : NULL;
     if (skip != NULL && !PyBytes_CheckExact(skip))
         Py_RETURN_NONE;
     PyObject *chunk = args[0], *tokens = args[1], *occ = args[2], *iri = args[3],
@@ -404,6 +426,9 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         fast_ctx.prefixes = args[7];
         fast_ctx.policy = args[8];
         fast_ctx.verdict_type = args[10] == Py_None ? NULL : (PyTypeObject *)args[10];
+        fast_ctx.check = check == Py_None || fast_ctx.verdict_type != NULL
+                             ? NULL
+                             : &PyTuple_GET_ITEM(check, 0);
         fast_ctx.canonical_nss = str_canonical_nss;
         fast_ctx.ignore_components = ic;
         fast = &fast_ctx;

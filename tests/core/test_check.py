@@ -142,9 +142,13 @@ def test_namespace_findings_through_the_hook() -> None:
 
 
 def test_rfc2141_mode_findings() -> None:
-    assert [(f.code, f.severity, f.span) for f in check("urn:example:a/b?c#d", mode="rfc2141")] == [
-        ("rfc2141-reserved-char", W, (13, 14))
+    # RFC 2141 §2.3.2 asks for the escapes of its reserved characters, and the canonical form
+    # has them: the one spelling RFC 8141 reads as the same name.
+    found = check("urn:example:a/b?c#d", mode="rfc2141")
+    assert [(f.code, f.severity, f.span) for f in found] == [
+        ("rfc2141-reserved-char", W, (13, 14)), ("not-canonical", I, (0, 19))
     ]
+    assert found[1].message == "canonical form is 'urn:example:a/b%3Fc%23d'"
     # the NID "urn" is reserved in RFC 2141 (§2): an error whatever strict says
     assert [(f.code, f.severity) for f in check("urn:urn:x", mode="rfc2141")] == [
         ("nid-reserved", E), ("nid-doubled-scheme", W)

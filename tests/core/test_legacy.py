@@ -7,9 +7,10 @@ import json
 import pytest
 from core_strategies import valid_urns
 from hypothesis import given
+from hypothesis import strategies as st
 
 import urnld
-from urnld import URN, URNConversionError, URNSyntaxError, check
+from urnld import URN, URNConversionError, URNSyntaxError, canonical, check
 
 
 @pytest.mark.parametrize(
@@ -45,7 +46,44 @@ def test_rfc8141_urns_come_back_as_written(urn: str) -> None:
 
 def test_check_names_the_rfc8141_spelling() -> None:
     (f,) = [f for f in check("URN:FOO:a?b", mode="rfc2141") if f.code == "not-canonical"]
-    assert f.message.endswith("written for RFC 8141 'urn:foo:a%3Fb'")
+    assert f.message == "canonical form is 'urn:foo:a%3Fb'"
+
+
+@pytest.mark.parametrize(
+    ("legacy", "canonical_form"),
+    [
+        ("urn:foo:a#c", "urn:foo:a%23c"),
+        ("URN:FOO:a?b#c", "urn:foo:a%3Fb%23c"),
+        ("urn:foo:/a/b", "urn:foo:%2Fa/b"),
+        ("urn:foo:a%2fb", "urn:foo:a%2Fb"),
+        ("urn:a:b#c", "urn:a:b#c"),  # RFC 8141 has no form for a one-letter NID: kept as is
+    ],
+)
+def test_legacy_canonical_forms_read_the_same_under_rfc8141(
+    legacy: str, canonical_form: str
+) -> None:
+    # The canonical form of a legacy URN escapes what RFC 2141 §2.3.2 reserves, so RFC 8141
+    # reads it as one NSS without components: the same name, in every public way to it.
+    u = URN(legacy, mode="rfc2141")
+    assert canonical(legacy, mode="rfc2141") == canonical_form
+    assert str(u.canonical()) == u.canonical_str == canonical_form
+    assert str(u.normalized()).lower() == canonical_form.lower()
+    if canonical_form != legacy:
+        assert not u.is_canonical
+    if ":a:" not in legacy:
+        read_back = URN(canonical_form)  # RFC 8141
+        assert read_back.has_components is False and read_back == u
+
+
+@given(st.from_regex(r"urn:[a-z][a-z0-9]{1,8}:[a-z/?#]{1,12}", fullmatch=True))
+def test_legacy_canonical_is_idempotent_and_rfc8141(legacy: str) -> None:
+    try:
+        u = URN(legacy, mode="rfc2141")
+    except URNSyntaxError:
+        return  # not a legacy URN either (e.g. nothing after the NID's colon)
+    canon = u.canonical_str
+    assert canonical(canon, mode="rfc2141") == canon
+    assert URN(canon).canonical_str == canon  # RFC 8141 reads it and finds it canonical
 
 
 def test_parse_cli_writes_legacy_forms_for_rfc8141(capsys: pytest.CaptureFixture[str]) -> None:

@@ -104,6 +104,10 @@ CALLS: list[tuple[str, Term]] = [
      iri("https://r.example/a?x=1")),
     ("urnfn:resolve(<urn:example:a>, <https://r.example/a>)", None),  # a template is a literal
     ('urnfn:resolve("hello")', None),
+    ("urnfn:resolve(<URN:ISBN:0-395-36341-1>)", iri("https://openlibrary.org/isbn/0395363411")),
+    # no locator for a name its namespace refuses: a wrong ISBN check digit, an X- NID
+    ("urnfn:resolve(<URN:ISBN:0-395-36341-2>)", None),
+    ('urnfn:resolve(<urn:X-foo:a>, "https://r.example/{nss}")', None),
     # a wrong number of arguments is an expression error, as for SPARQL's own functions
     ('urnfn:nid("urn:a:b", "x")', None),
     ('urnfn:equivalent("urn:example:a")', None),

@@ -386,11 +386,10 @@ def _check_described(
                 break
     findings.extend(f.shifted(nss_start) for f in get_rule(nid).check_nss(nss, options))
     if text != canonical:
-        legacy = "" if urn is None else _rfc8141_spelling(urn)
         findings.append(
             _finding(
                 "not-canonical",
-                f"canonical form is {canonical!r}" + legacy,
+                f"canonical form is {canonical!r}",
                 0,
                 len(text),
             )
@@ -581,17 +580,6 @@ def _repair_hint(text: str) -> Finding | None:
         0,
         len(text),
     )
-
-
-def _rfc8141_spelling(urn: URN) -> str:
-    """For a legacy URN whose canonical NSS RFC 8141 would read differently: its RFC 8141 form."""
-    if urn.mode != "rfc2141" or not any(c in urn.nss for c in "?#/"):
-        return ""
-    try:
-        written = URN(urn.canonical_str, "rfc2141").to_rfc8141()
-    except URNError:
-        return ""
-    return f", written for RFC 8141 {written!r}" if written != urn.canonical_str else ""
 
 
 def _syntax_finding(text: str, mode: Mode, e: URNSyntaxError) -> Finding:

@@ -87,6 +87,30 @@ def normalized_text(nid: str, nss: str, r: str | None, q: str | None, f: str | N
     return f"urn:{nid.lower()}:{upper_pct(nss)}{_components(r, q, f)}"
 
 
+def legacy_escaped(text: str) -> str:
+    """A legacy (RFC 2141) URN text with the NSS's ``?``, ``#`` and leading ``/`` escaped.
+
+    RFC 2141 §2.3.2 reserves them and asks for their escapes; RFC 8141 would read the first
+    two as the start of components and refuses the third, so the escaped text is the one both
+    RFCs read as the same name. Returned as given where RFC 8141 has no form for it (an NID
+    of one character or ending in ``-``).
+
+    >>> legacy_escaped("urn:foo:/a?b#c")
+    'urn:foo:%2Fa%3Fb%23c'
+    >>> legacy_escaped("urn:a:b#c")
+    'urn:a:b#c'
+    """
+    start = text.index(":", 4) + 1
+    nss = text[start:]
+    if "?" not in nss and "#" not in nss and not nss.startswith("/"):
+        return text
+    nss = nss.replace("?", "%3F").replace("#", "%23")
+    if nss.startswith("/"):
+        nss = "%2F" + nss[1:]
+    escaped = text[:start] + nss
+    return escaped if _match_rfc8141(escaped) is not None else text
+
+
 def _components(r: str | None, q: str | None, f: str | None) -> str:
     """The components with their %XX hex upper-cased, delimiters included."""
     out = ""
@@ -388,6 +412,8 @@ class URN:
             if canon is None:
                 m = self._m
                 canon = canonical_of_match(self._text, self._match if m is None else m)
+                if self._mode == "rfc2141":
+                    canon = legacy_escaped(canon)
             self._canon = canon
         return canon
 
@@ -395,12 +421,13 @@ class URN:
     def _eq_key(self) -> str:
         """The key of ==, hash and ordering: the canonical string, unambiguous across modes.
 
-        An RFC 2141 NSS may hold "?" or "#" as data; its canonical string then reads, under RFC
-        8141, as a shorter NSS plus components, a different name. A NUL (never part of a URN)
-        keeps such keys apart from every RFC 8141 key.
+        A legacy canonical form escapes the NSS's "?", "#" and leading "/" (see
+        :func:`legacy_escaped`), so it means under RFC 8141 what it meant under RFC 2141 and the
+        keys of both modes compare. Where no RFC 8141 form exists (an NID RFC 8141 refuses), a
+        NUL (never part of a URN) keeps the key apart from every RFC 8141 key.
         """
         canon = self.canonical_str
-        if self._mode == "rfc2141" and ("?" in self.nss or "#" in self.nss):
+        if self._mode == "rfc2141" and ("?" in canon or "#" in canon):
             return canon + "\x00"
         return canon
 
@@ -417,7 +444,8 @@ class URN:
         >>> str(URN("URN:EXAMPLE:a123%2cz456#p%3a").normalized())
         'urn:example:a123%2Cz456#p%3A'
         """
-        return self._derived(normalized_text(*self.parts))
+        text = normalized_text(*self.parts)
+        return self._derived(text if self._mode == "rfc8141" else legacy_escaped(text))
 
     def canonical(self) -> URN:
         """The canonical form: :meth:`normalized` plus the namespace's rules.
@@ -703,11 +731,7 @@ class URN:
         """
         if self._mode == "rfc8141":
             return self._text
-        nid, nss = self.nid, self.nss
-        nss = nss.replace("?", "%3F").replace("#", "%23")
-        if nss.startswith("/"):
-            nss = "%2F" + nss[1:]
-        text = f"{self._text[:4]}{nid}:{nss}"
+        text = legacy_escaped(self._text)
         if _match_rfc8141(text) is None:
             raise URNConversionError(f"{self._text!r} cannot be written in RFC 8141 syntax: "
                                      f"{diagnose(text, 'rfc8141').reason}")

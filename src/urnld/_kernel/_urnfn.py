@@ -178,6 +178,11 @@ def _resolve(args: Sequence[Arg]) -> Result:
         if x.text is None:
             raise URNError("a blank node is not a URN")
         urn = URN(x.text)
+        info = _info(x.text)
+        if not info.valid:
+            # A locator for a name its namespace refuses (a wrong check digit, an X- NID)
+            # would send users to a record of some other name: no locator, and say why.
+            raise URNError(f"{x.text!r} is not a valid URN ({info.codes}): no locator")
         return Result("iri", urn.resolve(None if template is None else template.text))
     except URNError as e:
         raise FunctionError(f"urnfn:resolve: {str(e).splitlines()[0]}") from None

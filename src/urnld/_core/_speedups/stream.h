@@ -174,13 +174,45 @@ fast_store(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *ver
 /* The check pass's miss work: info[t] = (text, fields, is_literal), the term written as it
  * is (the check pass keeps no output: a canonicalization verdict would be work thrown away).
  * fields are check_fields()'s answer when the pass gave its arguments (f->check), judged here
- * once per distinct token so that the flush reads them from the entry; None when there is no
- * answer (the flush asks the check rule). Consumes text; returns t (a new reference) or NULL. */
+ * once per distinct token (a URN literal that spells an IRI met already: taken from its
+ * entry) so that the flush reads them from the entry; None when there is no answer (the flush
+ * asks the check rule). Consumes text; returns t (a new reference) or NULL. */
 static PyObject *
 spelling_only(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *is_literal)
 {
     PyObject *fields = Py_None;
-    if (f->check != NULL) {
+    if (f->check != NULL && is_literal == Py_True) {
+        /* A URN literal mostly repeats an IRI of the data (a record's own URN as its
+         * identifier): the IRI token's entry, when there is one, has the same spelling
+         * judged already (text is ASCII, as fast_literal() takes it). */
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+        PyObject *iri_tok = PyBytes_FromStringAndSize(NULL, len + 2);
+        if (iri_tok == NULL) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        char *d = PyBytes_AS_STRING(iri_tok);
+        d[0] = '<';
+        memcpy(d + 1, PyUnicode_1BYTE_DATA(text), (size_t)len);
+        d[len + 1] = '>';
+        PyObject *e = PyDict_GetItemWithError(f->info, iri_tok); /* borrowed */
+        Py_DECREF(iri_tok);
+        if (e == NULL && PyErr_Occurred()) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        if (e != NULL && PyTuple_CheckExact(e) && PyTuple_GET_SIZE(e) == 3 &&
+            PyTuple_CheckExact(PyTuple_GET_ITEM(e, 1)) &&
+            PyTuple_GET_SIZE(PyTuple_GET_ITEM(e, 1)) == FIELDS_COUNT &&
+            PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 0)) &&
+            PyUnicode_Compare(PyTuple_GET_ITEM(e, 0), text) == 0) {
+            Py_SETREF(text, Py_NewRef(PyTuple_GET_ITEM(e, 0))); /* one str for both */
+            fields = PyTuple_GET_ITEM(e, 1);
+        }
+    }
+    if (fields != Py_None)
+        Py_INCREF(fields);
+    else if (f->check != NULL) {
         PyObject *const *a = f->check;
         fields = check_fields_of(text, a[0], a[1], a[2], a[3], a[4]);
         if (fields == NULL) {

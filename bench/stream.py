@@ -126,6 +126,9 @@ def bench_commands(src: Path, d: Path, repeat: int, pure: bool) -> None:
     here = str(Path(__file__).resolve().parents[1] / "src")
     base = dict(os.environ, PYTHONPATH=here + os.pathsep + os.environ.get("PYTHONPATH", ""))
     base.pop("URNLD_PURE_PYTHON", None)
+    # As an installed urnld runs: modules from cached bytecode (written by the first run), not
+    # compiled again by every process.
+    base.pop("PYTHONDONTWRITEBYTECODE", None)
     urnld = [sys.executable, "-m", "urnld"]
     jobs = {"floor": _command([sys.executable, "-c", _FLOOR_CHILD, str(src), str(d / "f.nt")],
                               base)}

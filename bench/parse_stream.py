@@ -2,6 +2,7 @@
 
     python bench/parse_stream.py                      # 1M URNs, best of 3 rounds
     python bench/parse_stream.py --n 200000 --rounds 1
+    python bench/parse_stream.py --pure               # and the pure-Python path too
 
 The list (one URN per line, written once to a temporary file) imitates what people pipe into
 the command: URNs from bench/corpus.py (about 40 registered NIDs and random ones, case variants,
@@ -17,7 +18,9 @@ Each contender runs as a subprocess, stdin from the list, stdout to a file:
 
 * ``urnld parse -`` (text) and ``urnld parse --json -`` (JSON Lines);
 * the floor: ``python -c`` reading the same lines and writing ``urnld.canonical(line)`` for
-  each (what any script over the list costs at least: start-up, reading, one canonical form).
+  each (what any script over the list costs at least: start-up, reading, one canonical form);
+* with ``--pure``, both commands again with ``URNLD_PURE_PYTHON=1`` (the fallback without the
+  compiled accelerator; the floor stays the accelerated one).
 
 Figures are URNs per second of the child's CPU time (user + system: other processes on a shared
 machine disturb it far less than elapsed time) and of elapsed time, best of N rounds, with the
@@ -130,17 +133,25 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=1_000_000, help="URNs (default 1000000)")
     parser.add_argument("--seed", type=int, default=8141)
     parser.add_argument("--rounds", type=int, default=3, help="best of N rounds (default 3)")
+    parser.add_argument("--pure", action="store_true",
+                        help="also run both commands on the pure-Python path")
     args = parser.parse_args()
 
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "src"), env.get("PYTHONPATH")]))
     os.environ.update(env)
     py = sys.executable
+    pure = ["env", "URNLD_PURE_PYTHON=1", py]
     contenders = {  # name: (command, its output file)
         "urnld parse - (text)": ([py, "-m", "urnld", "parse", "-"], "text.out"),
         "urnld parse --json -": ([py, "-m", "urnld", "parse", "--json", "-"], "json.out"),
         "floor: canonical() per line": ([py, "-c", FLOOR], "floor.out"),
     }
+    if args.pure:
+        contenders["pure Python: parse - (text)"] = ([*pure, "-m", "urnld", "parse", "-"],
+                                                     "pure_text.out")
+        contenders["pure Python: parse --json -"] = (
+            [*pure, "-m", "urnld", "parse", "--json", "-"], "pure_json.out")
     with tempfile.TemporaryDirectory() as tmp:
         lines = Path(tmp) / "urns.txt"
         urns = build(args.n, args.seed)
@@ -153,16 +164,22 @@ def main() -> None:
                 best[name] = (min(best[name][0], cpu), min(best[name][1], elapsed))
         json_out = Path(tmp) / "json.out"
         invalid = sum(1 for line in json_out.open("rb") if b'"valid": false' in line)
+        # Both paths write the same bytes (the differential tests check it line by line).
+        same = {kind: (Path(tmp) / f"{kind}.out").read_bytes()
+                == (Path(tmp) / f"pure_{kind}.out").read_bytes()
+                for kind in ("text", "json") if args.pure}
         distinct = len(set(urns))
     print(f"{args.n:,} lines ({distinct:,} distinct, {invalid / args.n:.1%} invalid), "
           f"best of {args.rounds}")
     floor_cpu = best["floor: canonical() per line"][0]
     for name, (cpu, elapsed) in best.items():
-        print(f"  {name:<30} {args.n / cpu:>10,.0f} URNs/s CPU ({cpu / floor_cpu:4.2f}× floor)"
+        print(f"  {name:<30} {args.n / cpu:>10,.0f} URNs/s CPU ({cpu / floor_cpu:5.2f}× floor)"
               f"  {args.n / elapsed:>10,.0f} URNs/s elapsed  exit {status[name]}")
     for name in ("urnld parse - (text)", "urnld parse --json -"):
         rate = args.n / best[name][0]
         print(f"goal ≥ 200,000 URNs/s, {name}: {'met' if rate >= 200_000 else 'MISSED'}")
+    for kind, equal in same.items():
+        print(f"{kind} output, accelerated and pure Python: {'identical' if equal else 'DIFFERENT'}")
 
 
 if __name__ == "__main__":

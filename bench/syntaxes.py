@@ -20,11 +20,19 @@ same run:
 
 ``--memory`` also measures the peak memory (RSS) of ``urnld canonicalize`` on the Turtle file
 at the given size and at four times that size: flat means bounded.
+
+``--stages`` times the parts of the streaming path one by one in this process (CPU seconds, as
+ratios to the baseline): A, pyoxigraph's read of the syntax written as N-Quads; B, the N-Quads
+pass (canonicalize, and check); C, pyoxigraph's read of the N-Quads written in the syntax; and,
+for comparison, the design without N-Quads between the stages: one parse, the term rule on
+pyoxigraph's terms (a cache from term to rewritten term, a new quad only where a term changed,
+no report), one serialize.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import resource
 import subprocess
@@ -158,6 +166,69 @@ def peak_rss_mib(src: Path, tmp: Path) -> float:
     return int(done.stdout) / 1024
 
 
+def stages(src: Path, syntax: str, repeat: int, tmp: Path) -> dict[str, tuple[float, float]]:
+    """(wall, CPU) of each stage of the streaming path, and of the direct design, in this
+    process (see the module docs)."""
+    from urnld._kernel import TermCache
+    from urnld.report import CanonicalizeReport, CheckReport
+    from urnld.stream._passes import CanonPass, CheckPass
+    from urnld.stream._stage_a import BATCH_STATEMENTS
+
+    fmt, nquads, out = _fmt(syntax), ox.RdfFormat.N_QUADS, str(tmp / "stage.out")
+    buf = io.BytesIO()
+    ox.serialize(ox.parse(path=str(src), format=fmt), buf, nquads)
+    lines = buf.getvalue().splitlines(keepends=True)
+    chunks = [b"".join(lines[i:i + BATCH_STATEMENTS])
+              for i in range(0, len(lines), BATCH_STATEMENTS)]
+    rewritten = b"".join(CanonPass(CanonicalizeReport()).run(chunks, "x", 1, "raise"))
+
+    def stage_a() -> None:
+        ox.serialize(ox.parse(path=str(src), format=fmt), io.BytesIO(), nquads)
+
+    def stage_b_check() -> None:
+        for _ in CheckPass(CheckReport()).run(chunks, "x", 1, "raise"):
+            pass
+
+    def direct() -> None:
+        terms = TermCache()
+        cache: dict[object, object] = {}
+
+        def term(t: object) -> object:
+            hit = cache.get(t)
+            if hit is None:
+                hit = t
+                if type(t) is ox.NamedNode and t.value[:4].lower() == "urn:":
+                    new = terms.get(t.value).output
+                    hit = ox.NamedNode(new) if new != t.value else t
+                cache[t] = hit
+            return hit
+
+        def quads() -> object:
+            for q in ox.parse(path=str(src), format=fmt):
+                s, p, o, g = q.subject, q.predicate, q.object, q.graph_name
+                s2, p2, o2 = term(s), term(p), term(o)
+                g2 = g if type(g) is ox.DefaultGraph else term(g)
+                if s2 is s and p2 is p and o2 is o and g2 is g:
+                    yield q
+                elif g2 is g and type(g) is ox.DefaultGraph:
+                    yield ox.Quad(s2, p2, o2)  # type: ignore[arg-type]
+                else:
+                    yield ox.Quad(s2, p2, o2, g2)  # type: ignore[arg-type]
+
+        ox.serialize(quads(), out, fmt)  # type: ignore[arg-type]
+
+    return best({
+        "baseline": lambda: ox.serialize(ox.parse(path=str(src), format=fmt), out, fmt),
+        "parse only": lambda: sum(1 for _ in ox.parse(path=str(src), format=fmt)),
+        "A": stage_a,
+        "B canonicalize": lambda: b"".join(CanonPass(CanonicalizeReport()).run(
+            chunks, "x", 1, "raise")),
+        "B check": stage_b_check,
+        "C": lambda: ox.serialize(ox.parse(rewritten, nquads, lenient=True), out, fmt),
+        "direct, no report": direct,
+    }, repeat)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--statements", type=int, default=300_000)
@@ -168,10 +239,15 @@ def main() -> None:
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "urnld-bench")
     parser.add_argument("--memory", action="store_true",
                         help="peak memory at --statements and at four times as many")
+    parser.add_argument("--stages", action="store_true",
+                        help="only the stages, one by one in this process (CPU)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
     syntaxes = args.syntaxes.split(",")
     nts = dumps(args.workdir, args.statements)
+    if args.stages:
+        print_stages(args, nts, syntaxes)
+        return
     print(f"{args.statements:,} statements per dump, best of {args.repeat}; ratios to "
           "pyoxigraph parse + serialize of the same file in the same syntax, same run")
     header = (f"{'dump':8} {'syntax':8} {'MB':>5} {'':4} | {'cmd base':>8} {'canon':>6} "
@@ -203,6 +279,24 @@ def main() -> None:
             a, z = peak_rss_mib(small, tmp), peak_rss_mib(big, tmp)
             print(f"peak memory, urnld canonicalize dense .ttl: {args.statements:,} statements "
                   f"{a:.0f} MiB, {4 * args.statements:,} statements {z:.0f} MiB")
+
+
+def print_stages(args: argparse.Namespace, nts: dict[str, Path], syntaxes: list[str]) -> None:
+    names = ("parse only", "A", "B canonicalize", "B check", "C", "direct, no report")
+    print(f"{args.statements:,} statements per dump, best of {args.repeat}; CPU seconds as "
+          "ratios to pyoxigraph parse + serialize of the same file, same run")
+    header = f"{'dump':8} {'syntax':8} {'base':>6} | " + " | ".join(names)
+    print(header)
+    print("-" * len(header))
+    with tempfile.TemporaryDirectory(dir=args.workdir) as tmp_name:
+        for dump in args.dumps.split(","):
+            for syntax in syntaxes:
+                src = convert(nts[dump], syntax)
+                t = {name: v[1] for name, v in stages(src, syntax, args.repeat,
+                                                      Path(tmp_name)).items()}
+                b = t["baseline"]
+                print(f"{dump:8} {syntax:8} {b:5.2f}s | "
+                      + " | ".join(f"{t[n] / b:{len(n) - 1}.2f}x" for n in names), flush=True)
 
 
 if __name__ == "__main__":

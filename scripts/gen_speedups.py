@@ -341,6 +341,73 @@ def _check_data() -> list[str]:
     return lines
 
 
+def _split_message(message: str, args: list[str], what: str) -> list[str]:
+    """*message* cut at the reprs of *args*, in order: the pieces a C copy writes between them."""
+    pieces, rest = [], message
+    for arg in args:
+        before, found, rest = rest.partition(repr(arg))
+        if not found:
+            raise ValueError(f"{what}: {arg!r} not in {message!r}")
+        pieces.append(before)
+    return [*pieces, rest]
+
+
+def _describe_data() -> list[str]:
+    """What urnld parse's C writer (describe.h) needs: each code's severity, and the messages
+    of the findings it writes itself (percent-encoding lints and not-canonical), cut into the
+    pieces between their reprs, read from check()'s own findings of sample URNs."""
+    from urnld import check
+    from urnld.findings import CODES, SEVERITY_RANK, Severity
+
+    def message(text: str, code: str, nth: int = 0) -> str:
+        found = [f.message for f in check(text) if f.code == code]
+        return found[nth]
+
+    # (C name, sample URN, code, the reprs in its message); each checked on a second sample.
+    samples = [
+        ("PCT_LOWERCASE", "urn:example:a%2c", "pct-lowercase", ["%2c", "%2C"]),
+        ("PCT_UNRESERVED", "urn:example:%41", "pct-unreserved", ["%41", "A"]),
+        ("PCT_NUL", "urn:example:%00", "pct-nul", []),
+        ("PCT_NOT_UTF8", "urn:example:%C3", "pct-not-utf8", ["%C3"]),
+        ("NOT_CANONICAL", "URN:example:a", "not-canonical", ["urn:example:a"]),
+    ]
+    checks = {
+        "PCT_LOWERCASE": ("urn:example:b%e9", ["%e9", "%E9"]),
+        "PCT_UNRESERVED": ("urn:example:b%7e", ["%7e", "~"]),
+        "PCT_NUL": ("urn:example:bb%00", []),
+        "PCT_NOT_UTF8": ("urn:example:b%ff%FE", ["%ff%FE"]),
+        "NOT_CANONICAL": ("URN:EXAMPLE:a'b", ["urn:example:a'b"]),
+    }
+    lines = [
+        "/* ---- urnld parse's C writer (describe.h) ---- */",
+        "/* each code's severity rank: urnld.findings.CODES */",
+        "static const int CODE_RANK[CODE_COUNT] = {",
+        *(f"    {SEVERITY_RANK[Severity(severity)]}, /* {code} */"
+          for code, (severity, _) in CODES.items()),
+        "};",
+        "/* the severities by rank, as written */",
+        "static const char *const SEVERITY_NAMES[] = {",
+        *(f"    {_c_string(str(s))},"
+          for s in sorted(Severity, key=lambda s: SEVERITY_RANK[s])),
+        "};",
+        "/* the messages the writer makes: the pieces between the reprs of their arguments */",
+    ]
+    for name, text, code, args in samples:
+        pieces = _split_message(message(text, code), args, code)
+        other, other_args = checks[name]
+        rebuilt = pieces[0] + "".join(
+            repr(a) + p for a, p in zip(other_args, pieces[1:], strict=True)
+        )
+        if rebuilt != message(other, code):
+            raise ValueError(f"{code}: message is not {pieces!r} around its arguments")
+        lines.append(f"static const char *const MSG_{name}[] = "
+                     f"{{{', '.join(_c_string(p) for p in pieces)}}};")
+    # Each lint is written at most this many times per code (check() stops there).
+    many = [f for f in check("urn:example:" + "%2c" * 10) if f.code == "pct-lowercase"]
+    lines.append(f"#define LINTS_PER_CODE {len(many)}")
+    return lines
+
+
 def render() -> str:
     """The header's text."""
     parts = [
@@ -359,6 +426,7 @@ def render() -> str:
         _fields(),
         _natives(),
         _check_data(),
+        _describe_data(),
         ["#endif /* URNLD_SPEEDUPS_GENERATED_H */"],
     ]
     return "\n\n".join("\n".join(p) for p in parts) + "\n"

@@ -135,6 +135,9 @@ def test_a_urn_between_separators_is_found_exactly(
 ) -> None:
     # Only URNs that end in a character the trimming rule keeps: the rest are the rule's
     # documented judgement calls (tested in CASES).
+    nss = re.split(r"\?[+=]|#", urn.split(":", 2)[2])[0]
+    if set(nss) <= {"."}:
+        return  # a placeholder (urn:uuid:...) is no URN, by the documented rule
     if urn[-1] in ".,;:!?')":
         urn = urn + "x" if "#" in urn else urn + "#x"
         if not is_valid(urn):

@@ -249,7 +249,7 @@ _ESCAPES = st.one_of(
 @settings(max_examples=500, deadline=None)
 @given(st.lists(_ESCAPES, max_size=16).map("".join), st.integers(0, 40))
 def test_percent_lints_match_the_one_pass_reference(part: str, offset: int) -> None:
-    from urnld._core._check import _pct_lints
+    from urnld._core._pct_lints import pct_lints as _pct_lints
 
     got = _pct_lints(part, offset, "NSS")
     # Callers sort findings by (severity, start, code); the order within is not kept.

@@ -48,7 +48,7 @@ _LAYERS = {name: floor for floor, names in enumerate(FLOORS) for name in names}
 # to the resolver table, which is built on URNs, and find_urns(locators=True) reads locators
 # back through the same table.
 _UPWARD_OK = {
-    ("urnld._core._urn", "urnld.resolvers"),
+    ("urnld._core._urn_views", "urnld.resolvers"),
     ("urnld._core._extract", "urnld.resolvers"),
 }
 

@@ -11,12 +11,13 @@ import re
 from collections.abc import Collection, Iterator
 from typing import Any, Final
 
-from ..errors import URNError, URNSyntaxError, URNValidationError
+from ..errors import URNSyntaxError, URNValidationError
 from ..findings import CODES, SEVERITY_RANK, CheckOptions, Finding, Severity
 from ..registry import is_registered
 from . import _accel
-from ._abnf import UNRESERVED_CHARS
 from ._parser import RFC2141_RE, Mode, syntax_error
+from ._pct_lints import PCT_CODES, pct_lints
+from ._rule import NamespaceRule
 from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
 from ._urn import (
@@ -39,33 +40,8 @@ __all__ = [
     "validate",
 ]
 
-_PCT_CODES: Final = frozenset({"pct-lowercase", "pct-unreserved", "pct-nul", "pct-not-utf8"})
-# The escapes each percent-encoding lint is about. An escape is "%" and two hex digits, and no
-# two overlap, so each of these finds a subset of the same escapes.
-_PCT_LOWER = re.compile(r"%(?:[a-f][0-9A-Fa-f]|[0-9A-F][a-f])")
-_PCT_NUL = re.compile(r"%00")
-_PCT_HIGH_RUN = re.compile(r"%[89A-Fa-f][0-9A-Fa-f](?:%[89A-Fa-f][0-9A-Fa-f])*")
 _INFORMAL_OK = re.compile(r"urn-[1-9][0-9]*")
 _TWO_LETTERS_HYPHEN = re.compile(r"[a-z]{2}-")
-_UNRESERVED = frozenset(UNRESERVED_CHARS)
-
-
-def _unreserved_escapes() -> str:
-    """A regex of the escapes of unreserved characters ("%41" for "A"), hex in either case,
-    one alternative per first digit, so that the engine can look for the leading "%"."""
-    seconds: dict[str, set[str]] = {}
-    for c in sorted(_UNRESERVED):
-        code = f"{ord(c):02X}"
-        seconds.setdefault(code[0], set()).update({code[1], code[1].lower()})
-    return "%(?:" + "|".join(f"{d}[{''.join(sorted(s))}]" for d, s in seconds.items()) + ")"
-
-
-_PCT_UNRESERVED = re.compile(_unreserved_escapes())
-# One finding per code and part is enough to act on; a 1 MB string of "%2a" must not produce
-# a million findings.
-_MAX_PER_CODE = 3
-
-
 def _finding(
     code: str,
     message: str,
@@ -168,93 +144,10 @@ def nid_policy_error(
     return None
 
 
-#: A finding as plain values: (code, message, start, end), its severity the code's usual one.
-_Lint = tuple[str, str, int, int]
-
-
 def _pct_findings(part: str, offset: int, what: str) -> list[Finding]:
     """The percent-encoding lints of one part, spans shifted by *offset* (at most
-    ``_MAX_PER_CODE`` findings per code)."""
-    return [_finding(*lint) for lint in _pct_lints(part, offset, what)]
-
-
-def _pct_lints(
-    part: str, offset: int, what: str, codes: Collection[str] = _PCT_CODES
-) -> list[_Lint]:
-    """:func:`_pct_findings` as plain values (no Finding made: the fast lane writes them).
-
-    Every ``%`` followed by two hex digits is an escape, so each lint's escapes are found by
-    a regex of its own (one scan in C each) and only escapes with something to say are visited.
-    The lints come by code, each code's in text order; callers sort them with the rest. Only
-    the lints of *codes* are looked for (a caller may know that the others find nothing).
-
-    >>> _pct_lints("a%2c%41%00%C3", 0, "NSS")  # doctest: +NORMALIZE_WHITESPACE
-    [('pct-lowercase', "escape '%2c' in the NSS should be written '%2C'", 1, 4),
-     ('pct-unreserved', "'%41' in the NSS encodes 'A', which needs no encoding", 4, 7),
-     ('pct-nul', '%00 (NUL) in the NSS', 7, 10),
-     ('pct-not-utf8', "escapes '%C3' in the NSS are not UTF-8", 10, 13)]
-    """
-    out: list[_Lint] = []
-    if "pct-lowercase" in codes:
-        _lowercase_lints(part, offset, what, out)
-    if "pct-unreserved" in codes:
-        _unreserved_lints(part, offset, what, out)
-    if "pct-nul" in codes:
-        for i, m in enumerate(_PCT_NUL.finditer(part)):
-            if i == _MAX_PER_CODE:
-                break
-            out.append(
-                ("pct-nul", f"%00 (NUL) in the {what}", offset + m.start(), offset + m.end())
-            )
-    if "pct-not-utf8" in codes:
-        _utf8_lints(part, offset, what, out)
-    return out
-
-
-def _lowercase_lints(part: str, offset: int, what: str, out: list[_Lint]) -> None:
-    for i, m in enumerate(_PCT_LOWER.finditer(part)):
-        if i == _MAX_PER_CODE:
-            break
-        start, end = m.span()
-        out.append((
-            "pct-lowercase",
-            f"escape {m[0]!r} in the {what} should be written {m[0].upper()!r}",
-            offset + start,
-            offset + end,
-        ))
-
-
-def _unreserved_lints(part: str, offset: int, what: str, out: list[_Lint]) -> None:
-    for i, m in enumerate(_PCT_UNRESERVED.finditer(part)):
-        if i == _MAX_PER_CODE:
-            break
-        start, end = m.span()
-        out.append((
-            "pct-unreserved",
-            f"{m[0]!r} in the {what} encodes {chr(int(m[0][1:], 16))!r}, which needs no encoding",
-            offset + start,
-            offset + end,
-        ))
-
-
-def _utf8_lints(part: str, offset: int, what: str, out: list[_Lint]) -> None:
-    # A run of adjacent escapes of bytes >= 0x80 must decode as UTF-8 (RFC 3629 via RFC 3986).
-    bad = 0
-    for m in _PCT_HIGH_RUN.finditer(part):
-        run = m[0]
-        try:
-            bytes.fromhex(run.replace("%", "")).decode("utf-8")
-        except UnicodeDecodeError:
-            start, end = m.span()
-            out.append((
-                "pct-not-utf8",
-                f"escapes {run!r} in the {what} are not UTF-8",
-                offset + start,
-                offset + end,
-            ))
-            bad += 1
-            if bad == _MAX_PER_CODE:
-                break
+    ``MAX_PER_CODE`` findings per code)."""
+    return [_finding(*lint) for lint in pct_lints(part, offset, what)]
 
 
 @functools.lru_cache(maxsize=256)  # bounded: hostile input invents NIDs
@@ -290,11 +183,11 @@ def check_options(strict: bool, profiles: Collection[str]) -> CheckOptions:
 def check_parsed(
     text: str, mode: Mode, strict: bool, options: CheckOptions
 ) -> tuple[list[Finding], str | None, str | None]:
-    """:func:`check`'s findings before severity overrides, with the canonical form and the NID
-    as written (both None when *text* does not parse): the one implementation behind
-    :func:`check` and the term rule's check side, which needs the parse too. *text* and *mode*
-    are already checked."""
-    findings, canonical, parts, _ = _check_described(text, mode, strict, options)
+    """:func:`check`'s findings before severity overrides (the ``repairable`` hint included),
+    with the canonical form and the NID as written (both None when *text* does not parse): the
+    one implementation behind :func:`check` and the term rule's check side, which needs the
+    parse too. *text* and *mode* are already checked."""
+    findings, canonical, parts, _ = check_described(text, mode, strict, options)
     return findings, canonical, None if parts is None else parts[0]
 
 
@@ -408,15 +301,21 @@ Fields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
 
 
 @functools.lru_cache(maxsize=1024)  # bounded: hostile input invents NIDs; mixed data has hundreds
-def _nid_spec(written: str) -> tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any]:
+def _nid_spec(
+    written: str,
+) -> tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any, bool]:
     """What the accelerator needs of an NID as written: its findings as (code, rank, start,
-    message), the NID in lower case, the rule's check_nss and that method's native mark."""
+    message), the NID in lower case, the rule's check_nss, that method's native mark, and
+    whether the rule has repairs (an invalid URN may then get the ``repairable`` hint, which
+    the Python path adds)."""
     entries = tuple(
         (f.code, SEVERITY_RANK[f.severity], f.span[0], f.message)
         for f in _nid_findings_of(written, "rfc8141", False)
     )
-    check_nss = get_rule(written).check_nss
-    return entries, written.lower(), check_nss, getattr(check_nss, "_urnld_native", None)
+    rule = get_rule(written)
+    check_nss = rule.check_nss
+    repairs = type(rule).repair is not NamespaceRule.repair
+    return entries, written.lower(), check_nss, getattr(check_nss, "_urnld_native", None), repairs
 
 
 # A rule registered at run time replaces the one a spec holds.
@@ -471,7 +370,7 @@ def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
     if error is not None or canonical is None or lower is None:
         return None
     nid = text[4 : 4 + len(lower)]
-    entries, _, method, _ = _nid_spec(nid)
+    entries, _, method, _, _ = _nid_spec(nid)
     # The NID's findings, as the accelerator's spec holds them: each spans the NID.
     nid_end = 4 + len(nid)
     found: list[FindingTuple] = [
@@ -484,10 +383,10 @@ def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
         # The accelerator's codes say which lints find something.
         found += [(code, _SEVERITY_OF[code], message, start, end, None)
                   for code, message, start, end
-                  in _pct_lints(text[nss_start:], nss_start, "NSS", codes)]
+                  in pct_lints(text[nss_start:], nss_start, "NSS", codes)]
     # A plugin's rule could report a code the others share, which the accelerator lists once.
     if not type(getattr(method, "__self__", None)).__module__.startswith("urnld.") or any(
-        code not in _PCT_CODES and code != "not-canonical"
+        code not in PCT_CODES and code != "not-canonical"
         and not any(entry[0] == code for entry in entries)
         for code in codes
     ):
@@ -560,10 +459,6 @@ def check(
     mode = _check_mode(mode)
     overrides = SeverityMap.of(severity)
     findings, _, _ = check_parsed(text, mode, strict, check_options(strict, profiles))
-    if findings and findings[0].severity is Severity.ERROR and mode == "rfc8141":
-        hint = _repair_hint(text)
-        if hint is not None:
-            findings = sorted([*findings, hint], key=_sort_key)
     return overrides.apply(findings)
 
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 from ..errors import URNConversionError
 from ._parser import RFC8141_RE, diagnose
 
-__all__ = ["draft_query_position", "upgrade_draft_query"]
+__all__ = ["draft_query_position", "legacy_escaped", "upgrade_draft_query"]
 
 _BARE_QUERY_REASON = "'?' must be followed by '+'"
 
@@ -71,3 +71,27 @@ def upgrade_draft_query(text: str) -> str:
             f"{text!r} has no draft-era '?query' to convert: {diagnose(text, 'rfc8141').reason}"
         )
     return text[: i + 1] + "=" + text[i + 1 :]
+
+
+def legacy_escaped(text: str) -> str:
+    """A legacy (RFC 2141) URN text with the NSS's ``?``, ``#`` and leading ``/`` escaped.
+
+    RFC 2141 §2.3.2 reserves them and asks for their escapes; RFC 8141 would read the first
+    two as the start of components and refuses the third, so the escaped text is the one both
+    RFCs read as the same name. Returned as given where RFC 8141 has no form for it (an NID
+    of one character or ending in ``-``).
+
+    >>> legacy_escaped("urn:foo:/a?b#c")
+    'urn:foo:%2Fa%3Fb%23c'
+    >>> legacy_escaped("urn:a:b#c")
+    'urn:a:b#c'
+    """
+    start = text.index(":", 4) + 1
+    nss = text[start:]
+    if "?" not in nss and "#" not in nss and not nss.startswith("/"):
+        return text
+    nss = nss.replace("?", "%3F").replace("#", "%23")
+    if nss.startswith("/"):
+        nss = "%2F" + nss[1:]
+    escaped = text[:start] + nss
+    return escaped if RFC8141_RE.fullmatch(escaped) is not None else text

@@ -17,7 +17,10 @@
  *   check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
  *                                         what check() reports of an ASCII URN (codes, first
  *                                         error, canonical form, NID);
- *   tds_schemes()                         the GS1 TDS table of the EPC check, for its test.
+ *   tds_schemes()                         the GS1 TDS table of the EPC check, for its test;
+ *   describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, ...)
+ *                                         the text or JSON Lines `urnld parse -` writes for a
+ *                                         chunk of lines (the common case; slow() the rest).
  *
  * One translation unit: this file includes the parts, each the twin of one Python module
  * (build dependencies in setup.py; the sdist carries the headers, see MANIFEST.in):
@@ -34,6 +37,7 @@
  *   _speedups/ntriples.h     urnld.stream._grammar: N-Triples lines in the usual layout
  *   _speedups/stream.h       urnld.stream._passes: rewrite, the term verdicts of a miss
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
+ *   _speedups/describe.h     urnld.cli._parse: describe_lines, what `urnld parse -` writes
  *
  * The differential tests (tests/core/test_speedups.py, tests/core/test_speedups_check.py,
  * tests/core/test_speedups_issn.py, tests/canon/test_canon_speedups.py) run both paths on the
@@ -59,6 +63,7 @@
 #include "_speedups/ntriples.h"
 #include "_speedups/stream.h"
 #include "_speedups/report.h"
+#include "_speedups/describe.h"
 
 /* ---- module ----------------------------------------------------------------------------- */
 
@@ -79,6 +84,9 @@ static PyMethodDef methods[] = {
      "check_counts(occ, info, cache, checked, maps[, fast, cache_max]) -> tuple"},
     {"check_fields", (PyCFunction)(void (*)(void))sp_check_fields, METH_FASTCALL,
      "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
+    {"describe_lines", (PyCFunction)(void (*)(void))sp_describe_lines, METH_FASTCALL,
+     "describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec, "
+     "options, code_ranks, severity_ranks) -> (str, lines, invalid)"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -6,18 +6,17 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
-from ..errors import URNConversionError, URNError, URNSyntaxError
+from ..errors import URNError, URNSyntaxError
 from . import _accel
-from ._display import display_form
+from ._legacy import legacy_escaped
 from ._normalizers import LOWER_HEX_PCT, upper_match, upper_pct
-from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, diagnose, syntax_error
+from ._parser import MODES, RFC2141_RE, RFC8141_RE, Mode, syntax_error
 from ._rules import PREFIXES, get_rule, prefix_entry
+from ._urn_views import URNViews
 
 if TYPE_CHECKING:
-    import uuid
-    from collections.abc import Iterable
 
-    from ._params import ParamPairs, Params
+    from ._params import ParamPairs
 
 __all__ = ["URN", "canonical", "equivalent", "is_valid", "parse"]
 
@@ -87,30 +86,6 @@ def normalized_text(nid: str, nss: str, r: str | None, q: str | None, f: str | N
     return f"urn:{nid.lower()}:{upper_pct(nss)}{_components(r, q, f)}"
 
 
-def legacy_escaped(text: str) -> str:
-    """A legacy (RFC 2141) URN text with the NSS's ``?``, ``#`` and leading ``/`` escaped.
-
-    RFC 2141 §2.3.2 reserves them and asks for their escapes; RFC 8141 would read the first
-    two as the start of components and refuses the third, so the escaped text is the one both
-    RFCs read as the same name. Returned as given where RFC 8141 has no form for it (an NID
-    of one character or ending in ``-``).
-
-    >>> legacy_escaped("urn:foo:/a?b#c")
-    'urn:foo:%2Fa%3Fb%23c'
-    >>> legacy_escaped("urn:a:b#c")
-    'urn:a:b#c'
-    """
-    start = text.index(":", 4) + 1
-    nss = text[start:]
-    if "?" not in nss and "#" not in nss and not nss.startswith("/"):
-        return text
-    nss = nss.replace("?", "%3F").replace("#", "%23")
-    if nss.startswith("/"):
-        nss = "%2F" + nss[1:]
-    escaped = text[:start] + nss
-    return escaped if _match_rfc8141(escaped) is not None else text
-
-
 def _components(r: str | None, q: str | None, f: str | None) -> str:
     """The components with their %XX hex upper-cased, delimiters included."""
     out = ""
@@ -137,7 +112,7 @@ def _check_mode(mode: str) -> Mode:
     return mode  # type: ignore[return-value]  # narrowed by the membership test
 
 
-class URN:
+class URN(URNViews):
     """An RFC 8141 Uniform Resource Name.
 
     Parsing keeps the exact input (``str(u)``); the parts are exposed as written. Two relations
@@ -490,263 +465,6 @@ class URN:
         if not isinstance(other, URN):
             other = URN(other, self._mode)
         return self.assigned_key == other.assigned_key
-
-    # -- native names, parameters, typed parts, resolution -------------------------------
-    # Implemented in their own modules, imported on first use: parsing never pays for them.
-
-    @classmethod
-    def build(
-        cls,
-        nid: str,
-        nss_raw: str,
-        *,
-        r: str | None = None,
-        q: str | None = None,
-        f: str | None = None,
-        validate: bool = True,
-    ) -> URN:
-        """A URN from unencoded text, each part percent-encoded by its grammar (RFC 8141 §2).
-
-        UTF-8 ``%XX`` escapes with upper-case hex; ``%`` becomes ``%25``; ``?`` and ``#`` in
-        the NSS (and a leading ``/``) are escaped so that they cannot start a component. The
-        result is in canonical form (the namespace's rule applies) and, unless
-        ``validate=False``, must pass every level of :func:`urnld.check` (a wrong check digit or
-        an ``X-`` NID raises :class:`~urnld.URNValidationError`). Text without a UTF-8 form
-        raises :class:`~urnld.URNEncodingError`.
-
-        >>> str(URN.build("isbn", "978-0-14-143951-8"))
-        'urn:isbn:9780141439518'
-        >>> str(URN.build("example", "a?b#c", q="lang=en"))
-        'urn:example:a%3Fb%23c?=lang=en'
-        """
-        from ._native import build
-
-        return build(cls, nid, nss_raw, r=r, q=q, f=f, validate=validate)
-
-    @classmethod
-    def from_uuid(cls, value: uuid.UUID | str) -> URN:
-        """``urn:uuid:`` for a :class:`uuid.UUID` (or a string it accepts), RFC 9562 §4.
-
-        >>> import uuid
-        >>> str(URN.from_uuid(uuid.UUID(int=0)))
-        'urn:uuid:00000000-0000-0000-0000-000000000000'
-        """
-        from ._native import from_uuid
-
-        return from_uuid(cls, value)
-
-    @classmethod
-    def from_oid(cls, value: str | Iterable[int]) -> URN:
-        """``urn:oid:`` for a dotted OID or integer arcs (RFC 3061 §2).
-
-        >>> str(URN.from_oid("1.3.6.1"))
-        'urn:oid:1.3.6.1'
-        """
-        from ._native import from_oid
-
-        return from_oid(cls, value)
-
-    @classmethod
-    def from_isbn(cls, value: str) -> URN:
-        """``urn:isbn:`` for an ISBN (hyphens, spaces allowed), canonical, check digit checked.
-
-        >>> str(URN.from_isbn("0-8044-2957-x"))
-        'urn:isbn:080442957X'
-        """
-        from ._native import from_isbn
-
-        return from_isbn(cls, value)
-
-    @classmethod
-    def from_issn(cls, value: str) -> URN:
-        """``urn:issn:`` for an ISSN, canonical, check character checked.
-
-        >>> str(URN.from_issn("1046-8188"))
-        'urn:issn:1046-8188'
-        """
-        from ._native import from_issn
-
-        return from_issn(cls, value)
-
-    @property
-    def nss_decoded(self) -> str:
-        """The NSS with every ``%XX`` escape decoded as UTF-8 (the inverse of :meth:`build`).
-
-        Raises :class:`~urnld.URNEncodingError` where an escape is not UTF-8.
-
-        >>> URN("urn:example:M%C4%81ori%2Fa").nss_decoded
-        'Māori/a'
-        """
-        from ._encode import decode_nss
-
-        return decode_nss(self.nss)
-
-    @property
-    def f_decoded(self) -> str | None:
-        """The f-component with its escapes decoded as UTF-8, or None.
-
-        >>> URN("urn:example:a#%C2%A71").f_decoded
-        '§1'
-        """
-        f = self.parts[4]
-        if f is None:
-            return None
-        from ._encode import decode_component
-
-        return decode_component(f)
-
-    @property
-    def q_params(self) -> Params:
-        """The q-component as ordered, decoded ``(key, value)`` pairs (repeated keys kept).
-
-        >>> URN("urn:example:a?=lang=en&lang=fr&x").q_params
-        Params([('lang', 'en'), ('lang', 'fr'), ('x', None)])
-        """
-        from ._params import parse_params
-
-        return parse_params(self.parts[3])
-
-    @property
-    def r_params(self) -> Params:
-        """The r-component as ordered, decoded ``(key, value)`` pairs.
-
-        >>> URN("urn:example:a?+cc=us").r_params.get("cc")
-        'us'
-        """
-        from ._params import parse_params
-
-        return parse_params(self.parts[2])
-
-    @property
-    def typed_nss(self) -> object | None:
-        """The namespace's typed, immutable view of the NSS; None when the rule has none.
-
-        Raises :class:`~urnld.URNValidationError` when the NSS breaks its namespace's rule.
-
-        >>> URN("URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6").typed_nss
-        UUID('f81d4fae-7dec-11d0-a765-00a0c91e6bf6')
-        >>> URN("urn:example:x").typed_nss is None
-        True
-        """
-        from ._native import typed_nss
-
-        return typed_nss(self)
-
-    def functional_equivalents(self) -> tuple[URN, ...]:
-        """Other canonical URNs naming the same resource, by the namespace's rule.
-
-        Beyond URN-equivalence (draft-ietf-urnbis-rfc2141bis-urn-03 §6): an ISBN-10 and its
-        ISBN-13, an ISBN and its ISBN-A DOI. Empty without such a rule or for an NSS that
-        breaks its rule. See :func:`urnld.functionally_equivalent`.
-
-        >>> [str(u) for u in URN("urn:isbn:0-395-36341-1").functional_equivalents()]
-        ['urn:isbn:9780395363416', 'urn:doi:10.978.0395/363416']
-        """
-        from ._native import functional_equivalents
-
-        return functional_equivalents(self)
-
-    def equivalent_iris(self) -> tuple[str, ...]:
-        """IRIs (not URNs) naming the same resource by the namespace's own standard.
-
-        An EPC's canonical GS1 Digital Link URI (GS1 TDS 2.x): the same GS1 key, written for
-        the web. Empty without such a rule or for an NSS that breaks its rule. Resolver
-        addresses are not here: see :meth:`resolve` and :mod:`urnld.resolvers`.
-
-        >>> URN("urn:epc:id:sgtin:4012345.011111.987").equivalent_iris()
-        ('https://id.gs1.org/01/04012345111118/21/987',)
-        """
-        from ._native import equivalent_iris
-
-        return equivalent_iris(self)
-
-    def resolve(self, template: str | None = None) -> str:
-        """A locator for this URN from an RFC 6570 *template* (RFC 8141 §1.2.1, §2.3.2-2.3.3).
-
-        Without a template, the first matching entry of :func:`urnld.resolvers.resolvers`.
-        Nothing is fetched: the locator is only built.
-
-        >>> URN("urn:ietf:rfc:8141#section-2").resolve()
-        'https://www.rfc-editor.org/rfc/rfc8141#section-2'
-        >>> URN("urn:example:a?=x=1").resolve("https://r.example/{nss}")
-        'https://r.example/a?x=1'
-        """
-        from .. import resolvers
-
-        if template is not None:
-            return resolvers.expand(self, template)
-        found = resolvers.locators(self)
-        if not found:
-            raise resolvers.ResolverError(f"no resolver is known for {self._text!r}")
-        return found[0][1]
-
-    # pydantic v2 finds these on a field typed URN; the schema module (and pydantic) load then.
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
-        from ._schema import urn_schema
-
-        return urn_schema(cls)
-
-    @classmethod
-    def __get_pydantic_json_schema__(cls, schema: Any, handler: Any) -> Any:
-        from ._schema import json_schema
-
-        return json_schema()
-
-    # -- other forms ---------------------------------------------------------------------
-
-    def to_rfc2141(self) -> str:
-        """This name in RFC 2141 syntax; :class:`~urnld.URNConversionError` when impossible.
-
-        RFC 2141 had no components and excluded ``&`` and ``~``; encoding them would change
-        the name under RFC 8141 (escapes are never decoded), so such URNs have no RFC 2141 form.
-
-        >>> URN("URN:ISBN:0-395-36341-1").to_rfc2141()
-        'URN:ISBN:0-395-36341-1'
-        """
-        if self.has_components:
-            raise URNConversionError(
-                f"{self._text!r} has r-, q- or f-components, which RFC 2141 does not allow"
-            )
-        text = self.assigned_name
-        if RFC2141_RE.fullmatch(text) is None:
-            raise URNConversionError(f"{self._text!r} cannot be written in RFC 2141 syntax: "
-                                     f"{diagnose(text, 'rfc2141').reason}")
-        return text
-
-    def to_rfc8141(self) -> str:
-        """This name in RFC 8141 syntax, read the same way; :class:`~urnld.URNConversionError`
-        when impossible.
-
-        An RFC 2141 (legacy mode) NSS may hold ``?``, ``#`` and a leading ``/`` as data; RFC
-        8141 would read the first two as the start of components and refuses the third. They
-        are percent-encoded (``%3F``, ``%23``, ``%2F``), as RFC 2141 §2.3.2 already asked.
-        An NID that RFC 8141 does not allow (one character, or a final ``-``) has no such form.
-        An RFC 8141 URN comes back as written.
-
-        >>> URN("urn:foo:a?b#c", mode="rfc2141").to_rfc8141()
-        'urn:foo:a%3Fb%23c'
-        >>> URN("urn:foo:/a/b", mode="rfc2141").to_rfc8141()
-        'urn:foo:%2Fa/b'
-        """
-        if self._mode == "rfc8141":
-            return self._text
-        text = legacy_escaped(self._text)
-        if _match_rfc8141(text) is None:
-            raise URNConversionError(f"{self._text!r} cannot be written in RFC 8141 syntax: "
-                                     f"{diagnose(text, 'rfc8141').reason}")
-        return text
-
-    def display(self) -> str:
-        """A human-readable form: UTF-8 escapes of printable non-ASCII characters decoded.
-
-        For display only, never for comparison: ASCII escapes stay as they are (``%2C`` is
-        not ``,``), and so do escapes of invisible or ambiguous characters.
-
-        >>> URN("urn:example:M%C4%81ori%2C%20x").display()
-        'urn:example:Māori%2C%20x'
-        """
-        return display_form(self._text)
 
     # -- dunder protocol -----------------------------------------------------------------
 

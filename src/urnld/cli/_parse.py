@@ -19,6 +19,7 @@ instead, one object a line as each result is known::
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import re
 import sys
@@ -28,7 +29,7 @@ from typing import Final
 
 from .. import json_default
 from .._core import normalized_text
-from ..findings import CODES
+from ..findings import CODES, SEVERITY_RANK
 
 HELP = "parse and check URNs, show their parts and canonical form"
 EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
@@ -63,25 +64,6 @@ def check_profiles(names: list[str]) -> None:
         raise URNError(
             f"unknown profile {unknown[0]!r}; known profiles: {', '.join(known) or 'none'}"
         )
-
-
-def _inputs(values: list[str]) -> Iterator[str]:
-    for value in values:
-        if value == "-":
-            # Bytes, decoded leniently: an undecodable line is reported as not a URN, not a crash.
-            binary = getattr(sys.stdin, "buffer", None)
-            lines = (
-                (raw.decode("utf-8", "surrogateescape") for raw in binary)
-                if binary is not None
-                else iter(sys.stdin)  # a text stream given by the caller (tests, embedding)
-            )
-            for raw_line in lines:
-                # One URN per line; spaces around it (pasted lists) are not part of it.
-                line = raw_line.strip()
-                if line:
-                    yield line
-        else:
-            yield value
 
 
 def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[str, object]:
@@ -140,8 +122,13 @@ def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[st
 
 #: One NID as written, for the fast lane: the text block's lines from "  nid" to "  nss ",
 #: the JSON between the input and the NSS and between the canonical form and the findings,
-#: and the NID's own findings (each code once) as text lines and JSON objects.
-_NidLane = tuple[str, str, str, dict[str, str], dict[str, str]]
+#: and the NID's own findings (each code once) as text lines and JSON objects, and again as
+#: the accelerator's writer takes them: (code, severity rank, text line, JSON object).
+_NidLane = tuple[
+    str, str, str, dict[str, str], dict[str, str], tuple[tuple[str, int, str, str], ...]
+]
+#: What the accelerator's writer takes of a lane: its three strings and its own findings.
+_CLane = tuple[str, str, str, tuple[tuple[str, int, str, str], ...]]
 
 
 class _Describer:
@@ -171,6 +158,8 @@ class _Describer:
     """
 
     _MAX_NIDS = 4096
+    _MAX_MEMO = 4096
+    _MAX_MEMO_LINE = 1025  # characters of a memo's key: a line of 1024 and the JSON's mark
 
     def __init__(self, mode: str, strict: bool, profiles: list[str]) -> None:
         from .._core import (
@@ -202,6 +191,17 @@ class _Describer:
         )
         self._context = FAST_CONTEXT
         self._lanes: dict[str, _NidLane | None] = {}
+        self._c_lanes: dict[str, _CLane | None] = {}
+        self._memo: dict[str, tuple[str, bool]] = {}
+        # The accelerator's writer remembers what it wrote for a line (a text block, a JSON
+        # line), at most _MAX_MEMO lines of each: lists repeat URNs.
+        self._seen: dict[bool, dict[str, str]] = {False: {}, True: {}}
+        # The accelerator's writer of a chunk of lines; it takes its fast lane only with the
+        # check context (the default options), and gives every other line to this class.
+        self._describe_lines = None if speedups is None else speedups.describe_lines
+        self._writer_context = (
+            FAST_CONTEXT if self._fields is not None else (None, None, None, None, None)
+        )
         severity = str(CODES["not-canonical"][0])
         self._nc_text = f"  {severity:<7}     not-canonical: canonical form is "
         self._nc_json = (
@@ -265,22 +265,47 @@ class _Describer:
         if type(rule).__module__.startswith("urnld."):
             registered, name = self._nid(nid)
             shown = "registered" if registered else "NOT registered"
-            own = [(f.code, f.to_dict()) for f in self._nid_findings(nid, "rfc8141", False)]
+            findings = self._nid_findings(nid, "rfc8141", False)
+            own = [(f.code, f.to_dict()) for f in findings]
+            texts = {code: f"  {f['severity']:<7}     {code}: {_shown(f['message'])}\n"
+                     for code, f in own}
+            jsons = {code: json.dumps(f, ensure_ascii=False) for code, f in own}
             lane = (
                 f"  nid         {nid}  ({shown}; rules: {name or 'generic'})\n  nss         ",
                 ', "mode": "rfc8141", "parts": {"nid": "' + nid + '", "nss": "',
                 '", "registered": ' + json.dumps(registered) + ', "rule": '
                 + json.dumps(name, ensure_ascii=False) + ', "error": null, "findings": [',
-                {code: f"  {f['severity']:<7}     {code}: {_shown(f['message'])}\n"
-                 for code, f in own},
-                {code: json.dumps(f, ensure_ascii=False) for code, f in own},
+                texts,
+                jsons,
+                tuple((f.code, SEVERITY_RANK[f.severity], texts[f.code], jsons[f.code])
+                      for f in findings),
             )
         if len(self._lanes) < self._MAX_NIDS:
             self._lanes[nid] = lane
         return lane
 
+    def _c_lane(self, nid: str) -> _CLane | None:
+        """:meth:`_lane` as the accelerator's writer takes it (memoized where it looks)."""
+        lane = self._lane(nid)
+        c_lane = None if lane is None else (lane[0], lane[1], lane[2], lane[5])
+        if len(self._c_lanes) < self._MAX_NIDS:
+            self._c_lanes[nid] = c_lane
+        return c_lane
+
     def text(self, text: str) -> str:
         """The text block of *text*, lines ending in ``\n``."""
+        out, valid = self._text_valid(text)
+        if not valid:
+            self.valid = False
+        return out
+
+    def _text_valid(self, text: str) -> tuple[str, bool]:
+        """The text block of *text*, and whether *text* is valid."""
+        out = self._text_lane(text)
+        return (out, True) if out is not None else self._text_of(text)
+
+    def _text_lane(self, text: str) -> str | None:
+        """The text block of *text* from the fast lane (a valid URN), or None."""
         fields = self._fields
         if fields is not None:
             got = fields(text, *self._context)
@@ -316,16 +341,15 @@ class _Describer:
                             f"{message if rule is None else _shown(message)}\n"
                             for code, severity, message, _, _, rule in findings
                         )
-        return self._text_of(text)
+        return None
 
-    def _text_of(self, text: str) -> str:
-        """:func:`_text` of :meth:`__call__`'s dict, written from one parse and check."""
+    def _text_of(self, text: str) -> tuple[str, bool]:
+        """:func:`_text` of :meth:`__call__`'s dict, written from one parse and check, and
+        whether *text* is valid."""
         findings, canonical, parts, error = self._check(
             text, self.mode, self.strict, self._options  # type: ignore[arg-type]
         )
         valid = not any(f.severity == "error" for f in findings)
-        if not valid:
-            self.valid = False
         shown = _shown(text)
         head = f"{shown}\n  valid       {'yes' if valid else 'NO'}\n"
         if parts is None or canonical is None:
@@ -334,7 +358,7 @@ class _Describer:
             return (
                 f"{head}  error       {error.reason} (at position {at})\n"
                 f"              {shown}\n              {' ' * at}^\n"
-            )
+            ), valid
         nid, nss, r, q, f = parts
         registered, rule = self._nid(nid)
         if self.mode == "rfc2141":
@@ -354,10 +378,22 @@ class _Describer:
             f"  {finding.severity!s:<7}     {finding.code}: {_shown(finding.message)}\n"
             for finding in findings
         ]
-        return "".join(lines)
+        return "".join(lines), valid
 
     def json_line(self, text: str) -> str:
         """The JSON object of *text* on one line, ending in ``\n``."""
+        out, valid = self._json_valid(text)
+        if not valid:
+            self.valid = False
+        return out
+
+    def _json_valid(self, text: str) -> tuple[str, bool]:
+        """The JSON line of *text*, and whether *text* is valid."""
+        out = self._json_lane(text)
+        return (out, True) if out is not None else self._json_of(text)
+
+    def _json_lane(self, text: str) -> str | None:
+        """The JSON line of *text* from the fast lane (a valid URN), or None."""
         fields = self._fields
         if fields is not None:
             got = fields(text, *self._context)
@@ -398,17 +434,16 @@ class _Describer:
                             f' "assigned_name": "{text}", "normalized": "{normalized}", '
                             f'"canonical": "{canonical}{lane[2]}{", ".join(found)}]}}\n'
                         )
-        return self._json_of(text)
+        return None
 
-    def _json_of(self, text: str) -> str:
-        """:meth:`__call__`'s dict as one JSON line, written from one parse and check."""
+    def _json_of(self, text: str) -> tuple[str, bool]:
+        """:meth:`__call__`'s dict as one JSON line, written from one parse and check, and
+        whether *text* is valid."""
         mode = self.mode
         findings, canonical, parts, error = self._check(
             text, mode, self.strict, self._options  # type: ignore[arg-type]
         )
         valid = not any(f.severity == "error" for f in findings)
-        if not valid:
-            self.valid = False
         found = ", ".join(
             f'{{"code": {_string(f.code)}, "severity": {_string(str(f.severity))}, "message": '
             f'{_string(f.message)}, "span": [{f.span[0]}, {f.span[1]}], "rule": '
@@ -424,7 +459,7 @@ class _Describer:
                 f'{head}, "parts": null, "assigned_name": null, "normalized": null, '
                 '"canonical": null, "registered": null, "rule": null, "error": {"position": '
                 f'{error.position}, "reason": {_string(error.reason)}}}, "findings": [{found}]}}\n'
-            )
+            ), valid
         nid, nss, r, q, f = parts
         normalized, canonical = _written_forms(parts, canonical, mode)
         registered, rule = self._nid(nid)
@@ -435,7 +470,72 @@ class _Describer:
             f'{_string(normalized)}, "canonical": {_string(canonical)}, "registered": '
             f'{"true" if registered else "false"}, "rule": {_optional(rule)}, "error": null, '
             f'"findings": [{found}]}}\n'
-        )
+        ), valid
+
+    def _text_memo(self, text: str) -> tuple[str, bool]:
+        """:meth:`_text_valid`, remembered: what the accelerator leaves to the Python (invalid
+        URNs, whose fault and repair hint cost the most; components) repeats in real lists
+        (the same typo, the same bad identifier). Without the accelerator every line comes
+        here, and only the invalid ones are remembered."""
+        known = self._memo.get(text)
+        if known is None:
+            known = self._text_valid(text)
+            if self._describe_lines is not None or not known[1]:
+                self._remember(text, known)
+        return known
+
+    def _json_memo(self, text: str) -> tuple[str, bool]:
+        """:meth:`_json_valid`, remembered as :meth:`_text_memo` does."""
+        key = "\n" + text  # no line holds a "\n": the JSON answers apart from the text ones
+        known = self._memo.get(key)
+        if known is None:
+            known = self._json_valid(text)
+            if self._describe_lines is not None or not known[1]:
+                self._remember(key, known)
+        return known
+
+    def _remember(self, key: str, value: tuple[str, bool]) -> None:
+        # Bounded: a list of any length runs in constant memory (the older half is dropped;
+        # a long line is not kept, as the accelerator's writer keeps none past 1024 characters).
+        if len(key) > self._MAX_MEMO_LINE:
+            return
+        memo = self._memo
+        if len(memo) >= self._MAX_MEMO:
+            for old in list(memo)[: self._MAX_MEMO // 2]:
+                del memo[old]
+        memo[key] = value
+
+    def lines(self, chunk: str, as_json: bool) -> str:
+        """What ``urnld parse -`` writes for *chunk*, whole lines of a list (``\n`` ends each,
+        the last may lack it): each line stripped, blank ones skipped, written as
+        :meth:`json_line` or :meth:`text` writes it. With the accelerator, its writer makes the
+        common case (see ``_speedups/describe.h``) and this class the rest.
+
+        >>> d = _Describer("rfc8141", False, [])
+        >>> d.lines(" urn:example:a\\n\\nurn:example:b c\\n", True).count("\\n"), d.valid
+        (2, False)
+        """
+        write = self._describe_lines
+        if write is not None:
+            out, _, invalid = write(
+                chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
+                self._json_memo if as_json else self._text_memo, *self._writer_context,
+            )
+            if invalid:
+                self.valid = False
+            return str(out)
+        render = self._json_memo if as_json else self._text_memo
+        parts = []
+        valid = True
+        for raw in chunk.split("\n"):
+            line = raw.strip()
+            if line:
+                out, ok = render(line)
+                parts.append(out)
+                valid = valid and ok
+        if not valid:
+            self.valid = False
+        return "".join(parts)
 
 
 def _written_forms(
@@ -518,20 +618,61 @@ def run(args: argparse.Namespace) -> int:
         print("\n]" if opened else "[]")
         return 0 if describer.valid else 1
     render = describer.json_line if args.json else describer.text
-    # Results are written in batches and then dropped, so ``urnld parse -`` on a long list runs
-    # in constant memory without a write call per line.
-    batch: list[str] = []
-    for text in _inputs(args.urns):
-        batch.append(render(text))
-        if len(batch) >= _BATCH:
-            write("".join(batch))
-            batch.clear()
-    write("".join(batch))
+    # A list on stdin is read, decoded and written a chunk of lines at a time, each result
+    # dropped once written: ``urnld parse -`` on a long list runs in constant memory with one
+    # write per chunk.
+    # What is loaded by now outlives the stream: the collector need not walk it again at each
+    # collection the stream's short-lived objects set off.
+    gc.freeze()
+    try:
+        for value in args.urns:
+            if value == "-":
+                for chunk in _chunks():
+                    write(describer.lines(chunk, args.json))
+            else:
+                write(render(value))
+    finally:
+        gc.unfreeze()
     return 0 if describer.valid else 1
 
 
-#: Results per write.
-_BATCH = 512
+#: Characters (bytes from a binary stdin) read at a time: a chunk's output (some 20 times its
+#: size as JSON) is held until written.
+_CHUNK = 1 << 13
+
+
+def _chunks() -> Iterator[str]:
+    """stdin as chunks of whole lines (the last may lack its ``\n``), each decoded once.
+
+    Bytes are decoded leniently: an undecodable line is reported as not a URN, not a crash (a
+    chunk ends at a ``\n``, which no UTF-8 sequence holds, so a line decodes as on its own).
+    A read returns what is there (``read1``), so results follow a slow writer line by line.
+    """
+    binary = getattr(sys.stdin, "buffer", None)
+    if binary is None:  # a text stream given by the caller (tests, embedding)
+        text_pending = ""
+        while block := sys.stdin.read(_CHUNK):
+            cut = block.rfind("\n") + 1
+            if cut == 0:
+                text_pending += block
+                continue
+            yield text_pending + block[:cut]
+            text_pending = block[cut:]
+        if text_pending:
+            yield text_pending
+        return
+    read = getattr(binary, "read1", binary.read)
+    pending: list[bytes] = []  # a line longer than a read, in pieces (no quadratic joins)
+    while block := read(_CHUNK):
+        cut = block.rfind(b"\n") + 1
+        if cut == 0:
+            pending.append(block)
+            continue
+        head = block[:cut] if not pending else b"".join([*pending, block[:cut]])
+        pending = [block[cut:]] if cut < len(block) else []
+        yield head.decode("utf-8", "surrogateescape")
+    if pending:
+        yield b"".join(pending).decode("utf-8", "surrogateescape")
 
 
 def _optional(text: str | None) -> str:

@@ -13,8 +13,16 @@ Three stages, each in bounded memory:
 pyoxigraph keeps what urnld must not change: literals keep their lexical form, datatype and
 language (``"01"^^xsd:integer`` stays ``"01"``), the default graph stays the default graph and
 blank nodes keep their labels. On a large input stage A runs in a child process that feeds the
-parent through a pipe, so the two sides use two cores; a parse error there is raised in the
-parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+parent through a pipe, and stage C (written to a file) in another that the parent feeds, so
+the three stages share the cores and B, the heaviest, has a process to itself; a check has no
+stage C, and its B is shared among the line pass's workers. A parse error in a child is raised
+in the parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+
+Why N-Quads text between the stages rather than pyoxigraph's terms: the rule on the terms
+themselves (one parse, a cache from term to rewritten term, one serialize) costs more than
+the two conversions, since most statements of URN-rich data hold a URN to rewrite and each
+rewritten statement is a new pyoxigraph quad, whose construction from Python costs more than
+pyoxigraph's own N-Quads writing and reading of it (``bench/syntaxes.py --stages``).
 
 Guards kept from the whole-document reader (:mod:`urnld.read`): a base that is a URN (``@base``,
 ``BASE``, ``xml:base``, a JSON-LD ``@base``, or the caller's ``base``) is looked for in every
@@ -42,7 +50,6 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
-import re
 import shutil
 import sys
 import tempfile
@@ -79,9 +86,9 @@ from ._stage_a import (
     _explained,
     _in_child,
     _Job,
-    _ox_format,
     _State,
 )
+from ._stage_c import output_prefixes, write_quads
 from ._workers import canonicalize_chunks, check_chunks, default_jobs
 
 if TYPE_CHECKING:
@@ -110,57 +117,6 @@ _LINK_PREFIXES: Final = {
 
 #: Below this many input bytes, stage A runs in the calling process.
 MIN_CHILD_BYTES: Final = 1 << 20
-
-
-
-
-
-
-
-
-
-_URN_NAMESPACE = re.compile(r"(?i)urn:([a-z0-9][a-z0-9-]{0,31}):")
-
-
-def output_prefixes(prefixes: Mapping[str, str]) -> dict[str, str]:
-    """The prefixes to write: the input's, a URN namespace with its ``urn:NID:`` in lower case.
-
-    The output's URNs are canonical, and RFC 8141 canonical case of the scheme and NID is lower
-    case: a prefix spelled ``URN:ISBN:`` would match none of them. Namespaces that are not
-    IRIs pyoxigraph can write (relative ones) are left out.
-
-    >>> output_prefixes({"i": "URN:ISBN:", "ex": "http://ex.org/", "u": "urn:uuid:"})
-    {'i': 'urn:isbn:', 'ex': 'http://ex.org/', 'u': 'urn:uuid:'}
-    """
-    out: dict[str, str] = {}
-    for name, namespace in prefixes.items():
-        m = _URN_NAMESPACE.match(namespace)
-        if m is not None:
-            out[name] = "urn:" + m.group(1).lower() + ":" + namespace[m.end():]
-        elif ":" in namespace:
-            out[name] = namespace
-    return out
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 
@@ -214,6 +170,8 @@ class _Input:
         self.jobs = jobs
         self.position = 0  # bytes of the file read so far (compressed bytes for .gz)
         self.workers = 1  # processes of stage B (set by chunks())
+        self.child = False  # stages A and C in child processes (set by chunks())
+        self.checking = False  # a check: no stage C
         self.state = _State()
         self._stack = contextlib.ExitStack()
         self._guarded = False
@@ -244,17 +202,27 @@ class _Input:
         from ._chunks import read_chunks
 
         if self.syntax in LINE_SYNTAXES:
-            fin, _size = self._stack.enter_context(open_input(self.path))
+            fin, size = self._stack.enter_context(open_input(self.path))
+            # No stage A: stage C (another syntax out) has a process of its own beside B.
+            self.child = self._use_child(size)
             return read_chunks(fin, self._told, source=self.source)
         base_iri = _default_base(self.path, self.syntax, self.base)
         size = None
         with contextlib.suppress(OSError):
             size = os.path.getsize(self.path)
         if self._use_child(size):
-            # Stage A has a core of its own; stage B is shared among the line pass's workers on
-            # the other cores when there are several (on two cores, B and C share this process:
-            # a worker would copy every chunk twice more for no core of its own).
-            self.workers = self.jobs if self.jobs is not None else max(1, default_jobs(size) - 1)
+            # Stage A has a process of its own, and so has stage C (canonicalize); stage B runs
+            # here, or on the line pass's workers on the cores A leaves when there are several.
+            # A check has no stage C and a heavier B: its B is shared by as many workers as
+            # there are cores (the three processes share two cores, but B no longer waits for
+            # A's core to finish its part alone).
+            if self.jobs is not None:
+                self.workers = self.jobs
+            elif self.checking:
+                self.workers = default_jobs(size)
+            else:
+                self.workers = max(1, default_jobs(size) - 1)
+            self.child = True
             job = _Job(self.path, self.syntax, base_iri, self.source)
             return self._checked(_in_child(job, self.state, self._told))
         fin, size = self._stack.enter_context(open_input(self.path))
@@ -333,33 +301,15 @@ def _pass_chunks(
 
 def _write(
     chunks: Iterable[bytes], fout: IO[bytes], syntax: str, prefixes: Mapping[str, str],
-    *, from_syntax: str, source: str,
+    *, from_syntax: str, source: str, child: bool,
 ) -> None:
-    """Stage C: the N-Quads *chunks* written to *fout* in *syntax*."""
-    import pyoxigraph
-
+    """Stage C: the N-Quads *chunks* written to *fout* in *syntax* (in a child process of
+    its own when *child*: see :mod:`urnld.stream._stage_c`)."""
     if syntax == "nquads" or (syntax == "nt" and from_syntax not in _DATASETS):
         for chunk in chunks:
             fout.write(chunk)
         return
-    nquads = pyoxigraph.RdfFormat.N_QUADS
-
-    def parsed(chunk: bytes) -> Any:
-        # The pass wrote these lines from valid N-Quads (its rewrites are valid URNs): the
-        # IRIs need no second validation.
-        return pyoxigraph.parse(chunk, nquads, lenient=True)
-
-    quads = itertools.chain.from_iterable(map(parsed, chunks))
-    try:
-        pyoxigraph.serialize(quads, fout, _ox_format(syntax),
-                             prefixes=output_prefixes(prefixes) or None)
-    except ValueError as e:
-        if "named graph" not in str(e):
-            raise
-        raise RDFSyntaxError(
-            source, f"holds statements in named graphs, which {syntax} cannot write; write "
-            "trig, nquads or json-ld"
-        ) from None
+    write_quads(chunks, fout, syntax, prefixes, source=source, child=child)
 
 
 def canonicalize_stream(
@@ -404,7 +354,8 @@ def canonicalize_stream(
             # input did not take those names.
             prefixes = {**_LINK_PREFIXES, **prefixes}
         try:
-            _write(out, fout, out_fmt, prefixes, from_syntax=in_fmt, source=inp.source)
+            _write(out, fout, out_fmt, prefixes, from_syntax=in_fmt, source=inp.source,
+                   child=inp.child)
         finally:
             # On an error, stop stage A (its child process) now, not when the traceback goes.
             passed.close()
@@ -437,6 +388,7 @@ def check_stream(
     in_fmt = normalize_syntax(input_format)
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
+        inp.checking = True
         out: Iterator[bytes] = _pass_chunks(inp.chunks(), report, inp,
                                             options=DEFAULT_OPTIONS.replace(policy=policy))
         if on_progress is not None:

@@ -294,4 +294,39 @@ static const char *const UUID_GROUP_NAMES[] = {"time_low", "time_mid", "time_hig
 /* urnld.namespaces.uuid.MSG_GROUP_LENGTH */
 static const char MSG_UUID_GROUP_LENGTH[] = "UUID field {} has {} hex digits, expected {} (RFC 9562 \302\2474)";
 
+/* ---- urnld parse's C writer (describe.h) ---- */
+/* each code's severity rank: urnld.findings.CODES */
+static const int CODE_RANK[CODE_COUNT] = {
+    0, /* syntax */
+    0, /* nid-experimental */
+    1, /* nid-informal-malformed */
+    1, /* nid-reserved */
+    1, /* nid-doubled-scheme */
+    1, /* nid-unregistered */
+    1, /* pct-lowercase */
+    1, /* pct-unreserved */
+    1, /* pct-nul */
+    1, /* pct-not-utf8 */
+    1, /* r-component */
+    2, /* not-canonical */
+    0, /* nss-invalid */
+    0, /* nss-check-digit */
+    1, /* rfc2141-reserved-char */
+    2, /* repairable */
+    2, /* locator */
+};
+/* the severities by rank, as written */
+static const char *const SEVERITY_NAMES[] = {
+    "error",
+    "warning",
+    "info",
+};
+/* the messages the writer makes: the pieces between the reprs of their arguments */
+static const char *const MSG_PCT_LOWERCASE[] = {"escape ", " in the NSS should be written ", ""};
+static const char *const MSG_PCT_UNRESERVED[] = {"", " in the NSS encodes ", ", which needs no encoding"};
+static const char *const MSG_PCT_NUL[] = {"%00 (NUL) in the NSS"};
+static const char *const MSG_PCT_NOT_UTF8[] = {"escapes ", " in the NSS are not UTF-8"};
+static const char *const MSG_NOT_CANONICAL[] = {"canonical form is ", ""};
+#define LINTS_PER_CODE 3
+
 #endif /* URNLD_SPEEDUPS_GENERATED_H */

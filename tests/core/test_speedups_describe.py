@@ -1,0 +1,235 @@
+"""``urnld parse -``'s compiled writer (``_speedups/describe.h``) writes what the Python writes.
+
+The accelerator's ``describe_lines`` writes the text blocks or JSON Lines of a chunk of lines,
+the common case itself and the rest through the Python. For every chunk, its output and the
+validity it reports must be byte for byte those of the Python writer (``_Describer.lines``
+without the accelerator) and of the reference (``describe`` then ``_text`` or ``json.dumps``,
+one line at a time), in text and JSON. The whole command is compared too, on bytes that are not
+UTF-8, NUL, CR, blank lines and a line longer than any chunk.
+
+Inputs: the 117 URNs of tests/data/nid_examples.jsonl (RFC examples, each row naming its
+source) with their equivalent and non-equivalent spellings, the published identifiers of
+tests/namespaces/test_real_world.py, one URN for each finding code, adversarial strings, and
+Hypothesis lists of valid URNs, near misses and any text.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from core_strategies import near_misses, valid_urns
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from test_parse_fast import BY_CODE, OPTIONS, PUBLISHED
+
+from urnld import json_default
+from urnld._core import accel
+from urnld.cli._parse import _Describer, _text, describe
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: What the fast lane meets at its edges: many escapes of each lint (more than check() lists),
+#: escapes in runs, a quote in the canonical form (repr switches quotes), NID findings with
+#: lints, upper-case prefixes, and lines that are not URNs at all.
+ADVERSARIAL = [
+    "urn:example:" + "%2c" * 10,
+    "urn:example:" + "%41%2c%00%c3" * 6,
+    "urn:example:%6a%7E%2d%2E%5f",  # unreserved and lower case at one escape
+    "urn:example:%C3%A9%c3%28%E2%82%ACx%FF%FE%80",
+    "urn:example:%F0%9F%98%80%ED%A0%80%C0%AF%F4%90%80%80",
+    "URN:EXAMPLE:a'b",
+    "URN:Example:a'b%2c(c)!$&*+,;=:@/~",
+    "urn:X-local:a%2c",
+    "urn:xy-ab:%41",
+    "urn:sha1:abc%2c%00",
+    "urn:urn-07:a",
+    "URN:ISBN:0-395-36341-1",
+    "urn:isbn:0-395-36341-2",
+    "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
+    "urn:issn:0317-8471",
+    "urn:example:a?+r",
+    "urn:example:a?=q%2c",
+    "urn:example:a#f",
+    "urn:example:\u00e9",
+    "urn:ex:a b",
+    "urn:ex:\x00",
+    "urn:ex:\ud800",
+    "urn:ex:a\u202eb",
+    "urn:ex:a\x1b[31mRED",
+    "urn:ex:a\rurn:ex:forged",
+    "urn:" + "a" * 40 + ":b",
+    "urn:example:" + "a" * 5000,
+    "%" * 300,
+    "urn:",
+    "x",
+    "\u00a0urn:example:a\u2003",
+    "\x1curn:example:a\x1f",
+    "urn:example:a\x0bb",
+    "urn:example:a\x85",
+]
+
+
+def _nid_examples() -> list[str]:
+    found = []
+    for line in (ROOT / "tests" / "data" / "nid_examples.jsonl").read_text("utf-8").splitlines():
+        if line.strip():
+            row = json.loads(line)
+            found += [row["urn"], *row.get("equivalent_to", []), *row.get("not_equivalent_to", [])]
+    return found
+
+
+ALL = [*_nid_examples(), *PUBLISHED, *BY_CODE.values(), *ADVERSARIAL]
+
+
+def _reference(chunk: str, mode: str, strict: bool, profiles: list[str],
+               as_json: bool) -> tuple[str, bool]:
+    """The chunk as the reference writes it: one ``describe`` a stripped, non-blank line."""
+    out, valid = [], True
+    for raw in chunk.split("\n"):
+        line = raw.strip()
+        if line:
+            d = describe(line, mode, strict, profiles)
+            out.append(json.dumps(d, ensure_ascii=False, default=json_default) + "\n"
+                       if as_json else _text(d))
+            valid = valid and bool(d["valid"])
+    return "".join(out), valid
+
+
+def _python_writer(mode: str, strict: bool, profiles: list[str]) -> _Describer:
+    d = _Describer(mode, strict, profiles)
+    d._describe_lines = None  # the Python writer alone
+    return d
+
+
+def _assert_same(chunk: str, mode: str = "rfc8141", strict: bool = False,
+                 profiles: list[str] | None = None) -> None:
+    profiles = profiles or []
+    for as_json in (False, True):
+        expected, valid = _reference(chunk, mode, strict, profiles, as_json)
+        writers = [_python_writer(mode, strict, profiles), _Describer(mode, strict, profiles)]
+        for d in writers:
+            # Twice: the first pass fills the memos (the core's NID table, the lanes) that
+            # open the fast lane to the second.
+            for _ in range(2):
+                d.valid = True
+                assert d.lines(chunk, as_json) == expected
+                assert d.valid is valid
+
+
+@pytest.mark.parametrize("text", ALL)
+def test_each_input_alone(text: str) -> None:
+    _assert_same(text + "\n")
+
+
+def test_every_input_in_one_chunk_on_every_option_set() -> None:
+    chunk = "\n".join(ALL) + "\n"
+    for options in OPTIONS:
+        _assert_same(chunk, *options)
+
+
+def test_lines_are_split_and_stripped_as_the_python_does() -> None:
+    # Only "\n" ends a line (as reading bytes line by line does); str.strip() whitespace around
+    # a line goes, blank lines are skipped, a last line may lack its "\n".
+    _assert_same(" urn:example:a \t\r\n\n\u3000\nurn:example:b\u2028urn:example:c\n  \nurn:example:d")
+    _assert_same("")
+    _assert_same("\n\n \n")
+
+
+def test_the_compiled_lane_is_taken() -> None:
+    # Without this the comparisons could pass with a lane nobody enters.
+    if accel.speedups is None:
+        pytest.skip("the accelerator is not built (or URNLD_PURE_PYTHON=1)")
+    texts = ["urn:example:a", "URN:ISBN:0-395-36341-1", "urn:sha1:abc", "urn:example:a%2cb%41",
+             "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:example:%C3%28%00",
+             "URN:EXAMPLE:a'b", "urn:X-local:a"]
+    chunk = "\n".join(texts) + "\n"
+    d = _Describer("rfc8141", False, [])
+    d.lines(chunk, False)  # fills the core's NID table and the lanes
+
+    def refuse(text: str) -> tuple[str, bool]:
+        raise AssertionError(f"the Python writer was asked for {text!r}")
+
+    d._text_memo = d._json_memo = refuse  # type: ignore[method-assign]
+    for as_json in (False, True):
+        # urn:X-local:a is invalid (an error): only it goes to the Python.
+        assert d.lines(chunk.replace("urn:X-local:a\n", ""), as_json) == _reference(
+            chunk.replace("urn:X-local:a\n", ""), "rfc8141", False, [], as_json)[0]
+
+
+_LINES = st.lists(
+    st.one_of(valid_urns, near_misses(), st.sampled_from(ALL), st.text(max_size=30)),
+    max_size=12,
+)
+_SEPARATORS = st.sampled_from(["\n", " \n", "\n\n", "\t\n ", "\r\n"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(_LINES, _SEPARATORS)
+def test_lists(lines: list[str], sep: str) -> None:
+    _assert_same(sep.join(lines))
+
+
+@settings(max_examples=100, deadline=None)
+@given(_LINES, st.sampled_from(OPTIONS[1:]))
+def test_lists_on_other_options(lines: list[str], options: tuple[str, bool, list[str]]) -> None:
+    _assert_same("\n".join(lines), *options)
+
+
+def _command(stdin: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([sys.executable, "-m", "urnld", "parse", *args, "-"], input=stdin,
+                          capture_output=True, timeout=300, check=False)
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_the_command_writes_what_the_reference_writes(as_json: bool) -> None:
+    # Bytes as a list arrives: not UTF-8, NUL, CRLF, blank lines, a line longer than a read
+    # (the reader's chunk), no "\n" at the end.
+    raw = (
+        "\n".join(ALL).encode("utf-8", "surrogatepass")
+        + b"\nurn:example:\xff\nurn:ex:\xc3\x28a\r\n\n urn:example:\x00 \n"
+        + b"urn:example:" + b"b" * 200_000 + b"\n" + b"urn:example:%2c" * 5000 + b"\n"
+        + b"urn:example:last"
+    )
+    text = raw.decode("utf-8", "surrogateescape")
+    expected, valid = _reference(text, "rfc8141", False, [], as_json)
+    done = _command(raw, *(["--json"] if as_json else []))
+    assert done.stderr == b""
+    assert done.returncode == (0 if valid else 1) == 1
+    # stdout writes what it cannot encode as the reference's text with backslashes
+    assert done.stdout == expected.encode("utf-8", "backslashreplace")
+
+
+def test_the_exit_status_is_the_whole_lists() -> None:
+    good = b"urn:example:a\n" * 3000
+    assert _command(good).returncode == 0
+    # one invalid URN anywhere, in the first chunk or far after it
+    assert _command(b"urn:ex:a b\n" + good).returncode == 1
+    assert _command(good * 10 + b"urn:ex:a b\n").returncode == 1
+    assert _command(good * 10 + b"urn:ex:a b\n", "--json").returncode == 1
+
+
+def test_a_full_memo_is_emptied_and_the_output_stays_the_same() -> None:
+    # The writer remembers at most _MAX_MEMO lines of each kind: past it, it starts again.
+    chunk = "\n".join([*ALL, *ALL[:50], *ALL[:50]]) + "\n"
+    for as_json in (False, True):
+        expected = _reference(chunk, "rfc8141", False, [], as_json)[0]
+        d = _Describer("rfc8141", False, [])
+        d._MAX_MEMO = 7
+        for _ in range(2):
+            assert d.lines(chunk, as_json) == expected
+            assert len(d._memo) <= 7 and all(len(s) <= 7 for s in d._seen.values())
+
+
+def test_long_lines_are_not_remembered() -> None:
+    # The memos hold a bounded number of lines of bounded length: a list of long lines does
+    # not fill memory with their outputs.
+    long_valid, long_invalid = "urn:example:" + "a" * 2000, "urn:ex:a b" + "c" * 2000
+    chunk = f"{long_valid}\n{long_invalid}\n" * 2
+    for as_json in (False, True):
+        d = _Describer("rfc8141", False, [])
+        assert d.lines(chunk, as_json) == _reference(chunk, "rfc8141", False, [], as_json)[0]
+        assert not d._memo and not any(d._seen.values())

@@ -357,7 +357,8 @@ def test_the_tds_table_is_the_rules():
 
 
 def test_the_flush_checks_a_new_spelling_without_python(monkeypatch):
-    """The compiled flush checks a spelling the cache lacks itself and caches the answer:
+    """The compiled rewrite of the check pass judges a new spelling itself when it first meets
+    its token and keeps the answer in the token's entry, where the flush reads it:
     TermCache.checked, the Python way in, is not called for it."""
     from urnld.report import CheckReport
     from urnld.stream._passes import CheckPass
@@ -377,5 +378,37 @@ def test_the_flush_checks_a_new_spelling_without_python(monkeypatch):
     check_pass.run_chunk(line, 1, "x", "raise")
     check_pass.flush()
     assert calls == []
-    assert check_pass.terms.checks["urn:isbn:0395363412"] == reference("urn:isbn:0395363412")
+    assert check_pass.info[b"<urn:isbn:0395363412>"] == (
+        "urn:isbn:0395363412", reference("urn:isbn:0395363412"), False)
     assert check_pass.report.error_occurrences == 2
+
+
+def test_a_urn_literal_takes_the_judgment_of_its_iri():
+    """A URN literal that spells an IRI the check pass met already (a catalog record's own URN
+    as its identifier) shares that IRI's judged entry, and the report counts both, as the
+    Python path does."""
+    from urnld.report import CheckReport
+    from urnld.stream._passes import CheckPass
+
+    prefix_entry("ISBN")  # a known NID as written (its first sight takes the Python way)
+    xsd = b"http://www.w3.org/2001/XMLSchema#anyURI"
+    chunk = (b"<URN:ISBN:0-395-36341-1> <http://p> <urn:isbn:0395363412> .\n"
+             b"<URN:ISBN:0-395-36341-1> <http://q> \"URN:ISBN:0-395-36341-1\"^^<" + xsd + b"> .\n")
+    reports = []
+    for module in (speedups, None):
+        saved = _accel.speedups
+        _accel.speedups = module
+        try:
+            check_pass = CheckPass(CheckReport())
+            check_pass.run_chunk(chunk, 1, "x", "raise")
+            check_pass.flush()
+        finally:
+            _accel.speedups = saved
+        reports.append(check_pass.report.to_dict())
+        if module is speedups:
+            iri = check_pass.info[b"<URN:ISBN:0-395-36341-1>"]
+            literal = check_pass.info[b'"URN:ISBN:0-395-36341-1"^^<' + xsd + b">"]
+            assert literal[0] is iri[0] and literal[1] is iri[1]
+            assert literal[1] == reference("URN:ISBN:0-395-36341-1") and literal[2] is True
+    assert reports[0] == reports[1]
+    assert reports[0]["urns"] == {"iris": 3, "literals": 1, "with_errors": 1}

@@ -138,6 +138,9 @@ class _Pass(abc.ABC):
         self._divert = spellings.heads() if spellings.looks_at_iris else None
         # raw token -> the code of the repair its verdict came from (repair mode only)
         self.repaired: dict[bytes, str] = {}
+        # What the compiled rewrite of the check pass judges a new spelling with at once (see
+        # CheckPass); None: it does not.
+        self._check_context: tuple[object, ...] | None = None
 
     def iri(self, tok: bytes) -> bytes:
         """Output for an IRI token (cache miss path)."""
@@ -155,6 +158,11 @@ class _Pass(abc.ABC):
             text = tok[1:-1].decode("utf-8", "replace") if urn else ""  # see unescape_iri
         if not urn:
             out = NOT_URN
+        elif self._verdict_type is None:
+            # The check pass judges each spelling at the flush: a verdict here would be work
+            # thrown away (its output is not kept either).
+            out = tok
+            self.info[tok] = (text, None, False)
         else:
             info = self.terms.verdict(text)
             if self.spellings.repair:
@@ -199,7 +207,10 @@ class _Pass(abc.ABC):
         out = NOT_URN
         if parts is not None:
             text = unescape_literal(parts[0])
-            if is_urn_like(text):
+            if is_urn_like(text) and self._verdict_type is None:
+                out = tok  # the check pass: the spelling only (see iri())
+                self.info[tok] = (text, None, True)
+            elif is_urn_like(text):
                 info = self.terms.verdict(text)
                 if self.spellings.repair:
                     self._note_repair(tok, text, info)
@@ -282,7 +293,7 @@ class _Pass(abc.ABC):
             done = self._c.rewrite(
                 chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
                 self.info, prefixes, ok_nids, self.ignore_components, self._verdict_type,
-                _SPELLING_TOKEN, self._divert,
+                _SPELLING_TOKEN, self._divert, self._check_context,
             )
             if done is not None:
                 out: bytes = done[0]
@@ -449,7 +460,8 @@ class CheckPass(_Pass):
 
     report: CheckReport
     # The flush asks the check rule about each spelling: a canonicalization verdict per URN
-    # in the compiled rewrite would be work thrown away (the Python path still makes one).
+    # at a cache miss would be work thrown away (neither the compiled rewrite nor iri() and
+    # literal() make one).
     _verdict_type = None
 
     def __init__(
@@ -461,9 +473,13 @@ class CheckPass(_Pass):
         super().__init__(literals=True, policy=policy, spellings=spellings)
         self.report = report
         # Recording spellings only, the compiled rewrite makes no NID verdict, and the flush
-        # takes the findings from the term cache: both take any policy.
+        # takes the findings from the token's entry or the term cache: both take any policy.
         self._c = _accel.speedups
         self._flush_c = _accel.speedups
+        # The default policy: the compiled rewrite judges each new spelling when it first meets
+        # its token (once per distinct token, not per occurrence), and the flush reads the
+        # answer from the token's info entry instead of a cache keyed by spelling.
+        self._check_context = self.terms.fast_check
 
     def flush(self) -> None:
         occ = self.occ

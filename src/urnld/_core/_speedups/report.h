@@ -280,7 +280,8 @@ tally_clear(Tally *t)
  *
  * What CheckReport.record_checks makes of a check pass's flush, added to the report's maps in
  * place: occ maps a raw token to its statement count, info a raw token to (spelling, verdict,
- * is_literal). A spelling's check fields (codes, error, canonical, nid) come from the dict
+ * is_literal). A spelling's check fields (codes, error, canonical, nid) are the verdict itself
+ * when it is such a 4-tuple (a plain tuple: the rewrite judged the spelling), else come from the dict
  * *cache* (spelling -> fields; None: no cache), else from check_fields(spelling, *fast) when
  * *fast* is a 5-tuple of its other arguments (the answer then goes into *cache*, cleared first
  * when it holds *cache_max*), else from checked(spelling), which is called for nothing else and
@@ -346,7 +347,10 @@ sp_check_counts(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         int literal = PyObject_IsTrue(PyTuple_GET_ITEM(entry, 2));
         if (literal < 0)
             goto done;
-        fields = cache == Py_None ? NULL : PyDict_GetItemWithError(cache, spelling);
+        /* judged by the rewrite at the token's cache miss (see spelling_only()), else looked up */
+        fields = PyTuple_GET_ITEM(entry, 1);
+        if (!PyTuple_CheckExact(fields) || PyTuple_GET_SIZE(fields) != FIELDS_COUNT)
+            fields = cache == Py_None ? NULL : PyDict_GetItemWithError(cache, spelling);
         if (fields != NULL)
             Py_INCREF(fields);
         else if (PyErr_Occurred())

@@ -93,6 +93,8 @@ typedef struct {
     PyObject *divert; /* a tuple of lower-case ASCII bytes, or NULL: an IRI that starts with
                        * one of them (ASCII case aside) goes to the miss function (the locator
                        * modes: a resolver's address may stand for a URN) */
+    PyObject *const *check;     /* the check pass: check_fields()'s 5 arguments after the
+                                 * text (TermCache.fast_check), or NULL */
     int ignore_components;
 } Fast;
 
@@ -201,14 +203,60 @@ fast_store(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *ver
     return out;
 }
 
-/* The check pass's miss work: info[t] = (text, None, is_literal), the term written as it is
- * (the check pass keeps no output, and asks the check rule about the spelling itself: a
- * verdict would be work thrown away). Consumes text; returns t (a new reference) or NULL. */
+/* The check pass's miss work: info[t] = (text, fields, is_literal), the term written as it
+ * is (the check pass keeps no output: a canonicalization verdict would be work thrown away).
+ * fields are check_fields()'s answer when the pass gave its arguments (f->check), judged here
+ * once per distinct token (a URN literal that spells an IRI met already: taken from its
+ * entry) so that the flush reads them from the entry; None when there is no answer (the flush
+ * asks the check rule). Consumes text; returns t (a new reference) or NULL. */
 static PyObject *
 spelling_only(PyObject *t, PyObject *tokens, Fast *f, PyObject *text, PyObject *is_literal)
 {
+    PyObject *fields = Py_None;
+    if (f->check != NULL && is_literal == Py_True) {
+        /* A URN literal mostly repeats an IRI of the data (a record's own URN as its
+         * identifier): the IRI token's entry, when there is one, has the same spelling
+         * judged already (text is ASCII, as fast_literal() takes it). */
+        Py_ssize_t len = PyUnicode_GET_LENGTH(text);
+        PyObject *iri_tok = PyBytes_FromStringAndSize(NULL, len + 2);
+        if (iri_tok == NULL) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        char *d = PyBytes_AS_STRING(iri_tok);
+        d[0] = '<';
+        memcpy(d + 1, PyUnicode_1BYTE_DATA(text), (size_t)len);
+        d[len + 1] = '>';
+        PyObject *e = PyDict_GetItemWithError(f->info, iri_tok); /* borrowed */
+        Py_DECREF(iri_tok);
+        if (e == NULL && PyErr_Occurred()) {
+            Py_DECREF(text);
+            return NULL;
+        }
+        if (e != NULL && PyTuple_CheckExact(e) && PyTuple_GET_SIZE(e) == 3 &&
+            PyTuple_CheckExact(PyTuple_GET_ITEM(e, 1)) &&
+            PyTuple_GET_SIZE(PyTuple_GET_ITEM(e, 1)) == FIELDS_COUNT &&
+            PyUnicode_CheckExact(PyTuple_GET_ITEM(e, 0)) &&
+            PyUnicode_Compare(PyTuple_GET_ITEM(e, 0), text) == 0) {
+            Py_SETREF(text, Py_NewRef(PyTuple_GET_ITEM(e, 0))); /* one str for both */
+            fields = PyTuple_GET_ITEM(e, 1);
+        }
+    }
+    if (fields != Py_None)
+        Py_INCREF(fields);
+    else if (f->check != NULL) {
+        PyObject *const *a = f->check;
+        fields = check_fields_of(text, a[0], a[1], a[2], a[3], a[4]);
+        if (fields == NULL) {
+            Py_DECREF(text);
+            return NULL;
+        }
+    }
+    else
+        Py_INCREF(fields);
     Py_INCREF(t);
-    PyObject *out = fast_store(t, tokens, f, text, Py_None, is_literal, t);
+    PyObject *out = fast_store(t, tokens, f, text, fields, is_literal, t);
+    Py_DECREF(fields);
     Py_DECREF(text);
     return out;
 }
@@ -396,7 +444,7 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
 }
 
 /* rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok,
- *         ignore_components, verdict_type[, skip_predicate[, divert]]])
+ *         ignore_components, verdict_type[, skip_predicate[, divert[, check]]]])
  *     -> (bytes, statements) | None
  *
  * The output of a chunk whose every line is a statement in the usual layout, as the stream's
@@ -410,15 +458,17 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
  * object of a statement whose predicate is *skip_predicate* (bytes, the IRIREF as written) is
  * left as it is, uncounted. An IRI that does not start like a URN but with one of *divert*'s
  * heads (a tuple of lower-case ASCII bytes; None: none) is looked up too, a miss through
- * iri(token). */
+ * iri(token). With verdict_type None, *check* (check_fields()'s 5 arguments after the text, or
+ * None) judges each new spelling at once: its info entry is (spelling, fields or None,
+ * is_literal). */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 && nargs != 11 && nargs != 12 && nargs != 13) {
-        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11, 12 or 13 arguments");
+    if (nargs != 6 && nargs != 11 && nargs != 12 && nargs != 13 && nargs != 14) {
+        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11, 12, 13 or 14 arguments");
         return NULL;
     }
-    PyObject *divert = nargs == 13 && args[12] != Py_None ? args[12] : NULL;
+    PyObject *divert = nargs >= 13 && args[12] != Py_None ? args[12] : NULL;
     if (divert != NULL) {
         if (!PyTuple_CheckExact(divert))
             Py_RETURN_NONE;
@@ -428,6 +478,9 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 Py_RETURN_NONE;
         }
     }
+    PyObject *check = nargs == 14 ? args[13] : Py_None;
+    if (check != Py_None && (!PyTuple_CheckExact(check) || PyTuple_GET_SIZE(check) != 5))
+        Py_RETURN_NONE;
     /* a literal object of a statement with this predicate is no URN term (urnld's spelling
      * records): NULL for none */
     PyObject *skip = nargs >= 12 && args[11] != Py_None ? args[11] : NULL;
@@ -454,6 +507,9 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         fast_ctx.prefixes = args[7];
         fast_ctx.policy = args[8];
         fast_ctx.verdict_type = args[10] == Py_None ? NULL : (PyTypeObject *)args[10];
+        fast_ctx.check = check == Py_None || fast_ctx.verdict_type != NULL
+                             ? NULL
+                             : &PyTuple_GET_ITEM(check, 0);
         fast_ctx.canonical_nss = str_canonical_nss;
         fast_ctx.ignore_components = ic;
         fast_ctx.divert = divert;

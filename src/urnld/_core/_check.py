@@ -303,19 +303,28 @@ Fields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
 @functools.lru_cache(maxsize=1024)  # bounded: hostile input invents NIDs; mixed data has hundreds
 def _nid_spec(
     written: str,
-) -> tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any, bool]:
+) -> tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any, Any]:
     """What the accelerator needs of an NID as written: its findings as (code, rank, start,
     message), the NID in lower case, the rule's check_nss, that method's native mark, and
-    whether the rule has repairs (an invalid URN may then get the ``repairable`` hint, which
-    the Python path adds)."""
+    for a rule with repairs the function giving an invalid URN's ``repairable`` hint as
+    (code, rank, start, message) or None (None for a rule without repairs)."""
     entries = tuple(
         (f.code, SEVERITY_RANK[f.severity], f.span[0], f.message)
         for f in _nid_findings_of(written, "rfc8141", False)
     )
     rule = get_rule(written)
     check_nss = rule.check_nss
-    repairs = type(rule).repair is not NamespaceRule.repair
-    return entries, written.lower(), check_nss, getattr(check_nss, "_urnld_native", None), repairs
+    hint = _hint_entry if type(rule).repair is not NamespaceRule.repair else None
+    return entries, written.lower(), check_nss, getattr(check_nss, "_urnld_native", None), hint
+
+
+def _hint_entry(text: str) -> tuple[str, int, int, str] | None:
+    """:func:`_repair_hint` as the accelerator adds it to its findings: (code, rank, start,
+    message), or None when no repair fixes *text*."""
+    hint = _repair_hint(text)
+    if hint is None:
+        return None
+    return hint.code, SEVERITY_RANK[hint.severity], hint.span[0], hint.message
 
 
 # A rule registered at run time replaces the one a spec holds.

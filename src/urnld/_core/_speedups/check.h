@@ -294,8 +294,9 @@ shared_codes(const Hits *h)
  *     -> (codes, error, canonical, nid) | None
  *
  * spec(nid as written) -> (NID findings as (code, rank, start, message) tuples, the NID in
- * lower case, the rule's bound check_nss, its native_copy mark or None, whether the rule has
- * repairs: an error then makes the answer None, for check()'s "repairable" hint); code_ranks maps this
+ * lower case, the rule's bound check_nss, its native_copy mark or None, and for a rule with
+ * repairs hint(text) -> (code, rank, start, message) | None, check()'s "repairable" finding
+ * of a URN with an error, else None); code_ranks maps this
  * file's codes, severity_ranks a finding's severity, to its rank (0 error, 1 warning, 2 info).
  * None: not the common case (not an ASCII str, not RFC 8141, components, an NID not in the
  * table, a rule's answer the copy cannot express): the Python path decides. */
@@ -335,9 +336,7 @@ check_fields_of(PyObject *text, PyObject *prefixes, PyObject *spec_of, PyObject 
         goto done;
     }
     /* the NID's rule has repairs: an error may come with check()'s "repairable" hint */
-    int repairs = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4));
-    if (repairs < 0)
-        goto done;
+    PyObject *hint = PyTuple_GET_ITEM(spec, 4);
     PyObject *entries = PyTuple_GET_ITEM(spec, 0), *lower = PyTuple_GET_ITEM(spec, 1),
              *meth = PyTuple_GET_ITEM(spec, 2), *mark = PyTuple_GET_ITEM(spec, 3);
     r = 1;
@@ -396,9 +395,31 @@ check_fields_of(PyObject *text, PyObject *prefixes, PyObject *spec_of, PyObject 
     }
     if (r < 0)
         goto done;
-    if (repairs && h.n && h.hit[0].rank == 0) { /* the Python path adds the hint */
-        result = Py_NewRef(Py_None);
-        goto done;
+    if (hint != Py_None && h.n && h.hit[0].rank == 0) { /* an error a repair may fix */
+        PyObject *e = PyObject_CallOneArg(hint, text);
+        if (e == NULL)
+            goto done;
+        if (e != Py_None) {
+            if (!PyTuple_CheckExact(e) || PyTuple_GET_SIZE(e) != 4) {
+                Py_DECREF(e);
+                PyErr_SetString(PyExc_TypeError, "check_fields(): bad repair hint");
+                goto done;
+            }
+            long rank = PyLong_AsLong(PyTuple_GET_ITEM(e, 1));
+            Py_ssize_t start = PyLong_AsSsize_t(PyTuple_GET_ITEM(e, 2));
+            r = PyErr_Occurred() ? -1
+                                 : hits_add(&h, PyTuple_GET_ITEM(e, 0), (int)rank, start,
+                                            PyTuple_GET_ITEM(e, 3));
+            Py_DECREF(e);
+            if (r == 1)
+                r = hits_sort(&h) < 0 ? -1 : 1;
+            if (r == 0) {
+                result = Py_NewRef(Py_None);
+                goto done;
+            }
+            if (r < 0)
+                goto done;
+        }
     }
     PyObject *error = Py_None, *codes = shared_codes(&h);
     if (codes == NULL)

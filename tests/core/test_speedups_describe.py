@@ -54,6 +54,19 @@ ADVERSARIAL = [
     "urn:example:a?+r",
     "urn:example:a?=q%2c",
     "urn:example:a#f",
+    # components: written by the compiled lane when none holds a '%' (their parts' findings
+    # are the assigned name's, plus the r-component's warning), else by the Python
+    "urn:example:a#",
+    "urn:example:a?+?=#",
+    "URN:EXAMPLE:a%2c?+r/?x?=q?y=#f?#",
+    "urn:example:a?=?+r",
+    "URN:ISBN:0-395-36341-1?+x=1?=y=2#z",
+    "urn:isbn:0-395-36341-2?=q",
+    "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6#f",
+    "urn:X-local:a?+r",
+    "urn:example:%41?+%41?=%2c#%2c",
+    "urn:example:a?+r'\"x",
+    "urn:example:a?+r#f\x00",
     "urn:example:\u00e9",
     "urn:ex:a b",
     "urn:ex:\x00",
@@ -145,7 +158,8 @@ def test_the_compiled_lane_is_taken() -> None:
         pytest.skip("the accelerator is not built (or URNLD_PURE_PYTHON=1)")
     texts = ["urn:example:a", "URN:ISBN:0-395-36341-1", "urn:sha1:abc", "urn:example:a%2cb%41",
              "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:example:%C3%28%00",
-             "URN:EXAMPLE:a'b", "urn:X-local:a"]
+             "URN:EXAMPLE:a'b", "urn:X-local:a", "urn:example:a?+r?=q#f", "URN:ISBN:0-395-36341-1#",
+             "urn:example:a%2c?=q=1"]
     chunk = "\n".join(texts) + "\n"
     d = _Describer("rfc8141", False, [])
     d.lines(chunk, False)  # fills the core's NID table and the lanes

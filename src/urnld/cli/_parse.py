@@ -202,6 +202,12 @@ class _Describer:
         self._writer_context = (
             FAST_CONTEXT if self._fields is not None else (None, None, None, None, None)
         )
+        # The r-component's warning as check() words it (the same for every URN).
+        self._r_message = next(
+            f.message
+            for f in check_described("urn:ex:a?+r", "rfc8141", False, self._options)[0]
+            if f.code == "r-component"
+        )
         severity = str(CODES["not-canonical"][0])
         self._nc_text = f"  {severity:<7}     not-canonical: canonical form is "
         self._nc_json = (
@@ -520,6 +526,7 @@ class _Describer:
             out, _, invalid = write(
                 chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
                 self._json_memo if as_json else self._text_memo, *self._writer_context,
+                self._r_message,
             )
             if invalid:
                 self.valid = False

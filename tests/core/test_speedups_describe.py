@@ -54,8 +54,10 @@ ADVERSARIAL = [
     "urn:example:a?+r",
     "urn:example:a?=q%2c",
     "urn:example:a#f",
-    # components: written by the compiled lane when none holds a '%' (their parts' findings
-    # are the assigned name's, plus the r-component's warning), else by the Python
+    # components: the NSS's findings are the assigned name's; each component has its own
+    # percent-encoding lints (as many of a code as the NSS), named by its part
+    "urn:example:a?=" + "%2c" * 5 + "#" + "%7e%00" * 4,
+    "urn:example:%2c?+%C3?=%C3%A9%FF#%e2%82",
     "urn:example:a#",
     "urn:example:a?+?=#",
     "URN:EXAMPLE:a%2c?+r/?x?=q?y=#f?#",
@@ -159,7 +161,7 @@ def test_the_compiled_lane_is_taken() -> None:
     texts = ["urn:example:a", "URN:ISBN:0-395-36341-1", "urn:sha1:abc", "urn:example:a%2cb%41",
              "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:example:%C3%28%00",
              "URN:EXAMPLE:a'b", "urn:X-local:a", "urn:example:a?+r?=q#f", "URN:ISBN:0-395-36341-1#",
-             "urn:example:a%2c?=q=1"]
+             "urn:example:a%2c?=q=1", "urn:example:%41?+%41?=%2c%2c%2c%2c#%C3%00"]
     chunk = "\n".join(texts) + "\n"
     d = _Describer("rfc8141", False, [])
     d.lines(chunk, False)  # fills the core's NID table and the lanes

@@ -128,6 +128,7 @@ typedef struct {
     int rank;
     Py_ssize_t start, end;
     PyObject *own;       /* borrowed: the own entry (code, rank, text line, JSON object) */
+    int part;            /* where a lint is: 0 the NSS, 1-3 the r-, q-, f-component */
 } Item;
 
 typedef struct {

@@ -6,8 +6,8 @@
  *
  * chunk: whole lines ('\n' ends each but the last), each stripped as str.strip() does, blank
  * ones skipped. The common case, a valid ASCII RFC 8141 URN whose findings are its NID's own,
- * percent-encoding lints and not-canonical (of its NSS: no '%' in a component), and the
- * r-component's warning (r_message), is written here from check_fields_of() (check.h) on its
+ * percent-encoding lints (of its NSS and components) and not-canonical, and the r-component's
+ * warning (r_message), is written here from check_fields_of() (check.h) on its
  * assigned name and the NID's lane: lanes[nid as written] or lane_of(nid), a
  * tuple (text_head, json_mid, json_tail, own) or None, own holding the NID's findings as
  * (code, rank, text line, JSON object). The rest is written by slow(line) -> (text, valid),
@@ -58,19 +58,44 @@ lane_for(PyObject *nid, PyObject *lanes, PyObject *lane_of, PyObject **hold)
     return ok ? lane : NULL;
 }
 
+/* The message of a finding the writer makes, into m: the r-component's as check() words it; a
+ * lint of a component names its part where the NSS's names the NSS (no escape's repr holds
+ * "NSS"). */
+static int
+message_of(DBuf *m, const Item *e, const unsigned char *s, PyObject *canonical,
+           PyObject *r_message)
+{
+    static const char *const parts[4] = {"NSS", "r-component", "q-component", "f-component"};
+    m->n = 0;
+    if (e->code == CODE_R_COMPONENT)
+        return dbuf_str(m, r_message);
+    if (item_message(m, e, s, canonical) < 0)
+        return -1;
+    for (Py_ssize_t k = 0; e->part > 0 && k + 3 <= m->n; k++)
+        if (memcmp(m->p + k, "NSS", 3) == 0) {
+            Py_ssize_t len = (Py_ssize_t)strlen(parts[e->part]), rest = m->n - k - 3;
+            if (dbuf_reserve(m, len) < 0)
+                return -1;
+            memmove(m->p + k + len, m->p + k + 3, (size_t)rest);
+            memcpy(m->p + k, parts[e->part], (size_t)len);
+            m->n += len - 3;
+            break;
+        }
+    return 0;
+}
+
 /* Where a URN's components are: r, q, f from [x0, x1) each, x0 = -1 when absent. */
 typedef struct {
     Py_ssize_t nss_end, at[3][2];
 } Comps;
 
-/* The components of the ASCII URN s[0..n) whose NSS ends at a '?' or '#' (RFC 8141 §2). 1 found
- * and none holds a '%' (their lints would name their part: the Python writes them), 0 not. */
+/* The components of the ASCII URN s[0..n) whose NSS ends at a '?' or '#' (RFC 8141 §2). 1 found,
+ * 0 not a URN with components. */
 static int
 comps_of(const unsigned char *s, Py_ssize_t n, Comps *c)
 {
     Py_ssize_t nid_end, i;
-    if (!scan_urn(s, n, &nid_end, &c->nss_end) || c->nss_end == n ||
-        memchr(s + c->nss_end, '%', (size_t)(n - c->nss_end)) != NULL)
+    if (!scan_urn(s, n, &nid_end, &c->nss_end) || c->nss_end == n)
         return 0;
     i = c->nss_end;
     for (int k = 0; k < 3; k++)
@@ -132,12 +157,14 @@ describe_fast(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *lanes, 
     Py_ssize_t nss_start = 5 + nid_len;
     if (nss_start > end)
         goto done;
-    if (has_comps) { /* components are canonical as written: none holds a '%' */
-        if ((tail = PyUnicode_Substring(text, end, n)) == NULL ||
+    int tail_canonical = 1; /* whether the components are canonical as written */
+    if (has_comps) { /* RFC 8141 §3: the components' %XX hex upper-cased */
+        if ((tail = upper_pct(s, end, n)) == NULL ||
             (canon = PyUnicode_Concat(canonical, tail)) == NULL) {
             r = -1;
             goto done;
         }
+        tail_canonical = memcmp(PyUnicode_1BYTE_DATA(tail), s + end, (size_t)(n - end)) == 0;
     }
     else
         canon = Py_NewRef(canonical);
@@ -194,6 +221,17 @@ describe_fast(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *lanes, 
     }
     if (lint_items(s, nss_start, end, wanted, &it) < 0)
         goto done;
+    for (int k = 0; has_comps && k < 3; k++) { /* each component's lints, as many as the NSS's */
+        static const int every[CODE_COUNT] = {[CODE_PCT_LOWERCASE] = 1, [CODE_PCT_UNRESERVED] = 1,
+                                              [CODE_PCT_NUL] = 1, [CODE_PCT_NOT_UTF8] = 1};
+        int from = it.n;
+        memset(it.per_code, 0, sizeof it.per_code);
+        if (comps.at[k][0] >= 0 && lint_items(s, comps.at[k][0], comps.at[k][1], every, &it) < 0)
+            goto done;
+        for (int j = from; j < it.n; j++)
+            it.item[j].part = k + 1;
+    }
+    wanted[CODE_NOT_CANONICAL] |= !tail_canonical;
     if (wanted[CODE_NOT_CANONICAL] && items_lint(&it, CODE_NOT_CANONICAL, 0, n) < 0)
         goto done;
     if (has_comps && comps.at[0][0] >= 0 &&
@@ -229,13 +267,11 @@ describe_fast(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *lanes, 
             }
             const char *sev = SEVERITY_NAMES[e->rank]; /* "  {severity:<7}     {code}: " */
             Py_ssize_t pad = 7 - (Py_ssize_t)strlen(sev);
-            m->n = 0;
             if (dbuf_puts(out, "  ") || dbuf_puts(out, sev) ||
                 dbuf_put(out, "            ", (pad > 0 ? pad : 0) + 5) ||
                 dbuf_puts(out, e->name) || dbuf_puts(out, ": ") ||
-                (e->code == CODE_R_COMPONENT ? dbuf_str(m, r_message)
-                                             : item_message(m, e, s, canonical)) ||
-                dbuf_put(out, m->p, m->n) || dbuf_puts(out, "\n"))
+                message_of(m, e, s, canonical, r_message) || dbuf_put(out, m->p, m->n) ||
+                dbuf_puts(out, "\n"))
                 goto done;
         }
     }
@@ -268,7 +304,7 @@ describe_fast(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *lanes, 
                 ch = (char)(ch - 'a' + 'A');
             out->p[out->n++] = ch;
         }
-        if (dbuf_put(out, (const char *)s + end, n - end) ||
+        if ((has_comps && dbuf_str(out, tail)) ||
             dbuf_puts(out, "\", \"canonical\": \"") || dbuf_str(out, canonical) ||
             dbuf_str(out, PyTuple_GET_ITEM(lane, 2)))
             goto done;
@@ -281,13 +317,10 @@ describe_fast(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *lanes, 
                     goto done;
                 continue;
             }
-            m->n = 0;
             if (dbuf_puts(out, "{\"code\": \"") || dbuf_puts(out, e->name) ||
                 dbuf_puts(out, "\", \"severity\": \"") ||
                 dbuf_puts(out, SEVERITY_NAMES[e->rank]) || dbuf_puts(out, "\", \"message\": \"") ||
-                (e->code == CODE_R_COMPONENT ? dbuf_str(m, r_message)
-                                             : item_message(m, e, s, canonical)) ||
-                dbuf_json(out, m->p, m->n) ||
+                message_of(m, e, s, canonical, r_message) || dbuf_json(out, m->p, m->n) ||
                 dbuf_puts(out, "\", \"span\": [") || dbuf_ssize(out, e->start) ||
                 dbuf_puts(out, ", ") || dbuf_ssize(out, e->end) ||
                 dbuf_puts(out, "], \"rule\": null}"))

@@ -133,6 +133,10 @@ def _assert_same(chunk: str, mode: str = "rfc8141", strict: bool = False,
                 d.valid = True
                 assert d.lines(chunk, as_json) == expected
                 assert d.valid is valid
+            # The bytes the command writes (what UTF-8 cannot encode, with backslashes).
+            d.valid = True
+            assert d.encoded_lines(chunk, as_json) == expected.encode("utf-8", "backslashreplace")
+            assert d.valid is valid
 
 
 @pytest.mark.parametrize("text", ALL)

@@ -88,7 +88,7 @@ static PyMethodDef methods[] = {
      "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
     {"describe_lines", (PyCFunction)(void (*)(void))sp_describe_lines, METH_FASTCALL,
      "describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec, "
-     "options, code_ranks, severity_ranks, r_message) -> (str, lines, invalid)"},
+     "options, code_ranks, severity_ranks, r_message, as_bytes) -> (str | bytes, lines, invalid)"},
     {NULL, NULL, 0, NULL},
 };
 

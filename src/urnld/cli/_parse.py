@@ -19,13 +19,16 @@ instead, one object a line as each result is known::
 from __future__ import annotations
 
 import argparse
+import codecs
 import gc
+import io
 import json
+import os
 import re
 import sys
 import textwrap
 from collections.abc import Iterator
-from typing import Final
+from typing import BinaryIO, Final
 
 from .. import json_default
 from .._core import normalized_text
@@ -511,6 +514,27 @@ class _Describer:
                 del memo[old]
         memo[key] = value
 
+    def encoded_lines(self, chunk: str, as_json: bool) -> bytes:
+        """:meth:`lines` as UTF-8, what a character cannot encode (a lone surrogate: an input
+        byte that is not UTF-8) written with backslashes, as ``urnld``'s stdout writes it: the
+        accelerator's writer gives its bytes at once (no str made, then encoded).
+
+        >>> bad = "urn:ex:" + chr(0xDCFF)  # the byte 0xFF read with surrogateescape
+        >>> _Describer("rfc8141", False, []).encoded_lines(bad, False).splitlines()[0]
+        b'urn:ex:\\\\udcff'
+        """
+        write = self._describe_lines
+        if write is None:
+            return self.lines(chunk, as_json).encode("utf-8", "backslashreplace")
+        out, _, invalid = write(
+            chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
+            self._json_memo if as_json else self._text_memo, *self._writer_context,
+            self._r_message, True,
+        )
+        if invalid:
+            self.valid = False
+        return bytes(out)
+
     def lines(self, chunk: str, as_json: bool) -> str:
         """What ``urnld parse -`` writes for *chunk*, whole lines of a list (``\n`` ends each,
         the last may lack it): each line stripped, blank ones skipped, written as
@@ -526,7 +550,7 @@ class _Describer:
             out, _, invalid = write(
                 chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
                 self._json_memo if as_json else self._text_memo, *self._writer_context,
-                self._r_message,
+                self._r_message, False,
             )
             if invalid:
                 self.valid = False
@@ -631,16 +655,42 @@ def run(args: argparse.Namespace) -> int:
     # What is loaded by now outlives the stream: the collector need not walk it again at each
     # collection the stream's short-lived objects set off.
     gc.freeze()
+    binary = _binary_stdout()
     try:
         for value in args.urns:
             if value == "-":
+                if binary is None:
+                    for chunk in _chunks():
+                        write(describer.lines(chunk, args.json))
+                    continue
+                # The same bytes as through the text layer, without a str to encode.
+                sys.stdout.flush()
+                put, flush = binary.write, binary.flush
                 for chunk in _chunks():
-                    write(describer.lines(chunk, args.json))
+                    put(describer.encoded_lines(chunk, args.json))
+                    if sys.stdout.line_buffering:
+                        flush()
             else:
                 write(render(value))
     finally:
         gc.unfreeze()
     return 0 if describer.valid else 1
+
+
+def _binary_stdout() -> BinaryIO | None:
+    """stdout's byte stream when writing UTF-8 there is what its text layer does (UTF-8,
+    backslashes for what cannot be encoded, no newline translation), else None."""
+    stdout = sys.stdout
+    buffer = getattr(stdout, "buffer", None)
+    if (
+        not isinstance(stdout, io.TextIOWrapper)
+        or buffer is None
+        or codecs.lookup(stdout.encoding).name != "utf-8"
+        or stdout.errors != "backslashreplace"
+        or os.linesep != "\n"
+    ):
+        return None
+    return buffer  # type: ignore[no-any-return]
 
 
 #: Characters (bytes from a binary stdin) read at a time: a chunk's output (some 20 times its

@@ -2,7 +2,8 @@
  * _Describer.json_line): what `urnld parse -` writes for each line of a list.
  *
  * describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec,
- *                options, code_ranks, severity_ranks, r_message) -> (output, lines, invalid)
+ *                options, code_ranks, severity_ranks, r_message, as_bytes)
+ *     -> (output, lines, invalid)
  *
  * chunk: whole lines ('\n' ends each but the last), each stripped as str.strip() does, blank
  * ones skipped. The common case, a valid ASCII RFC 8141 URN whose findings are its NID's own,
@@ -14,7 +15,8 @@
  * the Python writer: byte for byte the Python's output (tests/core/test_speedups_describe.py).
  * seen: line -> output of the lines written here, at most seen_max lines of at most
  * SEEN_LINE_MAX characters (emptied when full): lists repeat URNs. Returns the chunk's
- * output, the lines described and how many were invalid. */
+ * output (a str, or with as_bytes its UTF-8 as stdout writes it: what a str cannot encode as
+ * backslash escapes), the lines described and how many were invalid. */
 #ifndef URNLD_SPEEDUPS_DESCRIBE_LINES_H
 #define URNLD_SPEEDUPS_DESCRIBE_LINES_H
 #define SEEN_LINE_MAX 1024 /* a longer line is not remembered: the memo's size stays bounded */
@@ -339,6 +341,26 @@ done:
     return r;
 }
 
+/* A str as UTF-8 into *out*, what cannot be encoded (a lone surrogate: a byte of the input
+ * that is not UTF-8) written as backslash escapes, as stdout writes it. */
+static int
+dbuf_encoded(DBuf *out, PyObject *s)
+{
+    Py_ssize_t n;
+    const char *u = PyUnicode_AsUTF8AndSize(s, &n);
+    if (u != NULL)
+        return dbuf_put(out, u, n);
+    if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError))
+        return -1;
+    PyErr_Clear();
+    PyObject *b = PyUnicode_AsEncodedString(s, "utf-8", "backslashreplace");
+    if (b == NULL)
+        return -1;
+    int r = dbuf_put(out, PyBytes_AS_STRING(b), PyBytes_GET_SIZE(b));
+    Py_DECREF(b);
+    return r;
+}
+
 /* Move what *out* holds, as a str, to the list *pieces*. */
 static int
 flush_to(PyObject *pieces, DBuf *out)
@@ -357,14 +379,14 @@ flush_to(PyObject *pieces, DBuf *out)
 static PyObject *
 sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!nargs_are("describe_lines", nargs, 13))
+    if (!nargs_are("describe_lines", nargs, 14))
         return NULL;
     PyObject *chunk = args[0], *seen = args[2], *lanes = args[4], *lane_of = args[5],
              *slow = args[6], *prefixes = args[7], *spec_of = args[8], *options = args[9],
              *code_ranks = args[10], *sev_ranks = args[11], *r_message = args[12];
-    int as_json = PyObject_IsTrue(args[1]);
+    int as_json = PyObject_IsTrue(args[1]), as_bytes = PyObject_IsTrue(args[13]);
     Py_ssize_t seen_max = PyLong_AsSsize_t(args[3]);
-    if (as_json < 0 || (seen_max == -1 && PyErr_Occurred()))
+    if (as_json < 0 || as_bytes < 0 || (seen_max == -1 && PyErr_Occurred()))
         return NULL;
     if (!PyUnicode_Check(chunk) || !PyDict_Check(lanes) || !PyDict_CheckExact(seen)) {
         PyErr_SetString(PyExc_TypeError, "describe_lines(chunk: str, as_json, lanes: dict, ...)");
@@ -445,8 +467,9 @@ sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             int valid = ok ? PyObject_IsTrue(PyTuple_GET_ITEM(got, 1)) : -1;
             if (!ok)
                 PyErr_SetString(PyExc_TypeError, "describe_lines(): slow() returns (str, bool)");
-            else if (valid >= 0 && (flush_to(pieces, &out) < 0 ||
-                                    PyList_Append(pieces, PyTuple_GET_ITEM(got, 0)) < 0))
+            else if (valid >= 0 && (as_bytes ? dbuf_encoded(&out, PyTuple_GET_ITEM(got, 0)) < 0
+                                             : flush_to(pieces, &out) < 0 ||
+                                                   PyList_Append(pieces, PyTuple_GET_ITEM(got, 0)) < 0))
                 valid = -1;
             Py_DECREF(got);
             if (valid < 0) {
@@ -456,6 +479,10 @@ sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             invalid += !valid;
         }
         Py_DECREF(line);
+    }
+    if (as_bytes) {
+        result = Py_BuildValue("(y#nn)", out.p ? out.p : "", out.n, lines, invalid);
+        goto fail;
     }
     if (flush_to(pieces, &out) < 0)
         goto fail;

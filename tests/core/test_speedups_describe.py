@@ -1,4 +1,4 @@
-"""``urnld parse -``'s compiled writer (``_speedups/describe.h``) writes what the Python writes.
+"""``urnld parse -``'s compiled writer (``_speedups/describe_lines.h``) writes what the Python writes.
 
 The accelerator's ``describe_lines`` writes the text blocks or JSON Lines of a chunk of lines,
 the common case itself and the rest through the Python. For every chunk, its output and the

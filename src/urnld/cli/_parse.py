@@ -145,7 +145,8 @@ class _Describer:
     percent-encoding lints, its rule's) are made from the NSS alone. Its parts are then slices
     of the text and every string in its JSON but the messages is the text's own characters (no
     URN character needs a JSON escape). The rest goes through one parse and check
-    (:func:`urnld._core.check_described`).
+    (:func:`urnld._core.check_described`). The accelerator's writer (:meth:`lines`) takes URNs
+    with components too: their NSS's findings are those of the assigned name.
 
     >>> d = _Describer("rfc8141", False, [])
     >>> print(d.text("URN:Example:a%2c"), end="")
@@ -539,7 +540,7 @@ class _Describer:
         """What ``urnld parse -`` writes for *chunk*, whole lines of a list (``\n`` ends each,
         the last may lack it): each line stripped, blank ones skipped, written as
         :meth:`json_line` or :meth:`text` writes it. With the accelerator, its writer makes the
-        common case (see ``_speedups/describe.h``) and this class the rest.
+        common case (see ``_speedups/describe_lines.h``) and this class the rest.
 
         >>> d = _Describer("rfc8141", False, [])
         >>> d.lines(" urn:example:a\\n\\nurn:example:b c\\n", True).count("\\n"), d.valid

@@ -7,7 +7,8 @@ Measures, in this process (best of ``--repeat`` runs, baseline and reader altern
 
 * check, Turtle — the work ``urnld check x.ttl`` does after choosing its path: before the reader,
   ``Graph.parse`` + :func:`urnld.rdf.check_graph`; now :func:`urnld.read.read` (the URN base
-  pre-check, rdflib's parser, the same graph) + ``check_graph``. The file has an ``@prefix``
+  pre-check, pyoxigraph's parser, the graph built from its statements as written) +
+  ``check_graph``. The file has an ``@prefix``
   header and no URN base (the common case), so the reader's scan does not run; a second row
   gives a file with ``@base <urn:…>``, where the scan and rewrite run over the whole text;
 * canonicalize, N-Triples — ``urnld canonicalize x.nt -o y.nt`` through the command (format from

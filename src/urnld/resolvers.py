@@ -57,7 +57,7 @@ import dataclasses
 import importlib.resources
 import re
 import tomllib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from importlib import metadata
 from os import PathLike
 from pathlib import Path
@@ -71,11 +71,14 @@ if TYPE_CHECKING:
 
 __all__ = [
     "ENTRY_POINT_GROUP",
+    "CheckFields",
     "Resolver",
     "ResolverError",
     "ResolverPluginError",
     "expand",
     "load_resolvers",
+    "locator_heads",
+    "locator_urn",
     "locators",
     "resolvers",
     "urn_of_locator",
@@ -294,7 +297,14 @@ class _Reverse:
     prefix: str  # the template's literal start, folded: a cheap first test
 
     def match(self, iri: str) -> URN | None:
-        m = self.pattern.fullmatch(_fold_scheme(iri))
+        text = self.match_text(_fold_scheme(iri))
+        return None if text is None else _as_urn(text)
+
+    def match_text(
+        self, folded: str, check_fields: Callable[[str], CheckFields] | None = None
+    ) -> str | None:
+        """:meth:`match` on an IRI already folded (:func:`_fold_scheme`), the URN as a str."""
+        m = self.pattern.fullmatch(folded)
         if m is None:
             return None
         values: dict[str, str] = {}
@@ -312,22 +322,34 @@ class _Reverse:
             text = f"urn:{r.nid}:{r.nss_prefix}{values['rest']}"
         else:
             return None
-        return _checked_urn(r, text)
+        return text if _served(r, text, check_fields) else None
 
 
-def _checked_urn(r: Resolver, text: str) -> URN | None:
+#: What a check of one string gives, as :func:`urnld._kernel.check_fields` does: the codes of
+#: its findings, the first error as ``"code: message"`` (None for a valid URN), the canonical
+#: form and the NID in lower case (None when it does not parse).
+CheckFields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
+
+
+def _served(r: Resolver, text: str, check_fields: Callable[[str], CheckFields] | None) -> bool:
+    """Whether *text* is a URN without components that *r* serves and that passes its
+    namespace's rule without errors."""
+    if check_fields is not None:  # the caller's check (a pass's fast, cached one)
+        _codes, error, canonical, nid = check_fields(text)
+        if error is not None or canonical is None or "?" in canonical or "#" in canonical:
+            return False  # '?' and '#' cannot occur in a canonical NSS: components
+        nss = canonical[len(nid or "") + 5 :]
+        return nid == r.nid and nss.lower().startswith(r.nss_prefix.lower())
     from . import URN, check
     from .findings import Severity
 
     try:
         urn = URN(text)
     except ValueError:
-        return None
+        return False
     if urn.parts[2:] != (None, None, None) or not r.matches(urn):
-        return None
-    if any(f.severity is Severity.ERROR for f in check(urn.assigned_key)):
-        return None
-    return urn
+        return False
+    return not any(f.severity is Severity.ERROR for f in check(urn.assigned_key))
 
 
 def _fold_scheme(iri: str) -> str:
@@ -399,17 +421,56 @@ def urn_of_locator(iri: str, *, files: Sequence[str | PathLike[str]] = ()) -> UR
     """
     if not isinstance(iri, str):
         raise TypeError(f"urn_of_locator() takes a str, not {type(iri).__name__}")
+    text = locator_urn(iri, files=files)
+    return None if text is None else _as_urn(text)
+
+
+def locator_urn(
+    iri: str,
+    *,
+    files: Sequence[str | PathLike[str]] = (),
+    check_fields: Callable[[str], CheckFields] | None = None,
+) -> str | None:
+    """:func:`urn_of_locator`'s URN as the table writes it, a ``str`` (no :class:`~urnld.URN`
+    is built): for passes that read back many IRIs. *check_fields* checks a candidate URN
+    under the default options (see :data:`CheckFields`) in place of :func:`urnld.check`, for
+    a caller with a faster one.
+
+    >>> locator_urn("HTTP://DX.DOI.ORG/10.1000/182")
+    'urn:doi:10.1000/182'
+    >>> locator_urn("https://doi.org/no-slash") is None
+    True
+    """
     folded = _fold_scheme(iri)
     for reverse in _index(files).get(_head(folded), ()):
         if not folded.startswith(reverse.prefix):
             continue
         try:
-            urn = reverse.match(iri)
+            text = reverse.match_text(folded, check_fields)
         except UnicodeDecodeError:  # a %XX sequence that is not UTF-8: no URN
             continue
-        if urn is not None:
-            return urn
+        if text is not None:
+            return text
     return None
+
+
+def locator_heads(*, files: Sequence[str | PathLike[str]] = ()) -> tuple[str, ...]:
+    """How every locator :func:`urn_of_locator` reads back starts: the scheme and authority
+    of each reversible template (lower case, ``http`` beside ``https``), sorted.
+
+    An IRI that does not start with one of them, ASCII case aside, names no URN: a pass over
+    many IRIs asks :func:`urn_of_locator` only about those that do.
+
+    >>> heads = locator_heads()
+    >>> "https://doi.org" in heads, "http://doi.org" in heads, "doi:" in heads
+    (True, True, True)
+    """
+    heads: set[str] = set()
+    for head in _index(files):
+        heads.add(head)
+        if head.startswith("https:"):
+            heads.add("http:" + head[len("https:") :])
+    return tuple(sorted(h for h in heads if h))
 
 
 _HEAD: Final = re.compile(r"[a-z][a-z0-9+.\-]*:(?://[^/?#]*)?")

@@ -177,7 +177,8 @@ def test_cli_prefix_lengths_file(tmp_path: Path) -> None:
         ["--link-locators", "--merge-locators"],
         ["--gs1-prefix-lengths", "x.json"],  # without a locator mode
         ["--link-locators", "--gs1-prefix-lengths", "/nonexistent.json"],
-        ["--repair", "--engine", "dask", "-o", "outdir"],
+        ["--repair", "--endpoint", "http://127.0.0.1:9/sparql"],
+        ["--merge-locators", "--endpoint", "http://127.0.0.1:9/sparql"],
     ],
 )
 def test_cli_refusals(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:

@@ -78,3 +78,55 @@ def test_canonicalize_html_shows_repairs_and_locators(tmp_path: Path) -> None:
     assert main(["canonicalize", str(MIXED), "-q", "-o", str(tmp_path / "p.nt"),
                  "--html", str(plain)]) == 0
     assert "Repairs applied" not in plain.read_text(encoding="utf-8")
+
+
+# mixed.nt's near-miss UUIDs: RFC 9562 §4's example without hyphens and braced, and a CGMES
+# 2.4 '_' identifier; each is invalid, and a documented repair fixes it.
+REPAIRABLE = 3
+
+
+def _check_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str]:
+    rc = main(["check", str(MIXED), *argv])
+    return rc, capsys.readouterr().out
+
+
+@pytest.mark.parametrize("compiled", [False, True], ids=["pure", "compiled"])
+def test_check_shows_repairable_on_both_paths(
+    compiled: bool, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from urnld._core import _accel
+
+    built = _accel.speedups
+    if compiled and built is None:
+        pytest.skip("the C accelerator is not built")
+    saved = _accel.speedups
+    _accel.speedups = built if compiled else None
+    try:
+        rc, text = _check_cli(capsys)
+        rc_json, out = _check_cli(capsys, "--json")
+        streamed = check_file(MIXED, jobs=1)
+    finally:
+        _accel.speedups = saved
+    assert rc == rc_json == 1
+    assert json.loads(out)["findings"]["repairable"] == REPAIRABLE
+    assert streamed.findings["repairable"] == REPAIRABLE
+    assert any(line.split() == ["repairable", str(REPAIRABLE)] for line in text.splitlines())
+    # The in-memory check (the reference, urnld.check per term) counts the same.
+    assert check_graph(Graph().parse(MIXED, format="nt")).findings == streamed.findings
+
+
+def test_check_output_is_the_same_on_both_paths(capsys: pytest.CaptureFixture[str]) -> None:
+    from urnld._core import _accel
+
+    built = _accel.speedups
+    if built is None:
+        pytest.skip("the C accelerator is not built")
+    outputs = []
+    for module in (None, built):
+        saved = _accel.speedups
+        _accel.speedups = module
+        try:
+            outputs.append((_check_cli(capsys), _check_cli(capsys, "--json")))
+        finally:
+            _accel.speedups = saved
+    assert outputs[0] == outputs[1]

@@ -351,7 +351,14 @@ def test_parse_quad_formats_into_urn_dataset(make_store: Callable[[], Store], fm
     assert HOBBIT_SPELLINGS[0] in text  # the file really holds the messy spellings
     ds = Dataset(store=make_store())
     ds.parse(data=text, format=fmt)
-    assert _without_bnode_labels(_quads(ds)) == _without_bnode_labels(EXPECTED_QUADS)
+    got = _quads(ds)
+    if fmt == "json-ld":
+        # rdflib writes the default graph as {"@graph": [...]} inside the top-level array: a
+        # graph object without @id, which JSON-LD 1.1 names by a blank node (pyld and
+        # pyoxigraph agree; the parse reads through urnld's reader for a URN store).
+        got = {(*q[:3], DATASET_DEFAULT_GRAPH_ID if isinstance(q[3], BNode) else q[3])
+               for q in got}
+    assert _without_bnode_labels(got) == _without_bnode_labels(EXPECTED_QUADS)
 
 
 def _default_graph_only(quads: set[tuple]) -> set[tuple]:

@@ -196,7 +196,7 @@ def test_formats_paths_stdin_and_errors(tmp_path, monkeypatch):
     assert len(read("-", format="nt")) == 1
     bad = tmp_path / "bad.ttl"
     bad.write_text("<http://example.org/s> <http://example.org/p> .\n")
-    with pytest.raises(ReadError, match=r"^.*bad\.ttl: cannot parse as turtle: at line 1"):
+    with pytest.raises(ReadError, match=r"^.*bad\.ttl:1:47: cannot parse as turtle: "):
         read(bad)
     with pytest.raises(ReadError, match="cannot tell the RDF syntax"):
         read(tmp_path / "x.data")

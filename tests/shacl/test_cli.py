@@ -102,7 +102,7 @@ def test_gzipped_input(files, tmp_path, capsys) -> None:
     ("content", "name", "expected"),
     [
         (None, "missing.ttl", "missing.ttl: cannot read: No such file or directory"),
-        ("<a> <b> \"x\" ;\n <c> .", "broken.ttl", "broken.ttl: cannot parse as turtle: at line 2"),
+        ("<a> <b> \"x\" ;\n <c> .", "broken.ttl", "broken.ttl:2:6: cannot parse as turtle: "),
         ('{"@id": ', "broken.jsonld", "broken.jsonld: not JSON"),
     ],
 )
@@ -123,7 +123,7 @@ def test_unreadable_shapes_exit_2(files, tmp_path, capsys) -> None:
     broken.write_text("@prefix sh: <http://www.w3.org/ns/shacl#> . sh:x sh:y")
     assert main(["validate", str(files["good"]), "-s", str(broken)]) == 2
     (line,) = capsys.readouterr().err.splitlines()
-    assert "shapes.ttl: cannot parse as turtle" in line
+    assert "shapes.ttl:1:54: cannot parse as turtle: Unexpected end" in line
 
 
 def test_shapes_that_cannot_run_exit_2(files, tmp_path, capsys) -> None:

@@ -17,6 +17,7 @@ from ..registry import is_registered
 from . import _accel
 from ._parser import RFC2141_RE, Mode, syntax_error
 from ._pct_lints import PCT_CODES, pct_lints
+from ._rule import NamespaceRule
 from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
 from ._urn import (
@@ -182,11 +183,11 @@ def check_options(strict: bool, profiles: Collection[str]) -> CheckOptions:
 def check_parsed(
     text: str, mode: Mode, strict: bool, options: CheckOptions
 ) -> tuple[list[Finding], str | None, str | None]:
-    """:func:`check`'s findings before severity overrides, with the canonical form and the NID
-    as written (both None when *text* does not parse): the one implementation behind
-    :func:`check` and the term rule's check side, which needs the parse too. *text* and *mode*
-    are already checked."""
-    findings, canonical, parts, _ = _check_described(text, mode, strict, options)
+    """:func:`check`'s findings before severity overrides (the ``repairable`` hint included),
+    with the canonical form and the NID as written (both None when *text* does not parse): the
+    one implementation behind :func:`check` and the term rule's check side, which needs the
+    parse too. *text* and *mode* are already checked."""
+    findings, canonical, parts, _ = check_described(text, mode, strict, options)
     return findings, canonical, None if parts is None else parts[0]
 
 
@@ -300,15 +301,21 @@ Fields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
 
 
 @functools.lru_cache(maxsize=1024)  # bounded: hostile input invents NIDs; mixed data has hundreds
-def _nid_spec(written: str) -> tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any]:
+def _nid_spec(
+    written: str,
+) -> tuple[tuple[tuple[str, int, int, str], ...], str, Any, Any, bool]:
     """What the accelerator needs of an NID as written: its findings as (code, rank, start,
-    message), the NID in lower case, the rule's check_nss and that method's native mark."""
+    message), the NID in lower case, the rule's check_nss, that method's native mark, and
+    whether the rule has repairs (an invalid URN may then get the ``repairable`` hint, which
+    the Python path adds)."""
     entries = tuple(
         (f.code, SEVERITY_RANK[f.severity], f.span[0], f.message)
         for f in _nid_findings_of(written, "rfc8141", False)
     )
-    check_nss = get_rule(written).check_nss
-    return entries, written.lower(), check_nss, getattr(check_nss, "_urnld_native", None)
+    rule = get_rule(written)
+    check_nss = rule.check_nss
+    repairs = type(rule).repair is not NamespaceRule.repair
+    return entries, written.lower(), check_nss, getattr(check_nss, "_urnld_native", None), repairs
 
 
 # A rule registered at run time replaces the one a spec holds.
@@ -363,7 +370,7 @@ def fast_findings(text: str, fields: Fields) -> list[FindingTuple] | None:
     if error is not None or canonical is None or lower is None:
         return None
     nid = text[4 : 4 + len(lower)]
-    entries, _, method, _ = _nid_spec(nid)
+    entries, _, method, _, _ = _nid_spec(nid)
     # The NID's findings, as the accelerator's spec holds them: each spans the NID.
     nid_end = 4 + len(nid)
     found: list[FindingTuple] = [
@@ -452,10 +459,6 @@ def check(
     mode = _check_mode(mode)
     overrides = SeverityMap.of(severity)
     findings, _, _ = check_parsed(text, mode, strict, check_options(strict, profiles))
-    if findings and findings[0].severity is Severity.ERROR and mode == "rfc8141":
-        hint = _repair_hint(text)
-        if hint is not None:
-            findings = sorted([*findings, hint], key=_sort_key)
     return overrides.apply(findings)
 
 

@@ -80,6 +80,7 @@ from ._terms import (
     is_urn_like,
     repair_code,
     repair_counts,
+    repair_prefixes,
     spelling_options,
     without_repair_nids,
 )
@@ -152,6 +153,7 @@ __all__ = [
     "reference_kind",
     "repair_code",
     "repair_counts",
+    "repair_prefixes",
     "report_extras",
     "resolve",
     "resolve_options",

@@ -163,8 +163,9 @@ def _locator_links(canonicals: set[str], locators: Iterable[tuple[str, str]]) ->
         if not urn:
             pending.add(locator)
             continue
-        # The locator's URN as the table writes it; the data has its canonical form.
-        canonical = URN(urn).canonical_str
+        # The locator's URN as the table writes it; the data has its canonical form (a URN
+        # of the data is canonical already: no URN object to build for it).
+        canonical = urn if urn in canonicals else URN(urn).canonical_str
         if canonical in canonicals:
             out.add(Extra(locator, OWL_SAME_AS, canonical))
             out.add(Extra(canonical, OWL_SAME_AS, locator))
@@ -201,6 +202,10 @@ def report_extras(
     For a transport that counts only what it writes (a store already holding a statement does
     not get it again). Raises :class:`SpellingLimitError` as :func:`extras_of_report` does.
     """
+    locators = report.locator_pairs() if options.link_locators else []
+    if not (options.link or options.keep_spellings or options.link_resolvers or locators):
+        # link_locators alone and no locator met: nothing to add, whatever the spellings are.
+        return []
     if report.clusters_truncated:
         raise SpellingLimitError(
             f"{source}: more than {report.max_examples:,} distinct URN spellings, so the "
@@ -213,7 +218,7 @@ def report_extras(
             "statements link-locators adds would be incomplete; run without it, or raise the "
             "report's max_examples (Python API)"
         )
-    return extra_statements(report.spellings(), options, report.locator_pairs())
+    return extra_statements(report.spellings(), options, locators)
 
 
 def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:

@@ -38,6 +38,9 @@ class CanonOptions:
     repairs of near-miss URNs), ``link_locators`` / ``merge_locators`` (IRIs that are a
     resolver's address of a URN, linked to it or rewritten to it; they exclude each other),
     ``prefix_lengths`` (GS1 Company Prefix lengths for reading GS1 Digital Links back).
+    ``write_added``: False for a pass over a piece of an input (a Dask partition), which
+    writes none of the statements ``link``… add: they come from the whole input's merged
+    report; the spelling modes still record what they meet.
     """
 
     ignore_components: bool = False
@@ -50,13 +53,23 @@ class CanonOptions:
     link_locators: bool = False
     merge_locators: bool = False
     prefix_lengths: PrefixLengths | None = dataclasses.field(default=None, hash=False)
+    write_added: bool = True
 
     def __post_init__(self) -> None:
         self.spellings  # noqa: B018  # link_locators with merge_locators: refused here
 
     @property
     def links(self) -> LinkOptions:
-        """The statements to add, as the link layer takes them."""
+        """The statements to add, as the link layer takes them (none without
+        ``write_added``).
+
+        >>> bool(CanonOptions(link_locators=True).links)
+        True
+        >>> bool(CanonOptions(link_locators=True, write_added=False).links)
+        False
+        """
+        if not self.write_added:
+            return LinkOptions()
         return LinkOptions(self.link, self.keep_spellings, self.link_resolvers,
                            self.link_locators)
 

@@ -198,13 +198,18 @@ class CanonicalizeReport(_ReportBase):
         >>> r.locators_merged, r.rewritten, r.clusters
         (2, 2, {'urn:doi:10.1000/182': {'https://doi.org/10.1000/182': 2}})
         """
+        merged_urns: list[tuple[str, str, str, int, str | None]] = []
+        pairs: dict[tuple[str, str], int] = {}
         for locator, urn, nid, count, merged in items:
             if merged and nid is not None:
-                self.record_urn(locator, urn, nid, count)
+                merged_urns.append((locator, urn, nid, count, None))
                 self.locators_merged += count
             if urn:
                 self.locator_occurrences += count
-            self._locators.add((urn, locator), count)
+            pairs[(urn, locator)] = pairs.get((urn, locator), 0) + count
+        if merged_urns:
+            self.record_urns(merged_urns)  # one batch, as the pass's own URNs
+        self._locators.add_counts(pairs)
 
     def locator_pairs(self) -> list[tuple[str, str]]:
         """Every kept ``(canonical URN or "", locator)`` pair, sorted."""

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import re
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Final, Literal, NamedTuple
 
@@ -36,6 +37,7 @@ from .._core import (
     RFC8141_RE,
     Fields,
     Policy,
+    Repair,
     SeverityMap,
     canonical_of_match,
     check_options,
@@ -43,6 +45,7 @@ from .._core import (
     fast_check_fields,
     is_urn_like,
     nid_policy_error,
+    on_register,
     syntax_error,
 )
 from .._core import accel as _accel
@@ -73,6 +76,7 @@ __all__ = [
     "is_urn_like",
     "repair_code",
     "repair_counts",
+    "repair_prefixes",
     "spelling_options",
     "term_verdict",
     "without_repair_nids",
@@ -271,6 +275,15 @@ def _policy_nid(strict: bool, severity: SeverityMap) -> NidPolicy:
     return functools.partial(nid_policy_error, strict=strict, severity=severity)
 
 
+@functools.lru_cache(maxsize=1024)
+def _repair(text: str) -> Repair | None:
+    """:func:`urnld.repair`, remembered for the last spellings: a pass asks twice about each
+    spelling it repairs (for the verdict, then for the repair's code)."""
+    return repair(text)
+
+
+on_register(_repair.cache_clear)  # a new rule may make a spelling valid, or a repair not
+
 #: NIDs with repair rules (``urnld.namespaces.REPAIRS``): only their URNs are offered to them.
 _REPAIR_NIDS: Final = frozenset(r.nid for r in REPAIRS)
 # Where a GS1 Digital Link canonical URI starts (``urnld.namespaces.GS1_DOMAIN``).
@@ -316,6 +329,27 @@ class SpellingOptions:
         """Whether IRIs that are not URNs are looked at (locators or Digital Links)."""
         return self.locators is not None or self.gs1
 
+    def heads(self) -> tuple[bytes, ...]:
+        """How the IRIs :meth:`locator` may answer for start (lower case, ASCII bytes; empty
+        when :attr:`looks_at_iris` is off): the compiled rewrite sends only IRIs that start
+        with one of them, ASCII case aside, to the Python loop.
+
+        >>> b"https://doi.org" in SpellingOptions(locators="merge").heads()
+        True
+        >>> b"https://id.gs1.org" in SpellingOptions(gs1=True).heads()
+        True
+        """
+        found: set[str] = set()
+        if self.locators is not None:
+            from ..resolvers import locator_heads
+
+            found.update(locator_heads(files=self.resolver_files))
+        if self.gs1 or (self.locators is not None and self.prefix_lengths is not None):
+            found.update(s.rstrip("/") for s in _GS1_STARTS)
+        # A head with a character outside ASCII is cut before it: the compiled test compares
+        # ASCII case-insensitively, and a shorter head only sends more IRIs to Python.
+        return tuple(sorted({_ascii_start(h).encode("ascii") for h in found} - {b""}))
+
     def locator(self, iri: str) -> str | None:
         """The URN (as written by the table) a locator IRI stands for, ``""`` for a canonical
         GS1 Digital Link IRI whose EPC is not known yet, else None. Called once per distinct
@@ -327,11 +361,9 @@ class SpellingOptions:
         ''
         """
         if self.locators is not None:
-            from ..resolvers import urn_of_locator
-
-            urn = urn_of_locator(iri, files=self.resolver_files)
+            urn = _locator_urn()(iri, files=self.resolver_files, check_fields=check_fields)
             if urn is not None:
-                return str(urn)
+                return urn
             if self.prefix_lengths is not None:
                 from ..namespaces import digital_link_to_epc
 
@@ -341,6 +373,22 @@ class SpellingOptions:
         if self.gs1 and iri.startswith(_GS1_STARTS) and "?" not in iri and "#" not in iri:
             return ""
         return None
+
+
+@functools.cache
+def _locator_urn() -> Callable[..., str | None]:
+    """:func:`urnld.resolvers.locator_urn`, imported on first use (once, not per IRI)."""
+    from ..resolvers import locator_urn
+
+    return locator_urn
+
+
+def _ascii_start(text: str) -> str:
+    """*text* up to its first character outside ASCII."""
+    for i, ch in enumerate(text):
+        if ord(ch) > 127:
+            return text[:i]
+    return text
 
 
 #: No spelling mode: the term rule as it always was.
@@ -382,13 +430,76 @@ def spelling_options(
 
 
 def without_repair_nids(nids: dict[str, None]) -> dict[str, None]:
-    """*nids* (NIDs as written) without those that have repair rules: what the compiled
-    rewrite may canonicalize on its own when repairs are on (the others come to Python).
+    """*nids* (NIDs as written) without those whose URNs must all come to Python when repairs
+    are on: the NIDs with repair rules, but those of :data:`_UNREPAIRED_SHAPES`, whose
+    compiled canonicalization :func:`repair_prefixes` guards.
 
-    >>> without_repair_nids({"UUID": None, "isbn": None})
-    {'isbn': None}
+    >>> without_repair_nids({"UUID": None, "isbn": None, "publicid": None})
+    {'UUID': None, 'isbn': None}
     """
-    return {k: None for k in nids if k.lower() not in _REPAIR_NIDS}
+    return {k: None for k in nids if k.lower() not in _REPAIR_ONLY_PYTHON}
+
+
+# NSS shapes that no repair rule of their NID touches, whatever follows the NSS: a URN of that
+# NID whose NSS has the shape is canonicalized as without repairs. Every uuid rule of REPAIRS
+# needs braces, 32 hex digits without hyphens, or a leading '_' in the whole rest of the URN,
+# and an 8-4-4-4-12 NSS has none of them (tests/kernel: the property is checked on the table).
+_UNREPAIRED_SHAPES: Final[dict[str, Callable[[str], object]]] = {
+    "uuid": re.compile(
+        r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
+    ).fullmatch,
+}
+_REPAIR_ONLY_PYTHON: Final = _REPAIR_NIDS - set(_UNREPAIRED_SHAPES)
+
+
+class _Unrepaired:
+    """A namespace rule seen through its NID's unrepaired shape: ``canonical_nss`` answers
+    only for an NSS of that shape, else None, which sends the compiled canonicalization back
+    to Python (where the repair is made)."""
+
+    __slots__ = ("rule", "shape")
+
+    def __init__(self, rule: object, shape: Callable[[str], object]) -> None:
+        self.rule = rule
+        self.shape = shape
+
+    def canonical_nss(self, nss: str) -> str | None:
+        if not self.shape(nss):
+            return None
+        return nss if self.rule is None else self.rule.canonical_nss(nss)  # type: ignore[attr-defined]
+
+
+_repair_prefixes: dict[str, tuple[str, object]] = {}
+_repair_prefixes_of = -1  # len(PREFIXES) when _repair_prefixes was built
+
+
+def _forget_repair_prefixes() -> None:
+    global _repair_prefixes_of  # noqa: PLW0603  # a cache of PREFIXES, dropped with it
+    _repair_prefixes_of = -1
+
+
+on_register(_forget_repair_prefixes)
+
+
+def repair_prefixes() -> dict[str, tuple[str, object]]:
+    """The core's NID table (``PREFIXES``) as the compiled canonicalization takes it when
+    repairs are on: the rules of NIDs in :data:`_UNREPAIRED_SHAPES` answer only for an NSS
+    that no repair touches (rebuilt when the table grows).
+
+    >>> guard = _Unrepaired(None, _UNREPAIRED_SHAPES["uuid"])
+    >>> guard.canonical_nss("F81D4FAE7DEC11D0A76500A0C91E6BF6") is None  # repaired in Python
+    True
+    >>> guard.canonical_nss("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")
+    'f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
+    """
+    global _repair_prefixes, _repair_prefixes_of  # rebuilt as PREFIXES grows
+    if _repair_prefixes_of != len(PREFIXES):
+        table: dict[str, tuple[str, object]] = {}
+        for nid, (prefix, rule) in list(PREFIXES.items()):
+            shape = _UNREPAIRED_SHAPES.get(nid.lower())
+            table[nid] = (prefix, rule) if shape is None else (prefix, _Unrepaired(rule, shape))
+        _repair_prefixes, _repair_prefixes_of = table, len(table)
+    return _repair_prefixes
 
 
 def repair_code(spelling: str, v: TermVerdict, ignore_components: bool = False) -> str | None:
@@ -402,7 +513,7 @@ def repair_code(spelling: str, v: TermVerdict, ignore_components: bool = False) 
     """
     if v.nid is None or spelling[4 : spelling.find(":", 4)].lower() not in _REPAIR_NIDS:
         return None
-    fixed = repair(spelling)
+    fixed = _repair(spelling)
     if fixed is None or term_verdict(fixed.repaired, ignore_components).output != v.output:
         return None
     return fixed.code
@@ -465,7 +576,7 @@ class TermRule:
         if nid_policy is nid_policy_error and (self.policy.strict or self.policy.severity):
             nid_policy = _policy_nid(self.policy.strict, self.policy.severity)
         if self.spellings.repair and text[4 : text.find(":", 4)].lower() in _REPAIR_NIDS:
-            fixed = repair(text)
+            fixed = _repair(text)
             if fixed is not None:
                 text = fixed.repaired
         return term_verdict(text, self.ignore_components, nid_policy)
@@ -508,11 +619,22 @@ def _accelerated(rule: TermRule) -> Callable[[str], TermVerdict]:
         return TermVerdict(canonical, canonical, nid, None, None, None)
 
     if rule.spellings.repair:
-        # The accelerator knows no repairs: URNs of NIDs with repair rules go to Python.
+        # The accelerator knows no repairs: URNs of NIDs with repair rules go to Python, but
+        # those whose NSS no repair touches (repair_prefixes guards their rules).
         def repairing(text: str) -> TermVerdict:
-            if text[4 : text.find(":", 4)].lower() in _REPAIR_NIDS:
+            nid = text[4 : text.find(":", 4)].lower()
+            if nid not in _REPAIR_NIDS:
+                return verdict(text)
+            if nid in _REPAIR_ONLY_PYTHON:
                 return slow(text)
-            return verdict(text)
+            canonical = fast(text, repair_prefixes(), POLICY_OK_NIDS)
+            if canonical is None or (ignore_components and ("?" in canonical or "#" in canonical)):
+                v = slow(text)
+                if v.nid is not None and len(POLICY_OK_NIDS) < _MAX_POLICY_OK:
+                    POLICY_OK_NIDS[text[4 : text.index(":", 4)]] = None
+                return v
+            nid = canonical[4 : canonical.index(":", 4)]
+            return TermVerdict(canonical, canonical, nid, None, None, None)
 
         return repairing
     return verdict

@@ -428,11 +428,6 @@ def _run(args: argparse.Namespace) -> int:
     if args.gs1_prefix_lengths and not (args.link_locators or args.merge_locators):
         raise URNError("--gs1-prefix-lengths needs --link-locators or --merge-locators")
     args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
-    if _spelling_opts(args) and (args.endpoint is not None or args.engine == "dask"):
-        raise URNError(
-            "--repair, --link-locators and --merge-locators run on local files, not with "
-            "--endpoint or --engine dask"
-        )
     if args.endpoint is not None:
         require_default_policy(args.policy, "--endpoint")
         from ._endpoint import run_canonicalize
@@ -538,6 +533,7 @@ def _run_dask(args: argparse.Namespace) -> int:
                 output_format=args.output_format,
                 iris=args.iris,
                 **read_options(args),
+                **_spelling_opts(args),
             )
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.

@@ -154,6 +154,12 @@ def run_canonicalize(
     shown = sys.stderr.isatty() if args.progress is None else args.progress
     bar = _Bar(shown and not args.quiet)
     options = _common(args)
+    # The spelling modes, given only when on (so a call without them is the call it was).
+    spellings: dict[str, Any] = {
+        k: True for k in ("repair", "link_locators", "merge_locators") if getattr(args, k)
+    }
+    if getattr(args, "prefix_lengths", None) is not None:
+        spellings["prefix_lengths"] = args.prefix_lengths
     run: dict[str, Any] = {"endpoint": args.endpoint, "dry_run": args.dry_run}
     try:
         report = canonicalize_endpoint(
@@ -168,6 +174,7 @@ def run_canonicalize(
             progress=bar,
             **({"batch": args.batch} if args.batch else {}),
             **options,
+            **spellings,
         )
     except EndpointBatchError as e:
         bar.close()

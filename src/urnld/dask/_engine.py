@@ -34,6 +34,7 @@ from ._tasks import (
 if TYPE_CHECKING:
     # The reader (rdflib, pyld) is imported when a job reads documents, not with this module:
     # workers import it to run any task, and one that only streams never needs the reader.
+    from ..namespaces import PrefixLengths
     from ..read import Catalog, HazardMode
     from ._documents import Reading
 
@@ -330,6 +331,10 @@ def canonicalize_files(
     base: str | None = None,
     hazards: HazardMode = "error",
     iris: Literal["as-is", "rfc3986"] = "as-is",
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CanonicalizeReport:
     """Canonicalize the URNs of RDF files on a Dask cluster.
 
@@ -352,6 +357,10 @@ def canonicalize_files(
     ``link``, ``keep_spellings``, ``link_resolvers``: the statements
     :func:`urnld.stream.canonicalize_file` adds, per file, at the end of each output (from the
     file's own spellings, so each output still equals the local command's).
+    ``repair``, ``link_locators``, ``merge_locators`` and ``prefix_lengths``: the spelling
+    modes of :func:`urnld.stream.canonicalize_file`, with the same outputs and counts (the
+    locator statements of a split file come from its merged report, as ``link``'s do; a
+    ``prefix_lengths`` callable must be picklable to reach the workers).
 
     Raises :class:`DaskJobError` (malformed lines — all partitions still run and the report in
     ``.report`` lists every one with file and line — or a failed task), :class:`DaskNotInstalled`,
@@ -385,11 +394,13 @@ def canonicalize_files(
     names = output_names([f.path for f in files])
     opts = CanonOptions(
         ignore_components=ignore_components, literals=literals, link=link,
-        keep_spellings=keep_spellings, link_resolvers=link_resolvers,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, repair=repair,
+        link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
     )
     # A partition that is not a whole file adds nothing: the file's added statements come
     # from its merged report, below.
-    rewrite_only = opts.replace(link=False, keep_spellings=False, link_resolvers=False)
+    rewrite_only = opts.replace(write_added=False)
     streamed = [f for f, r in zip(files, routes, strict=True) if r is None]
     documents = [(f, r) for f, r in zip(files, routes, strict=True) if r is not None]
     settings = {"iris": iris, "options": opts}

@@ -36,20 +36,24 @@ import json
 import os
 import tempfile
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from .._kernel import (
     SPELLING,
     CheckFields,
     Extra,
     LinkOptions,
+    SpellingOptions,
     TermCache,
     TermRule,
     TermVerdict,
     check_fields,
     is_rdflib_internal,
+    is_urn_like,
     record_extras,
+    repair_counts,
     report_extras,
+    spelling_options,
 )
 from ..errors import URNError
 from ..report import DEFAULT_MAX_EXAMPLES, CanonicalizeReport, CheckReport
@@ -73,6 +77,9 @@ from ._sparql import (
     _validate_graph,
 )
 from ._undo_ops import _undo_ops
+
+if TYPE_CHECKING:
+    from ..namespaces import PrefixLengths
 
 __all__ = [
     "DEFAULT_BATCH",
@@ -270,6 +277,10 @@ def canonicalize_endpoint(
     keep_spellings: bool = False,
     link_resolvers: bool = False,
     max_examples: int = DEFAULT_MAX_EXAMPLES,
+    repair: bool = False,
+    link_locators: bool = False,
+    merge_locators: bool = False,
+    prefix_lengths: PrefixLengths | None = None,
 ) -> CanonicalizeReport:
     """Rewrite, in place, every non-canonical URN spelling the store at ``url`` holds.
 
@@ -293,6 +304,13 @@ def canonicalize_endpoint(
     ``urnld:spelling`` statements are not canonicalized (they record spellings), as on every
     path.
 
+    ``repair``, ``link_locators``, ``merge_locators`` and ``prefix_lengths`` are the spelling
+    modes of the file paths (:func:`urnld.rdf.canonicalize`): a repaired URN is rewritten as a
+    non-canonical one is, a merged locator IRI is rewritten to its URN, and the ``owl:sameAs``
+    statements of ``link_locators`` are added as ``link``'s are; the report counts them as
+    the file paths do. The locator modes read, besides URNs, the IRIs that start like an
+    address of the resolver table.
+
     Idempotent (a second run changes nothing) and resumable: when a batch fails,
     :class:`EndpointBatchError` says which; batches before it are committed, and running again
     finishes the job with the same final store as one uninterrupted run.
@@ -304,13 +322,19 @@ def canonicalize_endpoint(
         raise URNError("a dry run changes nothing, so it has nothing to undo: drop the undo file")
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
-    options = LinkOptions(link, keep_spellings, link_resolvers)
+    options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
+    spellings = spelling_options(repair=repair, link_locators=link_locators,
+                                 merge_locators=merge_locators, prefix_lengths=prefix_lengths)
+    # The locator modes read the IRIs that start like a locator too (a SPARQL string holds
+    # each head as it is: no head has '"' or '\\', which no IRI has either).
+    heads = tuple(h for h in (b.decode("ascii") for b in spellings.heads())
+                  if '"' not in h and "\\" not in h)
     # Spelling records (an earlier keep_spellings run) are never URN terms, on every path.
     skip_spellings = literals
     report = CanonicalizeReport(
         ignore_components=ignore_components, literals=literals, max_examples=max_examples
     )
-    rule = TermCache(TermRule(ignore_components=ignore_components))
+    rule = TermCache(TermRule(ignore_components=ignore_components, spellings=spellings))
     spool = _Spool()
     try:
         with Endpoint(url, update_url=update_url, timeout=timeout) as endpoint:
@@ -325,19 +349,33 @@ def canonicalize_endpoint(
                 scope.target()  # no default graph to add statements to: fail before reading
             report.statements_in = _check_scope(endpoint, scope)
             verdicts: list[tuple[str, TermVerdict, int]] = []
+            locators: list[tuple[str, str, str | None, int, bool]] = []
+
+            def record() -> None:
+                report.record_verdicts(verdicts)
+                if repair:
+                    report.record_repairs(repair_counts(verdicts, ignore_components))
+                verdicts.clear()
+                report.record_locators(locators)
+                locators.clear()
+
             for term, count in _terms(endpoint, scope, literals=literals, page_size=page_size,
-                                      keep_spellings=skip_spellings):
+                                      keep_spellings=skip_spellings, heads=heads):
                 if is_rdflib_internal(term.value):
                     continue  # rdflib's own names are not data (as in the file paths)
+                if heads and term.kind == "iri" and not is_urn_like(term.value):
+                    change = _locator(spellings, rule, term, count, locators)
+                    if change is not None:
+                        spool.add(change)
+                    continue
                 # Each distinct term comes once: the uncached rule.
                 verdict = rule.verdict(term.value)
                 verdicts.append((term.value, verdict, count))
-                if len(verdicts) >= 4096:
-                    report.record_verdicts(verdicts)
-                    verdicts.clear()
+                if len(verdicts) >= 4096 or len(locators) >= 4096:
+                    record()
                 if verdict.ok and verdict.output != term.value:
                     spool.add(_Change(term, term._replace(value=verdict.output), count))
-            report.record_verdicts(verdicts)
+            record()
             # Decided before anything is written: past the cap, nothing is added or rewritten.
             extras = report_extras(report, options, endpoint.url) if options else []
             if dry_run:
@@ -357,6 +395,26 @@ def canonicalize_endpoint(
             return report
     finally:
         spool.close()
+
+
+def _locator(
+    spellings: SpellingOptions, rule: TermCache, term: _Term, count: int,
+    found: list[tuple[str, str, str | None, int, bool]],
+) -> _Change | None:
+    """Note an IRI of the locator modes in *found* (as the stream's pass records it); the
+    change that merges it into its URN under ``merge_locators``, else None."""
+    urn = spellings.locator(term.value)
+    if urn is None:
+        return None
+    if not urn:  # a GS1 Digital Link, linked to an EPC URN of the data if there is one
+        found.append((term.value, "", None, count, False))
+        return None
+    v = rule.verdict(urn)
+    if v.nid is None:
+        return None
+    merged = spellings.locators == "merge"
+    found.append((term.value, v.output, v.nid, count, merged))
+    return _Change(term, term._replace(value=v.output), count) if merged else None
 
 
 # Virtuoso compiles an update into a code vector of at most 32 KiB ("SQ199: Maximum size

@@ -235,8 +235,21 @@ def _not_spelling(var: str) -> str:
     return f"FILTER(!isLiteral({var}) || !sameTerm(?p, <{SPELLING}>))"
 
 
-def _urn_filter(var: str, *, literals: bool) -> str:
+def _urn_filter(var: str, *, literals: bool, heads: tuple[str, ...] = ()) -> str:
     test = f'STRSTARTS(LCASE(STR({var})), "urn:")'
+    if heads:
+        # The locator modes: IRIs that start like a resolver's address (lower-case heads of
+        # the resolver table, without '"' or '\\') are read too; literals only as URNs.
+        iri_test = " || ".join(
+            [test, *(f'STRSTARTS(LCASE(STR({var})), "{h}")' for h in heads)]
+        )
+        if not literals:
+            return f"FILTER(isIRI({var}) && ({iri_test}))"
+        return (
+            f"FILTER((isIRI({var}) && ({iri_test})) || (isLiteral({var}) && "
+            f"(DATATYPE({var}) = <{_XSD_STRING}> || DATATYPE({var}) = <{_XSD_ANYURI}>) && "
+            f"{test}))"
+        )
     if literals:
         kinds = (
             f"(isIRI({var}) || (isLiteral({var}) && (DATATYPE({var}) = <{_XSD_STRING}> "
@@ -247,15 +260,17 @@ def _urn_filter(var: str, *, literals: bool) -> str:
     return f"FILTER({kinds} && {test})"
 
 
-def _occurrence_patterns(scope: _Scope, *, literals: bool, keep_spellings: bool = False) -> str:
+def _occurrence_patterns(
+    scope: _Scope, *, literals: bool, keep_spellings: bool = False, heads: tuple[str, ...] = ()
+) -> str:
     """A pattern binding ``?x`` once per statement it occurs in (in any position).
 
     Each branch matches one position; the ``sameTerm`` filters drop a statement from the later
     branches when the same term already matched in an earlier position, so ``COUNT(*)`` per
     ``?x`` counts statements, as the file reports do.
     """
-    iri = _urn_filter("?x", literals=False)
-    any_term = _urn_filter("?x", literals=literals)
+    iri = _urn_filter("?x", literals=False, heads=heads)
+    any_term = _urn_filter("?x", literals=literals, heads=heads)
     if literals and keep_spellings:
         any_term += " " + _not_spelling("?x")
     branches = []
@@ -273,14 +288,17 @@ def _occurrence_patterns(scope: _Scope, *, literals: bool, keep_spellings: bool 
     return " UNION ".join(branches)
 
 
-def term_count_query(scope: _Scope, *, literals: bool, keep_spellings: bool = False) -> str:
+def term_count_query(
+    scope: _Scope, *, literals: bool, keep_spellings: bool = False, heads: tuple[str, ...] = ()
+) -> str:
     """The aggregate query listing each URN-looking term with its statement count.
 
     Virtuoso may put terms of the same text in one group of ``GROUP BY ?x`` (seen on 7.2.5:
     ``<urn:a:b>`` and ``"urn:a:b"``, or ``"urn:a:b"`` and ``"urn:a:b"^^xsd:anyURI``, counted as
     one term), so there the datatype (``""`` for an IRI) is a grouping key too.
     """
-    patterns = _occurrence_patterns(scope, literals=literals, keep_spellings=keep_spellings)
+    patterns = _occurrence_patterns(scope, literals=literals, keep_spellings=keep_spellings,
+                                    heads=heads)
     if scope.virtuoso and literals:
         return (
             "SELECT ?x (COUNT(*) AS ?n) ?dt WHERE { "
@@ -300,16 +318,16 @@ def occurrence_count_query(scope: _Scope, *, literals: bool) -> str:
 
 def _terms(
     endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None,
-    keep_spellings: bool = False,
+    keep_spellings: bool = False, heads: tuple[str, ...] = (),
 ) -> Iterator[tuple[_Term, int]]:
     for x, count, dt in _term_rows(endpoint, scope, literals=literals, page_size=page_size,
-                                   keep_spellings=keep_spellings):
+                                   keep_spellings=keep_spellings, heads=heads):
         yield (_Term("literal", x, dt) if dt else _Term("iri", x)), count
 
 
 def _term_rows(
     endpoint: Endpoint, scope: _Scope, *, literals: bool, page_size: int | None,
-    keep_spellings: bool = False,
+    keep_spellings: bool = False, heads: tuple[str, ...] = (),
 ) -> Iterator[tuple[str, int, str]]:
     """Each distinct URN term once: its value, its statement count and its datatype (``""``
     for an IRI), page by page; :func:`_terms` as plain tuples, for the check's million rows.
@@ -318,7 +336,8 @@ def _term_rows(
     ``ResultSetMaxRows``) is read again in ordered pages of at most that many rows; the cut
     result is dropped before any of its rows is used.
     """
-    query = term_count_query(scope, literals=literals, keep_spellings=keep_spellings)
+    query = term_count_query(scope, literals=literals, keep_spellings=keep_spellings,
+                             heads=heads)
     if page_size is None:
         try:
             yield from _read_terms(endpoint, query)

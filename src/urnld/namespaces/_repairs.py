@@ -37,7 +37,8 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-from .._core import Repair
+from .._core import RFC8141_RE, Repair, get_rule
+from ..findings import CheckOptions, Severity
 
 __all__ = ["REPAIRS", "Repair", "RepairRule", "repair"]
 
@@ -179,15 +180,14 @@ _BY_NID: Final[dict[str, tuple[RepairRule, ...]]] = {
 }
 
 
+_DEFAULT_CHECK: Final = CheckOptions()
+
+
 def _valid(text: str) -> bool:
     """URN syntax and its namespace rule without errors (what :func:`urnld.check` calls
     valid with the default options), without asking ``check`` itself, which asks us."""
-    from .._core import RFC8141_RE, get_rule
-    from ..findings import CheckOptions, Severity
-
     if RFC8141_RE.fullmatch(text) is None:
         return False
     nid, _, nss = text[4:].partition(":")
-    return not any(
-        f.severity is Severity.ERROR for f in get_rule(nid).check_nss(nss, CheckOptions())
-    )
+    error = Severity.ERROR
+    return not any(f.severity is error for f in get_rule(nid).check_nss(nss, _DEFAULT_CHECK))

@@ -30,6 +30,9 @@ __all__ = ["URNGraph"]
 class URNGraph(Graph):
     """A ``Graph`` on a new :class:`URNStore` (or on *store*), reading through urnld."""
 
+    #: Its set operators are urnld's URN-aware ones (see :mod:`urnld.rdf._algebra`).
+    urn_algebra = True
+
     def __init__(
         self,
         store: Store | str = "URN",

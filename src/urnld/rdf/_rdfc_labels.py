@@ -284,21 +284,36 @@ class _RDFC:
         for h in sorted(groups):
             if len(groups[h]) == 1:
                 continue
-            paths: list[tuple[str, Iterable[str]]] = []
-            for node in groups[h]:
+            # §4.4.3 step 5 keeps every result, then issues in hash order. A walk issues its
+            # whole component (the blank nodes it reaches through nodes without a canonical
+            # identifier), so once a component's first result in that order is issued, its
+            # later ones issue nothing: only each component's least result is kept (the first
+            # of equal ones, as the stable sort would), and memory stays linear where a chain of
+            # n equal nodes would keep n walks of n nodes each.
+            # (hash, the result's place in step 5.2's list, its issued nodes): ties in the
+            # hash are ordered by that place, as the stable sort of every result would be.
+            paths: list[tuple[str, int, Iterable[str]]] = []
+            owner: dict[str, int] = {}  # node -> its component's slot in paths
+            for place, node in enumerate(groups[h]):
                 if node in self.canonical.issued:
                     continue
                 if self._alone(node):
                     # No other blank node in its statements: §4.8 hashes the empty string and
                     # issues only the node itself (a shortcut for a common, large case).
                     self._spend_alone(1 + len(self.bnode_quads[node]))
-                    paths.append((self._h(""), (node,)))
+                    paths.append((self._h(""), place, (node,)))
                     continue
                 temp = _Issuer("b")
                 temp.issue(node)
                 rh, issuer = self.n_degree(node, temp)
-                paths.append((rh, issuer.issued))
-            for _hash, issued in sorted(paths, key=lambda r: r[0]):
+                slot = owner.get(node)
+                if slot is None:
+                    for existing in issuer.issued:
+                        owner[existing] = len(paths)
+                    paths.append((rh, place, issuer.issued))
+                elif rh < paths[slot][0]:
+                    paths[slot] = (rh, place, issuer.issued)
+            for _hash, _place, issued in sorted(paths, key=lambda r: (r[0], r[1])):
                 for existing in issued:
                     self.canonical.issue(existing)
         return self.canonical.issued

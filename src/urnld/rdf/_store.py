@@ -401,3 +401,13 @@ class URNStore(Store):
         from ._sparql import evaluate_update
 
         evaluate_update(self, update, initNs, initBindings, queryGraph, **kwargs)
+
+
+# Graph(store="URN").parse reads through urnld's reader: rdflib's parse entry point never
+# consults the store, so the guard has to sit at the parser plugins (see _parse).
+# Its set operators keep URN equivalence too (rdflib builds their results as plain graphs).
+from ._algebra import install_algebra  # noqa: E402
+from ._parse import install_parsers  # noqa: E402  # needs URNStore defined first
+
+install_parsers(URNStore)
+install_algebra(URNStore)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Iterable
+from contextvars import ContextVar
 from typing import Literal
 
 from .._kernel import (
@@ -30,16 +31,22 @@ from .._kernel import (
 from ..jsonld import Hazard, URNBaseError, URNContextWarning
 
 __all__ = [
+    "IN_READER",
     "HazardMode",
     "Position",
     "guard_text",
     "prefix_like_rewrites",
     "report",
     "rewrite_turtle",
+    "turtle_hazards",
     "turtle_may_have_urn_base",
 ]
 
 HazardMode = Literal["error", "warn", "ignore"]
+
+#: True while urnld's reader runs one of rdflib's own parsers: the parser plugins urnld
+#: registers for graphs on a URN store then hand over to rdflib's (no reading twice).
+IN_READER: ContextVar[bool] = ContextVar("urnld_in_reader", default=False)
 
 _MAYBE_URN_BASE = re.compile(rb"(?i)base\s*<\s*urn:")
 _MAYBE_URN_BASE_TEXT = re.compile(r"(?i)base\s*<\s*urn:")
@@ -119,6 +126,32 @@ def rewrite_turtle(
         return text, found
     pieces.append(text[last:])
     return "".join(pieces), found
+
+
+def turtle_hazards(
+    text: str, base: str | None, *, source: str, syntax: str, mode: HazardMode
+) -> list[Hazard]:
+    """The hazards of Turtle-like *text* (see :func:`rewrite_turtle`), the text left alone:
+    for a parser that resolves every reference the RFC 3986 way itself (pyoxigraph).
+
+    >>> [h.message.split(": relative")[0] for h in turtle_hazards(
+    ...     '@base <urn:example:doc> . <#s> <p> <c> .', None, source="x.ttl",
+    ...     syntax="turtle", mode="error")]
+    ['x.ttl:1:32', 'x.ttl:1:36']
+    """
+    found: list[Hazard] = []
+    for m, _raw, ref, current, _sets_base in turtle_references(text, base):
+        if current is None or not is_urn(current):
+            continue
+        kind = reference_kind(ref)
+        if kind in HAZARD_KINDS:
+            line, col = turtle_position(text, m.start())
+            found.append(Hazard(BASE_CODE, base_message(
+                ref, current, where=str(Position(source, line, col)),
+                outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
+                continuing=resolve(ref, current) if mode == "warn" else None,
+            )))
+    return found
 
 
 def report(found: Iterable[Hazard], mode: HazardMode, *, stacklevel: int = 3) -> None:

@@ -13,9 +13,8 @@ from pathlib import Path
 from typing import Any
 
 from rdflib import Dataset, Graph
-from rdflib.parser import create_input_source
 
-from .._kernel import is_urn
+from .._kernel import BASE_CODE, is_urn
 from ..errors import parser_reason
 from ..jsonld import (
     JsonLdProcessingError,
@@ -27,17 +26,23 @@ from ..jsonld import (
 from ..jsonld import to_rdf as jsonld_to_rdf
 from ._errors import ReadError, UnsafeXMLError
 from ._formats import QUAD_FORMATS, format_for_path, normalize_format
-from ._guard import HazardMode, report, rewrite_turtle, turtle_may_have_urn_base
-from ._rdfxml import parse_rdfxml
+from ._guard import (
+    IN_READER,
+    HazardMode,
+    report,
+    rewrite_turtle,
+    turtle_hazards,
+    turtle_may_have_urn_base,
+)
+from ._jsonld import oxigraph_quads
+from ._oxigraph import check_nesting, parse_into
+from ._rdfxml import xml_hazards
 
 __all__ = ["Catalog", "loader_for", "new_graph", "read", "read_into"]
 
 #: What ``catalog=`` accepts: a directory (or its ``catalog.json``), a mapping URN → JSON, or a
 #: ready pyld document loader.
 Catalog = str | os.PathLike[str] | Mapping[str, Any] | URNDocumentLoader | None
-
-_TURTLE_FAMILY = frozenset({"turtle", "trig", "n3"})
-
 
 def loader_for(catalog: Catalog) -> Any:
     """The offline document loader for *catalog* (``None``: an empty catalog, nothing loads).
@@ -174,30 +179,53 @@ def _parse(
     graph: Graph, raw: bytes, fmt: str, *, base: str | None, catalog: Catalog,
     hazards: HazardMode, name: str,
 ) -> None:
-    if fmt in _TURTLE_FAMILY:
-        if (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw):
-            try:
-                text = raw.decode("utf-8")
-            except UnicodeDecodeError as e:
-                raise ReadError(f"{name}: not UTF-8 (byte {e.start})") from None
-            text, found = rewrite_turtle(text, base, source=name, syntax=fmt, mode=hazards)
-            report(found, hazards, stacklevel=5)
-            Graph.parse(graph, data=text, format=fmt, publicID=base)
-        else:
-            Graph.parse(graph, data=raw, format=fmt, publicID=base)
+    if fmt in ("turtle", "trig"):
+        # pyoxigraph resolves every reference the RFC 3986 way, which is what the guard lets
+        # pass (or, with "warn", goes on with): only the hazards are to be told first.
+        if hazards != "ignore" and (
+                (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
+            report(turtle_hazards(_text(raw, name), base, source=name, syntax=fmt,
+                                  mode=hazards), hazards, stacklevel=5)
+        check_nesting(raw, fmt, name)
+        parse_into(graph, raw, fmt, base=base, name=name)
+        return
+    if fmt in ("nt", "nquads"):
+        parse_into(graph, raw, fmt, base=None, name=name)
         return
     if fmt == "xml":
-        source = create_input_source(source=io.BytesIO(raw), publicID=base)
-        target = graph.default_graph if isinstance(graph, Dataset) else graph
-        found = parse_rdfxml(source, target, source_name=name, mode=hazards)
+        found = xml_hazards(raw, base, source_name=name, mode=hazards)
         report(found, hazards, stacklevel=5)
+        parse_into(graph, raw, fmt, base=base, name=name)
         return
     if fmt == "json-ld":
         _parse_jsonld(graph, raw, base=base, catalog=catalog, hazards=hazards, name=name)
         return
+    # N3 (formulas, variables), TriX and HexTuples: rdflib's parsers, the only ones there are.
+    if fmt == "n3" and ((base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
+        text, found = rewrite_turtle(_text(raw, name), base, source=name, syntax=fmt,
+                                     mode=hazards)
+        report(found, hazards, stacklevel=5)
+        _rdflib_parse(graph, text, fmt, base)
+        return
     if fmt == "trix":
         _refuse_entities(raw, name)
-    Graph.parse(graph, data=raw, format=fmt, publicID=base)
+    _rdflib_parse(graph, raw, fmt, base)
+
+
+def _text(raw: bytes, name: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ReadError(f"{name}: not UTF-8 (byte {e.start})") from None
+
+
+def _rdflib_parse(graph: Graph, data: str | bytes, fmt: str, base: str | None) -> None:
+    """rdflib's own parser for *fmt* (the one rdflib registered, not a wrapper of urnld's)."""
+    token = IN_READER.set(True)
+    try:
+        Graph.parse(graph, data=data, format=fmt, publicID=base)
+    finally:
+        IN_READER.reset(token)
 
 
 def _refuse_entities(raw: bytes, name: str) -> None:
@@ -225,15 +253,20 @@ def _parse_jsonld(
     # A file: base would put the local path into the IRIs of relative references: a JSON-LD
     # document without a base keeps none (pyld drops such statements, as the spec says).
     jsonld_base = None if base is not None and base.startswith("file:") else base
+    loader = loader_for(catalog)
+    pyld_rdf: Any = None
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", URNContextWarning)
             pyld_rdf = jsonld_to_rdf(
-                doc, loader=loader_for(catalog), base=jsonld_base, canonicalize=False,
+                doc, loader=loader, base=jsonld_base, canonicalize=False,
                 hazards=hazards, format="pyld",
             )
     except URNContextError as e:
-        raise type(e)(f"{name}: {e}", e.hazards) from None
+        # An invalid URN is a finding of the report (as in every other syntax), not a reason
+        # to refuse the document; the hazards that make IRIs wrong are.
+        if not e.hazards or any(h.code != "invalid-urn" for h in e.hazards):
+            raise type(e)(f"{name}: {e}", e.hazards) from None
     except JsonLdProcessingError as e:
         raise ReadError(f"{name}: {e}") from None
     for w in caught:
@@ -242,4 +275,15 @@ def _parse_jsonld(
             warnings.warn(f"{name}: {w.message}", URNContextWarning, stacklevel=6)
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+    if not any(f"[{BASE_CODE}]" in str(w.message) for w in caught):
+        # pyld checked the hazards and the catalog; pyoxigraph gives every statement of the
+        # JSON-LD 1.1 algorithms, literals as written. After a base warning, pyld's result is
+        # what the warning said urnld goes on with.
+        quads = oxigraph_quads(doc, loader, jsonld_base)
+        if quads is not None:
+            parse_into(graph, b"", "json-ld", base=jsonld_base, name=name, quads=quads)
+            return
+    if pyld_rdf is None:  # refused for invalid URNs only: read again, told nothing
+        pyld_rdf = jsonld_to_rdf(doc, loader=loader, base=jsonld_base, canonicalize=False,
+                                 hazards="ignore", format="pyld")
     dataset_from_pyld(pyld_rdf, graph)

@@ -30,6 +30,7 @@ from .._kernel import (
     TermVerdict,
     is_urn_like,
     repair_code,
+    repair_prefixes,
     without_repair_nids,
 )
 from ..namespaces import PREFIXES
@@ -132,10 +133,9 @@ class _Pass(abc.ABC):
         # The compiled accelerator (None: pure Python), read once per pass. Its fast path knows
         # only the default policy's NID verdicts: any other policy runs the Python path.
         self._c = None if policy.strict or policy.severity else _accel.speedups
-        if spellings.looks_at_iris:
-            # The compiled rewrite skips IRIs that cannot be URNs: the locator modes run the
-            # Python loop (checked once per pass, not per term).
-            self._c = None
+        # The locator modes: the compiled rewrite, which skips IRIs that cannot be URNs, sends
+        # those that start like a locator (SpellingOptions.heads) to iri() all the same.
+        self._divert = spellings.heads() if spellings.looks_at_iris else None
         # raw token -> the code of the repair its verdict came from (repair mode only)
         self.repaired: dict[bytes, str] = {}
 
@@ -273,14 +273,16 @@ class _Pass(abc.ABC):
         if self._c is not None:
             # The accelerator rewrites a chunk in the usual layout (None: any other chunk); the
             # literals of urnld's own spelling records are no URN terms, as in rewrite(). With
-            # repairs, it canonicalizes on its own only URNs of NIDs without repair rules.
-            ok_nids = (
-                without_repair_nids(POLICY_OK_NIDS) if self.spellings.repair else POLICY_OK_NIDS
-            )
+            # repairs, it canonicalizes on its own only URNs that no repair touches.
+            prefixes: object
+            if self.spellings.repair:
+                ok_nids, prefixes = without_repair_nids(POLICY_OK_NIDS), repair_prefixes()
+            else:
+                ok_nids, prefixes = POLICY_OK_NIDS, PREFIXES
             done = self._c.rewrite(
                 chunk, self.tokens, self.occ, self.iri, self.literal, self.literals,
-                self.info, PREFIXES, ok_nids, self.ignore_components, self._verdict_type,
-                _SPELLING_TOKEN,
+                self.info, prefixes, ok_nids, self.ignore_components, self._verdict_type,
+                _SPELLING_TOKEN, self._divert,
             )
             if done is not None:
                 out: bytes = done[0]
@@ -459,9 +461,8 @@ class CheckPass(_Pass):
         super().__init__(literals=True, policy=policy, spellings=spellings)
         self.report = report
         # Recording spellings only, the compiled rewrite makes no NID verdict, and the flush
-        # takes the findings from the term cache: both take any policy. It skips IRIs that
-        # cannot be URNs: with locators (check --locators) the Python loop runs.
-        self._c = None if spellings.looks_at_iris else _accel.speedups
+        # takes the findings from the term cache: both take any policy.
+        self._c = _accel.speedups
         self._flush_c = _accel.speedups
 
     def flush(self) -> None:

@@ -294,7 +294,8 @@ shared_codes(const Hits *h)
  *     -> (codes, error, canonical, nid) | None
  *
  * spec(nid as written) -> (NID findings as (code, rank, start, message) tuples, the NID in
- * lower case, the rule's bound check_nss, its native_copy mark or None); code_ranks maps this
+ * lower case, the rule's bound check_nss, its native_copy mark or None, whether the rule has
+ * repairs: an error then makes the answer None, for check()'s "repairable" hint); code_ranks maps this
  * file's codes, severity_ranks a finding's severity, to its rank (0 error, 1 warning, 2 info).
  * None: not the common case (not an ASCII str, not RFC 8141, components, an NID not in the
  * table, a rule's answer the copy cannot express): the Python path decides. */
@@ -327,12 +328,16 @@ check_fields_of(PyObject *text, PyObject *prefixes, PyObject *spec_of, PyObject 
     nid = PyUnicode_Substring(text, 4, nid_end);
     if (nid == NULL || (spec = PyObject_CallOneArg(spec_of, nid)) == NULL)
         goto done;
-    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 4 ||
+    if (!PyTuple_CheckExact(spec) || PyTuple_GET_SIZE(spec) != 5 ||
         !PyTuple_CheckExact(PyTuple_GET_ITEM(spec, 0)) ||
         !PyUnicode_CheckExact(PyTuple_GET_ITEM(spec, 1))) {
-        PyErr_SetString(PyExc_TypeError, "check_fields(): spec must return a 4-tuple");
+        PyErr_SetString(PyExc_TypeError, "check_fields(): spec must return a 5-tuple");
         goto done;
     }
+    /* the NID's rule has repairs: an error may come with check()'s "repairable" hint */
+    int repairs = PyObject_IsTrue(PyTuple_GET_ITEM(spec, 4));
+    if (repairs < 0)
+        goto done;
     PyObject *entries = PyTuple_GET_ITEM(spec, 0), *lower = PyTuple_GET_ITEM(spec, 1),
              *meth = PyTuple_GET_ITEM(spec, 2), *mark = PyTuple_GET_ITEM(spec, 3);
     r = 1;
@@ -391,6 +396,10 @@ check_fields_of(PyObject *text, PyObject *prefixes, PyObject *spec_of, PyObject 
     }
     if (r < 0)
         goto done;
+    if (repairs && h.n && h.hit[0].rank == 0) { /* the Python path adds the hint */
+        result = Py_NewRef(Py_None);
+        goto done;
+    }
     PyObject *error = Py_None, *codes = shared_codes(&h);
     if (codes == NULL)
         goto done;

@@ -90,8 +90,40 @@ typedef struct {
     PyObject *info, *prefixes, *policy, *canonical_nss;
     PyTypeObject *verdict_type; /* urnld._kernel.TermVerdict, a tuple subclass; NULL: the
                                  * check pass, which keeps the spellings only */
+    PyObject *divert; /* a tuple of lower-case ASCII bytes, or NULL: an IRI that starts with
+                       * one of them (ASCII case aside) goes to the miss function (the locator
+                       * modes: a resolver's address may stand for a URN) */
     int ignore_components;
 } Fast;
+
+/* Whether the IRI token p[a..b) ('<' ... '>') starts with one of f->divert's heads, ASCII
+ * case aside: a superset of the locators the Python side reads back (it decides). */
+static int
+diverted(const unsigned char *p, Py_ssize_t a, Py_ssize_t b, Fast *f)
+{
+    Py_ssize_t n = b - a - 1, count = PyTuple_GET_SIZE(f->divert);
+    for (Py_ssize_t k = 0; k < count; k++) {
+        PyObject *h = PyTuple_GET_ITEM(f->divert, k);
+        Py_ssize_t hn = PyBytes_GET_SIZE(h);
+        const unsigned char *hs = (const unsigned char *)PyBytes_AS_STRING(h);
+        /* first and last characters first: heads differ mostly in their host's end */
+        if (hn > n || (p[a + 1] | 0x20) != hs[0])
+            continue;
+        unsigned char last = p[a + hn];
+        if ((last >= 'A' && last <= 'Z' ? last | 0x20 : last) != hs[hn - 1])
+            continue;
+        Py_ssize_t j = 1;
+        while (j < hn - 1) {
+            unsigned char c = p[a + 1 + j];
+            if ((c >= 'A' && c <= 'Z' ? c | 0x20 : c) != hs[j])
+                break;
+            j++;
+        }
+        if (j >= hn - 1)
+            return 1;
+    }
+    return 0;
+}
 
 /* The term rule's verdict on the ASCII str text in the common case that canon_scan() takes: a
  * new urnld._kernel.TermVerdict (output=canonical, canonical, nid, None, None, None), made as
@@ -319,9 +351,14 @@ lookup(const unsigned char *p, Py_ssize_t a, Py_ssize_t b, PyObject *tokens, PyO
 {
     *tok = NULL;
     unsigned char c = p[a + 1];
+    int divert = 0; /* the miss goes to the Python function, never to fast_miss */
     if (c != 'u' && c != 'U' && c != '\\') {
-        Py_INCREF(empty_bytes);
-        return empty_bytes;
+        divert = fast != NULL && fast->divert != NULL && fast_miss == fast_iri &&
+                 diverted(p, a, b, fast);
+        if (!divert) {
+            Py_INCREF(empty_bytes);
+            return empty_bytes;
+        }
     }
     PyObject *t = PyBytes_FromStringAndSize((const char *)p + a, b - a);
     if (t == NULL)
@@ -334,7 +371,7 @@ lookup(const unsigned char *p, Py_ssize_t a, Py_ssize_t b, PyObject *tokens, PyO
             Py_DECREF(t);
             return NULL;
         }
-        v = fast == NULL ? NULL : fast_miss(t, tokens, fast);
+        v = fast == NULL || divert ? NULL : fast_miss(t, tokens, fast);
         if (v == NULL && !PyErr_Occurred())
             v = PyObject_CallOneArg(miss, t);
         if (v == NULL) {
@@ -359,7 +396,8 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
 }
 
 /* rewrite(chunk, tokens, occ, iri, literal, literals[, info, prefixes, policy_ok,
- *         ignore_components, verdict_type[, skip_predicate]]) -> (bytes, statements) | None
+ *         ignore_components, verdict_type[, skip_predicate[, divert]]])
+ *     -> (bytes, statements) | None
  *
  * The output of a chunk whose every line is a statement in the usual layout, as the stream's
  * Python rewrite loop makes it: each token through the cache *tokens* (raw token -> output
@@ -370,17 +408,29 @@ same(const unsigned char *p, Py_ssize_t a1, Py_ssize_t b1, Py_ssize_t a2, Py_ssi
  * verdict_type None (the check pass) they record the spellings of URN-like terms (info
  * entries (spelling, None, is_literal)) and the output is b"": that pass keeps none. A literal
  * object of a statement whose predicate is *skip_predicate* (bytes, the IRIREF as written) is
- * left as it is, uncounted. */
+ * left as it is, uncounted. An IRI that does not start like a URN but with one of *divert*'s
+ * heads (a tuple of lower-case ASCII bytes; None: none) is looked up too, a miss through
+ * iri(token). */
 static PyObject *
 sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 6 && nargs != 11 && nargs != 12) {
-        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11 or 12 arguments");
+    if (nargs != 6 && nargs != 11 && nargs != 12 && nargs != 13) {
+        PyErr_SetString(PyExc_TypeError, "rewrite() takes 6, 11, 12 or 13 arguments");
         return NULL;
+    }
+    PyObject *divert = nargs == 13 && args[12] != Py_None ? args[12] : NULL;
+    if (divert != NULL) {
+        if (!PyTuple_CheckExact(divert))
+            Py_RETURN_NONE;
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(divert); k++) {
+            PyObject *h = PyTuple_GET_ITEM(divert, k);
+            if (!PyBytes_CheckExact(h) || PyBytes_GET_SIZE(h) == 0)
+                Py_RETURN_NONE;
+        }
     }
     /* a literal object of a statement with this predicate is no URN term (urnld's spelling
      * records): NULL for none */
-    PyObject *skip = nargs == 12 && args[11] != Py_None ? args[11] : NULL;
+    PyObject *skip = nargs >= 12 && args[11] != Py_None ? args[11] : NULL;
     if (skip != NULL && !PyBytes_CheckExact(skip))
         Py_RETURN_NONE;
     PyObject *chunk = args[0], *tokens = args[1], *occ = args[2], *iri = args[3],
@@ -406,6 +456,7 @@ sp_rewrite(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         fast_ctx.verdict_type = args[10] == Py_None ? NULL : (PyTypeObject *)args[10];
         fast_ctx.canonical_nss = str_canonical_nss;
         fast_ctx.ignore_components = ic;
+        fast_ctx.divert = divert;
         fast = &fast_ctx;
     }
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(chunk);

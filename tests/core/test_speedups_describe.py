@@ -1,4 +1,4 @@
-"""``urnld parse -``'s compiled writer (``_speedups/describe.h``) writes what the Python writes.
+"""``urnld parse -``'s compiled writer (``_speedups/describe_lines.h``) writes what the Python writes.
 
 The accelerator's ``describe_lines`` writes the text blocks or JSON Lines of a chunk of lines,
 the common case itself and the rest through the Python. For every chunk, its output and the
@@ -54,6 +54,21 @@ ADVERSARIAL = [
     "urn:example:a?+r",
     "urn:example:a?=q%2c",
     "urn:example:a#f",
+    # components: the NSS's findings are the assigned name's; each component has its own
+    # percent-encoding lints (as many of a code as the NSS), named by its part
+    "urn:example:a?=" + "%2c" * 5 + "#" + "%7e%00" * 4,
+    "urn:example:%2c?+%C3?=%C3%A9%FF#%e2%82",
+    "urn:example:a#",
+    "urn:example:a?+?=#",
+    "URN:EXAMPLE:a%2c?+r/?x?=q?y=#f?#",
+    "urn:example:a?=?+r",
+    "URN:ISBN:0-395-36341-1?+x=1?=y=2#z",
+    "urn:isbn:0-395-36341-2?=q",
+    "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6#f",
+    "urn:X-local:a?+r",
+    "urn:example:%41?+%41?=%2c#%2c",
+    "urn:example:a?+r'\"x",
+    "urn:example:a?+r#f\x00",
     "urn:example:\u00e9",
     "urn:ex:a b",
     "urn:ex:\x00",
@@ -118,6 +133,10 @@ def _assert_same(chunk: str, mode: str = "rfc8141", strict: bool = False,
                 d.valid = True
                 assert d.lines(chunk, as_json) == expected
                 assert d.valid is valid
+            # The bytes the command writes (what UTF-8 cannot encode, with backslashes).
+            d.valid = True
+            assert d.encoded_lines(chunk, as_json) == expected.encode("utf-8", "backslashreplace")
+            assert d.valid is valid
 
 
 @pytest.mark.parametrize("text", ALL)
@@ -145,7 +164,8 @@ def test_the_compiled_lane_is_taken() -> None:
         pytest.skip("the accelerator is not built (or URNLD_PURE_PYTHON=1)")
     texts = ["urn:example:a", "URN:ISBN:0-395-36341-1", "urn:sha1:abc", "urn:example:a%2cb%41",
              "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:example:%C3%28%00",
-             "URN:EXAMPLE:a'b", "urn:X-local:a"]
+             "URN:EXAMPLE:a'b", "urn:X-local:a", "urn:example:a?+r?=q#f", "URN:ISBN:0-395-36341-1#",
+             "urn:example:a%2c?=q=1", "urn:example:%41?+%41?=%2c%2c%2c%2c#%C3%00"]
     chunk = "\n".join(texts) + "\n"
     d = _Describer("rfc8141", False, [])
     d.lines(chunk, False)  # fills the core's NID table and the lanes

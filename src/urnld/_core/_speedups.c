@@ -37,7 +37,8 @@
  *   _speedups/ntriples.h     urnld.stream._grammar: N-Triples lines in the usual layout
  *   _speedups/stream.h       urnld.stream._passes: rewrite, the term verdicts of a miss
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
- *   _speedups/describe.h     urnld.cli._parse: describe_lines, what `urnld parse -` writes
+ *   _speedups/describe.h     urnld.cli._parse: the pieces of a line urnld parse writes
+ *   _speedups/describe_lines.h urnld.cli._parse: describe_lines, what `urnld parse -` writes
  *
  * The differential tests (tests/core/test_speedups.py, tests/core/test_speedups_check.py,
  * tests/core/test_speedups_issn.py, tests/canon/test_canon_speedups.py) run both paths on the
@@ -64,6 +65,7 @@
 #include "_speedups/stream.h"
 #include "_speedups/report.h"
 #include "_speedups/describe.h"
+#include "_speedups/describe_lines.h"
 
 /* ---- module ----------------------------------------------------------------------------- */
 
@@ -86,7 +88,7 @@ static PyMethodDef methods[] = {
      "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
     {"describe_lines", (PyCFunction)(void (*)(void))sp_describe_lines, METH_FASTCALL,
      "describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec, "
-     "options, code_ranks, severity_ranks) -> (str, lines, invalid)"},
+     "options, code_ranks, severity_ranks, r_message, as_bytes) -> (str | bytes, lines, invalid)"},
     {NULL, NULL, 0, NULL},
 };
 

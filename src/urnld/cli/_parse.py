@@ -19,13 +19,16 @@ instead, one object a line as each result is known::
 from __future__ import annotations
 
 import argparse
+import codecs
 import gc
+import io
 import json
+import os
 import re
 import sys
 import textwrap
 from collections.abc import Iterator
-from typing import Final
+from typing import BinaryIO, Final
 
 from .. import json_default
 from .._core import normalized_text
@@ -142,7 +145,8 @@ class _Describer:
     percent-encoding lints, its rule's) are made from the NSS alone. Its parts are then slices
     of the text and every string in its JSON but the messages is the text's own characters (no
     URN character needs a JSON escape). The rest goes through one parse and check
-    (:func:`urnld._core.check_described`).
+    (:func:`urnld._core.check_described`). The accelerator's writer (:meth:`lines`) takes URNs
+    with components too: their NSS's findings are those of the assigned name.
 
     >>> d = _Describer("rfc8141", False, [])
     >>> print(d.text("URN:Example:a%2c"), end="")
@@ -201,6 +205,12 @@ class _Describer:
         self._describe_lines = None if speedups is None else speedups.describe_lines
         self._writer_context = (
             FAST_CONTEXT if self._fields is not None else (None, None, None, None, None)
+        )
+        # The r-component's warning as check() words it (the same for every URN).
+        self._r_message = next(
+            f.message
+            for f in check_described("urn:ex:a?+r", "rfc8141", False, self._options)[0]
+            if f.code == "r-component"
         )
         severity = str(CODES["not-canonical"][0])
         self._nc_text = f"  {severity:<7}     not-canonical: canonical form is "
@@ -505,11 +515,32 @@ class _Describer:
                 del memo[old]
         memo[key] = value
 
+    def encoded_lines(self, chunk: str, as_json: bool) -> bytes:
+        """:meth:`lines` as UTF-8, what a character cannot encode (a lone surrogate: an input
+        byte that is not UTF-8) written with backslashes, as ``urnld``'s stdout writes it: the
+        accelerator's writer gives its bytes at once (no str made, then encoded).
+
+        >>> bad = "urn:ex:" + chr(0xDCFF)  # the byte 0xFF read with surrogateescape
+        >>> _Describer("rfc8141", False, []).encoded_lines(bad, False).splitlines()[0]
+        b'urn:ex:\\\\udcff'
+        """
+        write = self._describe_lines
+        if write is None:
+            return self.lines(chunk, as_json).encode("utf-8", "backslashreplace")
+        out, _, invalid = write(
+            chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
+            self._json_memo if as_json else self._text_memo, *self._writer_context,
+            self._r_message, True,
+        )
+        if invalid:
+            self.valid = False
+        return bytes(out)
+
     def lines(self, chunk: str, as_json: bool) -> str:
         """What ``urnld parse -`` writes for *chunk*, whole lines of a list (``\n`` ends each,
         the last may lack it): each line stripped, blank ones skipped, written as
         :meth:`json_line` or :meth:`text` writes it. With the accelerator, its writer makes the
-        common case (see ``_speedups/describe.h``) and this class the rest.
+        common case (see ``_speedups/describe_lines.h``) and this class the rest.
 
         >>> d = _Describer("rfc8141", False, [])
         >>> d.lines(" urn:example:a\\n\\nurn:example:b c\\n", True).count("\\n"), d.valid
@@ -520,6 +551,7 @@ class _Describer:
             out, _, invalid = write(
                 chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
                 self._json_memo if as_json else self._text_memo, *self._writer_context,
+                self._r_message, False,
             )
             if invalid:
                 self.valid = False
@@ -624,16 +656,42 @@ def run(args: argparse.Namespace) -> int:
     # What is loaded by now outlives the stream: the collector need not walk it again at each
     # collection the stream's short-lived objects set off.
     gc.freeze()
+    binary = _binary_stdout()
     try:
         for value in args.urns:
             if value == "-":
+                if binary is None:
+                    for chunk in _chunks():
+                        write(describer.lines(chunk, args.json))
+                    continue
+                # The same bytes as through the text layer, without a str to encode.
+                sys.stdout.flush()
+                put, flush = binary.write, binary.flush
                 for chunk in _chunks():
-                    write(describer.lines(chunk, args.json))
+                    put(describer.encoded_lines(chunk, args.json))
+                    if sys.stdout.line_buffering:
+                        flush()
             else:
                 write(render(value))
     finally:
         gc.unfreeze()
     return 0 if describer.valid else 1
+
+
+def _binary_stdout() -> BinaryIO | None:
+    """stdout's byte stream when writing UTF-8 there is what its text layer does (UTF-8,
+    backslashes for what cannot be encoded, no newline translation), else None."""
+    stdout = sys.stdout
+    buffer = getattr(stdout, "buffer", None)
+    if (
+        not isinstance(stdout, io.TextIOWrapper)
+        or buffer is None
+        or codecs.lookup(stdout.encoding).name != "utf-8"
+        or stdout.errors != "backslashreplace"
+        or os.linesep != "\n"
+    ):
+        return None
+    return buffer  # type: ignore[no-any-return]
 
 
 #: Characters (bytes from a binary stdin) read at a time: a chunk's output (some 20 times its

@@ -35,7 +35,8 @@
  *   _speedups/tds.h          urnld.namespaces._tds, epc: GS1 TDS bodies
  *   _speedups/check.h        urnld._core._check: check_fields
  *   _speedups/ntriples.h     urnld.stream._grammar: N-Triples lines in the usual layout
- *   _speedups/stream.h       urnld.stream._passes: rewrite, the term verdicts of a miss
+ *   _speedups/stream_miss.h  urnld.stream._passes: output buffer, counts, the verdicts of a miss
+ *   _speedups/stream.h       urnld.stream._passes: rewrite, the line loop
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
  *   _speedups/describe.h     urnld.cli._parse: the pieces of a line urnld parse writes
  *   _speedups/describe_lines.h urnld.cli._parse: describe_lines, what `urnld parse -` writes
@@ -62,6 +63,7 @@
 #include "_speedups/tds.h"
 #include "_speedups/check.h"
 #include "_speedups/ntriples.h"
+#include "_speedups/stream_miss.h"
 #include "_speedups/stream.h"
 #include "_speedups/report.h"
 #include "_speedups/describe.h"

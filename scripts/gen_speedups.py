@@ -128,7 +128,7 @@ def _codes() -> list[str]:
 
 def _fields() -> list[str]:
     from urnld._kernel import URN_LITERAL_DATATYPES, TermVerdict
-    from urnld._kernel._terms import TermCheck
+    from urnld._kernel._term_check import TermCheck
 
     def enum(prefix: str, names: Iterable[str], count: str, what: str) -> list[str]:
         return [f"/* {what} */", "enum {", *(f"    {prefix}_{_ident(n)}," for n in names),

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from urnld._core import _accel
-from urnld._kernel._terms import _UNREPAIRED_SHAPES, SpellingOptions
+from urnld._kernel._spellings import _UNREPAIRED_SHAPES, SpellingOptions
 from urnld.namespaces import repair
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import canonicalize_lines, check_lines

@@ -20,7 +20,8 @@ from urnld._core import _accel
 from urnld._core._check import fast_check_fields
 from urnld._core._config import Policy
 from urnld._core._parser import RFC8141_RE
-from urnld._kernel._terms import TermCache, _check_fields, check_term
+from urnld._kernel._term_check import _check_fields, check_term
+from urnld._kernel._terms import TermCache
 from urnld.findings import Severity
 from urnld.namespaces import PREFIXES, get_rule, prefix_entry
 from urnld.namespaces._tds import SCHEMES

@@ -64,7 +64,7 @@ def test_codes_follow_findings_codes_order() -> None:
 
 def test_field_order_follows_the_named_tuples() -> None:
     from urnld._kernel import TermVerdict
-    from urnld._kernel._terms import TermCheck
+    from urnld._kernel._term_check import TermCheck
 
     text = HEADER.read_text(encoding="utf-8")
     for prefix, fields in (("VERDICT", TermVerdict._fields), ("FIELDS", TermCheck._fields)):

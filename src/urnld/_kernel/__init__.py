@@ -1,14 +1,15 @@
 """The linked-data kernel: what every RDF path shares, below the integrations.
 
-The term rule (which terms are URNs, their canonical form and verdict: ``_terms``), the
-statements the canonicalization modes add (``_links``), URN bases (``_bases``), the file layer
-(inputs, ``.gz``, outputs renamed into place: ``_files``), the one table of RDF syntaxes
-(``_formats``), the rule that picks the engine for a job (``_route``), the canonicalization
-options as one value (``_options``), the reports (``_report*``, public as
-:mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute (``_urnfn``, for rdflib and
-pyoxigraph alike) and the rewriting of a SPARQL query's URN constants (``_query``). Standard
-library and the URN core only: no rdflib, no pyld. Private to urnld; the integrations import
-from this face, never from its modules.
+The term rule (which terms are URNs, their canonical form and verdict: ``_terms``; its check
+side, what ``urnld check`` reports: ``_term_check``; its opt-in spelling modes, repairs and
+locators: ``_spellings``), the statements the canonicalization modes add (``_links``), URN
+bases (``_bases``), the file layer (inputs, ``.gz``, outputs renamed into place: ``_files``),
+the one table of RDF syntaxes (``_formats``), the rule that picks the engine for a job
+(``_route``), the canonicalization options as one value (``_options``), the reports
+(``_report*``, public as :mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute
+(``_urnfn``, for rdflib and pyoxigraph alike) and the rewriting of a SPARQL query's URN
+constants (``_query``). Standard library and the URN core only: no rdflib, no pyld. Private to
+urnld; the integrations import from this face, never from its modules.
 
 >>> from urnld._kernel import TermRule
 >>> TermRule().verdict("URN:ISBN:0-395-36341-1").canonical
@@ -67,26 +68,26 @@ if TYPE_CHECKING:
     from ._report_canon import CanonicalizeReport
     from ._report_check import CheckReport
     from ._route import Engine, Route, canonicalize_route, check_route
-    from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
-    from ._terms import (
+    from ._spellings import (
         NO_SPELLINGS,
+        SpellingOptions,
+        repair_prefixes,
+        spelling_options,
+        without_repair_nids,
+    )
+    from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
+    from ._term_check import CheckFields, check_fields, check_term
+    from ._terms import (
         POLICY_OK_NIDS,
         SPELLING,
         URN_LITERAL_DATATYPES,
-        CheckFields,
-        SpellingOptions,
         TermCache,
         TermRule,
         TermVerdict,
-        check_fields,
-        check_term,
         is_rdflib_internal,
         is_urn_like,
         repair_code,
         repair_counts,
-        repair_prefixes,
-        spelling_options,
-        without_repair_nids,
     )
     from ._urnfn import FUNCTIONS as URNFN_FUNCTIONS
     from ._urnfn import NAMESPACE as URNFN_NAMESPACE
@@ -149,24 +150,24 @@ _HOME: dict[str, tuple[str, str]] = {
     "set_spill_directory": ("_spill", "set_spill_directory"),
     "spill_directory": ("_spill", "spill_directory"),
     "spill_settings": ("_spill", "spill_settings"),
-    "NO_SPELLINGS": ("_terms", "NO_SPELLINGS"),
+    "NO_SPELLINGS": ("_spellings", "NO_SPELLINGS"),
     "POLICY_OK_NIDS": ("_terms", "POLICY_OK_NIDS"),
     "SPELLING": ("_terms", "SPELLING"),
     "URN_LITERAL_DATATYPES": ("_terms", "URN_LITERAL_DATATYPES"),
-    "CheckFields": ("_terms", "CheckFields"),
-    "SpellingOptions": ("_terms", "SpellingOptions"),
+    "CheckFields": ("_term_check", "CheckFields"),
+    "SpellingOptions": ("_spellings", "SpellingOptions"),
     "TermCache": ("_terms", "TermCache"),
     "TermRule": ("_terms", "TermRule"),
     "TermVerdict": ("_terms", "TermVerdict"),
-    "check_fields": ("_terms", "check_fields"),
-    "check_term": ("_terms", "check_term"),
+    "check_fields": ("_term_check", "check_fields"),
+    "check_term": ("_term_check", "check_term"),
     "is_rdflib_internal": ("_terms", "is_rdflib_internal"),
     "is_urn_like": ("_terms", "is_urn_like"),
     "repair_code": ("_terms", "repair_code"),
     "repair_counts": ("_terms", "repair_counts"),
-    "repair_prefixes": ("_terms", "repair_prefixes"),
-    "spelling_options": ("_terms", "spelling_options"),
-    "without_repair_nids": ("_terms", "without_repair_nids"),
+    "repair_prefixes": ("_spellings", "repair_prefixes"),
+    "spelling_options": ("_spellings", "spelling_options"),
+    "without_repair_nids": ("_spellings", "without_repair_nids"),
     "URNFN_FUNCTIONS": ("_urnfn", "FUNCTIONS"),
     "URNFN_NAMESPACE": ("_urnfn", "NAMESPACE"),
     "UrnfnArg": ("_urnfn", "Arg"),

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .._core import Policy
 from ._links import LinkOptions
-from ._terms import SpellingOptions, spelling_options
+from ._spellings import SpellingOptions, spelling_options
 
 if TYPE_CHECKING:
     from ..namespaces import PrefixLengths

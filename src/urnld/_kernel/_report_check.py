@@ -19,7 +19,7 @@ from ._report import (
 )
 
 if TYPE_CHECKING:
-    from ._terms import CheckFields, TermCheck
+    from ._term_check import CheckFields, TermCheck
 
 __all__ = ["CheckReport"]
 

@@ -11,7 +11,9 @@ all of them follow.
 (RFC 8141 App. C). A usable URN is rewritten to its canonical form; anything else that starts
 with ``urn:`` is left exactly as written and reported with the reason. Namespace findings (a
 wrong ISBN check digit) do not make a URN unusable: it still has an equivalence class, hence a
-canonical form.
+canonical form. The opt-in spelling modes (repairs, locators) live in ``_spellings`` and the
+check side (what ``urnld check`` reports) in ``_term_check``; the rule and its cache use them
+here.
 
 >>> v = term_verdict("URN:ISBN:0-395-36341-1")
 >>> v.ok, v.output, v.nid
@@ -28,58 +30,46 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Final, Literal, NamedTuple
+from typing import Final, NamedTuple
 
 from .._core import (
     FAST_CONTEXT,
     RFC8141_RE,
-    Fields,
     Policy,
-    Repair,
     SeverityMap,
     canonical_of_match,
-    check_options,
-    check_parsed,
-    fast_check_fields,
     is_urn_like,
     nid_policy_error,
-    on_register,
     syntax_error,
 )
 from .._core import accel as _accel
-from .._core import check_text as _check_text
-from ..findings import Severity
-from ..namespaces import PREFIXES, REPAIRS, repair
-
-if TYPE_CHECKING:
-    from ..namespaces import PrefixLengths
+from ..namespaces import PREFIXES
+from ._spellings import (
+    _REPAIR_NIDS,
+    _REPAIR_ONLY_PYTHON,
+    NO_SPELLINGS,
+    SpellingOptions,
+    _repair,
+    repair_prefixes,
+)
+from ._term_check import _DEFAULT_POLICY, CheckFields, _check_fields, _is_plain
 
 __all__ = [
-    "NO_SPELLINGS",
     "POLICY_OK_NIDS",
     "RDFLIB_INTERNAL_PREFIX",
     "SPELLING",
     "URN_LITERAL_DATATYPES",
     "XSD",
-    "CheckFields",
     "NidPolicy",
-    "SpellingOptions",
     "TermCache",
-    "TermCheck",
     "TermRule",
     "TermVerdict",
-    "check_fields",
-    "check_term",
     "is_rdflib_internal",
     "is_urn_like",
     "repair_code",
     "repair_counts",
-    "repair_prefixes",
-    "spelling_options",
     "term_verdict",
-    "without_repair_nids",
 ]
 
 _match_rfc8141: Final = RFC8141_RE.fullmatch
@@ -181,325 +171,10 @@ def term_verdict(
     return TermVerdict(key, key, nid, canonical[cut:], None, None)
 
 
-class TermCheck(NamedTuple):
-    """Everything ``urnld check`` reports about one spelling, as plain strings: caches hold
-    hundreds of thousands of these, and strings and tuples of strings cost the garbage
-    collector nothing (a list of :class:`~urnld.Finding` objects would be traversed on every
-    full collection).
-
-    Attributes:
-        codes: the codes of :func:`urnld.check`'s findings, each once, in its order (errors
-            first).
-        error: ``"code: message"`` of the first error-level finding, or None for a valid URN.
-        canonical: the canonical form when the spelling parses (RFC 8141), else None.
-        nid: the NID in lower case when it parses, else None.
-    """
-
-    codes: tuple[str, ...]
-    error: str | None
-    canonical: str | None
-    nid: str | None
-
-    @property
-    def valid(self) -> bool:
-        """True when no finding is an error (:func:`urnld.check`'s definition)."""
-        return self.error is None
-
-
-#: :class:`TermCheck`'s fields as a plain tuple (what :meth:`TermCache.checked` returns).
-CheckFields = Fields
-
-_DEFAULT_POLICY: Final = Policy()
-
-
-def check_term(text: str, policy: Policy = _DEFAULT_POLICY) -> TermCheck:
-    """The check verdict for one spelling under *policy* (uncached). Never raises for a ``str``.
-
-    >>> c = check_term("URN:ISBN:0-395-36341-2")
-    >>> c.codes, c.canonical
-    (('nss-check-digit', 'not-canonical'), 'urn:isbn:0395363412')
-    >>> c.error
-    "nss-check-digit: ISBN check digit '2' is wrong"
-    >>> check_term("urn:ab:c", Policy(strict=True)).codes
-    ('nid-reserved',)
-    """
-    return TermCheck(*_check_fields(text, policy))
-
-
-def check_fields(text: str, policy: Policy = _DEFAULT_POLICY) -> CheckFields:
-    """:func:`check_term`'s fields as a plain tuple (uncached), for passes that meet each
-    spelling once, such as an endpoint's ``GROUP BY`` rows.
-
-    >>> check_fields("URN:ISBN:0-395-36341-1")
-    (('not-canonical',), None, 'urn:isbn:0395363411', 'isbn')
-    """
-    return _check_fields(text, policy)
-
-
-def _is_plain(policy: Policy) -> bool:
-    """Whether *policy* is the default one, the only one the accelerator's check knows."""
-    return policy is _DEFAULT_POLICY or not (policy.strict or policy.profiles or policy.severity)
-
-
-def _check_fields(text: str, policy: Policy, plain: bool | None = None) -> CheckFields:
-    """:func:`check_term`'s fields as a plain tuple: the accelerator's answer when it has one
-    (*plain*: the policy is the default one, :func:`_is_plain` when None), else the Python
-    reference."""
-    text = _check_text(text)  # str subclasses (rdflib terms) as plain str: the fast path's
-    if _is_plain(policy) if plain is None else plain:
-        fast = fast_check_fields(text)
-        if fast is not None:
-            return fast
-    findings, canonical, nid = check_parsed(
-        text, "rfc8141", policy.strict, check_options(policy.strict, policy.profiles)
-    )
-    if policy.severity:
-        findings = policy.severity.apply(findings)
-    error = None
-    if not findings:
-        codes: tuple[str, ...] = ()
-    else:
-        first = findings[0]  # errors first: check() sorts them so
-        if first.severity is Severity.ERROR:
-            error = f"{first.code}: {first.message}"
-        if len(findings) == 1:
-            codes = (first.code,)
-        else:
-            codes = tuple(dict.fromkeys([f.code for f in findings]))
-    return codes, error, canonical, None if nid is None else nid.lower()
-
-
 @functools.lru_cache(maxsize=64)
 def _policy_nid(strict: bool, severity: SeverityMap) -> NidPolicy:
     """The core's NID policy under a validation policy (one function per distinct policy)."""
     return functools.partial(nid_policy_error, strict=strict, severity=severity)
-
-
-@functools.lru_cache(maxsize=1024)
-def _repair(text: str) -> Repair | None:
-    """:func:`urnld.repair`, remembered for the last spellings: a pass asks twice about each
-    spelling it repairs (for the verdict, then for the repair's code)."""
-    return repair(text)
-
-
-on_register(_repair.cache_clear)  # a new rule may make a spelling valid, or a repair not
-
-#: NIDs with repair rules (``urnld.namespaces.REPAIRS``): only their URNs are offered to them.
-_REPAIR_NIDS: Final = frozenset(r.nid for r in REPAIRS)
-# Where a GS1 Digital Link canonical URI starts (``urnld.namespaces.GS1_DOMAIN``).
-_GS1_STARTS: Final = ("https://id.gs1.org/", "http://id.gs1.org/")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class SpellingOptions:
-    """The opt-in modes for identifiers in their other spellings (all off by default).
-
-    Attributes:
-        repair: apply the documented repairs (:func:`urnld.repair`) before canonicalizing:
-            ``urn:uuid:F81D4FAE7DEC…`` becomes the URN of that UUID.
-        locators: ``"link"``: an IRI that is a resolver's address of a URN
-            (:func:`urnld.resolvers.urn_of_locator`) is recorded with its URN, so that
-            ``owl:sameAs`` can join the two nodes; ``"merge"``: it is rewritten to the URN (a
-            change of meaning: the locator node disappears). None: IRIs that are not URNs are
-            not looked at.
-        gs1: record the canonical GS1 Digital Link IRIs of the data (``https://id.gs1.org/…``),
-            so that an EPC URN of the data can be linked to its own Digital Link even without
-            company prefix lengths (the EPC says the split; nothing is guessed).
-        prefix_lengths: GS1 Company Prefix lengths for reading a Digital Link back to its EPC
-            URN (:data:`urnld.namespaces.PrefixLengths`), or None.
-        resolver_files: the caller's resolver tables (:func:`urnld.resolvers.resolvers`).
-
-    >>> bool(SpellingOptions()), bool(SpellingOptions(repair=True))
-    (False, True)
-    """
-
-    repair: bool = False
-    locators: Literal["link", "merge"] | None = None
-    gs1: bool = False
-    prefix_lengths: PrefixLengths | None = dataclasses.field(
-        default=None, compare=False, hash=False
-    )
-    resolver_files: tuple[str, ...] = ()
-
-    def __bool__(self) -> bool:
-        return self.repair or self.locators is not None or self.gs1
-
-    @property
-    def looks_at_iris(self) -> bool:
-        """Whether IRIs that are not URNs are looked at (locators or Digital Links)."""
-        return self.locators is not None or self.gs1
-
-    def heads(self) -> tuple[bytes, ...]:
-        """How the IRIs :meth:`locator` may answer for start (lower case, ASCII bytes; empty
-        when :attr:`looks_at_iris` is off): the compiled rewrite sends only IRIs that start
-        with one of them, ASCII case aside, to the Python loop.
-
-        >>> b"https://doi.org" in SpellingOptions(locators="merge").heads()
-        True
-        >>> b"https://id.gs1.org" in SpellingOptions(gs1=True).heads()
-        True
-        """
-        found: set[str] = set()
-        if self.locators is not None:
-            from ..resolvers import locator_heads
-
-            found.update(locator_heads(files=self.resolver_files))
-        if self.gs1 or (self.locators is not None and self.prefix_lengths is not None):
-            found.update(s.rstrip("/") for s in _GS1_STARTS)
-        # A head with a character outside ASCII is cut before it: the compiled test compares
-        # ASCII case-insensitively, and a shorter head only sends more IRIs to Python.
-        return tuple(sorted({_ascii_start(h).encode("ascii") for h in found} - {b""}))
-
-    def locator(self, iri: str) -> str | None:
-        """The URN (as written by the table) a locator IRI stands for, ``""`` for a canonical
-        GS1 Digital Link IRI whose EPC is not known yet, else None. Called once per distinct
-        IRI that is not a URN, and only when :attr:`looks_at_iris`.
-
-        >>> SpellingOptions(locators="link").locator("https://doi.org/10.1000/182")
-        'urn:doi:10.1000/182'
-        >>> SpellingOptions(gs1=True).locator("https://id.gs1.org/00/106141412345678908")
-        ''
-        """
-        if self.locators is not None:
-            urn = _locator_urn()(iri, files=self.resolver_files, check_fields=check_fields)
-            if urn is not None:
-                return urn
-            if self.prefix_lengths is not None:
-                from ..namespaces import digital_link_to_epc
-
-                epc = digital_link_to_epc(iri, self.prefix_lengths)
-                if epc is not None:
-                    return epc
-        if self.gs1 and iri.startswith(_GS1_STARTS) and "?" not in iri and "#" not in iri:
-            return ""
-        return None
-
-
-@functools.cache
-def _locator_urn() -> Callable[..., str | None]:
-    """:func:`urnld.resolvers.locator_urn`, imported on first use (once, not per IRI)."""
-    from ..resolvers import locator_urn
-
-    return locator_urn
-
-
-def _ascii_start(text: str) -> str:
-    """*text* up to its first character outside ASCII."""
-    for i, ch in enumerate(text):
-        if ord(ch) > 127:
-            return text[:i]
-    return text
-
-
-#: No spelling mode: the term rule as it always was.
-NO_SPELLINGS: Final = SpellingOptions()
-
-
-def spelling_options(
-    *,
-    repair: bool = False,
-    link: bool = False,
-    link_locators: bool = False,
-    merge_locators: bool = False,
-    prefix_lengths: PrefixLengths | None = None,
-    resolver_files: tuple[str, ...] = (),
-) -> SpellingOptions:
-    """The :class:`SpellingOptions` of a canonicalization's flags (one place for every path).
-
-    ``link_locators`` looks at every locator and at GS1 Digital Link IRIs (an EPC's
-    equivalent IRI); ``merge_locators`` at every locator (they exclude each other). ``link``
-    alone does not look at IRIs that are not URNs (its cost stays what it was).
-
-    >>> spelling_options() is NO_SPELLINGS
-    True
-    >>> spelling_options(merge_locators=True).locators
-    'merge'
-    """
-    if link_locators and merge_locators:
-        from ..errors import URNError
-
-        raise URNError("link_locators and merge_locators exclude each other: choose one")
-    locators: Literal["link", "merge"] | None = (
-        "merge" if merge_locators else "link" if link_locators else None
-    )
-    del link  # accepted for symmetry with the flags; it needs no IRI
-    gs1 = link_locators
-    if not (repair or locators or gs1):
-        return NO_SPELLINGS
-    return SpellingOptions(repair, locators, gs1, prefix_lengths, resolver_files)
-
-
-def without_repair_nids(nids: dict[str, None]) -> dict[str, None]:
-    """*nids* (NIDs as written) without those whose URNs must all come to Python when repairs
-    are on: the NIDs with repair rules, but those of :data:`_UNREPAIRED_SHAPES`, whose
-    compiled canonicalization :func:`repair_prefixes` guards.
-
-    >>> without_repair_nids({"UUID": None, "isbn": None, "publicid": None})
-    {'UUID': None, 'isbn': None}
-    """
-    return {k: None for k in nids if k.lower() not in _REPAIR_ONLY_PYTHON}
-
-
-# NSS shapes that no repair rule of their NID touches, whatever follows the NSS: a URN of that
-# NID whose NSS has the shape is canonicalized as without repairs. Every uuid rule of REPAIRS
-# needs braces, 32 hex digits without hyphens, or a leading '_' in the whole rest of the URN,
-# and an 8-4-4-4-12 NSS has none of them (tests/kernel: the property is checked on the table).
-_UNREPAIRED_SHAPES: Final[dict[str, Callable[[str], object]]] = {
-    "uuid": re.compile(
-        r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}"
-    ).fullmatch,
-}
-_REPAIR_ONLY_PYTHON: Final = _REPAIR_NIDS - set(_UNREPAIRED_SHAPES)
-
-
-class _Unrepaired:
-    """A namespace rule seen through its NID's unrepaired shape: ``canonical_nss`` answers
-    only for an NSS of that shape, else None, which sends the compiled canonicalization back
-    to Python (where the repair is made)."""
-
-    __slots__ = ("rule", "shape")
-
-    def __init__(self, rule: object, shape: Callable[[str], object]) -> None:
-        self.rule = rule
-        self.shape = shape
-
-    def canonical_nss(self, nss: str) -> str | None:
-        if not self.shape(nss):
-            return None
-        return nss if self.rule is None else self.rule.canonical_nss(nss)  # type: ignore[attr-defined]
-
-
-_repair_prefixes: dict[str, tuple[str, object]] = {}
-_repair_prefixes_of = -1  # len(PREFIXES) when _repair_prefixes was built
-
-
-def _forget_repair_prefixes() -> None:
-    global _repair_prefixes_of  # noqa: PLW0603  # a cache of PREFIXES, dropped with it
-    _repair_prefixes_of = -1
-
-
-on_register(_forget_repair_prefixes)
-
-
-def repair_prefixes() -> dict[str, tuple[str, object]]:
-    """The core's NID table (``PREFIXES``) as the compiled canonicalization takes it when
-    repairs are on: the rules of NIDs in :data:`_UNREPAIRED_SHAPES` answer only for an NSS
-    that no repair touches (rebuilt when the table grows).
-
-    >>> guard = _Unrepaired(None, _UNREPAIRED_SHAPES["uuid"])
-    >>> guard.canonical_nss("F81D4FAE7DEC11D0A76500A0C91E6BF6") is None  # repaired in Python
-    True
-    >>> guard.canonical_nss("f81d4fae-7dec-11d0-a765-00a0c91e6bf6")
-    'f81d4fae-7dec-11d0-a765-00a0c91e6bf6'
-    """
-    global _repair_prefixes, _repair_prefixes_of  # rebuilt as PREFIXES grows
-    if _repair_prefixes_of != len(PREFIXES):
-        table: dict[str, tuple[str, object]] = {}
-        for nid, (prefix, rule) in list(PREFIXES.items()):
-            shape = _UNREPAIRED_SHAPES.get(nid.lower())
-            table[nid] = (prefix, rule) if shape is None else (prefix, _Unrepaired(rule, shape))
-        _repair_prefixes, _repair_prefixes_of = table, len(table)
-    return _repair_prefixes
 
 
 def repair_code(spelling: str, v: TermVerdict, ignore_components: bool = False) -> str | None:

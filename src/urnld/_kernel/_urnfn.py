@@ -26,7 +26,7 @@ from typing import Final, Literal, NamedTuple
 
 from .._core import URN, Policy, active_policy, equivalent
 from ..errors import URNError
-from ._terms import check_term
+from ._term_check import check_term
 
 __all__ = ["FUNCTIONS", "NAMESPACE", "Arg", "Function", "FunctionError", "Result"]
 

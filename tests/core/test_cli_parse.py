@@ -318,7 +318,7 @@ def test_parse_stdin_streams_in_constant_memory(monkeypatch: pytest.MonkeyPatch)
         finally:
             tracemalloc.stop()
 
-    from urnld.cli._parse import _Describer
+    from urnld.cli._parse_stream import _Describer
 
     # Past the memos' bound (the writer remembers at most _MAX_MEMO lines of each kind), a
     # longer list takes no more memory.

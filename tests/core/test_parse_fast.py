@@ -25,7 +25,8 @@ from hypothesis import strategies as st
 
 from urnld import CODES, URN, URNSyntaxError, check, json_default
 from urnld._core import accel
-from urnld.cli._parse import _Describer, _text, describe
+from urnld.cli._parse import _text, describe
+from urnld.cli._parse_stream import _Describer
 
 TESTS = Path(__file__).resolve().parents[1]
 

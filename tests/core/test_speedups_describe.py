@@ -28,7 +28,8 @@ from test_parse_fast import BY_CODE, OPTIONS, PUBLISHED
 
 from urnld import json_default
 from urnld._core import accel
-from urnld.cli._parse import _Describer, _text, describe
+from urnld.cli._parse import _text, describe
+from urnld.cli._parse_stream import _Describer
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -43,7 +43,7 @@ from ._encode import URNEncodingError, decode_nss, encode_nss
 from ._extract import find_urns
 from ._functional import functionally_equivalent
 from ._json import json_default
-from ._legacy import upgrade_draft_query
+from ._legacy import legacy_escaped, upgrade_draft_query
 from ._normalizers import is_urn_like
 from ._params import Params
 from ._parser import RFC8141_RE, Mode, syntax_error
@@ -130,6 +130,7 @@ __all__ = [
     "json_schema",
     "known_nids",
     "known_profiles",
+    "legacy_escaped",
     "load_policy",
     "lower_except_pct",
     "native_copy",

@@ -38,8 +38,8 @@
  *   _speedups/stream_miss.h  urnld.stream._passes: output buffer, counts, the verdicts of a miss
  *   _speedups/stream.h       urnld.stream._passes: rewrite, the line loop
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
- *   _speedups/describe.h     urnld.cli._parse: the pieces of a line urnld parse writes
- *   _speedups/describe_lines.h urnld.cli._parse: describe_lines, what `urnld parse -` writes
+ *   _speedups/describe.h     urnld.cli._parse_stream: the pieces of a line urnld parse writes
+ *   _speedups/describe_lines.h urnld.cli._parse_stream: describe_lines, what `urnld parse -` writes
  *
  * The differential tests (tests/core/test_speedups.py, tests/core/test_speedups_check.py,
  * tests/core/test_speedups_issn.py, tests/canon/test_canon_speedups.py) run both paths on the

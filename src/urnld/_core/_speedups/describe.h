@@ -1,4 +1,4 @@
-/* Part of _speedups.c (one translation unit). Twin of urnld.cli._parse's writing of one
+/* Part of _speedups.c (one translation unit). Twin of urnld.cli._parse_stream's writing of one
  * finding: the pieces describe_lines.h (`urnld parse -`'s compiled writer) writes a line with:
  * a growable UTF-8 buffer, JSON and repr() quoting, and the findings the writer makes itself
  * (percent-encoding lints, not-canonical) in check()'s order with their messages. */

@@ -1,4 +1,4 @@
-/* Part of _speedups.c (one translation unit). Twin of urnld.cli._parse (_Describer.text,
+/* Part of _speedups.c (one translation unit). Twin of urnld.cli._parse_stream (_Describer.text,
  * _Describer.json_line): what `urnld parse -` writes for each line of a list.
  *
  * describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec,

@@ -62,12 +62,21 @@ from importlib import metadata
 from os import PathLike
 from pathlib import Path
 from typing import TYPE_CHECKING, Final
-from urllib.parse import quote, unquote
+from urllib.parse import quote
 
-from .errors import URNError, URNLDEnvironmentError
+from ..errors import URNError, URNLDEnvironmentError
+from ._reverse import (
+    CheckFields,
+    Reverse,
+    by_head,
+    fold_scheme,
+    heads,
+    read_back,
+    reverse_pattern,
+)
 
 if TYPE_CHECKING:
-    from ._core import URN
+    from .._core import URN
 
 __all__ = [
     "ENTRY_POINT_GROUP",
@@ -146,10 +155,11 @@ class Resolver:
         """
         if not isinstance(iri, str):
             raise TypeError(f"urn_of() takes a str, not {type(iri).__name__}")
+        folded = fold_scheme(iri)
         for reverse in _reversers(self):
-            urn = reverse.match(iri)
-            if urn is not None:
-                return urn
+            text = reverse.match_text(folded)
+            if text is not None:
+                return _as_urn(text)
         return None
 
     def matches(self, urn: URN | str) -> bool:
@@ -171,7 +181,7 @@ class Resolver:
 
 def _as_urn(urn: URN | str) -> URN:
     # The public name, at call time: the URN type's own resolve() imports this module.
-    from . import URN
+    from .. import URN
 
     return urn if isinstance(urn, URN) else URN(urn)
 
@@ -279,128 +289,18 @@ def expand(urn: URN | str, template: str, *, rest: str | None = None) -> str:
     return locator
 
 
-_REVERSIBLE: Final = frozenset({"urn", "nid", "nss", "rest"})
-# RFC 3986 characters a reserved expansion may produce (all but '#', which ends the URI) and
-# those a simple expansion may (unreserved and %XX).
-_RESERVED_VALUE: Final = r"(?:[A-Za-z0-9\-._~:/?\[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})+"
-_SIMPLE_VALUE: Final = r"(?:[A-Za-z0-9\-._~]|%[0-9A-Fa-f]{2})+"
-_SCHEME: Final = re.compile(r"([A-Za-z][A-Za-z0-9+.\-]*):(//[^/?#]*)?")
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class _Reverse:
-    """One reversible template: its anchored pattern and how each group makes the URN."""
-
-    resolver: Resolver
-    pattern: re.Pattern[str]
-    names: tuple[tuple[str, str], ...]  # (group variable, operator)
-    prefix: str  # the template's literal start, folded: a cheap first test
-
-    def match(self, iri: str) -> URN | None:
-        text = self.match_text(_fold_scheme(iri))
-        return None if text is None else _as_urn(text)
-
-    def match_text(
-        self, folded: str, check_fields: Callable[[str], CheckFields] | None = None
-    ) -> str | None:
-        """:meth:`match` on an IRI already folded (:func:`_fold_scheme`), the URN as a str."""
-        m = self.pattern.fullmatch(folded)
-        if m is None:
-            return None
-        values: dict[str, str] = {}
-        for i, (name, op) in enumerate(self.names):
-            value = m[i + 1]
-            values[name] = unquote(value, errors="strict") if op == "" else value
-        r = self.resolver
-        if "nid" in values and values["nid"].lower() != r.nid:
-            return None
-        if "urn" in values:
-            text = values["urn"]
-        elif "nss" in values:
-            text = f"urn:{r.nid}:{values['nss']}"
-        elif "rest" in values:
-            text = f"urn:{r.nid}:{r.nss_prefix}{values['rest']}"
-        else:
-            return None
-        return text if _served(r, text, check_fields) else None
-
-
-#: What a check of one string gives, as :func:`urnld._kernel.check_fields` does: the codes of
-#: its findings, the first error as ``"code: message"`` (None for a valid URN), the canonical
-#: form and the NID in lower case (None when it does not parse).
-CheckFields = tuple[tuple[str, ...], "str | None", "str | None", "str | None"]
-
-
-def _served(r: Resolver, text: str, check_fields: Callable[[str], CheckFields] | None) -> bool:
-    """Whether *text* is a URN without components that *r* serves and that passes its
-    namespace's rule without errors."""
-    if check_fields is not None:  # the caller's check (a pass's fast, cached one)
-        _codes, error, canonical, nid = check_fields(text)
-        if error is not None or canonical is None or "?" in canonical or "#" in canonical:
-            return False  # '?' and '#' cannot occur in a canonical NSS: components
-        nss = canonical[len(nid or "") + 5 :]
-        return nid == r.nid and nss.lower().startswith(r.nss_prefix.lower())
-    from . import URN, check
-    from .findings import Severity
-
-    try:
-        urn = URN(text)
-    except ValueError:
-        return False
-    if urn.parts[2:] != (None, None, None) or not r.matches(urn):
-        return False
-    return not any(f.severity is Severity.ERROR for f in check(urn.assigned_key))
-
-
-def _fold_scheme(iri: str) -> str:
-    """*iri* with scheme and authority in lower case and ``http`` written as ``https``."""
-    m = _SCHEME.match(iri)
-    if m is None:
-        return iri
-    scheme = m[1].lower()
-    if scheme == "http":
-        scheme = "https"
-    return scheme + ":" + (m[2] or "").lower() + iri[m.end() :]
-
-
-def _reverse_pattern(r: Resolver, template: str) -> _Reverse | None:
-    """The reverse matcher of *template*, or None when it is outside the reversible subset."""
-    pieces = _parse_template(template)
-    regex: list[str] = []
-    names: list[tuple[str, str]] = []
-    seen: set[str] = set()
-    for k, (literal, op, name) in enumerate(pieces):
-        if k and not literal and name:
-            return None  # two expressions side by side: no literal tells where one ends
-        regex.append(re.escape(_fold_scheme(literal) if k == 0 else literal))
-        if not name:
-            continue
-        if name not in _REVERSIBLE or op == "#" or name in seen:
-            return None
-        seen.add(name)
-        names.append((name, op))
-        value = _SIMPLE_VALUE if op == "" else _RESERVED_VALUE
-        # In a query, '&' separates parameters: a value there stops before it.
-        if "?" in "".join(p[0] for p in pieces[: k + 1]) and op == "+":
-            value = value.replace("&", "")
-        regex.append(f"({value})")
-    if not names:
-        return None
-    return _Reverse(r, re.compile("".join(regex)), tuple(names), _fold_scheme(pieces[0][0]))
-
-
-def _reversers(r: Resolver) -> tuple[_Reverse, ...]:
+def _reversers(r: Resolver) -> tuple[Reverse, ...]:
+    """The reverse matchers of *r*'s template and aliases that are reversible, cached."""
     found = _REVERSERS.get(r)
     if found is None:
-        found = tuple(
-            rev for t in (r.template, *r.aliases) if (rev := _reverse_pattern(r, t)) is not None
-        )
+        patterns = (reverse_pattern(r, _parse_template(t)) for t in (r.template, *r.aliases))
+        found = tuple(rev for rev in patterns if rev is not None)
         if len(_REVERSERS) < 4096:  # a bounded cache: tables are small, callers' may not be
             _REVERSERS[r] = found
     return found
 
 
-_REVERSERS: dict[Resolver, tuple[_Reverse, ...]] = {}
+_REVERSERS: dict[Resolver, tuple[Reverse, ...]] = {}
 
 
 def urn_of_locator(iri: str, *, files: Sequence[str | PathLike[str]] = ()) -> URN | None:
@@ -441,17 +341,7 @@ def locator_urn(
     >>> locator_urn("https://doi.org/no-slash") is None
     True
     """
-    folded = _fold_scheme(iri)
-    for reverse in _index(files).get(_head(folded), ()):
-        if not folded.startswith(reverse.prefix):
-            continue
-        try:
-            text = reverse.match_text(folded, check_fields)
-        except UnicodeDecodeError:  # a %XX sequence that is not UTF-8: no URN
-            continue
-        if text is not None:
-            return text
-    return None
+    return read_back(_index(files), iri, check_fields)
 
 
 def locator_heads(*, files: Sequence[str | PathLike[str]] = ()) -> tuple[str, ...]:
@@ -465,41 +355,22 @@ def locator_heads(*, files: Sequence[str | PathLike[str]] = ()) -> tuple[str, ..
     >>> "https://doi.org" in heads, "http://doi.org" in heads, "doi:" in heads
     (True, True, True)
     """
-    heads: set[str] = set()
-    for head in _index(files):
-        heads.add(head)
-        if head.startswith("https:"):
-            heads.add("http:" + head[len("https:") :])
-    return tuple(sorted(h for h in heads if h))
-
-
-_HEAD: Final = re.compile(r"[a-z][a-z0-9+.\-]*:(?://[^/?#]*)?")
-
-
-def _head(folded: str) -> str:
-    """Scheme and authority of a folded IRI or template prefix (``https://doi.org``,
-    ``doi:``): the key under which the reversible templates are indexed."""
-    m = _HEAD.match(folded)
-    return "" if m is None else m[0]
+    return heads(_index(files))
 
 
 # The index of urnld's own table and the plugins' (built once per such pair of tables: a
 # locator is looked up once per distinct IRI of a pass, so the lookup must not walk them all).
-_indexed: tuple[object, object, dict[str, tuple[_Reverse, ...]]] | None = None
+_indexed: tuple[object, object, dict[str, tuple[Reverse, ...]]] | None = None
 
 
-def _index(files: Sequence[str | PathLike[str]]) -> dict[str, tuple[_Reverse, ...]]:
-    """The reversible templates of :func:`resolvers` by :func:`_head`, in table order."""
+def _index(files: Sequence[str | PathLike[str]]) -> dict[str, tuple[Reverse, ...]]:
+    """The reversible templates of :func:`resolvers` by scheme and authority, in table order."""
     global _indexed  # noqa: PLW0603  # a cache of the process's tables
     if not files:
         plugins, builtin = _plugin_tables(), _builtin_table()
         if _indexed is not None and _indexed[0] is plugins and _indexed[1] is builtin:
             return _indexed[2]
-    by: dict[str, list[_Reverse]] = {}
-    for r in resolvers(files=files):
-        for reverse in _reversers(r):
-            by.setdefault(_head(reverse.prefix), []).append(reverse)
-    index = {head: tuple(found) for head, found in by.items()}
+    index = by_head(reverse for r in resolvers(files=files) for reverse in _reversers(r))
     if not files:
         _indexed = (plugins, builtin, index)
     return index

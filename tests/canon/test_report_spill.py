@@ -179,7 +179,7 @@ def test_thirty_thousand_spellings_are_counted_exactly() -> None:
 
 
 def test_runs_leave_no_file_behind(tmp_path) -> None:
-    from urnld._kernel import set_spill_directory, spill_directory
+    from urnld._kernel import owner_tag, set_spill_directory, spill_directory
 
     saved = os.environ.get("URNLD_SPILL_DIR")
     set_spill_directory(str(tmp_path))
@@ -190,9 +190,45 @@ def test_runs_leave_no_file_behind(tmp_path) -> None:
                         {(f"urn:a:{i}", f"URN:A:{i}"): 1 for i in range(100)})
         with handoff_runs():
             data = pickle.dumps(r)
-        assert any(p.name.startswith(".urnld-run-") for p in tmp_path.iterdir())
+        # named after their owner, so the next run there removes them if this one is killed
+        assert any(p.name.startswith(f".urnld-{owner_tag()}-") for p in tmp_path.iterdir())
         back = pickle.loads(data)  # the receiver takes the named runs back
         assert back.to_dict() == r.to_dict()
         assert list(tmp_path.iterdir()) == []  # runs are unnamed files
+    finally:
+        set_spill_directory(saved)
+
+
+def test_a_run_handed_off_by_a_killed_process_is_removed_by_the_next_run(tmp_path) -> None:
+    # A worker killed after naming a run for its parent leaves the name; it carries the owner,
+    # so the next urnld process that spills there removes it.
+    import subprocess
+    import sys
+
+    from urnld._kernel import set_spill_directory
+
+    child = (
+        "import os, pickle, sys\n"
+        "from urnld._kernel import handoff_runs, set_spill_directory\n"
+        "from urnld.report import CheckReport\n"
+        "set_spill_directory(sys.argv[1])\n"
+        "r = CheckReport(memory_budget=0)\n"
+        "r.record_counts({}, {'a': 100}, {(f'urn:a:{i}', f'URN:A:{i}'): 1 for i in range(100)})\n"
+        "with handoff_runs():\n"
+        "    pickle.dumps(r)\n"
+        "os._exit(0)  # as if killed: the receiver never takes the runs\n"
+    )
+    subprocess.run([sys.executable, "-c", child, str(tmp_path)], check=True)
+    left = list(tmp_path.iterdir())
+    assert left and all(p.name.startswith(".urnld-") for p in left)
+    saved = os.environ.get("URNLD_SPILL_DIR")
+    set_spill_directory(str(tmp_path))
+    try:
+        r = CheckReport(memory_budget=0)
+        r.record_counts({}, {"a": 100}, {(f"urn:a:{i}", f"URN:A:{i}"): 1 for i in range(100)})
+        with handoff_runs():
+            data = pickle.dumps(r)
+        pickle.loads(data)
+        assert list(tmp_path.iterdir()) == []
     finally:
         set_spill_directory(saved)

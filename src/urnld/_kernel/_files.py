@@ -43,6 +43,7 @@ __all__ = [
     "open_input",
     "owner_gone",
     "owner_tag",
+    "sweep_once",
     "sweep_temporary",
     "umask",
 ]
@@ -187,11 +188,7 @@ def _atomic(p: str, text: bool, fsync: bool, compress: bool) -> Iterator[IO[Any]
     # A symlink to a regular file: replace the file it points to, keep the link.
     p = os.path.realpath(p)
     directory = os.path.dirname(p)
-    if directory not in _swept:
-        # Once per directory and process: a job writing thousands of pieces into one directory
-        # must not list it thousands of times.
-        _swept.add(directory)
-        sweep_temporary(directory)
+    sweep_once(directory)
     # The file gets the mode open() would give, or the replaced one's.
     mode = (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask()
     fd, tmp = _create_temporary(directory)
@@ -306,6 +303,18 @@ def sweep_temporary(directory: str) -> None:
         with contextlib.suppress(OSError):
             if entry.is_file(follow_symlinks=False):
                 os.unlink(entry.path)
+
+
+def sweep_once(directory: str) -> None:
+    """:func:`sweep_temporary` of *directory*, once per directory and process: a job writing
+    thousands of pieces into one directory must not list it thousands of times.
+
+    >>> import tempfile
+    >>> sweep_once(tempfile.gettempdir())
+    """
+    if directory not in _swept:
+        _swept.add(directory)
+        sweep_temporary(directory)
 
 
 def _private_name(directory: str) -> str:

@@ -31,9 +31,10 @@ import os
 import struct
 import sys
 import tempfile
-import uuid
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
+
+from ._files import owner_tag, sweep_once
 
 __all__ = [
     "Run",
@@ -203,7 +204,11 @@ class Run:
     def __getstate__(self) -> tuple[int, int, bytes | str]:
         fd = self._file.fileno()
         if _state["handoff"]:
-            name = os.path.join(spill_directory(), f".urnld-run-{uuid.uuid4().hex}.tmp")
+            # Named after its owner, so that if this process is killed before the receiver
+            # removes it, the next urnld run that writes there removes it (sweep_temporary).
+            directory = spill_directory()
+            sweep_once(directory)
+            name = os.path.join(directory, f".urnld-{owner_tag()}-{os.urandom(6).hex()}.tmp")
             if _link_fd(fd, name):
                 return self._length, self._size, name
             # no /proc or linkat, or a file made without O_TMPFILE: the bytes

@@ -205,12 +205,11 @@ def _in_child(
             raise WorkerError("the process writing the output died") from None
 
     try:
-        try:
+        # The child stopping reading is no error here: its result says why.
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):
             for batch in _batched(chunks):
                 data_out.send_bytes(batch)
             data_out.send_bytes(b"")
-        except (BrokenPipeError, ConnectionResetError):
-            pass  # the child stopped reading: its result says why
         data_out.close()
         msg = result()
         if msg[0] == "E":

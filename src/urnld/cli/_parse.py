@@ -25,7 +25,7 @@ import sys
 import textwrap
 
 from .. import json_default
-from ._parse_stream import _binary_stdout, _chunks, _Describer, _shown
+from ._parse_stream import _binary_stdout, _chunks, _Describer, _shown, description
 
 HELP = "parse and check URNs, show their parts and canonical form"
 EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
@@ -76,19 +76,7 @@ def describe(text: str, mode: str, strict: bool, profiles: list[str]) -> dict[st
     from ..registry import is_registered
 
     findings = check(text, mode, strict=strict, profiles=profiles)  # type: ignore[arg-type]
-    out: dict[str, object] = {
-        "input": text,
-        "valid": not any(f.severity == "error" for f in findings),
-        "mode": mode,
-        "parts": None,
-        "assigned_name": None,
-        "normalized": None,
-        "canonical": None,
-        "registered": None,
-        "rule": None,
-        "error": None,
-        "findings": [f.to_dict() for f in findings],
-    }
+    out = description(text, mode, findings)
     try:
         urn = URN(text, mode)  # type: ignore[arg-type]
     except URNSyntaxError as e:

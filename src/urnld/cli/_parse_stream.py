@@ -17,12 +17,12 @@ import json
 import os
 import re
 import sys
-from collections.abc import Iterator
-from typing import BinaryIO, Final
+from collections.abc import Iterator, Sequence
+from typing import Any, BinaryIO, Final
 
 from .. import json_default
 from .._core import legacy_escaped, normalized_text
-from ..findings import CODES, SEVERITY_RANK
+from ..findings import CODES, SEVERITY_RANK, Finding
 
 #: One NID as written, for the fast lane: the text block's lines from "  nid" to "  nss ",
 #: the JSON between the input and the NSS and between the canonical form and the findings,
@@ -33,6 +33,28 @@ _NidLane = tuple[
 ]
 #: What the accelerator's writer takes of a lane: its three strings and its own findings.
 _CLane = tuple[str, str, str, tuple[tuple[str, int, str, str], ...]]
+
+
+def description(text: str, mode: str, findings: Sequence[Finding]) -> dict[str, object]:
+    """The JSON description of *text* before its parse is known: every key ``urnld parse
+    --json`` writes, in its order, the parts left None.
+
+    >>> description("urn:x", "rfc8141", [])["valid"]
+    True
+    """
+    return {
+        "input": text,
+        "valid": not any(f.severity == "error" for f in findings),
+        "mode": mode,
+        "parts": None,
+        "assigned_name": None,
+        "normalized": None,
+        "canonical": None,
+        "registered": None,
+        "rule": None,
+        "error": None,
+        "findings": [f.to_dict() for f in findings],
+    }
 
 
 class _Describer:
@@ -135,19 +157,7 @@ class _Describer:
         findings, canonical, parts, error = self._check(
             text, mode, self.strict, self._options  # type: ignore[arg-type]
         )
-        out: dict[str, object] = {
-            "input": text,
-            "valid": not any(f.severity == "error" for f in findings),
-            "mode": mode,
-            "parts": None,
-            "assigned_name": None,
-            "normalized": None,
-            "canonical": None,
-            "registered": None,
-            "rule": None,
-            "error": None,
-            "findings": [f.to_dict() for f in findings],
-        }
+        out = description(text, mode, findings)
         if parts is None or canonical is None:
             assert error is not None
             out["error"] = {"position": error.position, "reason": error.reason}
@@ -215,43 +225,52 @@ class _Describer:
         out = self._text_lane(text)
         return (out, True) if out is not None else self._text_of(text)
 
+    def _fast_lane(self, text: str) -> tuple[Any, _NidLane] | None:
+        """The accelerator's check fields of *text* and its NID's lane, or None: the fast
+        lanes' common start (an error may come with check()'s repair hint, which the full path
+        writes)."""
+        fields = self._fields
+        if fields is None:
+            return None
+        got = fields(text, *self._context)
+        if got is None or got[1] is not None:
+            return None
+        lane = self._lane(text[4 : 4 + len(got[3])])
+        return None if lane is None else (got, lane)
+
     def _text_lane(self, text: str) -> str | None:
         """The text block of *text* from the fast lane (a valid URN), or None."""
-        fields = self._fields
-        if fields is not None:
-            got = fields(text, *self._context)
-            if got is not None:
-                codes, error, canonical, lower = got
-                # An error may come with check()'s repair hint: the full path writes it.
-                lane = None if error is not None else self._lane(text[4 : 4 + len(lower)])
-                if lane is not None:
-                    head = (
-                        f"{text}\n  valid       yes\n"
-                        f"{lane[0]}{text[5 + len(lower):]}\n  canonical   {canonical}\n"
-                    )
-                    if not codes:
-                        return head
-                    own = lane[3]
-                    found = []
-                    for code in codes:
-                        line = own.get(code)
-                        if line is None:
-                            if code != "not-canonical":
-                                break
-                            line = f"{self._nc_text}{canonical!r}\n"
-                        found.append(line)
-                    else:
-                        return head + "".join(found)
-                    # Percent-encoding lints too: their findings are made from the NSS alone.
-                    findings = self._fast_findings(text, got)
-                    if findings is not None:
-                        # The core's messages are made of an ASCII URN's parts and reprs:
-                        # nothing to hide; a rule's are shown as the reference shows them.
-                        return head + "".join(
-                            f"  {severity:<7}     {code}: "
-                            f"{message if rule is None else _shown(message)}\n"
-                            for code, severity, message, _, _, rule in findings
-                        )
+        found_lane = self._fast_lane(text)
+        if found_lane is not None:
+            got, lane = found_lane
+            codes, _, canonical, lower = got
+            head = (
+                f"{text}\n  valid       yes\n"
+                f"{lane[0]}{text[5 + len(lower):]}\n  canonical   {canonical}\n"
+            )
+            if not codes:
+                return head
+            own = lane[3]
+            found = []
+            for code in codes:
+                line = own.get(code)
+                if line is None:
+                    if code != "not-canonical":
+                        break
+                    line = f"{self._nc_text}{canonical!r}\n"
+                found.append(line)
+            else:
+                return head + "".join(found)
+            # Percent-encoding lints too: their findings are made from the NSS alone.
+            findings = self._fast_findings(text, got)
+            if findings is not None:
+                # The core's messages are made of an ASCII URN's parts and reprs:
+                # nothing to hide; a rule's are shown as the reference shows them.
+                return head + "".join(
+                    f"  {severity:<7}     {code}: "
+                    f"{message if rule is None else _shown(message)}\n"
+                    for code, severity, message, _, _, rule in findings
+                )
         return None
 
     def _text_of(self, text: str) -> tuple[str, bool]:
@@ -304,46 +323,42 @@ class _Describer:
 
     def _json_lane(self, text: str) -> str | None:
         """The JSON line of *text* from the fast lane (a valid URN), or None."""
-        fields = self._fields
-        if fields is not None:
-            got = fields(text, *self._context)
-            if got is not None:
-                codes, error, canonical, lower = got
-                # An error may come with check()'s repair hint: the full path writes it.
-                lane = None if error is not None else self._lane(text[4 : 4 + len(lower)])
-                if lane is not None:
-                    own = lane[4]
-                    found: list[str] | None = []
-                    for code in codes:
-                        item = own.get(code)
-                        if item is None:
-                            if code != "not-canonical":
-                                found = None
-                                break
-                            item = (
-                                f"{self._nc_json}{_string(f'canonical form is {canonical!r}')}"
-                                f', "span": [0, {len(text)}], "rule": null}}'
-                            )
-                        found.append(item)  # type: ignore[union-attr]  # None breaks out
-                    if found is None:
-                        # Percent-encoding lints too: their findings are made from the NSS.
-                        findings = self._fast_findings(text, got)
-                        if findings is not None:
-                            found = [
-                                f'{{"code": "{code}", "severity": "{severity}", "message": '
-                                f'{_string(message)}, "span": [{start}, {end}], "rule": '
-                                f"{_optional(rule)}}}"
-                                for code, severity, message, start, end, rule in findings
-                            ]
-                    if found is not None:
-                        nss = text[5 + len(lower) :]
-                        normalized = f"urn:{lower}:{self._upper_pct(nss)}"
-                        return (
-                            f'{{"input": "{text}", "valid": true{lane[1]}{nss}'
-                            '", "r_component": null, "q_component": null, "f_component": null},'
-                            f' "assigned_name": "{text}", "normalized": "{normalized}", '
-                            f'"canonical": "{canonical}{lane[2]}{", ".join(found)}]}}\n'
-                        )
+        found_lane = self._fast_lane(text)
+        if found_lane is not None:
+            got, lane = found_lane
+            codes, _, canonical, lower = got
+            own = lane[4]
+            found: list[str] | None = []
+            for code in codes:
+                item = own.get(code)
+                if item is None:
+                    if code != "not-canonical":
+                        found = None
+                        break
+                    item = (
+                        f"{self._nc_json}{_string(f'canonical form is {canonical!r}')}"
+                        f', "span": [0, {len(text)}], "rule": null}}'
+                    )
+                found.append(item)  # type: ignore[union-attr]  # None breaks out
+            if found is None:
+                # Percent-encoding lints too: their findings are made from the NSS.
+                findings = self._fast_findings(text, got)
+                if findings is not None:
+                    found = [
+                        f'{{"code": "{code}", "severity": "{severity}", "message": '
+                        f'{_string(message)}, "span": [{start}, {end}], "rule": '
+                        f"{_optional(rule)}}}"
+                        for code, severity, message, start, end, rule in findings
+                    ]
+            if found is not None:
+                nss = text[5 + len(lower) :]
+                normalized = f"urn:{lower}:{self._upper_pct(nss)}"
+                return (
+                    f'{{"input": "{text}", "valid": true{lane[1]}{nss}'
+                    '", "r_component": null, "q_component": null, "f_component": null},'
+                    f' "assigned_name": "{text}", "normalized": "{normalized}", '
+                    f'"canonical": "{canonical}{lane[2]}{", ".join(found)}]}}\n'
+                )
         return None
 
     def _json_of(self, text: str) -> tuple[str, bool]:

@@ -1,37 +1,18 @@
 """Reading an RDF document safely on the way to pyoxigraph: the reader that looks for URN base
-declarations and entity declarations as the bytes go by, bounds JSON nesting and markup-free
-RDF/XML text, and the error that says where a document went wrong."""
+declarations and entity declarations as the bytes go by, and bounds JSON nesting, RDF/XML
+nesting and markup-free RDF/XML text."""
 
 from __future__ import annotations
 
 import contextlib
 import re
-from typing import IO, Any, Final, Literal
+from typing import IO, Any, Final
 
 from .._core import accel as _accel
-from .._kernel import MAX_XML_DEPTH, get_syntax
-from .._kernel import SYNTAXES as SYNTAX_TABLE
-from ..errors import URNError
+from .._kernel import MAX_XML_DEPTH
+from ._names import RDFSyntaxError
 
-__all__ = [
-    "LINE_SYNTAXES",
-    "MAX_JSON_DEPTH",
-    "MAX_XML_DEPTH",
-    "MAX_XML_TEXT",
-    "SYNTAXES",
-    "HazardMode",
-    "RDFSyntaxError",
-    "normalize_syntax",
-]
-
-HazardMode = Literal["error", "warn", "ignore"]
-
-#: Every syntax the streaming path reads and writes, by urnld's names (the kernel's syntax
-#: table): those pyoxigraph has a reader and a writer for.
-SYNTAXES: Final = frozenset(name for name, s in SYNTAX_TABLE.items() if s.oxigraph is not None)
-#: One statement a line: read by the line pass itself (no stage A).
-LINE_SYNTAXES: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].lines)
-
+__all__ = ["MAX_JSON_DEPTH", "MAX_XML_DEPTH", "MAX_XML_TEXT"]
 
 # Input read per call by the sniffing reader (pyoxigraph asks for 1 KiB at a time).
 _BLOCK: Final = 1 << 20
@@ -53,32 +34,6 @@ MAX_XML_TEXT: Final = 16 << 20
 # An XML entity declaration (anywhere: a CDATA section that quotes one is refused too).
 _ENTITY: Final = re.compile(rb"<!entity")
 
-
-class RDFSyntaxError(URNError):
-    """An RDF input the streaming path cannot read: a syntax error, a refused construct.
-
-    ``line`` and ``column`` are the parser's (1-based) when it gives them, else None;
-    ``statement`` is the number of statements read before the error.
-
-    >>> str(RDFSyntaxError("x.ttl", "cannot parse as turtle: Unexpected end of file", 3, 7))
-    'x.ttl:3:7: cannot parse as turtle: Unexpected end of file'
-    >>> str(RDFSyntaxError("x.rdf", "cannot parse as xml: bad tag", statement=12))
-    'x.rdf: after statement 12: cannot parse as xml: bad tag'
-    """
-
-    def __init__(
-        self, source: str, reason: str, line: int | None = None, column: int | None = None,
-        *, statement: int | None = None,
-    ) -> None:
-        self.source, self.reason, self.line, self.column = source, reason, line, column
-        self.statement = statement
-        if line is not None:
-            where = f"{source}:{line}" + (f":{column}" if column is not None else "")
-        elif statement:
-            where = f"{source}: after statement {statement}"
-        else:
-            where = source
-        super().__init__(f"{where}: {reason}")
 
 #: The deepest JSON nesting read: pyoxigraph's JSON-LD reader recurses per level on the
 #: thread's stack (a few thousand levels end the process), so deeper documents are refused.
@@ -316,20 +271,3 @@ class _Sniffer:
 _CONTEXT_REF: Final = re.compile(
     rb'"@(?:context|import)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[[^\]]*?"((?:[^"\\]|\\.)*)")'
 )
-
-
-def normalize_syntax(name: str) -> str:
-    """urnld's name of the syntax *name*, or :class:`RDFSyntaxError` when it is not streamed.
-
-    >>> normalize_syntax("TTL"), normalize_syntax("application/ld+json"), normalize_syntax("nq")
-    ('turtle', 'json-ld', 'nquads')
-    """
-    try:
-        fmt = get_syntax(name).name
-    except URNError:
-        fmt = name
-    if fmt not in SYNTAXES:
-        raise RDFSyntaxError(
-            name, f"not a syntax the streaming path reads (one of {', '.join(sorted(SYNTAXES))})"
-        )
-    return fmt

@@ -1,7 +1,8 @@
 """``urnld parse -``'s compiled writer (``_speedups/describe_lines.h``) writes what the Python writes.
 
 The accelerator's ``describe_lines`` writes the text blocks or JSON Lines of a chunk of lines,
-the common case itself and the rest through the Python. For every chunk, its output and the
+the common case itself (valid ASCII URNs, and ASCII strings that do not parse, whose fault
+``_speedups/diagnose.h`` finds and words as the parser does) and the rest through the Python. For every chunk, its output and the
 validity it reports must be byte for byte those of the Python writer (``_Describer.lines``
 without the accelerator) and of the reference (``describe`` then ``_text`` or ``json.dumps``,
 one line at a time), in text and JSON. The whole command is compared too, on bytes that are not
@@ -9,8 +10,9 @@ UTF-8, NUL, CR, blank lines and a line longer than any chunk.
 
 Inputs: the 117 URNs of tests/data/nid_examples.jsonl (RFC examples, each row naming its
 source) with their equivalent and non-equivalent spellings, the published identifiers of
-tests/namespaces/test_real_world.py, one URN for each finding code, adversarial strings, and
-Hypothesis lists of valid URNs, near misses and any text.
+tests/namespaces/test_real_world.py, one URN for each finding code, adversarial strings, one
+string for each fault the parser names, and Hypothesis lists of valid URNs, near misses, any
+text and hostile lines (NUL, CR, controls, non-ASCII, undecodable bytes, long lines).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -28,7 +31,7 @@ from hypothesis import strategies as st
 from test_parse_fast import BY_CODE, OPTIONS, PUBLISHED
 
 from urnld import json_default
-from urnld._core import accel
+from urnld._core import RFC8141_RE, accel
 from urnld.cli._parse import _text, describe
 from urnld.cli._parse_stream import _Describer
 
@@ -208,6 +211,37 @@ def test_lines_are_split_and_stripped_as_the_python_does() -> None:
     _assert_same(" urn:example:a \t\r\n\n\u3000\nurn:example:b\u2028urn:example:c\n  \nurn:example:d")
     _assert_same("")
     _assert_same("\n\n \n")
+
+
+def test_the_compiled_diagnosis_is_taken() -> None:
+    # The ASCII strings that do not parse are written by the accelerator (diagnose.h), but for
+    # a draft-era query that '?=' fixes (its reason is the Python's) and, in JSON, a string a
+    # repair fixes (its finding is the Python's).
+    if accel.speedups is None:
+        pytest.skip("the accelerator is not built (or URNLD_PURE_PYTHON=1)")
+    python = {"urn:example:a?query=1", "urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+              "urn:example:\u00e9 x"}
+    faults = [t for t in SYNTAX_FAULTS if t.isascii()]
+    chunk = "\n".join([*faults, *python]) + "\n"
+    for as_json in (False, True):
+        asked: list[str] = []
+        d = _Describer("rfc8141", False, [])
+        slow = d._json_memo if as_json else d._text_memo
+
+        def record(text: str, slow: Callable[[str], tuple[str, bool]] = slow,
+                   asked: list[str] = asked) -> tuple[str, bool]:
+            asked.append(text)
+            return slow(text)
+
+        d._text_memo = d._json_memo = record  # type: ignore[method-assign]
+        d.valid = True
+        assert d.lines(chunk, as_json) == _reference(chunk, "rfc8141", False, [], as_json)[0]
+        assert d.valid is False
+        expected = {"urn:example:a?query=1", "urn:example:a?x", "urn:example:\u00e9 x"}
+        if as_json:
+            expected |= {t for t in python if "uuid" in t.lower()}
+        # (the strings that parse, with a rule's finding, are the Python's as before)
+        assert {t for t in asked if RFC8141_RE.fullmatch(t) is None} == expected
 
 
 def test_the_compiled_lane_is_taken() -> None:

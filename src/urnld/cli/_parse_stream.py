@@ -471,7 +471,7 @@ class _Describer:
         out, _, invalid = write(
             chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
             self._json_memo if as_json else self._text_memo, *self._writer_context,
-            self._r_message, True,
+            self._r_message, True, self._repair,
         )
         if invalid:
             self.valid = False
@@ -492,7 +492,7 @@ class _Describer:
             out, _, invalid = write(
                 chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
                 self._json_memo if as_json else self._text_memo, *self._writer_context,
-                self._r_message, False,
+                self._r_message, False, self._repair,
             )
             if invalid:
                 self.valid = False

@@ -23,6 +23,7 @@ import gc
 import json
 import sys
 import textwrap
+from collections.abc import Callable
 
 from .. import json_default
 from ._parse_stream import _binary_stdout, _chunks, _Describer, _shown, description
@@ -131,6 +132,15 @@ def _text(d: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _dropped(data: bytes) -> int:
+    """Write nothing: the reader has gone."""
+    return len(data)
+
+
+def _nothing() -> None:
+    """Flush nothing: the reader has gone."""
+
+
 def run(args: argparse.Namespace) -> int:
     check_profiles(args.profile)
     describer = _Describer(args.mode, args.strict, args.profile)
@@ -165,11 +175,22 @@ def run(args: argparse.Namespace) -> int:
                     continue
                 # The same bytes as through the text layer, without a str to encode.
                 sys.stdout.flush()
-                put, flush = binary.write, binary.flush
+                put: Callable[[bytes], object] = binary.write
+                flush: Callable[[], None] = binary.flush
                 for chunk in _chunks():
-                    put(describer.encoded_lines(chunk, args.json))
-                    if sys.stdout.line_buffering:
-                        flush()
+                    out = describer.encoded_lines(chunk, args.json)
+                    try:
+                        put(out)
+                        if sys.stdout.line_buffering:
+                            flush()
+                    except BrokenPipeError:
+                        # `urnld parse - | head -1`: the exit status still judges the whole
+                        # list, as the text layer's writes do (urnld.cli._PipeSafeText).
+                        reader_gone = getattr(sys.stdout, "reader_gone", None)
+                        if reader_gone is None:
+                            raise
+                        reader_gone()
+                        put, flush = _dropped, _nothing
             else:
                 write(render(value))
     finally:

@@ -26,7 +26,8 @@ import textwrap
 from collections.abc import Callable
 
 from .. import json_default
-from ._parse_stream import _binary_stdout, _chunks, _Describer, _shown, description
+from ._parse_io import binary_stdout, chunks
+from ._parse_stream import _Describer, _shown, description
 
 HELP = "parse and check URNs, show their parts and canonical form"
 EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
@@ -165,19 +166,19 @@ def run(args: argparse.Namespace) -> int:
     # What is loaded by now outlives the stream: the collector need not walk it again at each
     # collection the stream's short-lived objects set off.
     gc.freeze()
-    binary = _binary_stdout()
+    binary = binary_stdout()
     try:
         for value in args.urns:
             if value == "-":
                 if binary is None:
-                    for chunk in _chunks():
+                    for chunk in chunks():
                         write(describer.lines(chunk, args.json))
                     continue
                 # The same bytes as through the text layer, without a str to encode.
                 sys.stdout.flush()
                 put: Callable[[bytes], object] = binary.write
                 flush: Callable[[], None] = binary.flush
-                for chunk in _chunks():
+                for chunk in chunks():
                     out = describer.encoded_lines(chunk, args.json)
                     try:
                         put(out)

@@ -2,7 +2,7 @@
 
 :class:`_Describer` writes what :func:`urnld.cli._parse.describe` describes, the same bytes by
 quicker means (a memo per NID, a fast lane for common URNs, the accelerator's compiled writer
-of a whole chunk); :func:`_chunks` reads stdin a chunk of whole lines at a time, so a list of
+of a whole chunk), a chunk of whole lines at a time (read by :mod:`._parse_io`), so a list of
 any length runs in constant memory.
 
 >>> _Describer("rfc8141", False, []).lines("urn:example:a\\n", False).splitlines()[:2]
@@ -11,14 +11,10 @@ any length runs in constant memory.
 
 from __future__ import annotations
 
-import codecs
-import io
 import json
-import os
 import re
-import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, BinaryIO, Final
+from collections.abc import Sequence
+from typing import Any, Final
 
 from .. import json_default
 from .._core import legacy_escaped, normalized_text
@@ -556,63 +552,6 @@ def _shown(text: object) -> str:
 
 # C0 controls, DEL and C1 controls: what a terminal may act on.
 _CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def _binary_stdout() -> BinaryIO | None:
-    """stdout's byte stream when writing UTF-8 there is what its text layer does (UTF-8,
-    backslashes for what cannot be encoded, no newline translation), else None. The CLI's
-    pipe-safe stdout (``urnld.cli._PipeSafeText``) is looked through: its caller handles a
-    closed pipe."""
-    stdout = getattr(sys.stdout, "wrapped", sys.stdout)
-    buffer = getattr(stdout, "buffer", None)
-    if (
-        not isinstance(stdout, io.TextIOWrapper)
-        or buffer is None
-        or codecs.lookup(stdout.encoding).name != "utf-8"
-        or stdout.errors != "backslashreplace"
-        or os.linesep != "\n"
-    ):
-        return None
-    return buffer  # type: ignore[no-any-return]
-
-
-#: Characters (bytes from a binary stdin) read at a time: a chunk's output (some 20 times its
-#: size as JSON) is held until written.
-_CHUNK = 1 << 13
-
-
-def _chunks() -> Iterator[str]:
-    """stdin as chunks of whole lines (the last may lack its ``\n``), each decoded once.
-
-    Bytes are decoded leniently: an undecodable line is reported as not a URN, not a crash (a
-    chunk ends at a ``\n``, which no UTF-8 sequence holds, so a line decodes as on its own).
-    A read returns what is there (``read1``), so results follow a slow writer line by line.
-    """
-    binary = getattr(sys.stdin, "buffer", None)
-    if binary is None:  # a text stream given by the caller (tests, embedding)
-        text_pending = ""
-        while block := sys.stdin.read(_CHUNK):
-            cut = block.rfind("\n") + 1
-            if cut == 0:
-                text_pending += block
-                continue
-            yield text_pending + block[:cut]
-            text_pending = block[cut:]
-        if text_pending:
-            yield text_pending
-        return
-    read = getattr(binary, "read1", binary.read)
-    pending: list[bytes] = []  # a line longer than a read, in pieces (no quadratic joins)
-    while block := read(_CHUNK):
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            pending.append(block)
-            continue
-        head = block[:cut] if not pending else b"".join([*pending, block[:cut]])
-        pending = [block[cut:]] if cut < len(block) else []
-        yield head.decode("utf-8", "surrogateescape")
-    if pending:
-        yield b"".join(pending).decode("utf-8", "surrogateescape")
 
 
 def _optional(text: str | None) -> str:

@@ -118,3 +118,18 @@ def test_deep_rdfxml_is_refused_before_pyoxigraph(tmp_path: Path, pure: bool,
                   + '<e:p rdf:parseType="Resource">' * 400 + "<e:q>1</e:q>"
                   + "</e:p>" * 400 + "</rdf:Description></rdf:RDF>")
     assert check_file(ok, input_format="xml").statements_in == 401  # 400 e:p, 1 e:q
+
+
+def test_a_tag_that_never_ends_is_refused_in_bounded_memory(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # "<" inside a quoted value resets the markup-free run, so only the tag's own bound holds
+    # the Python twin's kept token (the automaton keeps one int of state).
+    from urnld.stream import _sniff
+
+    monkeypatch.setattr(_sniff, "MAX_XML_TEXT", 1 << 16)
+    d = _XmlDepth("x.rdf")
+    d._c = None
+    d.feed(b'<rdf:RDF a="')
+    with pytest.raises(RDFSyntaxError, match="a tag longer than 65,536 bytes"):
+        for _ in range(4):
+            d.feed(b"<" * (1 << 15))

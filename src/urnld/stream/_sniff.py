@@ -151,6 +151,9 @@ class _XmlDepth:
             if m is None or (m.end() == lt + 2 and n - lt < 9 and (
                     b"<!--".startswith(opener) or b"<![CDATA[".startswith(opener))):
                 self._carry = data[lt:]  # cut by the block's end (or a comment opener might be)
+                if len(self._carry) > MAX_XML_TEXT:  # a tag that never ends: bounded memory
+                    raise RDFSyntaxError(self.source, f"a tag longer than {MAX_XML_TEXT:,} "
+                                         "bytes: refused (bounded memory)")
                 return
             pos = m.end()
             if m.group(1) is not None:

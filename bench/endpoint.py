@@ -6,7 +6,8 @@
 
 The store is an Oxigraph server (default) or a Virtuoso server (``--store virtuoso``: a
 ``virtuoso-t`` of its own in a temporary directory; the data goes in one named graph, since
-Virtuoso has no plain default graph, and both sides use its Graph Store Protocol).
+Virtuoso has no plain default graph; dumps go through its Graph Store Protocol, loads through
+its bulk loader, see :meth:`VirtuosoServer.load`).
 
 In one run, on a store of ``--triples`` N-Triples statements of which 10% use a non-canonical
 URN spelling (records about books named by ISBN URNs, spelled ``URN:ISBN:…``, ``urn:ISBN:…``
@@ -17,7 +18,8 @@ or with hyphens in one statement out of ten):
   one streamed result and in pages (``--page-size``);
 * in place — ``urnld canonicalize --endpoint`` (:func:`urnld.rdf.canonicalize_endpoint`);
 * round trip — what users do today: dump the store (Graph Store Protocol GET), run
-  ``urnld canonicalize dump.nt -o out.nt``, clear the store and load ``out.nt`` (GSP POST);
+  ``urnld canonicalize dump.nt -o out.nt``, clear the store and load ``out.nt`` (GSP POST;
+  on Virtuoso its bulk loader);
   the store is reloaded with the original data between the two;
 * client memory — ``urnld canonicalize --endpoint`` run in a child process on a store of each
   ``--memory`` size; its peak RSS should not grow with the store.
@@ -203,13 +205,15 @@ class VirtuosoServer:
     def load(self, path: Path) -> None:
         """Load ``path`` into GRAPH with Virtuoso's bulk loader, as its administrator would.
 
-        The Graph Store Protocol POST of the whole file (80 MB at 1M statements, sent as bytes
-        because Digest sends the body again after the challenge) sat idle for 20 minutes on a
-        store that had just held and cleared the same data; chunked POSTs would each be a
-        logged transaction of their own. Virtuoso's documented way to load a dump is the bulk
-        loader: ``ld_dir`` registers the files of a directory in ``DirsAllowed``,
-        ``rdf_loader_run()`` parses them without the transaction log, and ``checkpoint``
-        makes the result durable (without it a restart replays or loses the load).
+        Not the Graph Store Protocol: one POST of the whole file (80 MB at 1M statements, sent
+        as bytes because Digest sends the body again after the challenge) sometimes finishes in
+        seconds and sometimes never answers, the server idle and its log saying "Locks are held
+        for a long time" and "Many lock waits" (7.2.5; seen on a fresh store and on one just
+        cleared). POSTs in chunks would each be a logged transaction, and are not what an
+        administrator does with a dump: Virtuoso's documented way is the bulk loader.
+        ``ld_dir`` registers the files of a directory in ``DirsAllowed`` (the store's own
+        directory here), ``rdf_loader_run()`` parses them without the transaction log, and
+        ``checkpoint`` makes the result durable (without it a restart would lose the load).
         """
         self.loads += 1
         folder = self.location / f"load{self.loads}"  # a new directory: LOAD_LIST keys by path
@@ -313,6 +317,9 @@ def main() -> None:
     ap.add_argument("--page-size", type=int, default=50_000,
                     help="page size of the paged check (ORDER BY/LIMIT/OFFSET); 0: skip it "
                     "(on Oxigraph every page aggregates the whole store again)")
+    ap.add_argument("--max-terms", type=int, default=None,
+                    help="Virtuoso: distinct terms per update request at most (the in-place run "
+                    "in this process; default: urnld's)")
     ap.add_argument("--no-check", action="store_true",
                     help="skip the check --endpoint timings (only in place vs round trip)")
     args = ap.parse_args()
@@ -324,6 +331,10 @@ def main() -> None:
     from urnld.stream import canonicalize_file
 
     make = VirtuosoServer if args.store == "virtuoso" else Server
+    if args.max_terms is not None:  # how the request size weighs on Virtuoso's compile time
+        import urnld.endpoint._endpoint as in_place
+
+        in_place._VIRTUOSO_MAX_TERMS = args.max_terms
     if args.store == "virtuoso":  # updates go to /sparql-auth with Digest, as a user's would
         os.environ.update(URNLD_ENDPOINT_USER="dba", URNLD_ENDPOINT_PASSWORD="dba",
                           URNLD_ENDPOINT_AUTH="digest")

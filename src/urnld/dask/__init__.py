@@ -2,16 +2,18 @@
 
 ``urnld canonicalize --engine dask`` / ``urnld check --engine dask`` and the Python API behind
 them. Inputs are N-Triples / N-Quads files, plain or ``.gz``, streamed in partitions, and
-documents in every other syntax :func:`urnld.read.read` reads, each read whole by one worker.
+documents in every other syntax :func:`urnld.read.read` reads, each on one worker.
 URN canonicalization is a pure function of each term, so every partition is processed
 independently with :func:`urnld.stream.canonicalize_lines` / :func:`urnld.stream.check_lines`
 and the reports are combined with ``.merge``.
 
 * **Documents.** Turtle, TriG, RDF/XML, JSON-LD, N3, TriX and HexTuples cannot be cut at line
-  boundaries: one task reads such a document with the reader (offline JSON-LD catalog, URN base
-  guard) and runs what the local command runs on it (:func:`urnld.rdf.canonicalize_document`,
-  :func:`urnld.rdf.check_graph`). That worker holds the document in memory; the driver does
-  not. Hazard warnings are raised again in the driver.
+  boundaries: one task runs on such a document what the local command runs on it, on the same
+  engine: streamed through N-Quads (:func:`urnld.stream.canonicalize_file`,
+  :func:`urnld.stream.check_file`, bounded memory) where the local command streams it, else read
+  whole by the reader (offline JSON-LD catalog, URN base guard) and canonicalized or checked in
+  memory on that worker. The driver holds none of it. Hazard warnings are raised again in the
+  driver.
 * **Partitions.** A plain file larger than ``partition_size`` (64 MiB) is cut into byte ranges
   aligned to line starts; a ``.gz`` file is one partition. Workers read their ranges straight
   from disk and write their output pieces straight to disk; only reports travel through Dask.

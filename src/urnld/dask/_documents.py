@@ -1,13 +1,14 @@
-"""Inputs that are not cut into line partitions: each is read whole, in one task, by urnld's reader.
+"""Inputs that are not cut into line partitions: each is one task, on one worker.
 
 Turtle, TriG, RDF/XML, JSON-LD, N3, TriX and HexTuples cannot be split at line boundaries (a
 statement can span lines, prefixes and bases hold for the rest of the document, a JSON-LD
-context for the whole object). So a worker reads such a document with :func:`urnld.read.read`
-(offline JSON-LD catalog, URN base guard, the same one-line errors) and runs on it what
-``urnld canonicalize``/``check`` run locally: the in-memory canonicalization, or
-:func:`urnld.rdf.check_graph`. The document is held by that one worker, as an rdflib graph, the
-same memory as the local command; the driver holds none of it. An N-Triples/N-Quads input goes
-the same way when the output syntax or ``iris="rfc3986"`` needs the in-memory pass, as locally.
+context for the whole object). So one worker runs on such a document what ``urnld canonicalize``
+/ ``check`` run locally, on the engine the one route (:func:`urnld._kernel.canonicalize_route`)
+picks: streamed through N-Quads (:mod:`urnld.stream`, in bounded memory) where the local command
+streams it, else read whole by :func:`urnld.read.read` (offline JSON-LD catalog, URN base guard,
+the same one-line errors) into a graph that the worker holds, as the local command does. The
+driver holds none of it. An N-Triples/N-Quads input goes the same way when the output syntax or
+``iris="rfc3986"`` needs the in-memory pass, as locally.
 
 Hazard warnings (``hazards="warn"``) are recorded on the worker and raised again in the driver,
 so a caller (the command line) sees them as if it had read the document itself.

@@ -345,10 +345,12 @@ def canonicalize_files(
 
     N-Triples/N-Quads files (plain or ``.gz``) are cut into line partitions and streamed, and
     their outputs are byte-identical to the local ones. Every other syntax the reader reads
-    (``input_format``, default: from the extension) is read whole by one worker with
-    :func:`urnld.read.read` (``catalog``, ``base``, ``hazards`` as there) and canonicalized in
-    memory, as locally. ``output_format`` (default: each input's syntax) is the syntax written;
-    ``iris="rfc3986"`` also normalizes IRIs that are not URNs (in memory, as locally).
+    (``input_format``, default: from the extension) is one task on one worker, on the engine
+    the local command uses: streamed through N-Quads (Turtle, TriG, RDF/XML, JSON-LD, N3), or
+    read whole with :func:`urnld.read.read` and canonicalized in memory (TriX, HexTuples,
+    JSON-LD with a ``catalog``); ``catalog``, ``base`` and ``hazards`` as there.
+    ``output_format`` (default: each input's syntax) is the syntax written; ``iris="rfc3986"``
+    also normalizes IRIs that are not URNs (in memory, as locally).
 
     ``workers``: size of the local cluster to start (default: one process per CPU);
     ``scheduler``: address of an existing cluster instead (its workers must see the inputs,
@@ -481,9 +483,9 @@ def check_files(
 
     The report equals the merge of the single-process ``urnld check`` reports of the inputs;
     malformed lines are in it (``.errors``, with file and exact line number), not raised.
-    N-Triples/N-Quads files are partitioned; other syntaxes are read whole, one task each, with
-    ``input_format``, ``catalog``, ``base`` and ``hazards`` as in :func:`canonicalize_files`,
-    whose ``workers``/``scheduler`` these are too.
+    N-Triples/N-Quads files are partitioned; other syntaxes are one task each (streamed where
+    the local command streams them), with ``input_format``, ``catalog``, ``base`` and
+    ``hazards`` as in :func:`canonicalize_files`, whose ``workers``/``scheduler`` these are too.
 
     An input that cannot be read (missing, of unknown syntax, a document the reader refuses:
     :class:`urnld.read.ReadError`, :class:`urnld.jsonld.URNBaseError`…) raises that error; with

@@ -412,8 +412,11 @@ def _locator(
 
 # Virtuoso compiles an update into a code vector of at most 32 KiB ("SQ199: Maximum size
 # (32767) of a code vector exceeded"): about 6,000 VALUES rows in one request exceed it, 2,000
-# do not. There a batch also ends at this many distinct terms.
-_VIRTUOSO_MAX_TERMS = 1000
+# do not. There a batch also ends at this many distinct terms, well below that limit: the time
+# Virtuoso takes to compile a request grows faster than its rows, so requests of 1,000 terms
+# made the whole rewrite slower than requests of 100-500 (docs/performance.md, the
+# --max-terms runs of bench/endpoint.py).
+_VIRTUOSO_MAX_TERMS = 300
 
 
 def _max_terms(scope: _Scope) -> int | None:

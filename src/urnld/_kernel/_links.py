@@ -87,8 +87,14 @@ class Extra(NamedTuple):
 
     def ntriples(self) -> bytes:
         """The statement as one N-Triples line."""
-        obj = _nt_literal(self.object) if self.literal else f"<{self.object}>"
-        return f"<{self.subject}> <{self.predicate}> {obj} .\n".encode()
+        return _line(self).encode()
+
+
+def _line(e: Extra) -> str:
+    """*e*'s N-Triples line as a str: the lines sort as their UTF-8 bytes do (UTF-8 keeps
+    code point order), and many are encoded at once."""
+    obj = _nt_literal(e.object) if e.literal else f"<{e.object}>"
+    return f"<{e.subject}> <{e.predicate}> {obj} .\n"
 
 
 def _nt_literal(text: str) -> str:
@@ -150,7 +156,7 @@ def extra_statements(
                 out.add(Extra(a, RDFS_SEE_ALSO, locator))
     if options.link_locators:
         out.update(_locator_links(canonicals, locators))
-    return sorted(out, key=Extra.ntriples)
+    return sorted(out, key=_line)
 
 
 def _locator_links(canonicals: set[str], locators: Iterable[tuple[str, str]]) -> set[Extra]:
@@ -233,4 +239,4 @@ def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:
 
 def ntriples(extras: Iterable[Extra]) -> bytes:
     """The N-Triples lines of *extras*, in the order given."""
-    return b"".join(e.ntriples() for e in extras)
+    return "".join(map(_line, extras)).encode()

@@ -131,12 +131,15 @@ def extra_statements(
     [('https://id.gs1.org/01/04012345111118/21/987', 'urn:epc:id:sgtin:4012345.011111.987'),
      ('urn:epc:id:sgtin:4012345.011111.987', 'https://id.gs1.org/01/04012345111118/21/987')]
     """
-    canonicals: set[str] = set()
     out: set[Extra] = set()
-    for canonical, spelling in pairs:
-        canonicals.add(canonical)
-        if options.keep_spellings and spelling != canonical:
-            out.add(Extra(canonical, SPELLING, spelling, True))
+    if options.keep_spellings:
+        canonicals: set[str] = set()
+        for canonical, spelling in pairs:
+            canonicals.add(canonical)
+            if spelling != canonical:
+                out.add(Extra(canonical, SPELLING, spelling, True))
+    else:
+        canonicals = {canonical for canonical, _spelling in pairs}
     if options.link:
         for a in canonicals:
             if not _bare(a):
@@ -208,7 +211,9 @@ def report_extras(
     For a transport that counts only what it writes (a store already holding a statement does
     not get it again). Raises :class:`SpellingLimitError` as :func:`extras_of_report` does.
     """
-    locators = report.locator_pairs() if options.link_locators else []
+    # The locator pairs and, when they are all that is linked, the canonical URNs suffice,
+    # in any order: extra_statements sorts what it adds.
+    locators = report.locator_pair_set() if options.link_locators else set()
     if not (options.link or options.keep_spellings or options.link_resolvers or locators):
         # link_locators alone and no locator met: nothing to add, whatever the spellings are.
         return []
@@ -224,7 +229,10 @@ def report_extras(
             "statements link-locators adds would be incomplete; run without it, or raise the "
             "report's max_examples (Python API)"
         )
-    return extra_statements(report.spellings(), options, locators)
+    if options.link or options.keep_spellings or options.link_resolvers:
+        return extra_statements(report.spellings(), options, locators)
+    # link_locators alone needs no spelling: each canonical URN as its own.
+    return extra_statements(((c, c) for c in report.canonical_urns()), options, locators)
 
 
 def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:

@@ -215,6 +215,28 @@ class CanonicalizeReport(_ReportBase):
         """Every kept ``(canonical URN or "", locator)`` pair, sorted."""
         return [key for key, _n in self._locators.items()]
 
+    def locator_pair_set(self) -> set[tuple[str, str]]:
+        """The pairs of :meth:`locator_pairs` as a set: for a caller that needs no order,
+        without the sorted merge of the pairs spilled to disk.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_locators([("doi:10.1000/182", "urn:doi:10.1000/182", "doi", 1, False)])
+        >>> r.locator_pair_set()
+        {('urn:doi:10.1000/182', 'doi:10.1000/182')}
+        """
+        return set(self._locators.all_keys())
+
+    def canonical_urns(self) -> set[str]:
+        """Every kept canonical URN (the first of each pair :meth:`spellings` gives), without
+        the sorted merge of the spellings spilled to disk.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_urn("URN:EXAMPLE:a", "urn:example:a", "example")
+        >>> r.canonical_urns()
+        {'urn:example:a'}
+        """
+        return {key[0] for key in self._clusters.all_keys()}
+
     @property
     def locators_truncated(self) -> bool:
         """True when the kept locator pairs hit ``max_examples``."""

@@ -123,8 +123,10 @@ def served(r: Resolver, text: str, check_fields: Callable[[str], CheckFields] | 
         _codes, error, canonical, nid = check_fields(text)
         if error is not None or canonical is None or "?" in canonical or "#" in canonical:
             return False  # '?' and '#' cannot occur in a canonical NSS: components
-        nss = canonical[len(nid or "") + 5 :]
-        return nid == r.nid and nss.lower().startswith(r.nss_prefix.lower())
+        if nid != r.nid:
+            return False
+        prefix = r.nss_prefix  # most entries serve every NSS of their NID
+        return not prefix or canonical[len(nid) + 5 :].lower().startswith(prefix.lower())
     from .. import URN, check
     from ..findings import Severity
 

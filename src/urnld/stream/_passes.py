@@ -148,7 +148,7 @@ class _Pass(abc.ABC):
         """Output for an IRI token (cache miss path)."""
         first = tok[1]
         if first not in _URN_START:
-            if self.spellings.looks_at_iris:
+            if self._read_locator is not None:  # the locator modes look at every IRI
                 return self._locator(tok)
             self.tokens[tok] = NOT_URN  # the common case: cannot be a URN
             return NOT_URN
@@ -189,7 +189,7 @@ class _Pass(abc.ABC):
         """Output for an IRI token that is no URN under the locator modes (cache miss path)."""
         text = unescape_iri(tok) if b"\\" in tok else tok[1:-1].decode("utf-8", "replace")
         read = self._read_locator
-        urn = (read if read is not None else self.spellings.locator)(text)
+        urn = read(text) if read is not None else self.spellings.locator(text)
         out = NOT_URN
         if urn is not None:
             merge = self.spellings.locators == "merge"

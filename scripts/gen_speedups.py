@@ -36,6 +36,7 @@ import re
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
+from typing import Final
 
 ROOT = Path(__file__).resolve().parents[1]
 HEADER = ROOT / "src" / "urnld" / "_core" / "_speedups" / "_generated.h"
@@ -408,6 +409,72 @@ def _describe_data() -> list[str]:
     return lines
 
 
+def _cut(message: str, args: list[str], what: str) -> list[str]:
+    """*message* cut at the literal strings *args*, in order: the pieces between them."""
+    pieces, rest = [], message
+    for arg in args:
+        before, found, rest = rest.partition(arg)
+        if not found:
+            raise ValueError(f"{what}: {arg!r} not in {message!r}")
+        pieces.append(before)
+    return [*pieces, rest]
+
+
+#: The parts of a URN as the parser's reasons name them, in diagnose.h's order (enum part).
+_PARTS: Final = ["namespace-specific string", "r-component", "q-component", "f-component"]
+
+
+def _diagnosis_data() -> list[str]:
+    """What urnld parse's C diagnosis (diagnose.h) writes: the parser's reasons for an ASCII
+    string that is not an RFC 8141 URN, read from the parser's own diagnosis of sample
+    strings and cut at their arguments (a character's repr, its code, the part's name); each
+    cut is checked on a second sample with other arguments."""
+    from urnld._core._parser import diagnose
+
+    def reason(text: str) -> str:
+        return diagnose(text, "rfc8141").reason
+
+    # (C name, sample, its arguments, a second sample, its arguments)
+    samples: list[tuple[str, str, list[str], str, list[str]]] = [
+        ("PREFIX_EARLY", "ur", [], "urn", []),
+        ("PREFIX", "url:a:b", [], "xurn:a:b", []),
+        ("NID_DASH_START", "urn:-ab:c", [], "urn:--:c", []),
+        ("NID_LONG", "urn:" + "a" * 33 + ":b", [], "urn:" + "b" * 40, []),
+        ("NID_FIRST", "urn:.a:b", ["'.'"], "urn:'a:b", ['"\'"']),
+        ("NID_CHAR", "urn:ab_c:d", ["'_'"], "urn:ab\\:d", ["'\\\\'"]),
+        ("NID_MISSING", "urn::a", [], "urn:", []),
+        ("NID_NO_NSS", "urn:example", [], "urn:ab", []),
+        ("NID_DASH_END", "urn:ab-:c", [], "urn:a-b--:c", []),
+        ("NID_SHORT", "urn:a:b", [], "urn:0:", []),
+        ("BAD_PCT", "urn:example:a%g1", [], "urn:example:%", []),
+        ("QMARK", "urn:example:a?x", [], "urn:example:%41?", []),
+        ("HASH_TWICE", "urn:example:a#f#g", [], "urn:example:a##", []),
+        ("SPACE_IN", "urn:example:a b", [_PARTS[0]], "urn:example:a?+r ", [_PARTS[1]]),
+        ("CONTROL_IN", "urn:example:a\tb", ["U+0009", _PARTS[0]], "urn:example:a?=q\x7f",
+         ["U+007F", _PARTS[2]]),
+        ("CHAR_IN", "urn:example:a<b", ["'<'", "3C", _PARTS[0]], 'urn:example:a#f"',
+         ["'\"'", "22", _PARTS[3]]),
+        ("EMPTY", "urn:example:", [_PARTS[0]], "urn:example:a?+?=q", [_PARTS[1]]),
+        ("START", "urn:example:/a", [_PARTS[0], "'/'"], "urn:example:a?=?x",
+         [_PARTS[2], "'?'"]),
+    ]
+    lines = [
+        "/* ---- urnld parse's diagnosis of a string that is not a URN (diagnose.h) ---- */",
+        "/* the parts as the reasons name them: urnld._core._parser */",
+        "static const char *const SX_PARTS[] = {"
+        + ", ".join(_c_string(p) for p in _PARTS) + "};",
+        "/* urnld._core._parser's reasons, cut at their arguments */",
+    ]
+    for name, text, args, other, other_args in samples:
+        pieces = _cut(reason(text), args, name)
+        rebuilt = pieces[0] + "".join(a + p for a, p in zip(other_args, pieces[1:], strict=True))
+        if rebuilt != reason(other):
+            raise ValueError(f"{name}: reason is not {pieces!r} around its arguments")
+        lines.append(f"static const char *const MSG_SX_{name}[] = "
+                     f"{{{', '.join(_c_string(p) for p in pieces)}}};")
+    return lines
+
+
 def render() -> str:
     """The header's text."""
     parts = [
@@ -427,6 +494,7 @@ def render() -> str:
         _natives(),
         _check_data(),
         _describe_data(),
+        _diagnosis_data(),
         ["#endif /* URNLD_SPEEDUPS_GENERATED_H */"],
     ]
     return "\n\n".join("\n".join(p) for p in parts) + "\n"

@@ -45,6 +45,7 @@ __all__ = [
     "URNLDEnvironmentError",
     "URNSyntaxError",
     "URNValidationError",
+    "UnsafeXMLError",
     "WorkerError",
     "parser_reason",
 ]
@@ -157,6 +158,14 @@ class ReadError(URNError):
     """An RDF input cannot be read: unknown syntax, unreadable file, a parser's complaint.
 
     Also importable as :class:`urnld.read.ReadError`, its documented home.
+    """
+
+
+class UnsafeXMLError(ReadError):
+    """RDF/XML that declares entities or refers to external ones: refused, never expanded.
+
+    Documented as :class:`urnld.read.UnsafeXMLError`; defined here because the one RDF/XML scan
+    (the reader's and the streaming path's) raises it.
     """
 
 

@@ -77,7 +77,7 @@ def test_merged_iris_are_counted(tmp_path, capsys):
     assert main(["canonicalize", str(src), "--iris", "rfc3986", "-o", str(tmp_path / "o.nt"),
                  "--report", str(report), "--findings", str(findings)]) == 0
     err = capsys.readouterr().err
-    assert ("merged 3 spellings of other IRIs into 1 RFC 3986 normal forms "
+    assert ("merged 3 spellings of other IRIs into 1 RFC 3986 normal form "
             "(4 occurrences rewritten)") in err
     import json
 

@@ -91,7 +91,7 @@ def test_canonicalize_summary_says_exactly_what_is_left(capsys, tmp_path: Path,
     written = out.read_text()
     # The wrong check digit breaks only the ISBN rules: rewritten. The X- NID: left.
     assert "<urn:isbn:0395363412>" in written and "<urn:X-LOCAL:shelf-42>" in written
-    assert "left 1 invalid URNs as written" in err
+    assert "left 1 invalid URN as written" in err
     assert "break RFC 8141 or their namespace's rules" not in err
     assert "only their namespace's rules" in err and "were rewritten" in err
 
@@ -111,7 +111,7 @@ def test_streamed_canonicalize_never_says_0_duplicates_merged(capsys, tmp_path: 
     # In memory, duplicates are merged and counted.
     code, _, err = run(capsys, "canonicalize", str(tmp_path / "in.nt"), "--iris", "rfc3986",
                        "-o", str(tmp_path / "o2.nt"))
-    assert code == 0 and "duplicates merged" in err and "streaming" not in err, err
+    assert code == 0 and "1 duplicate merged" in err and "streaming" not in err, err
 
 
 def test_library_log_warnings_become_one_urnld_line(capsys, tmp_path: Path) -> None:

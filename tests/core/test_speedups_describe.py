@@ -1,7 +1,8 @@
 """``urnld parse -``'s compiled writer (``_speedups/describe_lines.h``) writes what the Python writes.
 
 The accelerator's ``describe_lines`` writes the text blocks or JSON Lines of a chunk of lines,
-the common case itself and the rest through the Python. For every chunk, its output and the
+the common case itself (valid ASCII URNs, and ASCII strings that do not parse, whose fault
+``_speedups/diagnose.h`` finds and words as the parser does) and the rest through the Python. For every chunk, its output and the
 validity it reports must be byte for byte those of the Python writer (``_Describer.lines``
 without the accelerator) and of the reference (``describe`` then ``_text`` or ``json.dumps``,
 one line at a time), in text and JSON. The whole command is compared too, on bytes that are not
@@ -9,15 +10,18 @@ UTF-8, NUL, CR, blank lines and a line longer than any chunk.
 
 Inputs: the 117 URNs of tests/data/nid_examples.jsonl (RFC examples, each row naming its
 source) with their equivalent and non-equivalent spellings, the published identifiers of
-tests/namespaces/test_real_world.py, one URN for each finding code, adversarial strings, and
-Hypothesis lists of valid URNs, near misses and any text.
+tests/namespaces/test_real_world.py, one URN for each finding code, adversarial strings, one
+string for each fault the parser names, and Hypothesis lists of valid URNs, near misses, any
+text and hostile lines (NUL, CR, controls, non-ASCII, undecodable bytes, long lines).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -27,7 +31,7 @@ from hypothesis import strategies as st
 from test_parse_fast import BY_CODE, OPTIONS, PUBLISHED
 
 from urnld import json_default
-from urnld._core import accel
+from urnld._core import RFC8141_RE, accel
 from urnld.cli._parse import _text, describe
 from urnld.cli._parse_stream import _Describer
 
@@ -89,6 +93,56 @@ ADVERSARIAL = [
 ]
 
 
+#: One string for each fault the parser's diagnosis names (urnld/_core/_parser.py), the
+#: strings that do not parse are written from their (position, reason) alone in text and,
+#: when no repair fixes them, from their one syntax finding in JSON: each message's wording,
+#: repr quoting and caret position, and the faults that a repair does fix (their JSON has the
+#: ``repairable`` finding too).
+SYNTAX_FAULTS = [
+    "ur",  # the input ends early
+    "url:example:a",
+    '"urn:isbn:0395363411"',  # a pasted list's quotes and brackets
+    "<urn:isbn:0395363411>",
+    "urn:-ab:c",
+    "urn:" + "a" * 33 + ":b",
+    "urn:ab_c:d",
+    "urn::a",
+    "urn:.a:b",
+    "urn:example",
+    "urn:ab-:c",
+    "urn:a:b",
+    "urn:example:",
+    "urn:example:/a",
+    "urn:example:?a",
+    "urn:example:a%",
+    "urn:example:a%2",
+    "urn:example:a%g1",
+    "urn:example:a\tb",
+    "urn:example:a\\b",
+    "urn:example:a'b c",
+    "urn:example:a\"b",
+    "urn:example:a\x7fb",
+    "urn:example:a\udcffb",  # an undecodable byte as read
+    "urn:example:caf\u00e9 x",
+    "urn:example:a?+",
+    "urn:example:a?+r b",
+    "urn:example:a?x",
+    "urn:example:a?query=1",  # a draft-era query that '?=' makes a URN
+    "urn:example:a?q b",  # one that it does not
+    "urn:example:a?=",
+    "urn:example:a?=q b",
+    "urn:example:a#f#g",
+    "urn:example:a#f b",
+    "urn:isbn:0395363411.",  # the sentence around it
+    "urn:isbn:0395363411,",
+    "urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",  # repairable (RFC 9562 braces)
+    "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6 ",
+    "URN:UUID:{F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6}x",
+    "urn:example:a%00&~b",  # RFC 2141 mode's own faults (%00, '&', '~')
+    "urn:example:~a",
+]
+
+
 def _nid_examples() -> list[str]:
     found = []
     for line in (ROOT / "tests" / "data" / "nid_examples.jsonl").read_text("utf-8").splitlines():
@@ -98,7 +152,7 @@ def _nid_examples() -> list[str]:
     return found
 
 
-ALL = [*_nid_examples(), *PUBLISHED, *BY_CODE.values(), *ADVERSARIAL]
+ALL = [*_nid_examples(), *PUBLISHED, *BY_CODE.values(), *ADVERSARIAL, *SYNTAX_FAULTS]
 
 
 def _reference(chunk: str, mode: str, strict: bool, profiles: list[str],
@@ -159,6 +213,37 @@ def test_lines_are_split_and_stripped_as_the_python_does() -> None:
     _assert_same("\n\n \n")
 
 
+def test_the_compiled_diagnosis_is_taken() -> None:
+    # The ASCII strings that do not parse are written by the accelerator (diagnose.h), but for
+    # a draft-era query that '?=' fixes (its reason is the Python's) and, in JSON, a string a
+    # repair fixes (its finding is the Python's).
+    if accel.speedups is None:
+        pytest.skip("the accelerator is not built (or URNLD_PURE_PYTHON=1)")
+    python = {"urn:example:a?query=1", "urn:uuid:{f81d4fae-7dec-11d0-a765-00a0c91e6bf6}",
+              "urn:example:\u00e9 x"}
+    faults = [t for t in SYNTAX_FAULTS if t.isascii()]
+    chunk = "\n".join([*faults, *python]) + "\n"
+    for as_json in (False, True):
+        asked: list[str] = []
+        d = _Describer("rfc8141", False, [])
+        slow = d._json_memo if as_json else d._text_memo
+
+        def record(text: str, slow: Callable[[str], tuple[str, bool]] = slow,
+                   asked: list[str] = asked) -> tuple[str, bool]:
+            asked.append(text)
+            return slow(text)
+
+        d._text_memo = d._json_memo = record  # type: ignore[method-assign]
+        d.valid = True
+        assert d.lines(chunk, as_json) == _reference(chunk, "rfc8141", False, [], as_json)[0]
+        assert d.valid is False
+        expected = {"urn:example:a?query=1", "urn:example:a?x", "urn:example:\u00e9 x"}
+        if as_json:
+            expected |= {t for t in python if "uuid" in t.lower()}
+        # (the strings that parse, with a rule's finding, are the Python's as before)
+        assert {t for t in asked if RFC8141_RE.fullmatch(t) is None} == expected
+
+
 def test_the_compiled_lane_is_taken() -> None:
     # Without this the comparisons could pass with a lane nobody enters.
     if accel.speedups is None:
@@ -200,6 +285,28 @@ def test_lists_on_other_options(lines: list[str], options: tuple[str, bool, list
     _assert_same("\n".join(lines), *options)
 
 
+#: Lines as hostile input writes them: NUL, CR, controls, quotes, non-ASCII, lone surrogates
+#: (undecodable bytes), URN delimiters, after a URN's start or none; and lines longer than the
+#: memos keep.
+_HOSTILE = st.one_of(
+    st.builds(
+        str.__add__,
+        st.sampled_from(["urn:example:", "URN:ISBN:", "urn:uuid:", "urn:x:", "urn:", ""]),
+        st.lists(st.sampled_from([*"\x00\r\t\x0b\x1b\x7f\x85\u00a0\u00e9\u202e\ud800",
+                                  *"\udcff \"'<>%#?+=/\\:;,.-_~&", *"aZ09", "%2c", "?+", "?=",
+                                  "%C3%A9"]), max_size=40).map("".join),
+    ),
+    st.builds(lambda n, tail: "urn:example:" + "a" * n + tail, st.integers(1000, 3000),
+              st.sampled_from(["", " x", "%", "\x00", "?=q", "\u00e9"])),
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_HOSTILE, max_size=10), _SEPARATORS)
+def test_hostile_lists(lines: list[str], sep: str) -> None:
+    _assert_same(sep.join(lines))
+
+
 def _command(stdin: bytes, *args: str) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run([sys.executable, "-m", "urnld", "parse", *args, "-"], input=stdin,
                           capture_output=True, timeout=300, check=False)
@@ -231,6 +338,22 @@ def test_the_exit_status_is_the_whole_lists() -> None:
     assert _command(b"urn:ex:a b\n" + good).returncode == 1
     assert _command(good * 10 + b"urn:ex:a b\n").returncode == 1
     assert _command(good * 10 + b"urn:ex:a b\n", "--json").returncode == 1
+
+
+def test_a_closed_pipe_keeps_the_whole_lists_exit_status() -> None:
+    # `urnld parse - < list | head -0`: the output is cut off, the verdict still judges every
+    # line (the invalid one comes after the reader has gone).
+    for args in ((), ("--json",)):
+        for tail, status in ((b"", 0), (b"urn:ex:a b\n", 1)):
+            read, write = os.pipe()
+            os.close(read)
+            try:
+                done = subprocess.run([sys.executable, "-m", "urnld", "parse", *args, "-"],
+                                      input=b"urn:example:a\n" * 20_000 + tail, stdout=write,
+                                      stderr=subprocess.PIPE, timeout=300, check=False)
+            finally:
+                os.close(write)
+            assert (done.returncode, done.stderr) == (status, b"")
 
 
 def test_a_full_memo_is_emptied_and_the_output_stays_the_same() -> None:

@@ -179,7 +179,7 @@ def test_no_urns(store: Store, capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["check", "--endpoint", store.query_url]) == 0
     out = capsys.readouterr().out
     assert out.startswith("OK: 0 invalid URNs (0 occurrences)")
-    assert "scanned 1 statements: 0 URN occurrences" in out
+    assert "scanned 1 statement: 0 URN occurrences" in out
     assert main(["canonicalize", "--endpoint", store.query_url]) == 0  # nothing to update
 
 

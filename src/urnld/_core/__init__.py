@@ -46,7 +46,7 @@ from ._json import json_default
 from ._legacy import legacy_escaped, upgrade_draft_query
 from ._normalizers import is_urn_like
 from ._params import Params
-from ._parser import RFC8141_RE, Mode, syntax_error
+from ._parser import RFC2141_RE, RFC8141_RE, Mode, syntax_error
 from ._repair import Repair, repair
 from ._rule import (
     GENERIC,
@@ -88,6 +88,7 @@ __all__ = [
     "GENERIC",
     "LEVELS",
     "PREFIXES",
+    "RFC2141_RE",
     "RFC8141_PATTERN",
     "RFC8141_RE",
     "URN",

@@ -17,6 +17,7 @@ from ..registry import is_registered
 from . import _accel
 from ._parser import RFC2141_RE, Mode, syntax_error
 from ._pct_lints import PCT_CODES, pct_lints
+from ._repair import repair
 from ._rule import NamespaceRule
 from ._rules import PREFIXES, get_rule, on_register
 from ._severity import NO_OVERRIDES, SeverityLike, SeverityMap
@@ -207,7 +208,9 @@ def check_described(
     8
     """
     findings, canonical, parts, error = _check_described(text, mode, strict, options)
-    if findings and findings[0].severity is Severity.ERROR and mode == "rfc8141":
+    if (findings and findings[0].severity is Severity.ERROR and mode == "rfc8141"
+            and (parts is None or type(get_rule(parts[0])).repair is not NamespaceRule.repair)):
+        # Only a NID whose rule has repairs can give a hint (an unparsed text: ask repair()).
         hint = _repair_hint(text)
         if hint is not None:
             findings = sorted([*findings, hint], key=_sort_key)
@@ -467,14 +470,12 @@ def check(
     text = _check_text(text)
     mode = _check_mode(mode)
     overrides = SeverityMap.of(severity)
-    findings, _, _ = check_parsed(text, mode, strict, check_options(strict, profiles))
+    findings = check_described(text, mode, strict, check_options(strict, profiles))[0]
     return overrides.apply(findings)
 
 
 def _repair_hint(text: str) -> Finding | None:
     """The ``repairable`` finding for *text*, when its namespace's repair rule fixes it."""
-    from ._repair import repair
-
     fixed = repair(text)
     if fixed is None:
         return None

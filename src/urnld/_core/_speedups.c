@@ -20,7 +20,8 @@
  *   tds_schemes()                         the GS1 TDS table of the EPC check, for its test;
  *   describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, ...)
  *                                         the text or JSON Lines `urnld parse -` writes for a
- *                                         chunk of lines (the common case; slow() the rest).
+ *                                         chunk of lines (the common case; slow() the rest);
+ *   xml_depth(block, state, depth, limit) the element depth of RDF/XML read block by block.
  *
  * One translation unit: this file includes the parts, each the twin of one Python module
  * (build dependencies in setup.py; the sdist carries the headers, see MANIFEST.in):
@@ -39,7 +40,9 @@
  *   _speedups/stream.h       urnld.stream._passes: rewrite, the line loop
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
  *   _speedups/describe.h     urnld.cli._parse_stream: the pieces of a line urnld parse writes
+ *   _speedups/diagnose.h     urnld._core._parser: diagnose, the fault of a string that is not a URN
  *   _speedups/describe_lines.h urnld.cli._parse_stream: describe_lines, what `urnld parse -` writes
+ *   _speedups/xml_depth.h    urnld.stream._sniff: the element depth of RDF/XML, block by block
  *
  * The differential tests (tests/core/test_speedups.py, tests/core/test_speedups_check.py,
  * tests/core/test_speedups_issn.py, tests/canon/test_canon_speedups.py) run both paths on the
@@ -67,7 +70,9 @@
 #include "_speedups/stream.h"
 #include "_speedups/report.h"
 #include "_speedups/describe.h"
+#include "_speedups/diagnose.h"
 #include "_speedups/describe_lines.h"
+#include "_speedups/xml_depth.h"
 
 /* ---- module ----------------------------------------------------------------------------- */
 
@@ -90,7 +95,10 @@ static PyMethodDef methods[] = {
      "check_fields(text, prefixes, spec, options, code_ranks, severity_ranks) -> tuple | None"},
     {"describe_lines", (PyCFunction)(void (*)(void))sp_describe_lines, METH_FASTCALL,
      "describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec, "
-     "options, code_ranks, severity_ranks, r_message, as_bytes) -> (str | bytes, lines, invalid)"},
+     "options, code_ranks, severity_ranks, r_message, as_bytes, hint) -> (str | bytes, lines, "
+     "invalid)"},
+    {"xml_depth", (PyCFunction)(void (*)(void))sp_xml_depth, METH_FASTCALL,
+     "xml_depth(block, state, depth, limit) -> (state, depth): depth -1 past limit"},
     {NULL, NULL, 0, NULL},
 };
 

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ._bases import (
         BASE_CODE,
         HAZARD_KINDS,
+        MAX_XML_DEPTH,
         RDFLIB_OUTCOME,
         base_message,
         is_hazard,
@@ -33,6 +34,7 @@ if TYPE_CHECKING:
         resolve,
         turtle_position,
         turtle_references,
+        xml_base_hazards,
     )
     from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
     from ._formats import (
@@ -101,6 +103,7 @@ if TYPE_CHECKING:
 _HOME: dict[str, tuple[str, str]] = {
     "BASE_CODE": ("_bases", "BASE_CODE"),
     "HAZARD_KINDS": ("_bases", "HAZARD_KINDS"),
+    "MAX_XML_DEPTH": ("_bases", "MAX_XML_DEPTH"),
     "RDFLIB_OUTCOME": ("_bases", "RDFLIB_OUTCOME"),
     "base_message": ("_bases", "base_message"),
     "is_hazard": ("_bases", "is_hazard"),
@@ -109,6 +112,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "resolve": ("_bases", "resolve"),
     "turtle_position": ("_bases", "turtle_position"),
     "turtle_references": ("_bases", "turtle_references"),
+    "xml_base_hazards": ("_bases", "xml_base_hazards"),
     "atomic_output": ("_files", "atomic_output"),
     "open_input": ("_files", "open_input"),
     "owner_gone": ("_files", "owner_gone"),
@@ -199,6 +203,7 @@ __all__ = [
     "FORMATS",
     "HAZARD_KINDS",
     "LINE_FORMATS",
+    "MAX_XML_DEPTH",
     "NO_SPELLINGS",
     "POLICY_OK_NIDS",
     "QUAD_FORMATS",
@@ -267,4 +272,5 @@ __all__ = [
     "turtle_position",
     "turtle_references",
     "without_repair_nids",
+    "xml_base_hazards",
 ]

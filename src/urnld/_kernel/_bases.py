@@ -23,11 +23,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
-from typing import Final, Literal
+from typing import Any, Final, Literal
 
 __all__ = [
     "BASE_CODE",
     "HAZARD_KINDS",
+    "MAX_XML_DEPTH",
     "RDFLIB_OUTCOME",
     "ReferenceKind",
     "base_message",
@@ -37,6 +38,7 @@ __all__ = [
     "resolve",
     "turtle_position",
     "turtle_references",
+    "xml_base_hazards",
 ]
 
 #: The finding code of every relative-reference-against-a-URN-base hazard.
@@ -264,3 +266,98 @@ def turtle_references(
             current = ref if not current or reference_kind(ref) == "absolute" else resolve(
                 ref, current)
             expect_base = False
+
+
+#: The deepest element nesting read from RDF/XML (real RDF/XML nests a few levels: an element
+#: per node and property; pyoxigraph's time grows faster than the square of the depth).
+MAX_XML_DEPTH: Final = 1000
+
+_XML_BASE: Final = "http://www.w3.org/XML/1998/namespace base"
+_RDF_NS: Final = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+# RDF/XML attributes whose values are IRI references (rdf:ID and rdf:nodeID are not).
+_XML_IRI_ATTRS: Final = frozenset(f"{_RDF_NS} {name}" for name in ("about", "resource", "datatype"))
+
+
+def xml_base_hazards(raw: bytes, base: str | None, *, source: str,
+                     warn: bool = False) -> list[str]:
+    """The ``urn-base`` messages of the RDF/XML document *raw*: one expat pass (no entity is
+    ever expanded, no external DTD read) that follows ``xml:base`` from *base* down the
+    elements and checks every IRI reference (``rdf:about``, ``rdf:resource``,
+    ``rdf:datatype``, a nested ``xml:base``) made against a URN base. With *warn*, each
+    message says what urnld continues with.
+
+    Refuses, as :class:`~urnld.errors.UnsafeXMLError`, entity declarations and external
+    entities (the "billion laughs" and its small quadratic cousins; a DOCTYPE without
+    declarations is fine) and, as :class:`~urnld.errors.ReadError`, nesting deeper than
+    :data:`MAX_XML_DEPTH` and a document that is not well-formed XML.
+
+    >>> xml_base_hazards(b'<r:RDF xmlns:r="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+    ...     b'xml:base="urn:example:a:b"><r:Description r:about="c"/></r:RDF>',
+    ...     None, source="x.rdf")[0].split(": relative")[0]
+    'x.rdf:1:89'
+    """
+    import xml.parsers.expat
+
+    from ..errors import ReadError, UnsafeXMLError
+
+    parser: Any = xml.parsers.expat.ParserCreate(namespace_separator=" ")
+    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
+    found: list[str] = []
+    bases: list[str | None] = [base]
+
+    def where() -> str:
+        return f"{source}:{parser.CurrentLineNumber}:{parser.CurrentColumnNumber + 1}"
+
+    def refuse(what: str) -> None:
+        raise UnsafeXMLError(
+            f"{where()}: {what} are refused in RDF/XML (protection against entity expansion "
+            "and external entities); expand them in the document first"
+        )
+
+    def declaration(*_: Any) -> None:
+        refuse("entity declarations")
+
+    def external(*_: Any) -> int:
+        refuse("external entity references")
+        return 0
+
+    def check(ref: str, against: str | None) -> str:
+        kind = reference_kind(ref)
+        if against is None or kind == "absolute":
+            return ref
+        new = resolve(ref, against)
+        if kind in HAZARD_KINDS and is_urn(against):
+            found.append(base_message(
+                ref, against, where=where(), outcomes={"rdflib": RDFLIB_OUTCOME["xml"]},
+                continuing=new if warn else None,
+            ))
+        return new
+
+    def start(_name: str, attrs: dict[str, str]) -> None:
+        if len(bases) > MAX_XML_DEPTH:
+            raise ReadError(f"{where()}: cannot parse as xml: elements nested more than "
+                            f"{MAX_XML_DEPTH:,} levels deep: refused (nested too deeply)")
+        current = bases[-1]
+        written = attrs.get(_XML_BASE)
+        if written is not None:
+            current = check(written, current)
+        if current is not None and is_urn(current):
+            for key, value in attrs.items():
+                if key in _XML_IRI_ATTRS:
+                    check(value, current)
+        bases.append(current)
+
+    def end(_name: str) -> None:
+        bases.pop()
+
+    parser.EntityDeclHandler = declaration
+    parser.UnparsedEntityDeclHandler = declaration
+    parser.ExternalEntityRefHandler = external
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    try:
+        parser.Parse(raw, True)
+    except xml.parsers.expat.ExpatError as e:
+        raise ReadError(f"{source}:{e.lineno}:{e.offset + 1}: cannot parse as xml: "
+                        f"{xml.parsers.expat.errors.messages[e.code]}") from None
+    return found

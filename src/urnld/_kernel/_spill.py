@@ -30,7 +30,6 @@ import marshal
 import os
 import struct
 import sys
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from typing import IO, Any
 
@@ -60,6 +59,7 @@ BUDGET_ENV = "URNLD_MEMORY_BUDGET"
 def set_spill_directory(path: str | None) -> None:
     """Make later runs in *path* (None: the temp dir), here and in processes started later.
 
+    >>> import tempfile
     >>> set_spill_directory(None); spill_directory() == tempfile.gettempdir()
     True
     """
@@ -97,6 +97,8 @@ def spill_settings(budget: int | None = None, directory: str | None = None) -> I
 def spill_directory() -> str:
     """Where runs are made: the directory set by :func:`set_spill_directory`, else the temp
     dir."""
+    import tempfile  # here, not at import: it loads shutil, random, bz2, lzma (a command's start)
+
     return os.environ.get(SPILL_DIR_ENV) or tempfile.gettempdir()
 
 
@@ -139,6 +141,8 @@ def _link_fd(fd: int, name: str) -> bool:
 
 
 def _new_file() -> IO[bytes]:
+    import tempfile
+
     for directory in (spill_directory(), tempfile.gettempdir()):
         # An unnamed file (O_TMPFILE) that can be given a name for a handoff: not O_EXCL.
         flag = getattr(os, "O_TMPFILE", 0)

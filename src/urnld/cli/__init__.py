@@ -98,9 +98,13 @@ class _PipeSafeText:
 
     def __init__(self, stream: Any) -> None:
         self._stream = stream
+        # A command that writes bytes to the stream's buffer itself (``urnld parse -``) finds
+        # the stream here, and calls reader_gone() on a BrokenPipeError from it.
+        self.wrapped = stream
         self.closed_pipe = False
 
-    def _gone(self) -> None:
+    def reader_gone(self) -> None:
+        """The reader has gone: what is written from now on is dropped."""
         self.closed_pipe = True
         # Silence the interpreter's own flush at exit as well.
         with contextlib.suppress(OSError, ValueError):
@@ -114,7 +118,7 @@ class _PipeSafeText:
         try:
             return int(self._stream.write(text))
         except BrokenPipeError:
-            self._gone()
+            self.reader_gone()
             return len(text)
 
     def flush(self) -> None:
@@ -123,7 +127,7 @@ class _PipeSafeText:
         try:
             self._stream.flush()
         except BrokenPipeError:
-            self._gone()
+            self.reader_gone()
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)

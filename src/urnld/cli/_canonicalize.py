@@ -26,7 +26,7 @@ from .._kernel import (
     syntax_for_path,
 )
 from ..errors import URNError
-from ._common import ProgressLine, source_name
+from ._common import ProgressLine, counted, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "merge URN-equivalent nodes in RDF files"
@@ -253,36 +253,33 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
     d = report.to_dict()
     merged = d["merged"]
     invalid = d["invalid"]
-    n_invalid = f"{invalid['distinct']:,}"
+    stmts = d["statements"]
     if streamed:
-        statements = (
-            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} written "
-            "(duplicates not merged in streaming mode)"
-        )
+        statements = (f"{counted(stmts['in'], 'statement')} in, {stmts['out']:,} written "
+                      "(duplicates not merged in streaming mode)")
     else:
-        statements = (
-            f"{d['statements']['in']:,} statements in, {d['statements']['out']:,} out "
-            f"({d['statements']['duplicates_merged']:,} duplicates merged)"
-        )
+        statements = (f"{counted(stmts['in'], 'statement')} in, {stmts['out']:,} out "
+                      f"({counted(stmts['duplicates_merged'], 'duplicate')} merged)")
     text = (
         f"{statements}; "
-        f"merged {merged['spellings']:,} spellings into {merged['canonical']:,} "
-        f"canonical URNs ({d['urns']['rewritten']:,} occurrences rewritten)"
+        f"merged {counted(merged['spellings'], 'spelling')} into "
+        f"{counted(merged['canonical'], 'canonical URN')} "
+        f"({counted(d['urns']['rewritten'], 'occurrence')} rewritten)"
     )
     iris = d["iris"]
     if iris["rewritten"]:
         text += (
-            f"; merged {iris['spellings']:,} spellings of other IRIs into "
-            f"{iris['normal_forms']:,} RFC 3986 normal forms ({iris['rewritten']:,} "
-            "occurrences rewritten)"
+            f"; merged {counted(iris['spellings'], 'spelling')} of other IRIs into "
+            f"{counted(iris['normal_forms'], 'RFC 3986 normal form')} "
+            f"({counted(iris['rewritten'], 'occurrence')} rewritten)"
         )
     if d["urns"]["invalid"]:
         text += (
-            f"; left {n_invalid} invalid URNs as written ({d['urns']['invalid']:,} "
-            "occurrences): no canonical form exists for them (not RFC 8141 syntax, or an NID "
-            "that RFC 8141 rules out; -v gives each reason). URNs that break only their "
-            "namespace's rules, such as a wrong check digit, were rewritten; urnld check "
-            "lists them"
+            f"; left {counted(invalid['distinct'], 'invalid URN')} as written "
+            f"({counted(d['urns']['invalid'], 'occurrence')}): no canonical form exists for them "
+            "(not RFC 8141 syntax, or an NID that RFC 8141 rules out; -v gives each reason). "
+            "URNs that break only their namespace's rules, such as a wrong check digit, were "
+            "rewritten; urnld check lists them"
         )
     added = d["added"]
     if any(added.values()):
@@ -292,10 +289,10 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
         )
     if "repairs" in d:
         codes = ", ".join(f"{code} {n:,}" for code, n in d["repairs"].items())
-        text += f"; repaired {sum(d['repairs'].values()):,} occurrences ({codes})"
+        text += f"; repaired {counted(sum(d['repairs'].values()), 'occurrence')} ({codes})"
     if "locators" in d and d["locators"]["occurrences"]:
         loc = d["locators"]
-        text += f"; met {loc['occurrences']:,} locator occurrences of URNs"
+        text += f"; met {counted(loc['occurrences'], 'locator occurrence')} of URNs"
         if loc["merged"]:
             text += f" ({loc['merged']:,} merged into their URN)"
     return text

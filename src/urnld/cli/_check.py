@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import IO, Any
 
 from ..errors import URNError
-from ._common import source_name
+from ._common import counted, source_name
 from ._policy_options import add_policy_options, policy_from_args, require_default_policy
 
 HELP = "scan RDF files for invalid, non-canonical and duplicate URNs"
@@ -309,16 +309,16 @@ def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
         # Never "OK" when part of the data was not seen (the exit status is 2).
         status = ("ERRORS (incomplete: some input could not be read)" if not d["ok"]
                   else "INCOMPLETE (some input could not be read)")
-    n_invalid = f"{invalid['distinct']:,}"
-    n_nonc = f"{nonc['distinct']:,}"
-    n_clusters = f"{clusters['count']:,}"
+    literals = urns["literals"]
     return [
-        f"{status}: {n_invalid} invalid URNs ({invalid['occurrences']:,} occurrences); "
-        f"{n_nonc} valid URN spellings not in canonical form ({nonc['occurrences']:,} "
-        f"occurrences, which canonicalize rewrites); {n_clusters} URNs spelled several ways",
-        f"scanned {d['statements']:,} statements: {urns['iris'] + urns['literals']:,} URN "
-        f"occurrences ({urns['iris']:,} IRIs, {urns['literals']:,} literals); an occurrence "
-        "is one URN in one statement",
+        f"{status}: {counted(invalid['distinct'], 'invalid URN')} "
+        f"({counted(invalid['occurrences'], 'occurrence')}); "
+        f"{counted(nonc['distinct'], 'valid URN spelling')} not in canonical form "
+        f"({counted(nonc['occurrences'], 'occurrence')}, which canonicalize rewrites); "
+        f"{counted(clusters['count'], 'URN')} spelled several ways",
+        f"scanned {counted(d['statements'], 'statement')}: "
+        f"{counted(urns['iris'] + literals, 'URN occurrence')} ({counted(urns['iris'], 'IRI')}, "
+        f"{counted(literals, 'literal')}); an occurrence is one URN in one statement",
     ] + ([
         f"met {d['locators']['occurrences']:,} occurrences of "
         f"{_distinct(len(d['locators']['iris']), d['locators']['truncated'])} locator IRIs "

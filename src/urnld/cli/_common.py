@@ -25,6 +25,15 @@ __all__ = [
 ]
 
 
+def counted(count: int, noun: str) -> str:
+    """*count* and *noun*, plural unless the count is one.
+
+    >>> counted(1, "canonical URN"), counted(2_000, "occurrence")
+    ('1 canonical URN', '2,000 occurrences')
+    """
+    return f"{count:,} {noun}" + ("" if count == 1 else "s")
+
+
 def source_name(path: str) -> str:
     """How messages name an input: ``-`` is ``<stdin>``."""
     return "<stdin>" if path == "-" else path

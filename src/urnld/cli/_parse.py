@@ -23,9 +23,11 @@ import gc
 import json
 import sys
 import textwrap
+from collections.abc import Callable
 
 from .. import json_default
-from ._parse_stream import _binary_stdout, _chunks, _Describer, _shown, description
+from ._parse_io import binary_stdout, chunks
+from ._parse_stream import _Describer, _shown, description
 
 HELP = "parse and check URNs, show their parts and canonical form"
 EXIT_CODES = "exit status: 0 every URN valid, 1 some invalid, 2 usage error or unknown profile"
@@ -131,6 +133,15 @@ def _text(d: dict[str, object]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _dropped(data: bytes) -> int:
+    """Write nothing: the reader has gone."""
+    return len(data)
+
+
+def _nothing() -> None:
+    """Flush nothing: the reader has gone."""
+
+
 def run(args: argparse.Namespace) -> int:
     check_profiles(args.profile)
     describer = _Describer(args.mode, args.strict, args.profile)
@@ -155,21 +166,32 @@ def run(args: argparse.Namespace) -> int:
     # What is loaded by now outlives the stream: the collector need not walk it again at each
     # collection the stream's short-lived objects set off.
     gc.freeze()
-    binary = _binary_stdout()
+    binary = binary_stdout()
     try:
         for value in args.urns:
             if value == "-":
                 if binary is None:
-                    for chunk in _chunks():
+                    for chunk in chunks():
                         write(describer.lines(chunk, args.json))
                     continue
                 # The same bytes as through the text layer, without a str to encode.
                 sys.stdout.flush()
-                put, flush = binary.write, binary.flush
-                for chunk in _chunks():
-                    put(describer.encoded_lines(chunk, args.json))
-                    if sys.stdout.line_buffering:
-                        flush()
+                put: Callable[[bytes], object] = binary.write
+                flush: Callable[[], None] = binary.flush
+                for chunk in chunks():
+                    out = describer.encoded_lines(chunk, args.json)
+                    try:
+                        put(out)
+                        if sys.stdout.line_buffering:
+                            flush()
+                    except BrokenPipeError:
+                        # `urnld parse - | head -1`: the exit status still judges the whole
+                        # list, as the text layer's writes do (urnld.cli._PipeSafeText).
+                        reader_gone = getattr(sys.stdout, "reader_gone", None)
+                        if reader_gone is None:
+                            raise
+                        reader_gone()
+                        put, flush = _dropped, _nothing
             else:
                 write(render(value))
     finally:

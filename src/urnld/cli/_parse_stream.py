@@ -2,7 +2,7 @@
 
 :class:`_Describer` writes what :func:`urnld.cli._parse.describe` describes, the same bytes by
 quicker means (a memo per NID, a fast lane for common URNs, the accelerator's compiled writer
-of a whole chunk); :func:`_chunks` reads stdin a chunk of whole lines at a time, so a list of
+of a whole chunk), a chunk of whole lines at a time (read by :mod:`._parse_io`), so a list of
 any length runs in constant memory.
 
 >>> _Describer("rfc8141", False, []).lines("urn:example:a\\n", False).splitlines()[:2]
@@ -11,14 +11,10 @@ any length runs in constant memory.
 
 from __future__ import annotations
 
-import codecs
-import io
 import json
-import os
 import re
-import sys
-from collections.abc import Iterator, Sequence
-from typing import Any, BinaryIO, Final
+from collections.abc import Sequence
+from typing import Any, Final
 
 from .. import json_default
 from .._core import legacy_escaped, normalized_text
@@ -92,12 +88,16 @@ class _Describer:
         from .._core import (
             FAST_CONTEXT,
             GENERIC,
+            RFC2141_RE,
+            RFC8141_RE,
             accel,
             check_described,
             check_options,
             fast_findings,
             get_rule,
             nid_findings,
+            repair,
+            syntax_error,
             upper_pct,
         )
         from ..registry import is_registered
@@ -108,6 +108,13 @@ class _Describer:
         self._upper_pct, self._nid_findings = upper_pct, nid_findings
         self._fast_findings = fast_findings
         self._generic, self._get_rule, self._is_registered = GENERIC, get_rule, is_registered
+        self._syntax_error, self._repair = syntax_error, repair
+        # The syntax finding's JSON up to its message (its severity is the code's own).
+        self._syntax_json = (
+            '{"code": "syntax", "severity": ' + json.dumps(str(CODES["syntax"][0]))
+            + ', "message": '
+        )
+        self._grammar = (RFC8141_RE if mode == "rfc8141" else RFC2141_RE).fullmatch
         self._nids: dict[str, tuple[bool, str | None]] = {}
         # The accelerator's check answers for the default options only.
         speedups = accel.speedups
@@ -276,6 +283,12 @@ class _Describer:
     def _text_of(self, text: str) -> tuple[str, bool]:
         """:func:`urnld.cli._parse._text` of :meth:`__call__`'s dict, written from one parse
         and check, and whether *text* is valid."""
+        if self._grammar(text) is None:
+            # The text block of a string that does not parse shows its fault alone (no
+            # findings), and the syntax error makes it invalid: the check's findings and its
+            # repair hint, which cost more than the scan for the fault, are not needed.
+            fault = self._syntax_error(text, self.mode)  # type: ignore[arg-type]
+            return _error_block(_shown(text), fault.position, fault.reason), False
         findings, canonical, parts, error = self._check(
             text, self.mode, self.strict, self._options  # type: ignore[arg-type]
         )
@@ -284,11 +297,7 @@ class _Describer:
         head = f"{shown}\n  valid       {'yes' if valid else 'NO'}\n"
         if parts is None or canonical is None:
             assert error is not None
-            at = error.position
-            return (
-                f"{head}  error       {error.reason} (at position {at})\n"
-                f"              {shown}\n              {' ' * at}^\n"
-            ), valid
+            return _error_block(shown, error.position, error.reason), valid
         nid, nss, r, q, f = parts
         # A legacy URN's canonical form comes already written in RFC 8141 syntax.
         registered, rule = self._nid(nid)
@@ -365,6 +374,19 @@ class _Describer:
         """:meth:`__call__`'s dict as one JSON line, written from one parse and check, and
         whether *text* is valid."""
         mode = self.mode
+        if self._grammar(text) is None and self._repair(text) is None:
+            # A string that does not parse and that no repair fixes has one finding, its
+            # syntax error, spanning the faulty character (the check's findings, made as
+            # objects and sorted, cost more than the scan for the fault).
+            fault = self._syntax_error(text, mode)  # type: ignore[arg-type]
+            at, reason = fault.position, _string(fault.reason)
+            return (
+                f'{{"input": {_string(text)}, "valid": false, "mode": {_string(mode)}, '
+                '"parts": null, "assigned_name": null, "normalized": null, "canonical": null, '
+                f'"registered": null, "rule": null, "error": {{"position": {at}, "reason": '
+                f'{reason}}}, "findings": [{self._syntax_json}{reason}, "span": [{at}, '
+                f'{min(at + 1, len(text))}], "rule": null}}]}}\n'
+            ), False
         findings, canonical, parts, error = self._check(
             text, mode, self.strict, self._options  # type: ignore[arg-type]
         )
@@ -445,7 +467,7 @@ class _Describer:
         out, _, invalid = write(
             chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
             self._json_memo if as_json else self._text_memo, *self._writer_context,
-            self._r_message, True,
+            self._r_message, True, self._repair,
         )
         if invalid:
             self.valid = False
@@ -466,7 +488,7 @@ class _Describer:
             out, _, invalid = write(
                 chunk, as_json, self._seen[as_json], self._MAX_MEMO, self._c_lanes, self._c_lane,
                 self._json_memo if as_json else self._text_memo, *self._writer_context,
-                self._r_message, False,
+                self._r_message, False, self._repair,
             )
             if invalid:
                 self.valid = False
@@ -483,6 +505,22 @@ class _Describer:
         if not valid:
             self.valid = False
         return "".join(parts)
+
+
+def _error_block(shown: str, at: int, reason: str) -> str:
+    """The text block of an input that does not parse, *shown* as a terminal may show it.
+
+    >>> print(_error_block("urn:a", 5, "NID is missing"), end="")
+    urn:a
+      valid       NO
+      error       NID is missing (at position 5)
+                  urn:a
+                       ^
+    """
+    return (
+        f"{shown}\n  valid       NO\n  error       {reason} (at position {at})\n"
+        f"              {shown}\n              {' ' * at}^\n"
+    )
 
 
 def _written_forms(
@@ -514,61 +552,6 @@ def _shown(text: object) -> str:
 
 # C0 controls, DEL and C1 controls: what a terminal may act on.
 _CONTROL: Final = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def _binary_stdout() -> BinaryIO | None:
-    """stdout's byte stream when writing UTF-8 there is what its text layer does (UTF-8,
-    backslashes for what cannot be encoded, no newline translation), else None."""
-    stdout = sys.stdout
-    buffer = getattr(stdout, "buffer", None)
-    if (
-        not isinstance(stdout, io.TextIOWrapper)
-        or buffer is None
-        or codecs.lookup(stdout.encoding).name != "utf-8"
-        or stdout.errors != "backslashreplace"
-        or os.linesep != "\n"
-    ):
-        return None
-    return buffer  # type: ignore[no-any-return]
-
-
-#: Characters (bytes from a binary stdin) read at a time: a chunk's output (some 20 times its
-#: size as JSON) is held until written.
-_CHUNK = 1 << 13
-
-
-def _chunks() -> Iterator[str]:
-    """stdin as chunks of whole lines (the last may lack its ``\n``), each decoded once.
-
-    Bytes are decoded leniently: an undecodable line is reported as not a URN, not a crash (a
-    chunk ends at a ``\n``, which no UTF-8 sequence holds, so a line decodes as on its own).
-    A read returns what is there (``read1``), so results follow a slow writer line by line.
-    """
-    binary = getattr(sys.stdin, "buffer", None)
-    if binary is None:  # a text stream given by the caller (tests, embedding)
-        text_pending = ""
-        while block := sys.stdin.read(_CHUNK):
-            cut = block.rfind("\n") + 1
-            if cut == 0:
-                text_pending += block
-                continue
-            yield text_pending + block[:cut]
-            text_pending = block[cut:]
-        if text_pending:
-            yield text_pending
-        return
-    read = getattr(binary, "read1", binary.read)
-    pending: list[bytes] = []  # a line longer than a read, in pieces (no quadratic joins)
-    while block := read(_CHUNK):
-        cut = block.rfind(b"\n") + 1
-        if cut == 0:
-            pending.append(block)
-            continue
-        head = block[:cut] if not pending else b"".join([*pending, block[:cut]])
-        pending = [block[cut:]] if cut < len(block) else []
-        yield head.decode("utf-8", "surrogateescape")
-    if pending:
-        yield b"".join(pending).decode("utf-8", "surrogateescape")
 
 
 def _optional(text: str | None) -> str:

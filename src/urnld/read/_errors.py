@@ -10,10 +10,6 @@ URN base hazards are :class:`urnld.jsonld.URNBaseError` in every syntax.
 
 from __future__ import annotations
 
-from ..errors import ReadError
+from ..errors import ReadError, UnsafeXMLError
 
 __all__ = ["ReadError", "UnsafeXMLError"]
-
-
-class UnsafeXMLError(ReadError):
-    """RDF/XML that declares entities or refers to external ones: refused, never expanded."""

@@ -40,6 +40,7 @@ from .._kernel import CanonOptions
 from .._kernel import atomic_output as atomic_output
 from ._chunks import MAX_LINE_BYTES, read_lines
 from ._grammar import NTriplesSyntaxError
+from ._names import SYNTAXES, RDFSyntaxError
 from ._passes import OnError as OnError
 from ._run import (
     Progress,
@@ -49,7 +50,6 @@ from ._run import (
     check_file,
     check_lines,
 )
-from ._sniff import SYNTAXES, RDFSyntaxError
 
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [

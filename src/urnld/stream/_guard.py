@@ -24,11 +24,10 @@ prefix [urn-base]
 
 from __future__ import annotations
 
-import io
 import json
 import warnings
 from collections.abc import Iterator
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from .._kernel import (
     BASE_CODE,
@@ -40,6 +39,7 @@ from .._kernel import (
     resolve,
     turtle_position,
     turtle_references,
+    xml_base_hazards,
 )
 from ..errors import URNError
 
@@ -48,82 +48,18 @@ __all__ = ["guard_document"]
 HazardMode = Literal["error", "warn", "ignore"]
 
 
-_XML_NS: Final = "http://www.w3.org/XML/1998/namespace"
-_RDF_NS: Final = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
-# RDF/XML attributes whose values are IRI references (rdf:ID and rdf:bagID are fragments).
-_RDF_IRI_ATTRS: Final = frozenset(
-    f"{_RDF_NS}{name}" for name in ("about", "resource", "datatype")
-)
-
-
-class _Hazard:
-    """One reference made against a URN base: where, the message."""
-
-    __slots__ = ("code", "message")
-
-    def __init__(self, ref: str, base: str, where: str, syntax: str, mode: HazardMode) -> None:
-        self.code = BASE_CODE
-        self.message = base_message(
-            ref, base, where=where, outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
-            continuing=resolve(ref, base) if mode == "warn" else None,
-        )
-
-
 def _turtle(text: str, base: str | None, source: str, syntax: str,
-            mode: HazardMode) -> Iterator[_Hazard]:
-    """The hazards of Turtle-like *text*: each base directive followed, every IRI reference
-    checked against the base in force where it stands."""
+            mode: HazardMode) -> Iterator[str]:
+    """The ``urn-base`` messages of Turtle-like *text*: each base directive followed, every IRI
+    reference checked against the base in force where it stands."""
     for m, _raw, ref, current, _sets_base in turtle_references(text, base):
         if current is not None and is_urn(current) and reference_kind(ref) in HAZARD_KINDS:
             line, column = turtle_position(text, m.start())
-            yield _Hazard(ref, current, f"{source}:{line}:{column}", syntax, mode)
-
-
-def _rdfxml(raw: bytes, base: str | None, source: str, mode: HazardMode) -> list[_Hazard]:
-    """The hazards of an RDF/XML document, read with expat (no entity is ever expanded)."""
-    import xml.parsers.expat
-
-    found: list[_Hazard] = []
-    bases: list[str | None] = [base]
-    parser = xml.parsers.expat.ParserCreate(namespace_separator="")
-    parser.SetParamEntityParsing(xml.parsers.expat.XML_PARAM_ENTITY_PARSING_NEVER)
-
-    def refuse(*_: Any) -> None:
-        raise URNError(f"{source}: entity declarations are refused in RDF/XML")
-
-    parser.EntityDeclHandler = refuse
-
-    def where() -> str:
-        return f"{source}:{parser.CurrentLineNumber}:{parser.CurrentColumnNumber + 1}"
-
-    def check(ref: str, against: str | None) -> str:
-        kind = reference_kind(ref)
-        if against is not None and is_urn(against) and kind in HAZARD_KINDS:
-            found.append(_Hazard(ref, against, where(), "xml", mode))
-        return ref if against is None or kind == "absolute" else resolve(ref, against)
-
-    def start(_name: str, attrs: dict[str, str]) -> None:
-        current = bases[-1]
-        written = attrs.get(_XML_NS + "base")
-        if written is not None:
-            current = check(written, current)
-        for key, value in attrs.items():
-            if key in _RDF_IRI_ATTRS:
-                check(value, current)
-        bases.append(current)
-
-    def end(_name: str) -> None:
-        bases.pop()
-
-    parser.StartElementHandler = start
-    parser.EndElementHandler = end
-    try:
-        parser.ParseFile(io.BytesIO(raw))
-    except xml.parsers.expat.ExpatError as e:
-        # pyoxigraph read it: a document expat refuses is told as unreadable, with the place.
-        raise URNError(f"{source}:{e.lineno}:{e.offset + 1}: cannot parse as xml: "
-                       f"{xml.parsers.expat.errors.messages[e.code]}") from None
-    return found
+            yield base_message(
+                ref, current, where=f"{source}:{line}:{column}",
+                outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
+                continuing=resolve(ref, current) if mode == "warn" else None,
+            )
 
 
 def _jsonld(raw: bytes, base: str | None, source: str, mode: HazardMode, catalog: Any) -> None:
@@ -171,7 +107,7 @@ def guard_document(
                 hazards, catalog)
         return
     if syntax == "xml":
-        found = _rdfxml(raw, base, source, hazards)
+        found = xml_base_hazards(raw, base, source=source, warn=hazards == "warn")
     else:
         try:
             text = raw.decode("utf-8")
@@ -181,10 +117,10 @@ def guard_document(
     if not found:
         return
     if hazards == "warn":
-        for hazard in found:
-            warnings.warn(hazard.message, URNContextWarning, stacklevel=3)
+        for message in found:
+            warnings.warn(message, URNContextWarning, stacklevel=3)
         return
-    message = found[0].message
+    message = found[0]
     if len(found) > 1:
         message += f" (and {len(found) - 1} more hazard{'s' if len(found) > 2 else ''})"
-    raise URNBaseError(message, [Hazard(h.code, h.message) for h in found])
+    raise URNBaseError(message, [Hazard(BASE_CODE, m) for m in found])

@@ -14,8 +14,6 @@ and the orphan keeps its memory, the input and the caller's stderr open.
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import os
 import signal
 import sys
@@ -31,6 +29,10 @@ _POLL_SECONDS = 1.0
 def _pdeathsig() -> None:
     if not sys.platform.startswith("linux"):
         return
+    # Imported here, in a worker, not at urnld.stream's import: ctypes costs a command's start.
+    import ctypes
+    import ctypes.util
+
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

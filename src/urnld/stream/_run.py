@@ -28,8 +28,8 @@ from .._kernel import (
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
+from ._names import LINE_SYNTAXES, HazardMode, normalize_syntax
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
-from ._sniff import LINE_SYNTAXES, HazardMode, normalize_syntax
 from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
 
 if TYPE_CHECKING:

@@ -1,35 +1,18 @@
 """Reading an RDF document safely on the way to pyoxigraph: the reader that looks for URN base
-declarations and entity declarations as the bytes go by, bounds JSON nesting and markup-free
-RDF/XML text, and the error that says where a document went wrong."""
+declarations and entity declarations as the bytes go by, and bounds JSON nesting, RDF/XML
+nesting and markup-free RDF/XML text."""
 
 from __future__ import annotations
 
 import contextlib
 import re
-from typing import IO, Any, Final, Literal
+from typing import IO, Any, Final
 
-from .._kernel import SYNTAXES as SYNTAX_TABLE
-from .._kernel import get_syntax
-from ..errors import URNError
+from .._core import accel as _accel
+from .._kernel import MAX_XML_DEPTH
+from ._names import RDFSyntaxError
 
-__all__ = [
-    "LINE_SYNTAXES",
-    "MAX_JSON_DEPTH",
-    "MAX_XML_TEXT",
-    "SYNTAXES",
-    "HazardMode",
-    "RDFSyntaxError",
-    "normalize_syntax",
-]
-
-HazardMode = Literal["error", "warn", "ignore"]
-
-#: Every syntax the streaming path reads and writes, by urnld's names (the kernel's syntax
-#: table): those pyoxigraph has a reader and a writer for.
-SYNTAXES: Final = frozenset(name for name, s in SYNTAX_TABLE.items() if s.oxigraph is not None)
-#: One statement a line: read by the line pass itself (no stage A).
-LINE_SYNTAXES: Final = frozenset(name for name in SYNTAXES if SYNTAX_TABLE[name].lines)
-
+__all__ = ["MAX_JSON_DEPTH", "MAX_XML_DEPTH", "MAX_XML_TEXT"]
 
 # Input read per call by the sniffing reader (pyoxigraph asks for 1 KiB at a time).
 _BLOCK: Final = 1 << 20
@@ -51,32 +34,6 @@ MAX_XML_TEXT: Final = 16 << 20
 # An XML entity declaration (anywhere: a CDATA section that quotes one is refused too).
 _ENTITY: Final = re.compile(rb"<!entity")
 
-
-class RDFSyntaxError(URNError):
-    """An RDF input the streaming path cannot read: a syntax error, a refused construct.
-
-    ``line`` and ``column`` are the parser's (1-based) when it gives them, else None;
-    ``statement`` is the number of statements read before the error.
-
-    >>> str(RDFSyntaxError("x.ttl", "cannot parse as turtle: Unexpected end of file", 3, 7))
-    'x.ttl:3:7: cannot parse as turtle: Unexpected end of file'
-    >>> str(RDFSyntaxError("x.rdf", "cannot parse as xml: bad tag", statement=12))
-    'x.rdf: after statement 12: cannot parse as xml: bad tag'
-    """
-
-    def __init__(
-        self, source: str, reason: str, line: int | None = None, column: int | None = None,
-        *, statement: int | None = None,
-    ) -> None:
-        self.source, self.reason, self.line, self.column = source, reason, line, column
-        self.statement = statement
-        if line is not None:
-            where = f"{source}:{line}" + (f":{column}" if column is not None else "")
-        elif statement:
-            where = f"{source}: after statement {statement}"
-        else:
-            where = source
-        super().__init__(f"{where}: {reason}")
 
 #: The deepest JSON nesting read: pyoxigraph's JSON-LD reader recurses per level on the
 #: thread's stack (a few thousand levels end the process), so deeper documents are refused.
@@ -134,6 +91,79 @@ class _JsonDepth:
                 self.depth += 2 * opens - len(part)
 
 
+# An RDF/XML token at a "<": an end tag (group 1), a comment, CDATA or processing-instruction
+# opener, another declaration, or a start tag whose quoted values may hold ">" and "/" (group 2:
+# "/" for an empty-element tag).
+_XML_TOKEN: Final = re.compile(
+    rb"<(?:(/)[^>]*>|!--|!\[CDATA\[|\?|!|(?:[^>\"'/]|/(?!>)|\"[^\"]*\"|'[^']*')*(/?)>)"
+)
+# What ends the construct an opener starts.
+_XML_CLOSING: Final = {b"<!--": b"-->", b"<![CDATA[": b"]]>", b"<?": b"?>", b"<!": b">"}
+
+
+class _XmlDepth:
+    """The element depth of RDF/XML read block by block; :meth:`feed` raises past
+    :data:`MAX_XML_DEPTH`. pyoxigraph's RDF/XML reader takes time that grows faster than the
+    square of the depth (8,000 levels: half a second; 100,000 in a 7 MB file: minutes), so a
+    deeper document is refused before it is parsed, as :mod:`urnld.read` refuses it.
+
+    The compiled accelerator runs a byte automaton (``xml_depth``, one small int of state);
+    this is its Python twin, a token at each ``<`` (a tag, or the opener of a comment, CDATA
+    section, processing instruction or declaration, skipped to its end). A token cut by the
+    block's end is kept and read again with the next block."""
+
+    def __init__(self, source: str) -> None:
+        self.source = source
+        self.depth = 0
+        self._c = _accel.speedups
+        self._state = 0  # the automaton's state (accelerator)
+        self._carry = b""  # the unfinished token (Python)
+        self._closing: bytes | None = None  # in a comment, CDATA, PI or declaration: its end
+
+    def _refuse(self) -> RDFSyntaxError:
+        return RDFSyntaxError(self.source, f"elements nested more than {MAX_XML_DEPTH:,} "
+                              "levels deep: refused (nested too deeply)")
+
+    def feed(self, block: bytes) -> None:
+        if self._c is not None:
+            self._state, depth = self._c.xml_depth(block, self._state, self.depth,
+                                                   MAX_XML_DEPTH)
+            if depth < 0:
+                raise self._refuse()
+            self.depth = depth
+            return
+        data = self._carry + block if self._carry else block
+        self._carry = b""
+        pos, n = 0, len(data)
+        while True:
+            if self._closing is not None:
+                i = data.find(self._closing, pos)
+                if i < 0:  # keep what could be the start of the closing sequence
+                    self._carry = data[max(pos, n - len(self._closing) + 1):]
+                    return
+                pos = i + len(self._closing)
+                self._closing = None
+            lt = data.find(b"<", pos)
+            if lt < 0:
+                return
+            m = _XML_TOKEN.match(data, lt)
+            opener = data[lt:lt + 9]
+            if m is None or (m.end() == lt + 2 and n - lt < 9 and (
+                    b"<!--".startswith(opener) or b"<![CDATA[".startswith(opener))):
+                self._carry = data[lt:]  # cut by the block's end (or a comment opener might be)
+                return
+            pos = m.end()
+            if m.group(1) is not None:
+                self.depth = max(0, self.depth - 1)
+            elif m.group(2) is None:
+                self._closing = _XML_CLOSING[m.group()]
+            else:  # a start tag; an empty-element tag is one level deeper too, as expat counts
+                if self.depth + 1 > MAX_XML_DEPTH:
+                    raise self._refuse()
+                if not m.group(2):
+                    self.depth += 1
+
+
 class _Sniffer:
     """The input as pyoxigraph reads it (``read(n)``), each block searched on the way for a
     URN base declaration (and, in RDF/XML, an entity declaration, which is refused).
@@ -147,6 +177,7 @@ class _Sniffer:
         self._pattern = _URN_BASE.get(syntax)
         self._xml = syntax == "xml"
         self._json = _JsonDepth(source) if syntax == "json-ld" else None
+        self._xml_depth = _XmlDepth(source) if self._xml else None
         self._text_run = 0  # RDF/XML: bytes since the last "<"
         self._source = source
         self._block = b""
@@ -181,8 +212,13 @@ class _Sniffer:
             self._tail = window[-_OVERLAP:]
             if self._pattern is not None and not self.urn_base:
                 self.urn_base = self._pattern.search(window) is not None
-            if self._xml:
+            if self._xml_depth is not None:
                 self._markup(block)
+                try:
+                    self._xml_depth.feed(block)
+                except RDFSyntaxError as e:
+                    self.failure = e
+                    raise
             if self._xml and _ENTITY.search(window) is not None:
                 self.failure = RDFSyntaxError(
                     self._source,
@@ -235,20 +271,3 @@ class _Sniffer:
 _CONTEXT_REF: Final = re.compile(
     rb'"@(?:context|import)"\s*:\s*(?:"((?:[^"\\]|\\.)*)"|\[[^\]]*?"((?:[^"\\]|\\.)*)")'
 )
-
-
-def normalize_syntax(name: str) -> str:
-    """urnld's name of the syntax *name*, or :class:`RDFSyntaxError` when it is not streamed.
-
-    >>> normalize_syntax("TTL"), normalize_syntax("application/ld+json"), normalize_syntax("nq")
-    ('turtle', 'json-ld', 'nquads')
-    """
-    try:
-        fmt = get_syntax(name).name
-    except URNError:
-        fmt = name
-    if fmt not in SYNTAXES:
-        raise RDFSyntaxError(
-            name, f"not a syntax the streaming path reads (one of {', '.join(sorted(SYNTAXES))})"
-        )
-    return fmt

@@ -20,11 +20,8 @@ from .._kernel import (
 )
 from ..errors import URNError, WorkerError
 from ._lifeline import watch_parent
-from ._sniff import (
-    _CONTEXT_REF,
-    RDFSyntaxError,
-    _Sniffer,
-)
+from ._names import RDFSyntaxError
+from ._sniff import _CONTEXT_REF, _Sniffer
 
 if TYPE_CHECKING:
     import pyoxigraph

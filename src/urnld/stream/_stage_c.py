@@ -30,7 +30,7 @@ from typing import IO, Any, Final, NamedTuple
 
 from ..errors import URNError, WorkerError
 from ._lifeline import watch_parent
-from ._sniff import RDFSyntaxError
+from ._names import RDFSyntaxError
 from ._stage_a import _ox_format
 
 __all__ = ["can_write_in_child", "output_prefixes", "write_quads"]

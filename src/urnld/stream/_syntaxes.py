@@ -71,16 +71,9 @@ from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._grammar import NTriplesSyntaxError
 from ._guard import guard_document
+from ._names import LINE_SYNTAXES, SYNTAXES, HazardMode, RDFSyntaxError, normalize_syntax
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
-from ._sniff import (
-    _BLOCK,
-    LINE_SYNTAXES,
-    SYNTAXES,
-    HazardMode,
-    RDFSyntaxError,
-    _Sniffer,
-    normalize_syntax,
-)
+from ._sniff import _BLOCK, _Sniffer
 from ._stage_a import (
     _convert,
     _explained,

@@ -334,4 +334,27 @@ static const char *const MSG_PCT_NOT_UTF8[] = {"escapes ", " in the NSS are not 
 static const char *const MSG_NOT_CANONICAL[] = {"canonical form is ", ""};
 #define LINTS_PER_CODE 3
 
+/* ---- urnld parse's diagnosis of a string that is not a URN (diagnose.h) ---- */
+/* the parts as the reasons name them: urnld._core._parser */
+static const char *const SX_PARTS[] = {"namespace-specific string", "r-component", "q-component", "f-component"};
+/* urnld._core._parser's reasons, cut at their arguments */
+static const char *const MSG_SX_PREFIX_EARLY[] = {"a URN starts with 'urn:'; the input ends early"};
+static const char *const MSG_SX_PREFIX[] = {"a URN starts with 'urn:'"};
+static const char *const MSG_SX_NID_DASH_START[] = {"NID may not start with '-'"};
+static const char *const MSG_SX_NID_LONG[] = {"NID is longer than 32 characters"};
+static const char *const MSG_SX_NID_FIRST[] = {"NID must start with a letter or digit, not ", ""};
+static const char *const MSG_SX_NID_CHAR[] = {"character ", " is not allowed in a NID (letters, digits and '-' only)"};
+static const char *const MSG_SX_NID_MISSING[] = {"NID is missing"};
+static const char *const MSG_SX_NID_NO_NSS[] = {"':' and a namespace-specific string must follow the NID"};
+static const char *const MSG_SX_NID_DASH_END[] = {"NID may not end with '-'"};
+static const char *const MSG_SX_NID_SHORT[] = {"NID must have at least 2 characters"};
+static const char *const MSG_SX_BAD_PCT[] = {"'%' must be followed by two hex digits"};
+static const char *const MSG_SX_QMARK[] = {"'\077' must be followed by '+' (r-component) or '=' (q-component)"};
+static const char *const MSG_SX_HASH_TWICE[] = {"'#' may appear only once in a URN"};
+static const char *const MSG_SX_SPACE_IN[] = {"space is not allowed in a URN; percent-encode it as %20 (in the ", ")"};
+static const char *const MSG_SX_CONTROL_IN[] = {"control character ", " is not allowed in a URN (in the ", ")"};
+static const char *const MSG_SX_CHAR_IN[] = {"character ", " is not allowed in a URN; percent-encode it as %", " (in the ", ")"};
+static const char *const MSG_SX_EMPTY[] = {"", " is empty"};
+static const char *const MSG_SX_START[] = {"", " may not start with ", ""};
+
 #endif /* URNLD_SPEEDUPS_GENERATED_H */

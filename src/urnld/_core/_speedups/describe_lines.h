@@ -2,7 +2,7 @@
  * _Describer.json_line): what `urnld parse -` writes for each line of a list.
  *
  * describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, prefixes, spec,
- *                options, code_ranks, severity_ranks, r_message, as_bytes)
+ *                options, code_ranks, severity_ranks, r_message, as_bytes, hint)
  *     -> (output, lines, invalid)
  *
  * chunk: whole lines ('\n' ends each but the last), each stripped as str.strip() does, blank
@@ -13,6 +13,8 @@
  * tuple (text_head, json_mid, json_tail, own) or None, own holding the NID's findings as
  * (code, rank, text line, JSON object). The rest is written by slow(line) -> (text, valid),
  * the Python writer: byte for byte the Python's output (tests/core/test_speedups_describe.py).
+ * An ASCII line that does not parse is written here too when diagnose.h finds its fault (and,
+ * in JSON, hint(line), urnld.repair, names no repair).
  * seen: line -> output of the lines written here, at most seen_max lines of at most
  * SEEN_LINE_MAX characters (emptied when full): lists repeat URNs. Returns the chunk's
  * output (a str, or with as_bytes its UTF-8 as stdout writes it: what a str cannot encode as
@@ -341,6 +343,65 @@ done:
     return r;
 }
 
+/* Write the line *text* (an ASCII str, default options) if it does not parse and its fault is
+ * found here (diagnose.h): the text block shows the fault alone; the JSON has its one
+ * finding, the syntax error, unless hint(text) (urnld.repair) names a repair, whose finding
+ * the Python writes. 1 written, 0 left to the Python, -1 error. */
+static int
+describe_fault(DBuf *out, DBuf *m, PyObject *text, int as_json, PyObject *hint)
+{
+    const unsigned char *s = PyUnicode_1BYTE_DATA(text);
+    Py_ssize_t n = PyUnicode_GET_LENGTH(text), at, nid_end, nss_end;
+    if (scan_urn(s, n, &nid_end, &nss_end))
+        return 0;
+    int r = diagnose_ascii(m, s, n, &at);
+    if (r != 1)
+        return r;
+    if (as_json) {
+        PyObject *fix = PyObject_CallOneArg(hint, text);
+        if (fix == NULL)
+            return -1;
+        Py_DECREF(fix);
+        if (fix != Py_None)
+            return 0;
+        const char *severity = SEVERITY_NAMES[CODE_RANK[CODE_SYNTAX]];
+        return dbuf_puts(out, "{\"input\": \"") || dbuf_json(out, (const char *)s, n) ||
+                       dbuf_puts(out, "\", \"valid\": false, \"mode\": \"rfc8141\", \"parts\": null, "
+                                      "\"assigned_name\": null, \"normalized\": null, "
+                                      "\"canonical\": null, \"registered\": null, \"rule\": null, "
+                                      "\"error\": {\"position\": ") ||
+                       dbuf_ssize(out, at) || dbuf_puts(out, ", \"reason\": \"") ||
+                       dbuf_json(out, m->p, m->n) || dbuf_puts(out, "\"}, \"findings\": [{\"code\": \"") ||
+                       dbuf_puts(out, CODE_NAMES[CODE_SYNTAX]) ||
+                       dbuf_puts(out, "\", \"severity\": \"") || dbuf_puts(out, severity) ||
+                       dbuf_puts(out, "\", \"message\": \"") || dbuf_json(out, m->p, m->n) ||
+                       dbuf_puts(out, "\", \"span\": [") || dbuf_ssize(out, at) ||
+                       dbuf_puts(out, ", ") || dbuf_ssize(out, at + 1 < n ? at + 1 : n) ||
+                       dbuf_puts(out, "], \"rule\": null}]}\n")
+                   ? -1
+                   : 1;
+    }
+    /* The input as a terminal may show it (_parse_stream._shown): a control character is '?'. */
+    Py_ssize_t mark = out->n;
+    if (dbuf_put(out, (const char *)s, n) < 0)
+        return -1;
+    for (Py_ssize_t k = mark; k < out->n; k++)
+        if ((unsigned char)out->p[k] < 0x20 || out->p[k] == 0x7f)
+            out->p[k] = '?';
+    Py_ssize_t shown = out->n - mark;
+    if (dbuf_puts(out, "\n  valid       NO\n  error       ") || dbuf_put(out, m->p, m->n) ||
+        dbuf_puts(out, " (at position ") || dbuf_ssize(out, at) ||
+        dbuf_puts(out, ")\n              ") || dbuf_reserve(out, shown) < 0)
+        return -1;
+    memcpy(out->p + out->n, out->p + mark, (size_t)shown);
+    out->n += shown;
+    if (dbuf_puts(out, "\n              ") || dbuf_reserve(out, at + 2) < 0)
+        return -1;
+    memset(out->p + out->n, ' ', (size_t)at);
+    out->n += at;
+    return dbuf_puts(out, "^\n") ? -1 : 1;
+}
+
 /* A str as UTF-8 into *out*, what cannot be encoded (a lone surrogate: a byte of the input
  * that is not UTF-8) written as backslash escapes, as stdout writes it. */
 static int
@@ -379,11 +440,12 @@ flush_to(PyObject *pieces, DBuf *out)
 static PyObject *
 sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (!nargs_are("describe_lines", nargs, 14))
+    if (!nargs_are("describe_lines", nargs, 15))
         return NULL;
     PyObject *chunk = args[0], *seen = args[2], *lanes = args[4], *lane_of = args[5],
              *slow = args[6], *prefixes = args[7], *spec_of = args[8], *options = args[9],
-             *code_ranks = args[10], *sev_ranks = args[11], *r_message = args[12];
+             *code_ranks = args[10], *sev_ranks = args[11], *r_message = args[12],
+             *hint = args[14];
     int as_json = PyObject_IsTrue(args[1]), as_bytes = PyObject_IsTrue(args[13]);
     Py_ssize_t seen_max = PyLong_AsSsize_t(args[3]);
     if (as_json < 0 || as_bytes < 0 || (seen_max == -1 && PyErr_Occurred()))
@@ -439,7 +501,13 @@ sp_describe_lines(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                                      options, code_ranks, sev_ranks, r_message);
             else
                 done = -1;
-            if (done == 1 && known == NULL && b - a <= SEEN_LINE_MAX) { /* remember it */
+            int fault = 0; /* an invalid line, written here and not remembered */
+            if (done == 0 && known == NULL) {
+                out.n = mark;
+                done = fault = describe_fault(&out, &m, line, as_json, hint);
+                invalid += fault == 1;
+            }
+            if (done == 1 && !fault && known == NULL && b - a <= SEEN_LINE_MAX) { /* remember it */
                 PyObject *text = PyUnicode_DecodeUTF8(out.p + mark, out.n - mark, NULL);
                 if (text != NULL && PyDict_GET_SIZE(seen) >= seen_max)
                     PyDict_Clear(seen);

@@ -200,13 +200,18 @@ class CanonicalizeReport(_ReportBase):
         """
         merged_urns: list[tuple[str, str, str, int, str | None]] = []
         pairs: dict[tuple[str, str], int] = {}
+        get = pairs.get
+        merged_count = occurrences = 0  # added to the report's counters once per batch
         for locator, urn, nid, count, merged in items:
             if merged and nid is not None:
                 merged_urns.append((locator, urn, nid, count, None))
-                self.locators_merged += count
+                merged_count += count
             if urn:
-                self.locator_occurrences += count
-            pairs[(urn, locator)] = pairs.get((urn, locator), 0) + count
+                occurrences += count
+            key = (urn, locator)
+            pairs[key] = get(key, 0) + count
+        self.locators_merged += merged_count
+        self.locator_occurrences += occurrences
         if merged_urns:
             self.record_urns(merged_urns)  # one batch, as the pass's own URNs
         self._locators.add_counts(pairs)

@@ -152,3 +152,32 @@ def test_unrepaired_shape_is_never_repaired(nss: str, tail: str, prefix: str) ->
     # The compiled rewrite canonicalizes such a URN without asking the repairs: none applies.
     assert _UNREPAIRED_SHAPES["uuid"](nss)
     assert repair(prefix + nss + tail) is None
+
+
+# Near misses of RFC 9562 §4's form that the repairs read (no hyphens, braces, CGMES '_'),
+# and some they do not (a digit missing, a stray character), with components.
+REPAIR_CANDIDATE = st.builds(
+    lambda h, shape, tail, prefix: prefix + shape(h) + tail,
+    st.from_regex(r"\A[0-9A-Fa-f]{32}\Z"),
+    st.sampled_from([
+        lambda h: h, lambda h: h[:-1], lambda h: "_" + h,
+        lambda h: f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}",
+        lambda h: f"_{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}",
+        lambda h: f"%7B{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:]}%7D",
+        lambda h: f"{h[:8]}-{h[8:12]}-{h[12:16]}-{h[16:20]}-{h[20:-1]}x",
+    ]),
+    st.sampled_from(["", "?=x", "#f", "?+r"]),
+    st.sampled_from(["urn:uuid:", "URN:UUID:", "urn:publicid:"]),
+)  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(REPAIR_CANDIDATE, st.booleans())
+def test_accelerated_repair_verdict_is_the_rule_s(text: str, ignore_components: bool) -> None:
+    # The accelerated verdict under repairs takes a repaired URN's verdict from the compiled
+    # canonicalization: the same as the rule's own (term_verdict of the repaired text).
+    from urnld._kernel._terms import TermRule, _accelerated
+
+    rule = TermRule(ignore_components=ignore_components,
+                    spellings=SpellingOptions(repair=True))
+    assert _accelerated(rule)(text) == rule.verdict(text)

@@ -228,3 +228,27 @@ def test_any_subset_in_any_order(lines: list[bytes], n: int, opts: dict[str, Any
     again = CanonicalizeReport()
     assert _triples(b"".join(canonicalize_lines(sorted(part), report=again, **opts))) == streamed
     assert _counts(again) == _counts(report)
+
+
+_READER_IRIS = [
+    "https://doi.org/10.1000/182", "HTTP://DX.DOI.ORG/10.1000/182", "doi:10.1000/182",
+    "https://doi.org/no-slash", "https://doi.org/10.1000/%FF",
+    "http://nbn-resolving.de/urn:nbn:de:bvb:19-146642", "https://urn.fi/URN:NBN:fi-fe2021",
+    "https://urn.kb.se/resolve?urn=urn%3Anbn%3Ase%3Auu%3Adiva-3475",
+    "https://id.gs1.org/01/04012345111118/21/987", "http://ID.GS1.ORG/00/106141412345678908",
+    "https://id.gs1.org/414/4012345000016", "https://id.gs1.org/01/04012345111118?x=1",
+    "https://id.gs1.org/01/09999999999999", "http://example.org/a",
+]  # fmt: skip
+
+
+@given(st.sampled_from(_READER_IRIS) | st.text(max_size=30),
+       st.sampled_from([("link", None), ("merge", None), ("link", LENGTHS), ("merge", LENGTHS)]))
+def test_the_pass_reader_answers_as_locator(iri: str, mode: tuple[Any, Any]) -> None:
+    # The reader a pass binds once (table looked up once, the compiled check asked directly)
+    # answers every IRI as SpellingOptions.locator does.
+    from urnld._kernel._spellings import spelling_options
+
+    locators, lengths = mode
+    opts = spelling_options(link_locators=locators == "link",
+                            merge_locators=locators == "merge", prefix_lengths=lengths)
+    assert opts.reader()(iri) == opts.locator(iri)

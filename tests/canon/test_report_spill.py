@@ -11,7 +11,7 @@ import os
 import pickle
 from collections import Counter
 
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from urnld import check
@@ -232,3 +232,48 @@ def test_a_run_handed_off_by_a_killed_process_is_removed_by_the_next_run(tmp_pat
         assert list(tmp_path.iterdir()) == []
     finally:
         set_spill_directory(saved)
+
+
+@given(ops, st.integers(1, 5), st.integers(1, 6))
+@example([("counts", [("a", 1), ("b", 1)])], 1, 6)  # one key past the cap, none spilled
+@example([("counts", [("a", 1), ("b", 1)]), ("counts", [("a", 1)])], 2, 1)  # "a" in two runs
+def test_truncated_and_keys_without_the_merge(script, cap, max_keys) -> None:
+    # truncated asked first (no summary made yet: the count of keys per run may settle it
+    # without a merge) and the keys walked run by run say what the merged map says.
+    m: _Capped[str, int] = _Capped(cap, _add, max_keys=max_keys)
+    truth = _fill(m, script)
+    assert m.truncated == (len(truth) > cap)
+    assert set(m.all_keys()) == set(truth)
+    assert len(list(m.all_keys())) >= len(truth)
+
+
+_LOCATOR_ROWS = st.lists(st.tuples(
+    st.sampled_from(["https://doi.org/10.1000/", "doi:10.1000/", "https://id.gs1.org/00/"]),
+    st.integers(1, 30), st.booleans(), st.integers(1, 3)), max_size=40)  # fmt: skip
+
+
+@settings(max_examples=60, deadline=None)
+@given(_LOCATOR_ROWS, st.sampled_from([0, 1 << 10, BIG]))
+def test_locator_links_from_unsorted_keys(rows, budget) -> None:
+    # report_extras for link_locators alone reads the canonical URNs and the locator pairs
+    # without sorting them: the same statements as from the sorted spellings and pairs.
+    from urnld._kernel._links import LinkOptions, extra_statements, report_extras
+
+    r = CanonicalizeReport(max_examples=10**6, memory_budget=budget)
+    for start, k, occurs, n in rows:
+        urn = f"urn:doi:10.1000/{k}"
+        if occurs:  # the URN itself occurs in the data
+            r.record_urn(urn.upper(), urn, "doi", n)
+        gs1 = start.startswith("https://id.gs1.org/")
+        r.record_locators([(f"{start}{k}", "" if gs1 else urn, None if gs1 else "doi", n,
+                            False)])
+    assert r.canonical_urns() == {c for c, _s in r.spellings()}
+    assert r.locator_pair_set() == set(r.locator_pairs())
+    opts = LinkOptions(link_locators=True)
+    expected = extra_statements(r.spellings(), opts, r.locator_pairs())
+    assert report_extras(r, opts) == expected
+    # owl:sameAs both ways for each DOI locator whose URN occurs (a GS1 Digital Link gets
+    # none without the EPC URN of the data)
+    occurring = {k for _s, k, occurs, _n in rows if occurs}
+    linked = {(s, k) for s, k, _o, _n in rows if "gs1" not in s and k in occurring}
+    assert len(expected) == 2 * len(linked)

@@ -223,3 +223,105 @@ def test_find_urns_locators() -> None:
 def test_find_urns_locators_never_raises() -> None:
     for text in ["https://", "doi:", "https://doi.org/%", "doi:10.1/%FF%FE", "http://" * 1000]:
         list(find_urns(text, locators=True))
+
+
+# -- the index against trying every template ----------------------------------------------------
+
+
+def _every_template(iri: str) -> str | None:
+    """The reference for locator_urn(): every reversible template of the table, in table
+    order, tried on the whole folded IRI (what the index by scheme and authority, matching
+    only the rest of the IRI, must give)."""
+    from urnld.resolvers._reverse import fold_scheme
+
+    folded = fold_scheme(iri)
+    for r in resolvers_module.resolvers():
+        for reverse in resolvers_module._reversers(r):
+            try:
+                text = reverse.match_text(folded)
+            except UnicodeDecodeError:
+                continue
+            if text is not None:
+                return text
+    return None
+
+
+def _templates() -> list[str]:
+    return [t for r in resolvers_module.resolvers() for t in (r.template, *r.aliases)]
+
+
+def _case(draw: st.DrawFn, text: str) -> str:
+    flips = draw(st.lists(st.booleans(), min_size=len(text), max_size=len(text)))
+    return "".join(c.upper() if f else c for c, f in zip(text, flips, strict=True))
+
+
+_VALUE = st.lists(
+    st.sampled_from(["a", "Z", "0", "9", "-", ".", "/", ":", "?", "&", "=", "%2F", "%3A", "%C3%A9",
+                     "%FF", "%", "é", "#", "urn:", "URN:NBN:", "nbn:de:", "de:bvb:19-146642",
+                     "10.1000/", "182", "fi-fe2021", "se:uu:diva-3475", "rfc", "8141"]),
+    max_size=8,
+).map("".join)  # fmt: skip
+
+
+def _real_values() -> dict[str, list[str]]:
+    """The shared data's valid URNs without components, by NID (lower case)."""
+    out: dict[str, list[str]] = {}
+    for text in _examples():
+        urn = URN(text)
+        if urn.parts[2:] == (None, None, None):
+            out.setdefault(urn.nid.lower(), []).append(text)
+    return out
+
+
+_REAL = _real_values()
+
+
+@st.composite
+def _near_locators(draw: st.DrawFn) -> str:
+    # A template of the table (or an alias) with its expression filled by a real URN of its
+    # NID (as the variable takes it: whole, NSS, or NSS after the entry's prefix) or by a
+    # random value; its scheme and host in a random case, http for https; then maybe a
+    # piece cut off or added.
+    r = draw(st.sampled_from(resolvers_module.resolvers()))
+    template = draw(st.sampled_from((r.template, *r.aliases)))
+    literal, _, after = template.partition("{")
+    expression, _, tail = after.partition("}")
+    real = _REAL.get(r.nid, [])
+    if real and draw(st.booleans()):
+        text = draw(st.sampled_from(real))
+        nss = text.split(":", 2)[2]
+        name = expression.lstrip("+#")
+        value = {"urn": text, "nss": nss, "rest": nss[len(r.nss_prefix) :]}.get(name, nss)
+    else:
+        value = draw(_VALUE)
+    head_end = literal.find("/", literal.find("//") + 2) if "//" in literal else len(literal)
+    head_end = len(literal) if head_end < 0 else head_end
+    start = _case(draw, literal[:head_end]) + literal[head_end:]
+    if draw(st.booleans()) and start[:6].lower() == "https:":
+        start = "http:" + start[6:]
+    iri = start + value + tail
+    change = draw(st.sampled_from(["none", "cut", "add"]))
+    if change == "cut":
+        return iri[: len(iri) - draw(st.integers(1, 3))]
+    return iri + draw(_VALUE) if change == "add" else iri
+
+
+@given(_near_locators() | st.text(max_size=40))
+def test_index_gives_what_every_template_gives(iri: str) -> None:
+    # The table's index (one lookup by scheme and authority, then the templates under it
+    # matched on the rest) reads back exactly what trying every template on the folded IRI
+    # reads back, with the default check and with a caller's check.
+    from urnld._kernel._term_check import check_fields
+
+    expected = _every_template(iri)
+    assert resolvers_module.locator_urn(iri) == expected
+    assert resolvers_module.locator_urn(iri, check_fields=check_fields) == expected
+    assert resolvers_module.locator_reader(check_fields=check_fields)(iri) == expected
+
+
+def test_index_reference_reads_the_real_world_back() -> None:
+    # The reference above is no trivial one: it reads every real-world locator back.
+    for locator, urn in REAL_WORLD:
+        found = _every_template(locator)
+        assert found is not None
+        assert equivalent(URN(found), URN(urn))

@@ -87,8 +87,14 @@ class Extra(NamedTuple):
 
     def ntriples(self) -> bytes:
         """The statement as one N-Triples line."""
-        obj = _nt_literal(self.object) if self.literal else f"<{self.object}>"
-        return f"<{self.subject}> <{self.predicate}> {obj} .\n".encode()
+        return _line(self).encode()
+
+
+def _line(e: Extra) -> str:
+    """*e*'s N-Triples line as a str: the lines sort as their UTF-8 bytes do (UTF-8 keeps
+    code point order), and many are encoded at once."""
+    obj = _nt_literal(e.object) if e.literal else f"<{e.object}>"
+    return f"<{e.subject}> <{e.predicate}> {obj} .\n"
 
 
 def _nt_literal(text: str) -> str:
@@ -125,12 +131,15 @@ def extra_statements(
     [('https://id.gs1.org/01/04012345111118/21/987', 'urn:epc:id:sgtin:4012345.011111.987'),
      ('urn:epc:id:sgtin:4012345.011111.987', 'https://id.gs1.org/01/04012345111118/21/987')]
     """
-    canonicals: set[str] = set()
     out: set[Extra] = set()
-    for canonical, spelling in pairs:
-        canonicals.add(canonical)
-        if options.keep_spellings and spelling != canonical:
-            out.add(Extra(canonical, SPELLING, spelling, True))
+    if options.keep_spellings:
+        canonicals: set[str] = set()
+        for canonical, spelling in pairs:
+            canonicals.add(canonical)
+            if spelling != canonical:
+                out.add(Extra(canonical, SPELLING, spelling, True))
+    else:
+        canonicals = {canonical for canonical, _spelling in pairs}
     if options.link:
         for a in canonicals:
             if not _bare(a):
@@ -150,7 +159,7 @@ def extra_statements(
                 out.add(Extra(a, RDFS_SEE_ALSO, locator))
     if options.link_locators:
         out.update(_locator_links(canonicals, locators))
-    return sorted(out, key=Extra.ntriples)
+    return sorted(out, key=_line)
 
 
 def _locator_links(canonicals: set[str], locators: Iterable[tuple[str, str]]) -> set[Extra]:
@@ -202,7 +211,9 @@ def report_extras(
     For a transport that counts only what it writes (a store already holding a statement does
     not get it again). Raises :class:`SpellingLimitError` as :func:`extras_of_report` does.
     """
-    locators = report.locator_pairs() if options.link_locators else []
+    # The locator pairs and, when they are all that is linked, the canonical URNs suffice,
+    # in any order: extra_statements sorts what it adds.
+    locators = report.locator_pair_set() if options.link_locators else set()
     if not (options.link or options.keep_spellings or options.link_resolvers or locators):
         # link_locators alone and no locator met: nothing to add, whatever the spellings are.
         return []
@@ -218,7 +229,10 @@ def report_extras(
             "statements link-locators adds would be incomplete; run without it, or raise the "
             "report's max_examples (Python API)"
         )
-    return extra_statements(report.spellings(), options, locators)
+    if options.link or options.keep_spellings or options.link_resolvers:
+        return extra_statements(report.spellings(), options, locators)
+    # link_locators alone needs no spelling: each canonical URN as its own.
+    return extra_statements(((c, c) for c in report.canonical_urns()), options, locators)
 
 
 def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:
@@ -233,4 +247,4 @@ def record_extras(report: CanonicalizeReport, extras: Iterable[Extra]) -> None:
 
 def ntriples(extras: Iterable[Extra]) -> bytes:
     """The N-Triples lines of *extras*, in the order given."""
-    return b"".join(e.ntriples() for e in extras)
+    return "".join(map(_line, extras)).encode()

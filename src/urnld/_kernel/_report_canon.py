@@ -200,13 +200,18 @@ class CanonicalizeReport(_ReportBase):
         """
         merged_urns: list[tuple[str, str, str, int, str | None]] = []
         pairs: dict[tuple[str, str], int] = {}
+        get = pairs.get
+        merged_count = occurrences = 0  # added to the report's counters once per batch
         for locator, urn, nid, count, merged in items:
             if merged and nid is not None:
                 merged_urns.append((locator, urn, nid, count, None))
-                self.locators_merged += count
+                merged_count += count
             if urn:
-                self.locator_occurrences += count
-            pairs[(urn, locator)] = pairs.get((urn, locator), 0) + count
+                occurrences += count
+            key = (urn, locator)
+            pairs[key] = get(key, 0) + count
+        self.locators_merged += merged_count
+        self.locator_occurrences += occurrences
         if merged_urns:
             self.record_urns(merged_urns)  # one batch, as the pass's own URNs
         self._locators.add_counts(pairs)
@@ -214,6 +219,28 @@ class CanonicalizeReport(_ReportBase):
     def locator_pairs(self) -> list[tuple[str, str]]:
         """Every kept ``(canonical URN or "", locator)`` pair, sorted."""
         return [key for key, _n in self._locators.items()]
+
+    def locator_pair_set(self) -> set[tuple[str, str]]:
+        """The pairs of :meth:`locator_pairs` as a set: for a caller that needs no order,
+        without the sorted merge of the pairs spilled to disk.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_locators([("doi:10.1000/182", "urn:doi:10.1000/182", "doi", 1, False)])
+        >>> r.locator_pair_set()
+        {('urn:doi:10.1000/182', 'doi:10.1000/182')}
+        """
+        return set(self._locators.all_keys())
+
+    def canonical_urns(self) -> set[str]:
+        """Every kept canonical URN (the first of each pair :meth:`spellings` gives), without
+        the sorted merge of the spellings spilled to disk.
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_urn("URN:EXAMPLE:a", "urn:example:a", "example")
+        >>> r.canonical_urns()
+        {'urn:example:a'}
+        """
+        return {key[0] for key in self._clusters.all_keys()}
 
     @property
     def locators_truncated(self) -> bool:

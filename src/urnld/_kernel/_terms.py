@@ -303,6 +303,12 @@ def _accelerated(rule: TermRule) -> Callable[[str], TermVerdict]:
             if nid in _REPAIR_ONLY_PYTHON:
                 return slow(text)
             canonical = fast(text, repair_prefixes(), POLICY_OK_NIDS)
+            if canonical is None:
+                fixed = _repair(text)
+                if fixed is not None:
+                    # rule.verdict's answer, term_verdict of the repaired URN: a valid URN
+                    # that no repair touches, which the accelerated verdict takes as it is.
+                    return verdict(fixed.repaired)
             if canonical is None or (ignore_components and ("?" in canonical or "#" in canonical)):
                 v = slow(text)
                 if v.nid is not None and len(POLICY_OK_NIDS) < _MAX_POLICY_OK:

@@ -21,7 +21,6 @@ and §5.10 are valid). With ``strict=True`` a UUID whose variant bits are not ``
 from __future__ import annotations
 
 import re
-import string
 import uuid
 from collections.abc import Iterator
 
@@ -31,6 +30,8 @@ from ..findings import Finding, Severity
 __all__ = ["RULE", "UUIDRule"]
 
 _UUID = re.compile(r"[0-9A-Fa-f]{8}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{4}-[0-9A-Fa-f]{12}")
+# A character that is neither a hex digit (string.hexdigits) nor '-'.
+_NOT_HEX = re.compile(r"[^0-9A-Fa-f-]")
 _GROUPS = (8, 4, 4, 4, 12)
 _NAMES = ("time_low", "time_mid", "time_high_and_version", "clock_seq", "node")
 #: The wording of a group of the wrong length: a str.format template, which the compiled
@@ -87,14 +88,15 @@ class UUIDRule(NamespaceRule):
                 0,
                 len(nss),
             )
-        for i, c in enumerate(nss):
-            if c not in string.hexdigits and c != "-":
-                return self.finding(
-                    "nss-invalid",
-                    f"{c!r} at NSS position {i} is not a hex digit (RFC 9562 §4)",
-                    i,
-                    i + 1,
-                )
+        bad = _NOT_HEX.search(nss)  # the first character that is no hex digit nor '-'
+        if bad is not None:
+            i, c = bad.start(), bad[0]
+            return self.finding(
+                "nss-invalid",
+                f"{c!r} at NSS position {i} is not a hex digit (RFC 9562 §4)",
+                i,
+                i + 1,
+            )
         groups = nss.split("-")
         if len(groups) != 5:
             what = "no hyphens" if len(groups) == 1 else f"{len(groups)} groups"

@@ -54,6 +54,7 @@ anything else names no URN.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import importlib.resources
 import re
 import tomllib
@@ -87,6 +88,7 @@ __all__ = [
     "expand",
     "load_resolvers",
     "locator_heads",
+    "locator_reader",
     "locator_urn",
     "locators",
     "resolvers",
@@ -342,6 +344,22 @@ def locator_urn(
     True
     """
     return read_back(_index(files), iri, check_fields)
+
+
+def locator_reader(
+    *,
+    files: Sequence[str | PathLike[str]] = (),
+    check_fields: Callable[[str], CheckFields] | None = None,
+) -> Callable[[str], str | None]:
+    """:func:`locator_urn` with its *files* and *check_fields* bound, the table read once:
+    for a pass that reads back every distinct IRI of a dump, and should not look the table
+    up again for each.
+
+    >>> read = locator_reader()
+    >>> read("http://nbn-resolving.de/urn:nbn:de:bvb:19-146642"), read("https://example.org/")
+    ('urn:nbn:de:bvb:19-146642', None)
+    """
+    return functools.partial(read_back, _index(files), check_fields=check_fields)
 
 
 def locator_heads(*, files: Sequence[str | PathLike[str]] = ()) -> tuple[str, ...]:

@@ -59,6 +59,10 @@ class Reverse:
     pattern: re.Pattern[str]
     names: tuple[tuple[str, str], ...]  # (group variable, operator)
     prefix: str  # the template's literal start, folded: a cheap first test
+    # The pattern and the literal start after the head (:func:`head`) of *prefix*: an IRI
+    # whose own head is that one is matched from there on, so that it need not be folded.
+    tail: re.Pattern[str]
+    path: str
 
     def match_text(
         self, folded: str, check_fields: Callable[[str], CheckFields] | None = None
@@ -69,13 +73,30 @@ class Reverse:
         that are not UTF-8.
         """
         m = self.pattern.fullmatch(folded)
-        if m is None:
-            return None
+        return None if m is None else self.urn_of_match(m, check_fields)
+
+    def urn_of_match(
+        self, m: re.Match[str], check_fields: Callable[[str], CheckFields] | None = None
+    ) -> str | None:
+        """The URN that a match of :attr:`pattern` or :attr:`tail` gives, or None when the
+        entry does not serve it (see :meth:`match_text`)."""
+        r = self.resolver
+        if len(self.names) == 1:  # every template of urnld's table: no dict to build
+            name, op = self.names[0]
+            value = unquote(m[1], errors="strict") if op == "" else m[1]
+            if name == "urn":
+                text = value
+            elif name == "nss":
+                text = f"urn:{r.nid}:{value}"
+            elif name == "rest":
+                text = f"urn:{r.nid}:{r.nss_prefix}{value}"
+            else:
+                return None
+            return text if served(r, text, check_fields) else None
         values: dict[str, str] = {}
         for i, (name, op) in enumerate(self.names):
             value = m[i + 1]
             values[name] = unquote(value, errors="strict") if op == "" else value
-        r = self.resolver
         if "nid" in values and values["nid"].lower() != r.nid:
             return None
         if "urn" in values:
@@ -102,8 +123,10 @@ def served(r: Resolver, text: str, check_fields: Callable[[str], CheckFields] | 
         _codes, error, canonical, nid = check_fields(text)
         if error is not None or canonical is None or "?" in canonical or "#" in canonical:
             return False  # '?' and '#' cannot occur in a canonical NSS: components
-        nss = canonical[len(nid or "") + 5 :]
-        return nid == r.nid and nss.lower().startswith(r.nss_prefix.lower())
+        if nid != r.nid:
+            return False
+        prefix = r.nss_prefix  # most entries serve every NSS of their NID
+        return not prefix or canonical[len(nid) + 5 :].lower().startswith(prefix.lower())
     from .. import URN, check
     from ..findings import Severity
 
@@ -161,7 +184,10 @@ def reverse_pattern(r: Resolver, pieces: Sequence[tuple[str, str, str]]) -> Reve
         regex.append(f"({value})")
     if not names:
         return None
-    return Reverse(r, re.compile("".join(regex)), tuple(names), fold_scheme(pieces[0][0]))
+    prefix = fold_scheme(pieces[0][0])
+    path = prefix[len(head(prefix)) :]
+    tail = re.escape(path) + "".join(regex[1:])
+    return Reverse(r, re.compile("".join(regex)), tuple(names), prefix, re.compile(tail), path)
 
 
 def head(folded: str) -> str:
@@ -203,12 +229,23 @@ def read_back(
     >>> read_back(index, "https://doi.org/10.1000%2F182"), read_back(index, "https://doi.org/%FF")
     ('urn:doi:10.1000/182', None)
     """
-    folded = fold_scheme(iri)
-    for reverse in index.get(head(folded), ()):
-        if not folded.startswith(reverse.prefix):
+    # The IRI's head as head(fold_scheme(iri)) gives it, and what follows it as written: the
+    # templates under that head match the rest from their tail (no folded copy is built).
+    m = _SCHEME.match(iri)
+    if m is None:
+        key, rest = "", iri
+    else:
+        scheme = m[1].lower()
+        key = ("https" if scheme == "http" else scheme) + ":" + (m[2] or "").lower()
+        rest = iri[m.end() :]
+    for reverse in index.get(key, ()):
+        if not rest.startswith(reverse.path):
+            continue
+        found = reverse.tail.fullmatch(rest)
+        if found is None:
             continue
         try:
-            text = reverse.match_text(folded, check_fields)
+            text = reverse.urn_of_match(found, check_fields)
         except UnicodeDecodeError:  # a %XX sequence that is not UTF-8: no URN
             continue
         if text is not None:

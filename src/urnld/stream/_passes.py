@@ -136,6 +136,8 @@ class _Pass(abc.ABC):
         # The locator modes: the compiled rewrite, which skips IRIs that cannot be URNs, sends
         # those that start like a locator (SpellingOptions.heads) to iri() all the same.
         self._divert = spellings.heads() if spellings.looks_at_iris else None
+        # The locator modes' reader of an IRI (the resolver table looked up once per pass).
+        self._read_locator = spellings.reader() if spellings.looks_at_iris else None
         # raw token -> the code of the repair its verdict came from (repair mode only)
         self.repaired: dict[bytes, str] = {}
         # What the compiled rewrite of the check pass judges a new spelling with at once (see
@@ -146,7 +148,7 @@ class _Pass(abc.ABC):
         """Output for an IRI token (cache miss path)."""
         first = tok[1]
         if first not in _URN_START:
-            if self.spellings.looks_at_iris:
+            if self._read_locator is not None:  # the locator modes look at every IRI
                 return self._locator(tok)
             self.tokens[tok] = NOT_URN  # the common case: cannot be a URN
             return NOT_URN
@@ -186,7 +188,8 @@ class _Pass(abc.ABC):
     def _locator(self, tok: bytes) -> bytes:
         """Output for an IRI token that is no URN under the locator modes (cache miss path)."""
         text = unescape_iri(tok) if b"\\" in tok else tok[1:-1].decode("utf-8", "replace")
-        urn = self.spellings.locator(text)
+        read = self._read_locator
+        urn = read(text) if read is not None else self.spellings.locator(text)
         out = NOT_URN
         if urn is not None:
             merge = self.spellings.locators == "merge"
@@ -421,14 +424,17 @@ class CanonPass(_Pass):
         locs = self.locs
         occ = self.occ
         if locs:
-            met = [(tok, n) for tok, n in occ.items() if tok in locs]
-            report.record_locators(
-                (loc, urn, nid, n, merged)
-                for tok, n in met
+            # The locator tokens met since the last flush leave occ as they are recorded: one
+            # walk over the smaller of the two (locs lives until the caches restart, occ until
+            # the flush).
+            pop = occ.pop
+            met = locs if len(locs) <= len(occ) else [tok for tok in occ if tok in locs]
+            report.record_locators([
+                (loc, urn, nid, count, merged)
+                for tok in met
+                if (count := pop(tok, 0))
                 for loc, urn, nid, merged in (locs[tok],)
-            )
-            for tok, _n in met:
-                del occ[tok]
+            ])
         if self.repaired:
             counts: dict[str, int] = {}
             for tok, code in self.repaired.items():

@@ -220,11 +220,10 @@ _NATIVE_NSS = {
 _CASE_RULES = {"doi": "upper", "isan": "upper", "lei": "upper", "iso": "lower_except_pct",
                "lex": "lower_except_pct", "nzl": "lower_except_pct"}
 # The rules whose canonical_nss has a C copy (its native_copy mark names the rule, or the case
-# fold it shares). ISSN and UUID lost theirs, which saved less than 3% of a streaming pass on
-# either benchmark dump: canonical_str runs their Python method from the C path, and must agree
-# all the same. The case folds, ISNI, MPEG and IETF keep theirs: the URN corpus of
-# bench/parse.py holds those namespaces, and without the copies its parse figure was slower.
-_COPIED = {"isbn", "nbn", "isni", "mpeg", "ietf", *_CASE_RULES}
+# fold it shares). Every copy pays on some benchmark dump: ISSN and UUID on the multi-file
+# catalog of bench/gen_dump.py (4% of a streaming pass), the case folds, ISNI, MPEG and IETF
+# on the URN corpus of bench/parse.py.
+_COPIED = {"isbn", "nbn", "issn", "uuid", "isni", "mpeg", "ietf", *_CASE_RULES}
 _ANY_NSS = st.text(alphabet="aZ09%2cF-._~!$&'()*+,;=:@/eEfA", min_size=1, max_size=16)
 _NATIVE_NSS.update(dict.fromkeys(_CASE_RULES, _ANY_NSS))
 _DIGITS = st.text(alphabet="0123456789", min_size=15, max_size=15)

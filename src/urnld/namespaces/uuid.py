@@ -53,6 +53,7 @@ class UUIDRule(NamespaceRule):
         fixed = repair(text)
         return None if fixed is None else (fixed.code, fixed.repaired, fixed.source)
 
+    @native_copy("uuid")  # the compiled accelerator's copy: _speedups/rules.h canonical_uuid
     def canonical_nss(self, nss: str) -> str:
         if _UUID.fullmatch(nss):
             return nss.lower()

@@ -163,10 +163,12 @@ static const char *const URN_LITERAL_SUFFIXES[] = {
     X(ietf) \
     X(isbn) \
     X(isni) \
+    X(issn) \
     X(lower_except_pct) \
     X(mpeg) \
     X(nbn) \
     X(upper) \
+    X(uuid) \
     /* end */
 #define CHECK_COPIES(X) \
     X(epc) \

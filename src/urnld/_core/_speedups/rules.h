@@ -117,6 +117,17 @@ issn_match(const unsigned char *s, Py_ssize_t n, unsigned char *out)
     return 1;
 }
 
+/* ISSNRule.canonical_nss: an NSS in the grammar as NNNN-NNNC; any other NSS as it is. */
+static PyObject *
+canonical_issn(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    unsigned char out[9];
+    if (issn_match(s, n, out))
+        return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, 9);
+    Py_INCREF(nss);
+    return nss;
+}
+
 /* Whether s[0..n) is a UUID's 8-4-4-4-12 hex digits (either case). */
 static int
 uuid_match(const unsigned char *s, Py_ssize_t n)
@@ -132,6 +143,20 @@ uuid_match(const unsigned char *s, Py_ssize_t n)
             return 0;
     }
     return 1;
+}
+
+/* UUIDRule.canonical_nss: an NSS in the grammar in lower case; any other NSS as it is. */
+static PyObject *
+canonical_uuid(PyObject *nss, const unsigned char *s, Py_ssize_t n)
+{
+    if (!uuid_match(s, n)) {
+        Py_INCREF(nss);
+        return nss;
+    }
+    unsigned char out[36];
+    for (int j = 0; j < 36; j++)
+        out[j] = s[j] >= 'A' && s[j] <= 'F' ? (unsigned char)(s[j] + 32) : s[j];
+    return PyUnicode_FromKindAndData(PyUnicode_1BYTE_KIND, out, 36);
 }
 
 /* A new ASCII str with s[0..n), safe to change in place: PyUnicode_FromKindAndData may hand

@@ -27,6 +27,7 @@ import bisect
 import contextlib
 import itertools
 import marshal
+import operator
 import os
 import struct
 import sys
@@ -283,8 +284,8 @@ def merge_sorted(
         yield key, value
 
 
-def _first(item: tuple[Any, Any]) -> Any:
-    return item[0]
+# An item's key, read in C (no Python call per item in the batch sorts and bisections).
+_first: Callable[[tuple[Any, Any]], Any] = operator.itemgetter(0)
 
 
 def _records(source: Iterable[tuple[Any, Any]]) -> Iterator[list[tuple[Any, Any]]]:

@@ -15,6 +15,15 @@ enum {
     XD_PI, XD_PI_Q, XD_DECL, XD_STATES
 };
 
+/* Past the next ch at or after *p: 1, or 0 (and *p at end) when the block has none. */
+static inline int
+xd_skip(const unsigned char **p, const unsigned char *end, unsigned char ch)
+{
+    const unsigned char *at = memchr(*p, ch, (size_t)(end - *p));
+    *p = at == NULL ? end : at + 1;
+    return at != NULL;
+}
+
 /* xml_depth(block, state, depth, limit) -> (state, depth), depth -1 past limit */
 static PyObject *
 sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
@@ -39,16 +48,10 @@ sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     while (p < end) {
         unsigned char c = *p;
         switch (state) {
-        case XD_TEXT: {
-            const unsigned char *lt = memchr(p, '<', (size_t)(end - p));
-            if (lt == NULL)
-                p = end;
-            else {
-                p = lt + 1;
+        case XD_TEXT:
+            if (xd_skip(&p, end, '<'))
                 state = XD_LT;
-            }
             continue;
-        }
         case XD_LT:
             if (c == '/')
                 state = XD_END;
@@ -61,18 +64,13 @@ sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 continue; /* the character belongs to the tag: read it there */
             }
             break;
-        case XD_END: {
-            const unsigned char *gt = memchr(p, '>', (size_t)(end - p));
-            if (gt == NULL) {
-                p = end;
-                continue;
+        case XD_END:
+            if (xd_skip(&p, end, '>')) {
+                if (depth > 0)
+                    depth--;
+                state = XD_TEXT;
             }
-            p = gt + 1;
-            if (depth > 0)
-                depth--;
-            state = XD_TEXT;
             continue;
-        }
         case XD_STAG:
         case XD_STAG_SLASH:
             if (c == '>') {
@@ -91,16 +89,10 @@ sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 state = c == '/' ? XD_STAG_SLASH : XD_STAG;
             break;
         case XD_DQ:
-        case XD_SQ: {
-            const unsigned char *q = memchr(p, state == XD_DQ ? '"' : '\'', (size_t)(end - p));
-            if (q == NULL) {
-                p = end;
-                continue;
-            }
-            p = q + 1;
-            state = XD_STAG;
+        case XD_SQ:
+            if (xd_skip(&p, end, state == XD_DQ ? '"' : '\''))
+                state = XD_STAG;
             continue;
-        }
         case XD_BANG:
             if (c == '-')
                 state = XD_BANG_DASH;
@@ -119,16 +111,10 @@ sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 continue;
             }
             break;
-        case XD_CDATA: {
-            const unsigned char *b = memchr(p, ']', (size_t)(end - p));
-            if (b == NULL) {
-                p = end;
-                continue;
-            }
-            p = b + 1;
-            state = XD_CDATA_B1;
+        case XD_CDATA:
+            if (xd_skip(&p, end, ']'))
+                state = XD_CDATA_B1;
             continue;
-        }
         case XD_CDATA_B1:
             state = c == ']' ? XD_CDATA_B2 : XD_CDATA;
             if (state == XD_CDATA)
@@ -142,16 +128,10 @@ sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 continue;
             }
             break;
-        case XD_COMM: {
-            const unsigned char *d = memchr(p, '-', (size_t)(end - p));
-            if (d == NULL) {
-                p = end;
-                continue;
-            }
-            p = d + 1;
-            state = XD_COMM_D1;
+        case XD_COMM:
+            if (xd_skip(&p, end, '-'))
+                state = XD_COMM_D1;
             continue;
-        }
         case XD_COMM_D1:
             state = c == '-' ? XD_COMM_D2 : XD_COMM;
             if (state == XD_COMM)
@@ -165,16 +145,10 @@ sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 continue;
             }
             break;
-        case XD_PI: {
-            const unsigned char *q = memchr(p, '?', (size_t)(end - p));
-            if (q == NULL) {
-                p = end;
-                continue;
-            }
-            p = q + 1;
-            state = XD_PI_Q;
+        case XD_PI:
+            if (xd_skip(&p, end, '?'))
+                state = XD_PI_Q;
             continue;
-        }
         case XD_PI_Q:
             if (c == '>')
                 state = XD_TEXT;
@@ -183,16 +157,10 @@ sp_xml_depth(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
                 continue;
             }
             break;
-        case XD_DECL: {
-            const unsigned char *gt = memchr(p, '>', (size_t)(end - p));
-            if (gt == NULL) {
-                p = end;
-                continue;
-            }
-            p = gt + 1;
-            state = XD_TEXT;
+        case XD_DECL:
+            if (xd_skip(&p, end, '>'))
+                state = XD_TEXT;
             continue;
-        }
         default: /* XD_CD0 .. XD_CD0 + 5: matching "CDATA[" */
             if (c == (unsigned char)cdata[state - XD_CD0])
                 state = state - XD_CD0 == 5 ? XD_CDATA : state + 1;

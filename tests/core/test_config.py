@@ -23,6 +23,24 @@ def test_found_upward_urnld_toml_first(tmp_path: Path) -> None:
     assert policy.profiles == frozenset({"nbn-de"}) and not policy.strict
 
 
+def test_a_directory_that_cannot_be_searched_is_passed_over(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Run from inside a directory this user may not search (a 0700 temporary directory of
+    # another user): stat() there fails with EACCES, and the walk goes on upward.
+    (tmp_path / "urnld.toml").write_text('profiles = ["nbn-de"]\n')
+    locked = tmp_path / "locked" / "inner"
+    locked.mkdir(parents=True)
+    real = Path.is_file
+
+    def is_file(self: Path) -> bool:
+        if str(self).startswith(str(tmp_path / "locked")):
+            raise PermissionError(13, "Permission denied", str(self))
+        return real(self)
+
+    monkeypatch.setattr(Path, "is_file", is_file)
+    assert find_project_file(locked) == tmp_path / "urnld.toml"
+
+
 def test_pyproject_without_the_table_is_passed_over(tmp_path: Path) -> None:
     (tmp_path / "urnld.toml").write_text('[severity]\nnid-experimental = "warning"\n')
     inner = tmp_path / "pkg"

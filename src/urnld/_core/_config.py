@@ -182,12 +182,21 @@ def find_project_file(start: str | Path | None = None) -> Path | None:
     here = here.absolute()
     for directory in (here, *here.parents):
         candidate = directory / "urnld.toml"
-        if candidate.is_file():
+        if _is_file(candidate):
             return candidate
         candidate = directory / "pyproject.toml"
-        if candidate.is_file() and _table(candidate) is not None:
+        if _is_file(candidate) and _table(candidate) is not None:
             return candidate
     return None
+
+
+def _is_file(path: Path) -> bool:
+    """Whether *path* is a file; False where a directory on the way cannot be searched by
+    this user (the walk goes on upward: a command run from such a place still works)."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
 
 
 def find_policy(

@@ -36,6 +36,7 @@ __all__ = [
     "is_urn",
     "reference_kind",
     "resolve",
+    "turtle_base_hazards",
     "turtle_position",
     "turtle_references",
     "xml_base_hazards",
@@ -267,6 +268,29 @@ def turtle_references(
                 ref, current)
             expect_base = False
 
+
+
+def turtle_base_hazards(text: str, base: str | None, *, source: str, syntax: str,
+                        warn: bool = False) -> list[str]:
+    """The ``urn-base`` messages of Turtle-like *text* (Turtle, TriG, N3): each base directive
+    followed from *base*, every IRI reference checked against the base in force where it
+    stands, its place as ``source:line:column``. With *warn*, each message says what urnld
+    continues with.
+
+    >>> [m.split(": relative")[0] for m in turtle_base_hazards(
+    ...     '@base <urn:example:doc> . <#s> <p> <c> .', None, source="x.ttl", syntax="turtle")]
+    ['x.ttl:1:32', 'x.ttl:1:36']
+    """
+    found: list[str] = []
+    for m, _raw, ref, current, _sets_base in turtle_references(text, base):
+        if current is not None and is_urn(current) and reference_kind(ref) in HAZARD_KINDS:
+            line, column = turtle_position(text, m.start())
+            found.append(base_message(
+                ref, current, where=f"{source}:{line}:{column}",
+                outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
+                continuing=resolve(ref, current) if warn else None,
+            ))
+    return found
 
 #: The deepest element nesting read from RDF/XML (real RDF/XML nests a few levels: an element
 #: per node and property; pyoxigraph's time grows faster than the square of the depth).

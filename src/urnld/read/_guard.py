@@ -25,6 +25,7 @@ from .._kernel import (
     is_urn,
     reference_kind,
     resolve,
+    turtle_base_hazards,
     turtle_position,
     turtle_references,
 )
@@ -139,19 +140,8 @@ def turtle_hazards(
     ...     syntax="turtle", mode="error")]
     ['x.ttl:1:32', 'x.ttl:1:36']
     """
-    found: list[Hazard] = []
-    for m, _raw, ref, current, _sets_base in turtle_references(text, base):
-        if current is None or not is_urn(current):
-            continue
-        kind = reference_kind(ref)
-        if kind in HAZARD_KINDS:
-            line, col = turtle_position(text, m.start())
-            found.append(Hazard(BASE_CODE, base_message(
-                ref, current, where=str(Position(source, line, col)),
-                outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
-                continuing=resolve(ref, current) if mode == "warn" else None,
-            )))
-    return found
+    return [Hazard(BASE_CODE, message) for message in turtle_base_hazards(
+        text, base, source=source, syntax=syntax, warn=mode == "warn")]
 
 
 def report(found: Iterable[Hazard], mode: HazardMode, *, stacklevel: int = 3) -> None:

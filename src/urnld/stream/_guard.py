@@ -26,40 +26,14 @@ from __future__ import annotations
 
 import json
 import warnings
-from collections.abc import Iterator
 from typing import Any, Literal
 
-from .._kernel import (
-    BASE_CODE,
-    HAZARD_KINDS,
-    RDFLIB_OUTCOME,
-    base_message,
-    is_urn,
-    reference_kind,
-    resolve,
-    turtle_position,
-    turtle_references,
-    xml_base_hazards,
-)
+from .._kernel import BASE_CODE, turtle_base_hazards, xml_base_hazards
 from ..errors import URNError
 
 __all__ = ["guard_document"]
 
 HazardMode = Literal["error", "warn", "ignore"]
-
-
-def _turtle(text: str, base: str | None, source: str, syntax: str,
-            mode: HazardMode) -> Iterator[str]:
-    """The ``urn-base`` messages of Turtle-like *text*: each base directive followed, every IRI
-    reference checked against the base in force where it stands."""
-    for m, _raw, ref, current, _sets_base in turtle_references(text, base):
-        if current is not None and is_urn(current) and reference_kind(ref) in HAZARD_KINDS:
-            line, column = turtle_position(text, m.start())
-            yield base_message(
-                ref, current, where=f"{source}:{line}:{column}",
-                outcomes={"rdflib": RDFLIB_OUTCOME[syntax]},
-                continuing=resolve(ref, current) if mode == "warn" else None,
-            )
 
 
 def _jsonld(raw: bytes, base: str | None, source: str, mode: HazardMode, catalog: Any) -> None:
@@ -113,7 +87,8 @@ def guard_document(
             text = raw.decode("utf-8")
         except UnicodeDecodeError as e:
             raise URNError(f"{source}: not UTF-8 (byte {e.start})") from None
-        found = list(_turtle(text, base, source, syntax, hazards))
+        found = turtle_base_hazards(text, base, source=source, syntax=syntax,
+                                    warn=hazards == "warn")
     if not found:
         return
     if hazards == "warn":

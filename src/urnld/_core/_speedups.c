@@ -14,6 +14,8 @@
  *   canon_counts(occ, info, limit)        the per-flush aggregation of a canonicalize report;
  *   check_counts(occ, info, cache, checked, maps[, fast, cache_max])
  *                                         the same for a check report;
+ *   encode_counts(data, per_record)       a report map's counting items, sorted, as the
+ *                                         column records of a run on disk;
  *   check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
  *                                         what check() reports of an ASCII URN (codes, first
  *                                         error, canonical form, NID);
@@ -39,6 +41,7 @@
  *   _speedups/stream_miss.h  urnld.stream._passes: output buffer, counts, the verdicts of a miss
  *   _speedups/stream.h       urnld.stream._passes: rewrite, the line loop
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
+ *   _speedups/spill.h        urnld._kernel._spill: encode_counts
  *   _speedups/describe.h     urnld.cli._parse_stream: the pieces of a line urnld parse writes
  *   _speedups/diagnose.h     urnld._core._parser: diagnose, the fault of a string that is not a URN
  *   _speedups/describe_lines.h urnld.cli._parse_stream: describe_lines, what `urnld parse -` writes
@@ -69,6 +72,7 @@
 #include "_speedups/stream_miss.h"
 #include "_speedups/stream.h"
 #include "_speedups/report.h"
+#include "_speedups/spill.h"
 #include "_speedups/describe.h"
 #include "_speedups/diagnose.h"
 #include "_speedups/describe_lines.h"
@@ -87,6 +91,8 @@ static PyMethodDef methods[] = {
      "ignore_components, verdict_type[, skip_predicate]]) -> (bytes, int) | None"},
     {"canon_counts", (PyCFunction)(void (*)(void))sp_canon_counts, METH_FASTCALL,
      "canon_counts(occ, info, limit) -> tuple"},
+    {"encode_counts", (PyCFunction)(void (*)(void))sp_encode_counts, METH_FASTCALL,
+     "encode_counts(data, per_record) -> list[bytes] | None"},
     {"tds_schemes", (PyCFunction)sp_tds_schemes, METH_NOARGS,
      "tds_schemes() -> dict: the GS1 TDS table of the EPC check"},
     {"check_counts", (PyCFunction)(void (*)(void))sp_check_counts, METH_FASTCALL,

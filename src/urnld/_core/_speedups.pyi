@@ -22,6 +22,7 @@ def rewrite(
     verdict_type: type | None = ...,
     skip_predicate: bytes | None = ...,
 ) -> tuple[bytes, int] | None: ...
+def encode_counts(data: dict[Any, Any], per_record: int) -> list[bytes] | None: ...
 def canon_counts(
     occ: dict[bytes, int], info: dict[bytes, Any], limit: Any
 ) -> tuple[int, int, dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int],

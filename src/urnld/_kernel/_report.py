@@ -8,11 +8,21 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
-from ._spill import BUDGET_ENV, Run, merge_sorted
+from ._spill import (
+    BUDGET_ENV,
+    MARSHAL,
+    PAIR,
+    Run,
+    column_items,
+    encode_counts,
+    merge_counts,
+    merge_sorted,
+)
 
 __all__ = [
     "DEFAULT_MAX_EXAMPLES",
@@ -84,25 +94,10 @@ def _keys_for(budget: int, maps: int) -> int:
     return max(MIN_KEYS, budget // (ENTRY_BYTES * max(maps, 1)))
 
 
-def _pair_order(item: tuple[tuple[str, str], Any]) -> str:
-    # (a, b) < (c, d) exactly when a + NUL + b < c + NUL + d, since NUL is below every other
-    # character (and no URN holds one: RFC 8141 writes it %00); strings sort several times
-    # faster than tuples of them.
-    key = item[0]
-    return key[0] + "\0" + key[1]
-
-
 def _sorted_items(data: dict[Any, Any]) -> list[tuple[Any, Any]]:
-    """*data*'s items in key order (keys are distinct: no key function is needed, except the
-    faster one for pairs of strings)."""
-    if data:
-        key = next(iter(data))
-        if (
-            type(key) is tuple and len(key) == 2
-            and type(key[0]) is str and type(key[1]) is str
-        ):
-            with contextlib.suppress(TypeError):  # a map of mixed keys: the plain order
-                return sorted(data.items(), key=_pair_order)
+    """*data*'s items in key order (keys are distinct: no key function is needed). Counting
+    maps write column records (:func:`._spill.encode_counts`) and sort there; this is the
+    order of the other maps and of the keys column records cannot hold."""
     return sorted(data.items())
 
 
@@ -191,14 +186,39 @@ class _Capped(Generic[K, V]):
 
     def _spill(self) -> None:
         data = self.data
-        self.runs.append(Run(_sorted_items(data)))
+        self.runs.append(_run_of(data, self.combine))
         self.data = {}
         self._summary = None
         self.cache.clear()
         if len(self.runs) >= _FAN_IN:
             # Merge the runs into one: the final merge reads a bounded number of files.
             runs, self.runs = self.runs, []
-            self.runs = [Run(merge_sorted(list(runs), self.combine))]
+            self.runs = [_merged_run(runs, self.combine)]
+
+    def iter_columns(self) -> tuple[int, Iterator[tuple[list[str], list[int]]]] | None:
+        """A counting map's every item as sorted column batches ``(keys, counts)`` of a kind
+        (STR, or PAIR with each pair joined as ``first NUL second``), exact: the merge of
+        :meth:`iter_all` without a tuple per item; None when the map's runs are not columns
+        (other values or keys), or it has none.
+
+        >>> m = _Capped(1, _add, max_keys=2)
+        >>> m.add_counts({"b": 1, "a": 2, "c": 1}); m.add_counts({"a": 1})
+        >>> kind, batches = m.iter_columns(); list(batches)
+        [(['a', 'b', 'c'], [3, 1, 1])]
+        """
+        runs = self.runs
+        if not runs or self.combine is not _add:
+            return None
+        kind = runs[0].kind
+        if kind == MARSHAL or any(run.kind != kind for run in runs):
+            return None
+        sources: list[Iterable[tuple[list[str], list[int]]]] = [run.columns() for run in runs]
+        if self.data:
+            records = encode_counts(self.data)
+            if records is None or records[0][0] != kind:
+                return None
+            sources.append(Run.of_records(records).columns())
+        return kind, merge_counts(sources)
 
     def iter_all(self) -> Iterator[tuple[K, V]]:
         """Every ``(key, value)``, exact, in key order (a merge over the runs).
@@ -207,6 +227,9 @@ class _Capped(Generic[K, V]):
         >>> m.add_counts({"b": 1, "a": 2}); list(m.iter_all())
         [('a', 2), ('b', 1)]
         """
+        columns = self.iter_columns()
+        if columns is not None:
+            return _column_iter(*columns)
         sources: list[Iterable[tuple[K, V]]] = list(self.runs)
         if self.data:
             sources.append(_sorted_items(self.data))
@@ -220,13 +243,21 @@ class _Capped(Generic[K, V]):
                 self._summary = (len(keys), examples)
             else:
                 n = 0
-                examples = []
+                shown: list[Any] = []
                 cap = self.cap
-                for item in self.iter_all():
-                    if n < cap:
-                        examples.append(item)
-                    n += 1
-                self._summary = (n, examples)
+                columns = self.iter_columns()
+                if columns is not None:
+                    kind, batches = columns
+                    for texts, counts in batches:
+                        if n < cap:
+                            shown.extend(column_items(kind, texts[:cap - n], counts[:cap - n]))
+                        n += len(texts)
+                else:
+                    for item in self.iter_all():
+                        if n < cap:
+                            shown.append(item)
+                        n += 1
+                self._summary = (n, shown)
         return self._summary
 
     def distinct(self) -> int:
@@ -273,7 +304,7 @@ class _Capped(Generic[K, V]):
         out.runs = [*self.runs, *other.runs]
         if len(out.runs) >= _FAN_IN:
             runs, out.runs = out.runs, []
-            out.runs = [Run(merge_sorted(list(runs), combine))]
+            out.runs = [_merged_run(runs, combine)]
         out.settle()
         return out
 
@@ -291,6 +322,31 @@ class _Capped(Generic[K, V]):
 
 def _add(a: int, b: int) -> int:
     return a + b
+
+
+def _run_of(data: dict[Any, Any], combine: Callable[[Any, Any], Any]) -> Run:
+    """A run of *data*'s items: column records for a counting map that fits them, else
+    marshalled ones."""
+    if combine is _add:
+        records = encode_counts(data)
+        if records is not None:
+            return Run.of_records(records)
+    return Run(_sorted_items(data))
+
+
+def _merged_run(runs: list[Run], combine: Callable[[Any, Any], Any]) -> Run:
+    """One run of the merge of *runs*."""
+    kind = runs[0].kind
+    if combine is _add and kind != MARSHAL and all(run.kind == kind for run in runs):
+        return Run.of_columns(kind, merge_counts([run.columns() for run in runs]))
+    return Run(merge_sorted(list(runs), combine))
+
+
+def _column_iter(
+    kind: int, batches: Iterator[tuple[list[str], list[int]]]
+) -> Iterator[tuple[Any, Any]]:
+    for keys, values in batches:
+        yield from column_items(kind, keys, values)
 
 
 def _first(a: str, b: str) -> str:
@@ -474,6 +530,19 @@ def rewritten_examples(pairs: _Capped[tuple[str, str], int]) -> list[tuple[str, 
     return _cluster_pass(pairs)[1]
 
 
+def _pair_items(pairs: _Capped[tuple[str, str], Any]) -> Iterator[tuple[tuple[str, ...], Any]]:
+    """*pairs*' items in key order, a key as ``(first, second)`` or, read from column records,
+    ``(first, NUL, second)`` (``key[0]`` and ``key[-1]`` are the pair either way): no tuple of
+    the pair is made per item."""
+    columns = pairs.iter_columns()
+    if columns is None or columns[0] != PAIR:
+        return pairs.iter_all()
+    return itertools.chain.from_iterable(
+        zip(map(str.partition, keys, itertools.repeat("\0")), values, strict=True)
+        for keys, values in columns[1]
+    )
+
+
 def _cluster_pass(
     pairs: _Capped[tuple[str, str], Any],
 ) -> tuple[ClusterStats, list[tuple[str, tuple[int, str]]]]:
@@ -493,7 +562,9 @@ def _cluster_pass(
     high = 2 * cap
     worst: str | None = None
     first: list[tuple[tuple[str, str], Any]] = []  # the map's examples, from the same pass
-    for (c, s), v in pairs.iter_all():
+    for key, v in _pair_items(pairs):
+        c = key[0]
+        s = key[-1]
         if spellings < cap:
             first.append(((c, s), v))
         spellings += 1

@@ -13,8 +13,9 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from urnld._kernel._clusters import _cluster_loop, _ClusterColumns
 from urnld._kernel._report import _add, _Capped
-from urnld._kernel._spill import PAIR, STR, Run, _encode_counts, merge_counts
+from urnld._kernel._spill import PAIR, STR, Run, _encode_counts, _merge_columns, merge_counts
 
 speedups = pytest.importorskip("urnld._core._speedups", reason="the C accelerator is not built")
 
@@ -84,3 +85,52 @@ def test_merging_columns_adds_equal_keys(batches, max_keys) -> None:
     sources = [[(["a", "c"], [1, 1]), (["d"], [4])], [(["a", "b"], [2, 5])], [([], [])]]
     assert [(k, v) for keys, values in merge_counts(sources) for k, v in zip(keys, values, strict=True)] \
         == [("a", 3), ("b", 5), ("c", 1), ("d", 4)]
+
+
+pair_counts = st.dictionaries(
+    st.tuples(st.sampled_from(["urn:a:b", "urn:a:c", "urn:b:x", "urn:c:1"]),
+              st.sampled_from(["urn:a:b", "URN:A:b", "urn:A:b", "urn:a:c", "URN:a:c", "urn:b:x",
+                               "URN:B:x", "urn:c:1", "Urn:c:1", "z"])),
+    st.integers(1, 9), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(pair_counts, st.integers(1, 4), st.lists(st.integers(1, 6), min_size=1, max_size=8))
+@example({("urn:a:b", "URN:A:b"): 1, ("urn:b:x", "urn:b:x"): 1}, 1, [1])
+def test_the_bulk_cluster_pass_equals_the_item_loop(data, cap, cuts) -> None:
+    # The cluster pass over column batches (spilled maps) must give the figures, examples and
+    # rewritten spellings of the pass item by item, wherever the batches cut a group.
+    items = sorted(data.items())
+    keys = ["\0".join(k) for k, _ in items]
+    values = [v for _, v in items]
+    batches, i, k = [], 0, 0
+    while i < len(keys):
+        step = cuts[k % len(cuts)]
+        batches.append((keys[i:i + step], values[i:i + step]))
+        i, k = i + step, k + 1
+    assert _ClusterColumns(cap).run(batches) == _cluster_loop(items, cap)
+
+
+sorted_parts = st.lists(
+    st.dictionaries(words, st.one_of(st.integers(-5, 50), st.integers(1 << 62, 1 << 70)),
+                    max_size=12).map(lambda d: (sorted(d), [d[k] for k in sorted(d)])),
+    max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(sorted_parts)
+@example([(["a", "b"], [1, 2]), (["b", "c"], [1 << 63, 1])])
+@example([(["z", "é"], [1, 1]), (["\U0001f600"], [2]), (["a", "é"], [3, 4])])
+def test_compiled_merge_gives_the_twins_columns(parts) -> None:
+    assert speedups.merge_columns(parts) == _merge_columns(parts)
+    merged = {}
+    for keys, values in parts:
+        for k, v in zip(keys, values, strict=True):
+            merged[k] = merged.get(k, 0) + v
+    assert _merge_columns(parts) == (sorted(merged), [merged[k] for k in sorted(merged)])
+
+
+def test_the_compiled_merge_leaves_other_columns_to_the_twin() -> None:
+    assert speedups.merge_columns([(["a"], [1.5])]) is None
+    assert speedups.merge_columns([([("a", "b")], [1])]) is None
+    assert speedups.merge_columns([(["a", "b"], [1])]) is None

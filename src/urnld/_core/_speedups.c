@@ -16,6 +16,7 @@
  *                                         the same for a check report;
  *   encode_counts(data, per_record)       a report map's counting items, sorted, as the
  *                                         column records of a run on disk;
+ *   merge_columns(parts)                  the sorted union of sorted columns, counts added;
  *   check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
  *                                         what check() reports of an ASCII URN (codes, first
  *                                         error, canonical form, NID);
@@ -41,7 +42,7 @@
  *   _speedups/stream_miss.h  urnld.stream._passes: output buffer, counts, the verdicts of a miss
  *   _speedups/stream.h       urnld.stream._passes: rewrite, the line loop
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
- *   _speedups/spill.h        urnld._kernel._spill: encode_counts
+ *   _speedups/spill.h        urnld._kernel._spill: encode_counts, merge_columns
  *   _speedups/describe.h     urnld.cli._parse_stream: the pieces of a line urnld parse writes
  *   _speedups/diagnose.h     urnld._core._parser: diagnose, the fault of a string that is not a URN
  *   _speedups/describe_lines.h urnld.cli._parse_stream: describe_lines, what `urnld parse -` writes
@@ -93,6 +94,8 @@ static PyMethodDef methods[] = {
      "canon_counts(occ, info, limit) -> tuple"},
     {"encode_counts", (PyCFunction)(void (*)(void))sp_encode_counts, METH_FASTCALL,
      "encode_counts(data, per_record) -> list[bytes] | None"},
+    {"merge_columns", (PyCFunction)sp_merge_columns, METH_O,
+     "merge_columns(parts) -> (keys, values) | None"},
     {"tds_schemes", (PyCFunction)sp_tds_schemes, METH_NOARGS,
      "tds_schemes() -> dict: the GS1 TDS table of the EPC check"},
     {"check_counts", (PyCFunction)(void (*)(void))sp_check_counts, METH_FASTCALL,

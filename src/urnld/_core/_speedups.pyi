@@ -23,6 +23,9 @@ def rewrite(
     skip_predicate: bytes | None = ...,
 ) -> tuple[bytes, int] | None: ...
 def encode_counts(data: dict[Any, Any], per_record: int) -> list[bytes] | None: ...
+def merge_columns(
+    parts: list[tuple[list[str], list[int]]],
+) -> tuple[list[str], list[int]] | None: ...
 def canon_counts(
     occ: dict[bytes, int], info: dict[bytes, Any], limit: Any
 ) -> tuple[int, int, dict[tuple[str, str], int], dict[str, int], dict[tuple[str, str], int],

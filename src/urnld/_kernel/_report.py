@@ -8,15 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import itertools
 import os
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Generic, TypeVar
 
+from ._clusters import ClusterStats, cluster_stats, rewritten_examples
 from ._spill import (
     BUDGET_ENV,
     MARSHAL,
-    PAIR,
     Run,
     column_items,
     encode_counts,
@@ -203,8 +202,9 @@ class _Capped(Generic[K, V]):
 
         >>> m = _Capped(1, _add, max_keys=2)
         >>> m.add_counts({"b": 1, "a": 2, "c": 1}); m.add_counts({"a": 1})
-        >>> kind, batches = m.iter_columns(); list(batches)
-        [(['a', 'b', 'c'], [3, 1, 1])]
+        >>> kind, batches = m.iter_columns()
+        >>> [item for keys, counts in batches for item in zip(keys, counts, strict=True)]
+        [('a', 3), ('b', 1), ('c', 1)]
         """
         runs = self.runs
         if not runs or self.combine is not _add:
@@ -476,134 +476,3 @@ class _ReportBase:
                 {"source": s, "line": n, "message": m} for (s, n), m in self._errors.items()
             ],
         }
-
-
-
-
-@dataclasses.dataclass(frozen=True, slots=True)
-class ClusterStats:
-    """Exact figures of a map of ``(canonical, spelling)`` pairs (a merge over its runs).
-
-    ``canonical``: distinct canonical forms; ``spellings``: distinct spellings;
-    ``several``: canonical forms met in two spellings or more (URNs spelled several ways),
-    ``several_spellings`` their spellings; ``sizes``: spellings per canonical form → how many
-    canonical forms have that many (only those with two or more); ``rewritten_spellings`` /
-    ``rewritten_canonical``: spellings that differ from their canonical form and the canonical
-    forms they go to (what canonicalization merges).
-
-    >>> m = _Capped(10, _add)
-    >>> m.add_counts({("urn:a:b", "URN:A:b"): 1, ("urn:a:b", "urn:a:b"): 2,
-    ...               ("urn:a:c", "urn:a:c"): 1})
-    >>> s = cluster_stats(m); (s.canonical, s.spellings, s.several, s.sizes, s.rewritten_spellings)
-    (2, 3, 1, {2: 1}, 1)
-    """
-
-    canonical: int = 0
-    spellings: int = 0
-    several: int = 0
-    several_spellings: int = 0
-    sizes: dict[int, int] = dataclasses.field(default_factory=dict)
-    rewritten_spellings: int = 0
-    merged_canonical: int = 0
-    merged_spellings: int = 0
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "canonical": self.canonical, "spellings": self.spellings, "several": self.several,
-            "several_spellings": self.several_spellings,
-            "sizes": {str(k): v for k, v in sorted(self.sizes.items())},
-            "rewritten_spellings": self.rewritten_spellings,
-            "merged_canonical": self.merged_canonical,
-            "merged_spellings": self.merged_spellings,
-        }
-
-
-def cluster_stats(pairs: _Capped[tuple[str, str], Any]) -> ClusterStats:
-    """The :class:`ClusterStats` of a map keyed by ``(canonical, spelling)`` (one pass in key
-    order, so each canonical form's spellings come together; cached until the map changes)."""
-    return _cluster_pass(pairs)[0]
-
-
-def rewritten_examples(pairs: _Capped[tuple[str, str], int]) -> list[tuple[str, tuple[int, str]]]:
-    """The ``cap`` smallest spellings of *pairs* that differ from their canonical form, as
-    ``(spelling, (count, canonical))`` in spelling order (from the same cached pass)."""
-    return _cluster_pass(pairs)[1]
-
-
-def _pair_items(pairs: _Capped[tuple[str, str], Any]) -> Iterator[tuple[tuple[str, ...], Any]]:
-    """*pairs*' items in key order, a key as ``(first, second)`` or, read from column records,
-    ``(first, NUL, second)`` (``key[0]`` and ``key[-1]`` are the pair either way): no tuple of
-    the pair is made per item."""
-    columns = pairs.iter_columns()
-    if columns is None or columns[0] != PAIR:
-        return pairs.iter_all()
-    return itertools.chain.from_iterable(
-        zip(map(str.partition, keys, itertools.repeat("\0")), values, strict=True)
-        for keys, values in columns[1]
-    )
-
-
-def _cluster_pass(
-    pairs: _Capped[tuple[str, str], Any],
-) -> tuple[ClusterStats, list[tuple[str, tuple[int, str]]]]:
-    hit = pairs.cache.get("clusters")
-    if hit is not None:
-        return hit  # type: ignore[no-any-return]
-    # One pass, in (canonical, spelling) order: the hot loop of a report's figures.
-    canonical = spellings = several = several_spellings = 0
-    rewritten_spellings = merged_canonical = merged_spellings = 0
-    sizes: dict[int, int] = {}
-    current: str | None = None
-    size = rewritten = 0
-    cap = pairs.cap
-    # the cap smallest rewritten spellings: collected, cut back in batches, and once full
-    # only a spelling below the largest kept one is taken
-    kept: list[tuple[str, tuple[int, str]]] = []
-    high = 2 * cap
-    worst: str | None = None
-    first: list[tuple[tuple[str, str], Any]] = []  # the map's examples, from the same pass
-    for key, v in _pair_items(pairs):
-        c = key[0]
-        s = key[-1]
-        if spellings < cap:
-            first.append(((c, s), v))
-        spellings += 1
-        if c != current:
-            if size > 1:
-                several += 1
-                several_spellings += size
-                sizes[size] = sizes.get(size, 0) + 1
-            if size > 1 or rewritten:
-                merged_canonical += 1
-                merged_spellings += size
-            current = c
-            canonical += 1
-            size = rewritten = 0
-        size += 1
-        if s != c:
-            rewritten += 1
-            rewritten_spellings += 1
-            if worst is None or s < worst:
-                kept.append((s, (v, c)))
-                if len(kept) > high:
-                    kept.sort()
-                    del kept[cap:]
-                    worst = kept[-1][0]
-    if size > 1:
-        several += 1
-        several_spellings += size
-        sizes[size] = sizes.get(size, 0) + 1
-    if size > 1 or rewritten:
-        merged_canonical += 1
-        merged_spellings += size
-    kept.sort()
-    del kept[cap:]
-    out = (
-        ClusterStats(canonical, spellings, several, several_spellings, sizes,
-                     rewritten_spellings, merged_canonical, merged_spellings),
-        kept,
-    )
-    pairs.cache["clusters"] = out
-    if pairs._summary is None:
-        pairs._summary = (spellings, first)
-    return out

@@ -190,4 +190,151 @@ done:
     return out;
 }
 
+/* str order, without a call for the common case (both strings of one byte a character:
+ * their bytes compare as their code points). */
+static int
+spill_str_cmp(PyObject *x, PyObject *y)
+{
+    if (x == y)
+        return 0;
+    if (PyUnicode_KIND(x) == PyUnicode_1BYTE_KIND && PyUnicode_KIND(y) == PyUnicode_1BYTE_KIND)
+        return spill_cmp_bytes((const char *)PyUnicode_1BYTE_DATA(x), PyUnicode_GET_LENGTH(x),
+                               (const char *)PyUnicode_1BYTE_DATA(y), PyUnicode_GET_LENGTH(y));
+    return PyUnicode_Compare(x, y); /* -1 with an error set too: checked by the caller */
+}
+
+/* The sorted union of two sorted column pairs (keys distinct within each), equal keys'
+ * counts added: new (keys, values) lists, or NULL with an exception. */
+static int
+spill_merge2(PyObject *ak, PyObject *av, PyObject *bk, PyObject *bv, PyObject **ok,
+             PyObject **ov)
+{
+    Py_ssize_t na = PyList_GET_SIZE(ak), nb = PyList_GET_SIZE(bk), i = 0, j = 0, n = 0;
+    PyObject *keys = PyList_New(na + nb), *values = PyList_New(na + nb);
+    if (keys == NULL || values == NULL)
+        goto fail;
+    while (i < na || j < nb) {
+        PyObject *key, *value;
+        int c;
+        if (i == na)
+            c = 1;
+        else if (j == nb)
+            c = -1;
+        else {
+            c = spill_str_cmp(PyList_GET_ITEM(ak, i), PyList_GET_ITEM(bk, j));
+            if (c == -1 && PyErr_Occurred())
+                goto fail;
+        }
+        if (c < 0) {
+            key = PyList_GET_ITEM(ak, i);
+            value = Py_NewRef(PyList_GET_ITEM(av, i++));
+        }
+        else if (c > 0) {
+            key = PyList_GET_ITEM(bk, j);
+            value = Py_NewRef(PyList_GET_ITEM(bv, j++));
+        }
+        else {
+            key = PyList_GET_ITEM(ak, i);
+            value = PyNumber_Add(PyList_GET_ITEM(av, i++), PyList_GET_ITEM(bv, j++));
+            if (value == NULL)
+                goto fail;
+        }
+        PyList_SET_ITEM(keys, n, Py_NewRef(key));
+        PyList_SET_ITEM(values, n, value);
+        n++;
+    }
+    /* equal keys left slots unused: cut the lists to what was filled */
+    if (PyList_SetSlice(keys, n, na + nb, NULL) < 0 || PyList_SetSlice(values, n, na + nb, NULL) < 0)
+        goto fail;
+    *ok = keys;
+    *ov = values;
+    return 0;
+fail:
+    /* slots never filled are NULL, which list deallocation skips */
+    Py_XDECREF(keys);
+    Py_XDECREF(values);
+    return -1;
+}
+
+/* merge_columns(parts) -> (keys, values) | None: see _spill._merge_columns. */
+static PyObject *
+sp_merge_columns(PyObject *self, PyObject *parts)
+{
+    if (!PyList_CheckExact(parts)) {
+        PyErr_SetString(PyExc_TypeError, "merge_columns() needs a list");
+        return NULL;
+    }
+    Py_ssize_t k = PyList_GET_SIZE(parts);
+    PyObject *level = PyList_New(0);
+    if (level == NULL)
+        return NULL;
+    for (Py_ssize_t p = 0; p < k; p++) {
+        PyObject *part = PyList_GET_ITEM(parts, p);
+        if (!PyTuple_Check(part) || PyTuple_GET_SIZE(part) != 2 ||
+            !PyList_CheckExact(PyTuple_GET_ITEM(part, 0)) ||
+            !PyList_CheckExact(PyTuple_GET_ITEM(part, 1)) ||
+            PyList_GET_SIZE(PyTuple_GET_ITEM(part, 0)) != PyList_GET_SIZE(PyTuple_GET_ITEM(part, 1)))
+            goto unfit;
+        PyObject *keys = PyTuple_GET_ITEM(part, 0);
+        for (Py_ssize_t q = 0; q < PyList_GET_SIZE(keys); q++)
+            if (!PyUnicode_CheckExact(PyList_GET_ITEM(keys, q)))
+                goto unfit;
+        PyObject *values = PyTuple_GET_ITEM(part, 1);
+        for (Py_ssize_t q = 0; q < PyList_GET_SIZE(values); q++)
+            if (!PyLong_CheckExact(PyList_GET_ITEM(values, q)))
+                goto unfit;
+        if (PyList_Append(level, part) < 0)
+            goto fail;
+    }
+    if (PyList_GET_SIZE(level) == 0) {
+        Py_DECREF(level);
+        PyObject *a = PyList_New(0), *b = PyList_New(0);
+        if (a == NULL || b == NULL) {
+            Py_XDECREF(a);
+            Py_XDECREF(b);
+            return NULL;
+        }
+        return Py_BuildValue("(NN)", a, b);
+    }
+    /* pairwise, level by level: n log k comparisons */
+    while (PyList_GET_SIZE(level) > 1) {
+        Py_ssize_t m = PyList_GET_SIZE(level);
+        PyObject *next = PyList_New(0);
+        if (next == NULL)
+            goto fail;
+        for (Py_ssize_t p = 0; p < m; p += 2) {
+            PyObject *a = PyList_GET_ITEM(level, p), *merged;
+            if (p + 1 == m)
+                merged = Py_NewRef(a);
+            else {
+                PyObject *b = PyList_GET_ITEM(level, p + 1), *keys, *values;
+                if (spill_merge2(PyTuple_GET_ITEM(a, 0), PyTuple_GET_ITEM(a, 1),
+                                 PyTuple_GET_ITEM(b, 0), PyTuple_GET_ITEM(b, 1), &keys,
+                                 &values) < 0) {
+                    Py_DECREF(next);
+                    goto fail;
+                }
+                merged = Py_BuildValue("(NN)", keys, values);
+            }
+            if (merged == NULL || PyList_Append(next, merged) < 0) {
+                Py_XDECREF(merged);
+                Py_DECREF(next);
+                goto fail;
+            }
+            Py_DECREF(merged);
+        }
+        Py_SETREF(level, next);
+    }
+    PyObject *out = PyList_GET_ITEM(level, 0);
+    PyObject *result = PyTuple_Pack(2, PyTuple_GET_ITEM(out, 0), PyTuple_GET_ITEM(out, 1));
+    Py_DECREF(level);
+    return result;
+unfit:
+    Py_DECREF(level);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(level);
+    return NULL;
+}
+
 #endif /* URNLD_SPEEDUPS_SPILL_H */

@@ -1,0 +1,257 @@
+"""The figures of a map of ``(canonical, spelling)`` pairs: clusters of spellings, what a run
+merged, the smallest rewritten spellings. One pass in key order over every pair (a merge over
+the map's runs), in bulk over column records.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import itertools
+import operator
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from ._spill import PAIR
+
+if TYPE_CHECKING:
+    from ._report import _Capped
+
+__all__ = ["ClusterStats", "cluster_stats", "rewritten_examples"]
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class ClusterStats:
+    """Exact figures of a map of ``(canonical, spelling)`` pairs (a merge over its runs).
+
+    ``canonical``: distinct canonical forms; ``spellings``: distinct spellings;
+    ``several``: canonical forms met in two spellings or more (URNs spelled several ways),
+    ``several_spellings`` their spellings; ``sizes``: spellings per canonical form → how many
+    canonical forms have that many (only those with two or more); ``rewritten_spellings`` /
+    ``rewritten_canonical``: spellings that differ from their canonical form and the canonical
+    forms they go to (what canonicalization merges).
+
+    >>> from urnld._kernel._report import _add, _Capped
+    >>> m = _Capped(10, _add)
+    >>> m.add_counts({("urn:a:b", "URN:A:b"): 1, ("urn:a:b", "urn:a:b"): 2,
+    ...               ("urn:a:c", "urn:a:c"): 1})
+    >>> s = cluster_stats(m); (s.canonical, s.spellings, s.several, s.sizes, s.rewritten_spellings)
+    (2, 3, 1, {2: 1}, 1)
+    """
+
+    canonical: int = 0
+    spellings: int = 0
+    several: int = 0
+    several_spellings: int = 0
+    sizes: dict[int, int] = dataclasses.field(default_factory=dict)
+    rewritten_spellings: int = 0
+    merged_canonical: int = 0
+    merged_spellings: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "canonical": self.canonical, "spellings": self.spellings, "several": self.several,
+            "several_spellings": self.several_spellings,
+            "sizes": {str(k): v for k, v in sorted(self.sizes.items())},
+            "rewritten_spellings": self.rewritten_spellings,
+            "merged_canonical": self.merged_canonical,
+            "merged_spellings": self.merged_spellings,
+        }
+
+
+def cluster_stats(pairs: _Capped[tuple[str, str], Any]) -> ClusterStats:
+    """The :class:`ClusterStats` of a map keyed by ``(canonical, spelling)`` (one pass in key
+    order, so each canonical form's spellings come together; cached until the map changes)."""
+    return _cluster_pass(pairs)[0]
+
+
+def rewritten_examples(pairs: _Capped[tuple[str, str], int]) -> list[tuple[str, tuple[int, str]]]:
+    """The ``cap`` smallest spellings of *pairs* that differ from their canonical form, as
+    ``(spelling, (count, canonical))`` in spelling order (from the same cached pass)."""
+    return _cluster_pass(pairs)[1]
+
+
+def _cluster_pass(
+    pairs: _Capped[tuple[str, str], Any],
+) -> tuple[ClusterStats, list[tuple[str, tuple[int, str]]]]:
+    hit = pairs.cache.get("clusters")
+    if hit is not None:
+        return hit  # type: ignore[no-any-return]
+    columns = pairs.iter_columns()
+    if columns is not None and columns[0] == PAIR:
+        out = _ClusterColumns(pairs.cap).run(columns[1])
+        first = out[2]
+    else:
+        out = _cluster_loop(pairs.iter_all(), pairs.cap)
+        first = out[2]
+    result = (out[0], out[1])
+    pairs.cache["clusters"] = result
+    if pairs._summary is None:
+        pairs._summary = (out[0].spellings, first)
+    return result
+
+
+_Pass = tuple[ClusterStats, list[tuple[str, tuple[int, str]]], list[tuple[tuple[str, str], Any]]]
+
+
+def _cluster_loop(items: Iterable[tuple[tuple[str, str], Any]], cap: int) -> _Pass:
+    """The cluster pass item by item (maps whose runs are not column records): the figures,
+    the ``cap`` smallest rewritten spellings and the ``cap`` first items."""
+    # One pass, in (canonical, spelling) order.
+    canonical = spellings = several = several_spellings = 0
+    rewritten_spellings = merged_canonical = merged_spellings = 0
+    sizes: dict[int, int] = {}
+    current: str | None = None
+    size = rewritten = 0
+    # the cap smallest rewritten spellings: collected, cut back in batches, and once full
+    # only a spelling below the largest kept one is taken
+    kept: list[tuple[str, tuple[int, str]]] = []
+    high = 2 * cap
+    worst: str | None = None
+    first: list[tuple[tuple[str, str], Any]] = []  # the map's examples, from the same pass
+    for (c, s), v in items:
+        if spellings < cap:
+            first.append(((c, s), v))
+        spellings += 1
+        if c != current:
+            if size > 1:
+                several += 1
+                several_spellings += size
+                sizes[size] = sizes.get(size, 0) + 1
+            if size > 1 or rewritten:
+                merged_canonical += 1
+                merged_spellings += size
+            current = c
+            canonical += 1
+            size = rewritten = 0
+        size += 1
+        if s != c:
+            rewritten += 1
+            rewritten_spellings += 1
+            if worst is None or s <= worst:  # equal: the same spelling, another canonical
+                kept.append((s, (v, c)))
+                if len(kept) > high:
+                    kept.sort()
+                    del kept[cap:]
+                    worst = kept[-1][0]
+    if size > 1:
+        several += 1
+        several_spellings += size
+        sizes[size] = sizes.get(size, 0) + 1
+    if size > 1 or rewritten:
+        merged_canonical += 1
+        merged_spellings += size
+    kept.sort()
+    del kept[cap:]
+    stats = ClusterStats(canonical, spellings, several, several_spellings,
+                         dict(sorted(sizes.items())), rewritten_spellings, merged_canonical,
+                         merged_spellings)
+    return stats, kept, first
+
+
+class _ClusterColumns:
+    """The cluster pass over column batches of ``canonical NUL spelling`` keys, a batch at a
+    time in bulk (C-level maps over the batch, no Python step per item): the same figures,
+    examples and rewritten spellings as :func:`_cluster_loop`. A group of spellings that goes
+    on into the next batch is carried as its canonical form, size and rewritten count."""
+
+    def __init__(self, cap: int) -> None:
+        self.cap = cap
+        self.canonical = self.spellings = self.several = self.several_spellings = 0
+        self.rewritten_spellings = self.merged_canonical = self.merged_spellings = 0
+        self.sizes: dict[int, int] = {}
+        self.current: str | None = None  # the open group: canonical form, size, rewritten
+        self.size = self.rewritten = 0
+        self.kept: list[tuple[str, tuple[int, str]]] = []
+        self.worst: str | None = None
+        self.first: list[tuple[tuple[str, str], Any]] = []
+
+    def run(self, batches: Iterable[tuple[list[str], list[int]]]) -> _Pass:
+        for keys, values in batches:
+            if keys:
+                self._batch(keys, values)
+        self._close(self.size, self.rewritten)
+        kept = self.kept
+        kept.sort()
+        del kept[self.cap:]
+        stats = ClusterStats(
+            self.canonical, self.spellings, self.several, self.several_spellings,
+            dict(sorted(self.sizes.items())), self.rewritten_spellings, self.merged_canonical,
+            self.merged_spellings,
+        )
+        return stats, kept, self.first
+
+    def _close(self, size: int, rewritten: int) -> None:
+        """Count a finished group (of *size* spellings, *rewritten* not canonical)."""
+        if size > 1:
+            self.several += 1
+            self.several_spellings += size
+            self.sizes[size] = self.sizes.get(size, 0) + 1
+        if size > 1 or rewritten:
+            self.merged_canonical += 1
+            self.merged_spellings += size
+
+    def _batch(self, keys: list[str], values: list[int]) -> None:
+        cap = self.cap
+        parts = list(map(str.partition, keys, itertools.repeat("\0")))
+        cs = list(map(_FIRST, parts))
+        ss = list(map(_THIRD, parts))
+        n = len(cs)
+        if self.spellings < cap:
+            take = cap - self.spellings
+            pairs = zip(cs[:take], ss[:take], strict=True)
+            self.first.extend(zip(pairs, values[:take], strict=True))
+        self.spellings += n
+        rewritten = list(map(operator.ne, cs, ss))
+        self.rewritten_spellings += rewritten.count(True)
+        # where a group starts: the first key unless it goes on with the open group
+        news = [cs[0] != self.current]
+        news.extend(map(operator.ne, cs[1:], cs[:-1]))
+        starts = list(itertools.compress(range(n), news))
+        upto = list(itertools.accumulate(rewritten, initial=0))  # rewritten before each index
+        head = starts[0] if starts else n
+        self.size += head
+        self.rewritten += upto[head]
+        if starts:
+            self._close(self.size, self.rewritten)
+            self.canonical += len(starts)
+            # whole groups of this batch: every start but the last, which stays open
+            ends = starts[1:]
+            lengths = list(map(operator.sub, ends, starts))
+            if lengths:
+                for length, k in collections.Counter(lengths).items():
+                    if length > 1:
+                        self.several += k
+                        self.several_spellings += length * k
+                        self.sizes[length] = self.sizes.get(length, 0) + k
+                        self.merged_canonical += k
+                        self.merged_spellings += length * k
+                # groups of one spelling that is not canonical: merged too
+                alone = list(itertools.compress(starts, map((1).__eq__, lengths)))
+                lone = sum(map(rewritten.__getitem__, alone))
+                self.merged_canonical += lone
+                self.merged_spellings += lone
+            last = starts[-1]
+            self.current = cs[last]
+            self.size = n - last
+            self.rewritten = upto[n] - upto[last]
+        # the cap smallest rewritten spellings: once full, only those below the largest kept
+        worst = self.worst
+        if worst is None:
+            chosen = rewritten
+        else:
+            below = map(operator.le, ss, itertools.repeat(worst))
+            chosen = list(map(operator.and_, rewritten, below))
+        kept = self.kept
+        # the chosen ones picked from each column first: a tuple only for those
+        pick = itertools.compress
+        kept.extend(zip(pick(ss, chosen),
+                        zip(pick(values, chosen), pick(cs, chosen), strict=True), strict=True))
+        if len(kept) > 2 * cap:
+            kept.sort()
+            del kept[cap:]
+            self.worst = kept[-1][0]
+
+
+_FIRST = operator.itemgetter(0)
+_THIRD = operator.itemgetter(2)

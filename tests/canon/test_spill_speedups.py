@@ -13,7 +13,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from urnld._kernel._clusters import _cluster_loop, _ClusterColumns
+from urnld._kernel._clusters import _cluster_batch, _cluster_loop, _ClusterColumns, new_state
 from urnld._kernel._report import _add, _Capped
 from urnld._kernel._spill import PAIR, STR, Run, _encode_counts, _merge_columns, merge_counts
 
@@ -134,3 +134,37 @@ def test_the_compiled_merge_leaves_other_columns_to_the_twin() -> None:
     assert speedups.merge_columns([(["a"], [1.5])]) is None
     assert speedups.merge_columns([([("a", "b")], [1])]) is None
     assert speedups.merge_columns([(["a", "b"], [1])]) is None
+
+
+# canonical forms and spellings of 1, 2 and 4 bytes a character, equal or not, so that the
+# compiled pass compares across string kinds
+forms = st.sampled_from(["urn:a:b", "urn:a:é", "urn:a:\u20ac", "urn:a:\U0001f600", "urn:a:c"])
+spells = st.sampled_from(["urn:a:b", "URN:A:b", "urn:a:é", "URN:a:é", "urn:a:\u20ac",
+                          "urn:a:\U0001f600", "Urn:a:\U0001f600", "urn:a:c", "z", ""])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.dictionaries(st.tuples(forms, spells), st.integers(1, 9), max_size=25),
+       st.lists(st.integers(1, 6), min_size=1, max_size=6),
+       st.lists(st.one_of(st.none(), spells), min_size=1, max_size=4))
+def test_compiled_cluster_batch_gives_the_twins_state(data, cuts, worsts) -> None:
+    items = sorted(data.items())
+    keys = ["\0".join(k) for k, _ in items]
+    values = [v for _, v in items]
+    c_state, py_state = new_state(), new_state()
+    i = k = 0
+    while i <= len(keys):  # an empty batch too, at the end
+        step = cuts[k % len(cuts)]
+        worst = worsts[k % len(worsts)]
+        batch = (keys[i:i + step], values[i:i + step])
+        assert speedups.cluster_batch(*batch, c_state, worst) \
+            == _cluster_batch(*batch, py_state, worst)
+        assert c_state == py_state
+        i, k = i + step, k + 1
+
+
+def test_the_compiled_cluster_batch_leaves_other_keys_to_the_twin() -> None:
+    state = new_state()
+    assert speedups.cluster_batch(["no separator"], [1], state, None) is None
+    assert speedups.cluster_batch([("a", "b")], [1], state, None) is None
+    assert state == new_state()

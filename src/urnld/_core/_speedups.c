@@ -17,6 +17,8 @@
  *   encode_counts(data, per_record)       a report map's counting items, sorted, as the
  *                                         column records of a run on disk;
  *   merge_columns(parts)                  the sorted union of sorted columns, counts added;
+ *   cluster_batch(keys, values, state, worst)
+ *                                         the cluster pass over a batch of a spilled map;
  *   check_fields(text, prefixes, spec, options, code_ranks, severity_ranks)
  *                                         what check() reports of an ASCII URN (codes, first
  *                                         error, canonical form, NID);
@@ -43,6 +45,7 @@
  *   _speedups/stream.h       urnld.stream._passes: rewrite, the line loop
  *   _speedups/report.h       urnld._kernel._report*: canon_counts, check_counts
  *   _speedups/spill.h        urnld._kernel._spill: encode_counts, merge_columns
+ *   _speedups/clusters.h     urnld._kernel._clusters: cluster_batch
  *   _speedups/describe.h     urnld.cli._parse_stream: the pieces of a line urnld parse writes
  *   _speedups/diagnose.h     urnld._core._parser: diagnose, the fault of a string that is not a URN
  *   _speedups/describe_lines.h urnld.cli._parse_stream: describe_lines, what `urnld parse -` writes
@@ -74,6 +77,7 @@
 #include "_speedups/stream.h"
 #include "_speedups/report.h"
 #include "_speedups/spill.h"
+#include "_speedups/clusters.h"
 #include "_speedups/describe.h"
 #include "_speedups/diagnose.h"
 #include "_speedups/describe_lines.h"
@@ -96,6 +100,8 @@ static PyMethodDef methods[] = {
      "encode_counts(data, per_record) -> list[bytes] | None"},
     {"merge_columns", (PyCFunction)sp_merge_columns, METH_O,
      "merge_columns(parts) -> (keys, values) | None"},
+    {"cluster_batch", (PyCFunction)(void (*)(void))sp_cluster_batch, METH_FASTCALL,
+     "cluster_batch(keys, values, state, worst) -> list | None"},
     {"tds_schemes", (PyCFunction)sp_tds_schemes, METH_NOARGS,
      "tds_schemes() -> dict: the GS1 TDS table of the EPC check"},
     {"check_counts", (PyCFunction)(void (*)(void))sp_check_counts, METH_FASTCALL,

@@ -12,12 +12,13 @@ import operator
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from .._core import accel as _accel
 from ._spill import PAIR
 
 if TYPE_CHECKING:
     from ._report import _Capped
 
-__all__ = ["ClusterStats", "cluster_stats", "rewritten_examples"]
+__all__ = ["ClusterStats", "cluster_batch", "cluster_stats", "new_state", "rewritten_examples"]
 
 
 @dataclasses.dataclass(frozen=True, slots=True)
@@ -149,108 +150,145 @@ def _cluster_loop(items: Iterable[tuple[tuple[str, str], Any]], cap: int) -> _Pa
     return stats, kept, first
 
 
+#: The state :func:`cluster_batch` carries from batch to batch, by index: the open group
+#: (canonical form or None, its spellings, its rewritten ones), then the figures so far.
+(CURRENT, SIZE, REWRITTEN, CANONICAL, SEVERAL, SEVERAL_SPELLINGS, SIZES, REWRITTEN_SPELLINGS,
+ MERGED_CANONICAL, MERGED_SPELLINGS) = range(10)
+
+
+def new_state() -> list[Any]:
+    """A :func:`cluster_batch` state before the first batch."""
+    return [None, 0, 0, 0, 0, 0, {}, 0, 0, 0]
+
+
+def cluster_batch(
+    keys: list[str], values: list[Any], state: list[Any], worst: str | None
+) -> list[tuple[str, tuple[Any, str]]]:
+    """Go on with the cluster pass over one batch of sorted ``canonical NUL spelling`` keys
+    and their values: *state* (see :func:`new_state`) takes the batch's figures, and the
+    rewritten spellings not above *worst* (all when None) come back as ``(spelling, (value,
+    canonical))``, the candidates of the smallest ones. The accelerator's ``cluster_batch``
+    does the same (a differential test holds it).
+
+    >>> state = new_state()
+    >>> keys = [c + chr(0) + s for c, s in [("urn:a:b", "URN:A:b"), ("urn:a:b", "urn:a:b"),
+    ...                                      ("urn:a:c", "urn:a:c")]]
+    >>> cluster_batch(keys, [1, 2, 1], state, None)
+    [('URN:A:b', (1, 'urn:a:b'))]
+    >>> state[CURRENT], state[CANONICAL], state[SEVERAL], state[REWRITTEN_SPELLINGS]
+    ('urn:a:c', 2, 1, 1)
+    """
+    c = _accel.speedups
+    if c is not None:
+        done: list[tuple[str, tuple[Any, str]]] | None = c.cluster_batch(
+            keys, values, state, worst
+        )
+        if done is not None:
+            return done
+    return _cluster_batch(keys, values, state, worst)
+
+
+def _close(state: list[Any], size: int, rewritten: int, groups: int = 1) -> None:
+    """Count *groups* finished groups of *size* spellings, *rewritten* not canonical (each)."""
+    if size > 1:
+        state[SEVERAL] += groups
+        state[SEVERAL_SPELLINGS] += size * groups
+        sizes = state[SIZES]
+        sizes[size] = sizes.get(size, 0) + groups
+    if size > 1 or rewritten:
+        state[MERGED_CANONICAL] += groups
+        state[MERGED_SPELLINGS] += size * groups
+
+
+def _cluster_batch(
+    keys: list[str], values: list[Any], state: list[Any], worst: str | None
+) -> list[tuple[str, tuple[Any, str]]]:
+    """The reference of :func:`cluster_batch`: C-level maps over the batch, no Python step per
+    item."""
+    if not keys:
+        return []
+    parts = list(map(str.partition, keys, itertools.repeat("\0")))
+    cs = list(map(_FIRST, parts))
+    ss = list(map(_THIRD, parts))
+    n = len(cs)
+    rewritten = list(map(operator.ne, cs, ss))
+    state[REWRITTEN_SPELLINGS] += rewritten.count(True)
+    # where a group starts: the first key unless it goes on with the open group
+    news = [cs[0] != state[CURRENT]]
+    news.extend(map(operator.ne, cs[1:], cs[:-1]))
+    starts = list(itertools.compress(range(n), news))
+    upto = list(itertools.accumulate(rewritten, initial=0))  # rewritten before each index
+    head = starts[0] if starts else n
+    state[SIZE] += head
+    state[REWRITTEN] += upto[head]
+    if starts:
+        _close(state, state[SIZE], state[REWRITTEN])
+        state[CANONICAL] += len(starts)
+        # whole groups of this batch: every start but the last, which stays open
+        lengths = list(map(operator.sub, starts[1:], starts))
+        for length, k in collections.Counter(lengths).items():
+            if length > 1:
+                _close(state, length, 0, k)
+        # groups of one spelling that is not canonical: merged too
+        alone = list(itertools.compress(starts, map((1).__eq__, lengths)))
+        lone = sum(map(rewritten.__getitem__, alone))
+        state[MERGED_CANONICAL] += lone
+        state[MERGED_SPELLINGS] += lone
+        last = starts[-1]
+        state[CURRENT] = cs[last]
+        state[SIZE] = n - last
+        state[REWRITTEN] = upto[n] - upto[last]
+    if worst is None:
+        chosen = rewritten
+    else:
+        below = map(operator.le, ss, itertools.repeat(worst))
+        chosen = list(map(operator.and_, rewritten, below))
+    # the chosen ones picked from each column first: a tuple only for those
+    pick = itertools.compress
+    return list(zip(pick(ss, chosen),
+                    zip(pick(values, chosen), pick(cs, chosen), strict=True), strict=True))
+
+
 class _ClusterColumns:
     """The cluster pass over column batches of ``canonical NUL spelling`` keys, a batch at a
-    time in bulk (C-level maps over the batch, no Python step per item): the same figures,
-    examples and rewritten spellings as :func:`_cluster_loop`. A group of spellings that goes
-    on into the next batch is carried as its canonical form, size and rewritten count."""
+    time (:func:`cluster_batch`): the same figures, examples and rewritten spellings as
+    :func:`_cluster_loop`. A group of spellings that goes on into the next batch is carried as
+    its canonical form, size and rewritten count."""
 
     def __init__(self, cap: int) -> None:
         self.cap = cap
-        self.canonical = self.spellings = self.several = self.several_spellings = 0
-        self.rewritten_spellings = self.merged_canonical = self.merged_spellings = 0
-        self.sizes: dict[int, int] = {}
-        self.current: str | None = None  # the open group: canonical form, size, rewritten
-        self.size = self.rewritten = 0
+        self.spellings = 0
+        self.state = new_state()
         self.kept: list[tuple[str, tuple[int, str]]] = []
         self.worst: str | None = None
         self.first: list[tuple[tuple[str, str], Any]] = []
 
     def run(self, batches: Iterable[tuple[list[str], list[int]]]) -> _Pass:
-        for keys, values in batches:
-            if keys:
-                self._batch(keys, values)
-        self._close(self.size, self.rewritten)
+        cap = self.cap
+        state = self.state
         kept = self.kept
+        for keys, values in batches:
+            if self.spellings < cap:
+                take = cap - self.spellings
+                parts = map(str.partition, keys[:take], itertools.repeat("\0"))
+                pairs = ((c, s) for c, _, s in parts)
+                self.first.extend(zip(pairs, values[:take], strict=True))
+            self.spellings += len(keys)
+            # the cap smallest rewritten spellings: once full, only those up to the largest
+            kept.extend(cluster_batch(keys, values, state, self.worst))
+            if len(kept) > 2 * cap:
+                kept.sort()
+                del kept[cap:]
+                self.worst = kept[-1][0]
+        _close(state, state[SIZE], state[REWRITTEN])
         kept.sort()
-        del kept[self.cap:]
+        del kept[cap:]
         stats = ClusterStats(
-            self.canonical, self.spellings, self.several, self.several_spellings,
-            dict(sorted(self.sizes.items())), self.rewritten_spellings, self.merged_canonical,
-            self.merged_spellings,
+            state[CANONICAL], self.spellings, state[SEVERAL], state[SEVERAL_SPELLINGS],
+            dict(sorted(state[SIZES].items())), state[REWRITTEN_SPELLINGS],
+            state[MERGED_CANONICAL], state[MERGED_SPELLINGS],
         )
         return stats, kept, self.first
-
-    def _close(self, size: int, rewritten: int) -> None:
-        """Count a finished group (of *size* spellings, *rewritten* not canonical)."""
-        if size > 1:
-            self.several += 1
-            self.several_spellings += size
-            self.sizes[size] = self.sizes.get(size, 0) + 1
-        if size > 1 or rewritten:
-            self.merged_canonical += 1
-            self.merged_spellings += size
-
-    def _batch(self, keys: list[str], values: list[int]) -> None:
-        cap = self.cap
-        parts = list(map(str.partition, keys, itertools.repeat("\0")))
-        cs = list(map(_FIRST, parts))
-        ss = list(map(_THIRD, parts))
-        n = len(cs)
-        if self.spellings < cap:
-            take = cap - self.spellings
-            pairs = zip(cs[:take], ss[:take], strict=True)
-            self.first.extend(zip(pairs, values[:take], strict=True))
-        self.spellings += n
-        rewritten = list(map(operator.ne, cs, ss))
-        self.rewritten_spellings += rewritten.count(True)
-        # where a group starts: the first key unless it goes on with the open group
-        news = [cs[0] != self.current]
-        news.extend(map(operator.ne, cs[1:], cs[:-1]))
-        starts = list(itertools.compress(range(n), news))
-        upto = list(itertools.accumulate(rewritten, initial=0))  # rewritten before each index
-        head = starts[0] if starts else n
-        self.size += head
-        self.rewritten += upto[head]
-        if starts:
-            self._close(self.size, self.rewritten)
-            self.canonical += len(starts)
-            # whole groups of this batch: every start but the last, which stays open
-            ends = starts[1:]
-            lengths = list(map(operator.sub, ends, starts))
-            if lengths:
-                for length, k in collections.Counter(lengths).items():
-                    if length > 1:
-                        self.several += k
-                        self.several_spellings += length * k
-                        self.sizes[length] = self.sizes.get(length, 0) + k
-                        self.merged_canonical += k
-                        self.merged_spellings += length * k
-                # groups of one spelling that is not canonical: merged too
-                alone = list(itertools.compress(starts, map((1).__eq__, lengths)))
-                lone = sum(map(rewritten.__getitem__, alone))
-                self.merged_canonical += lone
-                self.merged_spellings += lone
-            last = starts[-1]
-            self.current = cs[last]
-            self.size = n - last
-            self.rewritten = upto[n] - upto[last]
-        # the cap smallest rewritten spellings: once full, only those below the largest kept
-        worst = self.worst
-        if worst is None:
-            chosen = rewritten
-        else:
-            below = map(operator.le, ss, itertools.repeat(worst))
-            chosen = list(map(operator.and_, rewritten, below))
-        kept = self.kept
-        # the chosen ones picked from each column first: a tuple only for those
-        pick = itertools.compress
-        kept.extend(zip(pick(ss, chosen),
-                        zip(pick(values, chosen), pick(cs, chosen), strict=True), strict=True))
-        if len(kept) > 2 * cap:
-            kept.sort()
-            del kept[cap:]
-            self.worst = kept[-1][0]
 
 
 _FIRST = operator.itemgetter(0)

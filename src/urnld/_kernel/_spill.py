@@ -5,6 +5,11 @@ budget); past that it writes the dict, sorted, to a *run* (an anonymous temporar
 starts afresh. Reading the map is a k-way merge over the runs and the dict, adding up the values
 of equal keys, in key order: every key with its exact value, whatever the size.
 
+A counting map (str or ``(str, str)`` keys, int values: most of a report's keys) writes *column
+records*: its keys' UTF-8 one a line and its counts as int64, sorted and encoded in one call
+(:func:`encode_counts`), merged a batch at a time (:func:`merge_counts`), so spilling and
+reading make no tuple per key. Other maps write marshalled ``(key, value)`` records.
+
 Runs are unnamed files (``O_TMPFILE``, else :func:`tempfile.TemporaryFile`, unlinked as soon
 as it is made), so nothing is left behind on success, failure or a signal: the system frees
 them with the last open handle. They are made in :func:`spill_directory` (the output's

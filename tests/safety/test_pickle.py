@@ -63,6 +63,7 @@ SAMPLES: dict[str, Any] = {
     "max_work": 1000,
     "blank_nodes": 12,
     "max_time": 2.5,
+    "planned": 30_000_000,
     "cap": 100_000,
     "source": "dump.nt",
     "line": 7,

@@ -112,12 +112,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--max-work", type=int, default=None, metavar="N",
-        help="with --rdfc: work budget of the blank-node hashing (default: 500000, whatever the "
-        "input's size; blank nodes that share no statement get 20 per statement more)",
+        help="with --rdfc: work budget of the blank-node hashing (default: 500000 for the "
+        "search, 25000000 for walks counted in advance, whatever the input's size; blank nodes "
+        "that share no statement get 20 per statement more)",
     )
     parser.add_argument(
         "--max-time", type=float, default=2.0, metavar="SECONDS",
-        help="with --rdfc: wall-clock bound of the blank-node hashing (default: 2; 0: none)",
+        help="with --rdfc: wall-clock bound of the blank-node search (default: 2; 0: none)",
     )
     parser.add_argument(
         "--engine", choices=("local", "dask"), default="local",

@@ -33,6 +33,8 @@ if TYPE_CHECKING:
     from ._graph import URNGraph
     from ._query import canonical_query
     from ._rdfc import (
+        DEFAULT_MAX_PLANNED_WORK,
+        DEFAULT_MAX_TIME,
         DEFAULT_MAX_WORK,
         CanonicalizationTooComplex,
         RDFCInputError,
@@ -44,6 +46,8 @@ if TYPE_CHECKING:
     from ._term import NotAURNError, URNRef
 
 __all__ = [
+    "DEFAULT_MAX_PLANNED_WORK",
+    "DEFAULT_MAX_TIME",
     "DEFAULT_MAX_WORK",
     "URNFN",
     "BatchProgress",
@@ -85,6 +89,8 @@ _LAZY = {
     "CanonicalizationTooComplex": "._rdfc",
     "RDFCInputError": "._rdfc",
     "canonical_nquads": "._rdfc",
+    "DEFAULT_MAX_PLANNED_WORK": "._rdfc",
+    "DEFAULT_MAX_TIME": "._rdfc",
     "DEFAULT_MAX_WORK": "._rdfc",
     "digest": "._rdfc",
     "write_canonical_nquads": "._rdfc",

@@ -15,6 +15,7 @@ import pyoxigraph as ox
 from ..errors import URNError
 
 __all__ = [
+    "DEFAULT_MAX_PLANNED_WORK",
     "DEFAULT_MAX_TIME",
     "DEFAULT_MAX_WORK",
     "WORK_PER_QUAD",
@@ -28,8 +29,13 @@ DEFAULT_MAX_WORK = 500_000
 #: Budget per statement that mentions a blank node, for the blank nodes labelled without
 #: N-degree hashing (those that share no statement with another blank node).
 WORK_PER_QUAD = 20
-#: Wall-clock bound of the N-degree hashing, in seconds (``max_time``); None means no bound.
+#: Wall-clock bound of the N-degree search, in seconds (``max_time``); None means no bound.
 DEFAULT_MAX_TIME = 2.0
+#: Budget of the walks whose cost is known before they start (blank nodes whose related nodes
+#: never tie: chains, RDF lists, trees of unlike branches). Their work is counted in the same
+#: units, all of it before the first step, so they are admitted or refused at once and need no
+#: clock; this admits an RDF list of about 2,000 equal values (each walk covers the list).
+DEFAULT_MAX_PLANNED_WORK = 25_000_000
 
 _HASHES = {"sha256": hashlib.sha256, "sha384": hashlib.sha384}
 
@@ -40,10 +46,22 @@ class CanonicalizationTooComplex(URNError):
     Typical of adversarial ("poison") inputs; raise ``max_work`` for trusted data.
     """
 
-    def __init__(self, max_work: int, blank_nodes: int, max_time: float | None = None) -> None:
+    def __init__(
+        self, max_work: int, blank_nodes: int, max_time: float | None = None,
+        planned: int | None = None,
+    ) -> None:
         self.max_work = max_work
         self.blank_nodes = blank_nodes
         self.max_time = max_time
+        #: The work counted in advance, for a structure refused before its first step.
+        self.planned = planned
+        if planned is not None:
+            super().__init__(
+                f"RDFC-1.0 canonicalization needs {planned:,} N-degree hashing steps (counted "
+                f"in advance) for {blank_nodes:,} blank nodes, more than the budget of "
+                f"{max_work:,}; refusing (pass a larger max_work for trusted input)"
+            )
+            return
         bound = (f"more than {max_time:g} s" if max_time is not None
                  else f"more than {max_work:,} N-degree hashing steps")
         super().__init__(
@@ -54,8 +72,8 @@ class CanonicalizationTooComplex(URNError):
 
     def __reduce__(
         self,
-    ) -> tuple[type[CanonicalizationTooComplex], tuple[int, int, float | None]]:
-        return (type(self), (self.max_work, self.blank_nodes, self.max_time))
+    ) -> tuple[type[CanonicalizationTooComplex], tuple[int, int, float | None, int | None]]:
+        return (type(self), (self.max_work, self.blank_nodes, self.max_time, self.planned))
 
 
 class RDFCInputError(URNError):
@@ -94,7 +112,8 @@ class _RDFC:
 
     def __init__(
         self, quads: list[ox.Quad], hash_algorithm: str, max_work: int,
-        max_time: float | None = None, alone_work: int | None = None,
+        max_time: float | None = None, *, alone_work: int | None = None,
+        planned_work: int | None = None,
     ) -> None:
         self.hash = _HASHES[hash_algorithm]
         self.max_work = max_work
@@ -105,6 +124,9 @@ class _RDFC:
         # with the input (None: the same as max_work, for a caller-given max_work).
         self.alone_work = 0
         self.max_alone_work = max_work if alone_work is None else alone_work
+        # Walks whose cost is counted before they start (see plan()); None: max_work.
+        self.planned = 0
+        self.max_planned = max_work if planned_work is None else planned_work
         self._calls = 0
         self.quads = quads
         # Blank node label -> the quads mentioning it (§4.4.3 step 2).
@@ -119,6 +141,14 @@ class _RDFC:
         self._first: dict[str, str] = {}
         # (position and predicate, blank node) -> related hash, for nodes not yet issued.
         self._unissued: dict[tuple[str, str], str] = {}
+        # Position, predicate and identifier -> related hash, for issued nodes: the same
+        # identifier comes back on every walk of a component.
+        self._issued_hash: dict[str, str] = {}
+        # Blank node -> (position and predicate, related blank node) of each mention.
+        self._related: dict[str, list[tuple[str, str]]] = {}
+        # Blank node -> its _mentions(), valid while the canonical issuer is unchanged (within
+        # one first-degree group's walks).
+        self._seen: dict[str, Any] = {}
 
     def _h(self, text: str) -> str:
         return self.hash(text.encode("utf-8")).hexdigest()
@@ -276,6 +306,154 @@ class _RDFC:
             issuer = chosen_issuer
         return self._h(data), issuer
 
+    # -- walks without choices -------------------------------------------------------------
+    #
+    # Where no blank node of a component has two mentions of related blank nodes that could
+    # hash alike, every group in §4.8 step 5 holds one node: one permutation, no copy, no
+    # comparison. The walk from a node then visits each blank node of its component once, so
+    # its cost is known before it starts, and a long chain or RDF list of equal values -- whose
+    # walks are quadratic in its length but never branch -- is admitted or refused at once.
+
+    def related_of(self, node: str) -> list[tuple[str, str]]:
+        """(position and predicate, blank node) of each mention of another blank node."""
+        got = self._related.get(node)
+        if got is None:
+            got = []
+            for q in self.bnode_quads[node]:
+                p = str(q.predicate)
+                for t, pos in ((q.subject, "s"), (q.object, "o"), (q.graph_name, "g")):
+                    if isinstance(t, ox.BlankNode) and t.value != node:
+                        got.append(("g" if pos == "g" else pos + p, t.value))
+            self._related[node] = got
+        return got
+
+    def _never_ties(self, node: str) -> bool:
+        # Two mentions hash alike only if they agree in position and predicate and in what
+        # stands for the node: its canonical identifier, or its first-degree hash (the same
+        # node twice included); a temporary identifier tells nodes apart, so this holds for
+        # every issuer a walk can bring.
+        seen = set()
+        for pp, r in self.related_of(node):
+            cid = self.canonical.issued.get(r)
+            key = (pp, "_:" + cid if cid is not None else self.first_degree(r))
+            if key in seen:
+                return False
+            seen.add(key)
+        return True
+
+    def plan(self, members: list[str]) -> set[str]:
+        """The members whose walk has no choices; their work is charged now, all of it."""
+        canonical = self.canonical.issued
+        component: dict[str, int] = {}
+        sizes: list[tuple[bool, int]] = []  # per component: no choices, units of one walk
+        for m in members:
+            if m in canonical or m in component:
+                continue
+            cid = len(sizes)
+            component[m] = cid
+            todo, units, free = [m], 0, True
+            while todo:
+                n = todo.pop()
+                related = self.related_of(n)
+                # What _n_degree charges for a visit: statements, and one per group.
+                units += 1 + len(self.bnode_quads[n]) + len(related)
+                free = free and self._never_ties(n)
+                for _pp, r in related:
+                    if r not in canonical and r not in component:
+                        component[r] = cid
+                        todo.append(r)
+            sizes.append((free, units))
+        self._seen = {}  # the canonical issuer has grown since the last group
+        chosen = set()
+        for m in members:
+            c = component.get(m)
+            if c is not None and sizes[c][0]:
+                chosen.add(m)
+                self.planned += sizes[c][1]
+        if self.planned > self.max_planned:
+            raise CanonicalizationTooComplex(
+                self.max_planned, len(self.bnode_quads), planned=self.planned
+            )
+        return chosen
+
+    def walk(self, start: str) -> tuple[str, dict[str, str]]:
+        """Hash N-Degree Quads (§4.8) from ``start`` where no step has a choice (see plan()).
+
+        One issuer serves the whole walk, on an explicit stack of frames (related hashes in
+        order, the next one, the data to hash, the node being walked into).
+        """
+        sha = self.hash
+        by_id = self._issued_hash
+        seen = self._seen
+        issued = {start: "_:b0"}  # the issuer: node -> "_:" + its temporary identifier
+
+        def frame(node: str) -> list[Any]:
+            got = seen.get(node)
+            if got is None:
+                got = seen[node] = self._mentions(node)
+            items = list(got[0])
+            for pp, r, unissued in got[1]:
+                tid = issued.get(r)
+                if tid is None:
+                    items.append((unissued, r, None))
+                else:
+                    key = pp + tid
+                    rh = by_id.get(key)
+                    if rh is None:
+                        rh = by_id[key] = sha(key.encode("utf-8")).hexdigest()
+                    items.append((rh, r, None))
+            items.sort()
+            return [items, 0, [], None]
+
+        stack = [frame(start)]
+        result = ""
+        while True:
+            top = stack[-1]
+            items, parts = top[0], top[2]
+            if top[3] is not None:
+                parts.append(issued[top[3]] + "<" + result + ">")
+                top[3] = None
+            i = top[1]
+            while i < len(items):
+                rh, r, text = items[i]
+                i += 1
+                parts.append(rh)
+                if r is None:  # a node with a canonical identifier
+                    parts.append(text)
+                    continue
+                tid = issued.get(r)
+                if tid is None:
+                    tid = issued[r] = f"_:b{len(issued)}"
+                    parts.append(tid)
+                    top[1], top[3] = i, r
+                    stack.append(frame(r))
+                    break
+                parts.append(tid)
+            else:
+                result = sha("".join(parts).encode("utf-8")).hexdigest()
+                stack.pop()
+                if not stack:
+                    return result, issued
+
+    def _mentions(
+        self, node: str
+    ) -> tuple[list[tuple[str, None, str]], list[tuple[str, str, str]]]:
+        """A node's mentions as a walk needs them while the canonical issuer stays as it is:
+        (related hash, None, canonical identifier) of nodes that have one, and (position and
+        predicate, node, related hash while unissued) of the others."""
+        fixed: list[tuple[str, None, str]] = []
+        loose: list[tuple[str, str, str]] = []
+        for pp, r in self.related_of(node):
+            cid = self.canonical.issued.get(r)
+            if cid is not None:
+                fixed.append((self._h(pp + "_:" + cid), None, "_:" + cid))
+                continue
+            got = self._unissued.get((pp, r))
+            if got is None:
+                got = self._unissued[(pp, r)] = self._h(pp + self.first_degree(r))
+            loose.append((pp, r, got))
+        return fixed, loose
+
     def run(self, groups: dict[str, list[str]]) -> dict[str, str]:
         """§4.4.3 steps 4–5: issue canonical identifiers; returns label -> c14n label."""
         for h in sorted(groups):
@@ -294,27 +472,34 @@ class _RDFC:
             # hash are ordered by that place, as the stable sort of every result would be.
             paths: list[tuple[str, int, Iterable[str]]] = []
             owner: dict[str, int] = {}  # node -> its component's slot in paths
-            for place, node in enumerate(groups[h]):
+            members = groups[h]
+            alone = {node for node in members if self._alone(node)}
+            planned = self.plan([node for node in members if node not in alone])
+            for place, node in enumerate(members):
                 if node in self.canonical.issued:
                     continue
-                if self._alone(node):
+                if node in alone:
                     # No other blank node in its statements: §4.8 hashes the empty string and
                     # issues only the node itself (a shortcut for a common, large case).
                     self._spend_alone(1 + len(self.bnode_quads[node]))
                     paths.append((self._h(""), place, (node,)))
                     continue
-                temp = _Issuer("b")
-                temp.issue(node)
-                rh, issuer = self.n_degree(node, temp)
+                if node in planned:
+                    rh, issued = self.walk(node)
+                else:
+                    temp = _Issuer("b")
+                    temp.issue(node)
+                    rh, issuer = self.n_degree(node, temp)
+                    issued = issuer.issued
                 slot = owner.get(node)
                 if slot is None:
-                    for existing in issuer.issued:
+                    for existing in issued:
                         owner[existing] = len(paths)
-                    paths.append((rh, place, issuer.issued))
+                    paths.append((rh, place, issued))
                 elif rh < paths[slot][0]:
-                    paths[slot] = (rh, place, issuer.issued)
-            for _hash, _place, issued in sorted(paths, key=lambda r: (r[0], r[1])):
-                for existing in issued:
+                    paths[slot] = (rh, place, issued)
+            for _hash, _place, walked in sorted(paths, key=lambda r: (r[0], r[1])):
+                for existing in walked:
                     self.canonical.issue(existing)
         return self.canonical.issued
 

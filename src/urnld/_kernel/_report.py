@@ -21,6 +21,7 @@ from ._spill import (
     encode_counts,
     merge_counts,
     merge_sorted,
+    record_columns,
 )
 
 __all__ = [
@@ -217,7 +218,7 @@ class _Capped(Generic[K, V]):
             records = encode_counts(self.data)
             if records is None or records[0][0] != kind:
                 return None
-            sources.append(Run.of_records(records).columns())
+            sources.append(record_columns(records))  # in memory: no file for the dict
         return kind, merge_counts(sources)
 
     def iter_all(self) -> Iterator[tuple[K, V]]:

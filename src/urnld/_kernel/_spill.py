@@ -50,6 +50,7 @@ __all__ = [
     "merge_columns",
     "merge_counts",
     "merge_sorted",
+    "record_columns",
     "set_spill_directory",
     "spill_directory",
     "spill_settings",
@@ -261,6 +262,18 @@ def _decode_columns(kind: int, n: int, text: bytes, counts: bytes) -> tuple[list
     if _BIG_ENDIAN:
         values.byteswap()
     return keys, values.tolist()
+
+
+def record_columns(records: list[bytes]) -> Iterator[tuple[list[str], list[int]]]:
+    """The decoded columns of records made by :func:`encode_counts`, held in memory.
+
+    >>> list(record_columns(encode_counts({"b": 1, "a": 2})))
+    [(['a', 'b'], [2, 1])]
+    """
+    size = _HEADER.size
+    for record in records:
+        kind, n, length = _HEADER.unpack_from(record)
+        yield _decode_columns(kind, n, record[size:size + length], record[size + length:])
 
 
 def _pairs(keys: list[str]) -> Iterator[tuple[str, ...]]:

@@ -193,16 +193,18 @@ def _map(
 def _reduce(client: Any, futures: list[Any]) -> Any:
     """Merge the reports held by ``futures`` in a tree of tasks on the workers.
 
-    Reports never travel to the driver one by one, and no single process merges thousands of
-    them in sequence: each level merges groups of :data:`_FAN_IN`, in partition order (merge is
-    order-independent anyway; a fixed order keeps runs reproducible).
+    No single process merges thousands of them in sequence: each level merges groups of
+    :data:`_FAN_IN`, in partition order (merge is order-independent anyway; a fixed order keeps
+    runs reproducible). The last level, at most :data:`_FAN_IN` reports, is merged here: its
+    reports come to the driver once, where a merge on a worker would send them there and the
+    merged report here again (a spilled report carries its runs' bytes, tens of MB).
     """
-    while len(futures) > 1:
+    while len(futures) > _FAN_IN:
         groups = [tuple(futures[i : i + _FAN_IN]) for i in range(0, len(futures), _FAN_IN)]
         futures = _submit(
             client, merge_reports, groups, [f"merging {len(g)} reports" for g in groups]
         )
-    return futures[0].result()
+    return merge_reports(*client.gather(futures))
 
 
 def _plan_on(client: Any, files: list[FileInfo], partition_size: int) -> list[Partition]:

@@ -191,18 +191,20 @@ def test_a_chain_past_the_budget_is_refused_before_its_first_step():
         digest(_chain(100), max_work=1_000)
 
 
-def _cost(text: str, **bounds: float | None) -> tuple[float, int]:
-    """CPU seconds and peak traced bytes of digesting *text*, refused or not."""
+def _cost(text: str, **bounds: float | None) -> tuple[float, int, bool]:
+    """CPU seconds and peak traced bytes of digesting *text*, and whether it was refused."""
     import tracemalloc
 
     tracemalloc.start()
     start = time.process_time()
+    refused = True
     with contextlib.suppress(CanonicalizationTooComplex):
         digest(text, **bounds)  # type: ignore[arg-type]
+        refused = False
     cpu = time.process_time() - start
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
-    return cpu, peak
+    return cpu, peak, refused
 
 
 @pytest.mark.slow
@@ -213,9 +215,13 @@ def test_refusal_costs_what_reading_the_input_costs():
     # no N-degree step at all: refusing costs about what reading and hashing it costs, under
     # the default bounds and under a small explicit budget alike.
     n = 20_000
-    plain_cpu, plain_peak = _cost("".join(f'_:b{i} <http://e/p> "v{i}" .\n' for i in range(n)))
+    plain_cpu, plain_peak, refused = _cost(
+        "".join(f'_:b{i} <http://e/p> "v{i}" .\n' for i in range(n))
+    )
+    assert not refused
     for bounds in ({}, {"max_time": None, "max_work": 30_000}):
-        cpu, peak = _cost(_chain(n), **bounds)
+        cpu, peak, refused = _cost(_chain(n), **bounds)
+        assert refused, bounds
         assert cpu <= 3 * plain_cpu + 0.2, (bounds, plain_cpu, cpu)
         # Quadratic copies grew this 400x; the chain holds two blank nodes a statement.
         assert peak <= 4 * plain_peak, (bounds, plain_peak, peak)

@@ -98,12 +98,10 @@ _Pass = tuple[ClusterStats, list[tuple[str, tuple[int, str]]], list[tuple[tuple[
 def _cluster_loop(items: Iterable[tuple[tuple[str, str], Any]], cap: int) -> _Pass:
     """The cluster pass item by item (maps whose runs are not column records): the figures,
     the ``cap`` smallest rewritten spellings and the ``cap`` first items."""
-    # One pass, in (canonical, spelling) order.
-    canonical = spellings = several = several_spellings = 0
-    rewritten_spellings = merged_canonical = merged_spellings = 0
-    sizes: dict[int, int] = {}
+    # One pass, in (canonical, spelling) order; the figures go into a cluster_batch() state.
+    state = new_state()
+    spellings = size = rewritten = 0
     current: str | None = None
-    size = rewritten = 0
     # the cap smallest rewritten spellings: collected, cut back in batches, and once full
     # only a spelling below the largest kept one is taken
     kept: list[tuple[str, tuple[int, str]]] = []
@@ -115,39 +113,33 @@ def _cluster_loop(items: Iterable[tuple[tuple[str, str], Any]], cap: int) -> _Pa
             first.append(((c, s), v))
         spellings += 1
         if c != current:
-            if size > 1:
-                several += 1
-                several_spellings += size
-                sizes[size] = sizes.get(size, 0) + 1
-            if size > 1 or rewritten:
-                merged_canonical += 1
-                merged_spellings += size
+            _close(state, size, rewritten)
             current = c
-            canonical += 1
+            state[CANONICAL] += 1
             size = rewritten = 0
         size += 1
         if s != c:
             rewritten += 1
-            rewritten_spellings += 1
+            state[REWRITTEN_SPELLINGS] += 1
             if worst is None or s <= worst:  # equal: the same spelling, another canonical
                 kept.append((s, (v, c)))
                 if len(kept) > high:
                     kept.sort()
                     del kept[cap:]
                     worst = kept[-1][0]
-    if size > 1:
-        several += 1
-        several_spellings += size
-        sizes[size] = sizes.get(size, 0) + 1
-    if size > 1 or rewritten:
-        merged_canonical += 1
-        merged_spellings += size
+    _close(state, size, rewritten)
     kept.sort()
     del kept[cap:]
-    stats = ClusterStats(canonical, spellings, several, several_spellings,
-                         dict(sorted(sizes.items())), rewritten_spellings, merged_canonical,
-                         merged_spellings)
-    return stats, kept, first
+    return _stats(state, spellings), kept, first
+
+
+def _stats(state: list[Any], spellings: int) -> ClusterStats:
+    """The figures of a finished pass from its state (see :func:`new_state`)."""
+    return ClusterStats(
+        state[CANONICAL], spellings, state[SEVERAL], state[SEVERAL_SPELLINGS],
+        dict(sorted(state[SIZES].items())), state[REWRITTEN_SPELLINGS],
+        state[MERGED_CANONICAL], state[MERGED_SPELLINGS],
+    )
 
 
 #: The state :func:`cluster_batch` carries from batch to batch, by index: the open group
@@ -283,12 +275,7 @@ class _ClusterColumns:
         _close(state, state[SIZE], state[REWRITTEN])
         kept.sort()
         del kept[cap:]
-        stats = ClusterStats(
-            state[CANONICAL], self.spellings, state[SEVERAL], state[SEVERAL_SPELLINGS],
-            dict(sorted(state[SIZES].items())), state[REWRITTEN_SPELLINGS],
-            state[MERGED_CANONICAL], state[MERGED_SPELLINGS],
-        )
-        return stats, kept, self.first
+        return _stats(state, self.spellings), kept, self.first
 
 
 _FIRST = operator.itemgetter(0)

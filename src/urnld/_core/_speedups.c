@@ -26,7 +26,14 @@
  *   describe_lines(chunk, as_json, seen, seen_max, lanes, lane_of, slow, ...)
  *                                         the text or JSON Lines `urnld parse -` writes for a
  *                                         chunk of lines (the common case; slow() the rest);
- *   xml_depth(block, state, depth, limit) the element depth of RDF/XML read block by block.
+ *   xml_depth(block, state, depth, limit) the element depth of RDF/XML read block by block;
+ *   serd_pass(read, emit, directive, config, ctx)
+ *                                         Turtle, TriG, N-Triples and N-Quads read by libserd
+ *                                         through the line pass's term rule and written
+ *                                         again (only where libserd was found at build time:
+ *                                         URNLD_HAVE_SERD; readers() says which);
+ *   iri_resolve(base, ref)                RFC 3986 reference resolution (the serd pass's);
+ *   readers()                             the native readers built in: ("serd", version) or ().
  *
  * One translation unit: this file includes the parts, each the twin of one Python module
  * (build dependencies in setup.py; the sdist carries the headers, see MANIFEST.in):
@@ -50,6 +57,9 @@
  *   _speedups/diagnose.h     urnld._core._parser: diagnose, the fault of a string that is not a URN
  *   _speedups/describe_lines.h urnld.cli._parse_stream: describe_lines, what `urnld parse -` writes
  *   _speedups/xml_depth.h    urnld.stream._sniff: the element depth of RDF/XML, block by block
+ *   _speedups/iri.h          urnld._kernel.resolve: RFC 3986 reference resolution (with serd)
+ *   _speedups/serd_write.h   urnld.stream._serd: N-Triples, N-Quads, Turtle, TriG out (with serd)
+ *   _speedups/serd.h         urnld.stream._serd: libserd's reader through the term rule
  *
  * The differential tests (tests/core/test_speedups.py, tests/core/test_speedups_check.py,
  * tests/core/test_speedups_issn.py, tests/canon/test_canon_speedups.py) run both paths on the
@@ -82,6 +92,24 @@
 #include "_speedups/diagnose.h"
 #include "_speedups/describe_lines.h"
 #include "_speedups/xml_depth.h"
+#ifdef URNLD_HAVE_SERD
+#include "_speedups/serd.h"
+#endif
+
+/* readers() -> tuple: the native readers this build has, as (name, version) pairs. */
+static PyObject *
+sp_readers(PyObject *self, PyObject *unused)
+{
+#ifdef URNLD_HAVE_SERD
+#ifdef URNLD_SERD_VERSION
+    return Py_BuildValue("((ss))", "serd", URNLD_SERD_VERSION);
+#else
+    return Py_BuildValue("((ss))", "serd", "");
+#endif
+#else
+    return PyTuple_New(0);
+#endif
+}
 
 /* ---- module ----------------------------------------------------------------------------- */
 
@@ -114,6 +142,14 @@ static PyMethodDef methods[] = {
      "invalid)"},
     {"xml_depth", (PyCFunction)(void (*)(void))sp_xml_depth, METH_FASTCALL,
      "xml_depth(block, state, depth, limit) -> (state, depth): depth -1 past limit"},
+    {"readers", (PyCFunction)sp_readers, METH_NOARGS,
+     "readers() -> tuple of (name, version): the native readers built in"},
+#ifdef URNLD_HAVE_SERD
+    {"serd_pass", (PyCFunction)(void (*)(void))sp_serd_pass, METH_FASTCALL,
+     "serd_pass(read, emit, directive, config, ctx) -> (statements, error | None)"},
+    {"iri_resolve", (PyCFunction)(void (*)(void))sp_iri_resolve, METH_FASTCALL,
+     "iri_resolve(base, ref) -> str: RFC 3986 reference resolution"},
+#endif
     {NULL, NULL, 0, NULL},
 };
 

@@ -272,6 +272,26 @@ class _Pass(abc.ABC):
             return rows, e
         return rows, None
 
+    def serd_context(self) -> tuple[object, ...] | None:
+        """What the serd reader's pass (:mod:`urnld.stream._serd`) takes to apply this pass's
+        term rule: :meth:`_run_chunk`'s arguments of the compiled rewrite, after the chunk
+        (None in the fast-path fields: every cache miss through :meth:`iri` and
+        :meth:`literal`). None when it cannot: locator modes with a policy the compiled
+        rewrite does not know (their misses must all reach :meth:`iri`)."""
+        if self._c is None:
+            if self._divert is not None:
+                return None
+            return (self.tokens, self.occ, self.iri, self.literal, self.literals,
+                    None, None, None, None, None, None, None)
+        prefixes: object
+        if self.spellings.repair:
+            ok_nids, prefixes = without_repair_nids(POLICY_OK_NIDS), repair_prefixes()
+        else:
+            ok_nids, prefixes = POLICY_OK_NIDS, PREFIXES
+        return (self.tokens, self.occ, self.iri, self.literal, self.literals, self.info,
+                prefixes, ok_nids, self.ignore_components, self._verdict_type, self._divert,
+                self._check_context)
+
     def run_chunk(self, chunk: bytes, lineno: int, source: str, on_error: OnError) -> bytes:
         """The output for *chunk*, whole lines whose first is line *lineno* of *source*.
 

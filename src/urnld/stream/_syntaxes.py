@@ -69,6 +69,7 @@ from .._kernel import (
 from .._kernel import SYNTAXES as SYNTAX_TABLE
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
+from . import _serd
 from ._grammar import NTriplesSyntaxError
 from ._guard import guard_document
 from ._names import LINE_SYNTAXES, SYNTAXES, HazardMode, RDFSyntaxError, normalize_syntax
@@ -333,6 +334,9 @@ def canonicalize_stream(
     report.literals = options.literals
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
+        if _serd.usable(in_fmt, out_fmt) and _serd_canonicalize(
+                inp, fout, out_fmt, report, options=options, on_progress=on_progress):
+            return
         chunks = inp.chunks()
         if out_fmt not in LINE_SYNTAXES:
             chunks = _primed(chunks)  # the first chunk read: the prefixes are known
@@ -381,6 +385,8 @@ def check_stream(
     in_fmt = normalize_syntax(input_format)
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
+        if _serd.usable(in_fmt, None) and _serd_check(inp, report, policy, on_progress):
+            return
         inp.checking = True
         out: Iterator[bytes] = _pass_chunks(inp.chunks(), report, inp,
                                             options=DEFAULT_OPTIONS.replace(policy=policy))
@@ -389,6 +395,75 @@ def check_stream(
         for _ in out:
             pass
         inp.guard()
+
+
+# --- the native quad path (libserd) --------------------------------------------------------
+
+
+def _serd_run(
+    inp: _Input, state: CanonPass | CheckPass, *, fout: IO[bytes] | None, out_fmt: str | None,
+    on_progress: Callable[[int, int], None] | None,
+) -> bool:
+    """Read *inp* with serd through *state* (see :mod:`urnld.stream._serd`), the guard and
+    progress as on the pyoxigraph path. False when pyoxigraph must read it (nothing was
+    counted or written)."""
+    inp.guard(given_only=True)
+    with open_input(inp.path) as (fin, _size):
+        sniffer = _Sniffer(fin, inp.syntax, inp.source)
+
+        def on_chunk() -> None:
+            # No statement made under a URN base is passed on before the guard ran.
+            inp.position = sniffer.position
+            inp.state.urn_base = sniffer.urn_base
+            inp.guard()
+            if on_progress is not None:
+                on_progress(sniffer.position, state.report.statements_in)
+
+        try:
+            _serd.run(sniffer.read, inp.syntax, state, out=fout, out_syntax=out_fmt,
+                      source=inp.source, base=_default_base(inp.path, inp.syntax, inp.base),
+                      on_chunk=on_chunk, path=inp.path)
+        except _serd.SerdUnfit:
+            return False
+        except RDFSyntaxError as e:
+            if sniffer.failure is not None:
+                raise sniffer.failure from None
+            raise _explained(e, inp.path) from None
+        sniffer.drain()
+        inp.state.urn_base = sniffer.urn_base
+    inp.guard()
+    return True
+
+
+def _serd_canonicalize(
+    inp: _Input, fout: IO[bytes], out_fmt: str, report: CanonicalizeReport, *,
+    options: CanonOptions, on_progress: Callable[[int, int], None] | None,
+) -> bool:
+    """:func:`canonicalize_stream` on the serd path; False: take the pyoxigraph path."""
+    if not _serd_run(inp, CanonPass(report, options), fout=fout, out_fmt=out_fmt,
+                     on_progress=on_progress):
+        return False
+    if options.links:
+        extras = ntriples(extras_of_report(report, options.links, inp.source))
+        if out_fmt in LINE_SYNTAXES:
+            fout.write(extras)
+        elif extras:
+            # The added statements (N-Triples) in the output syntax, after the others.
+            import io
+
+            state = CanonPass(CanonicalizeReport())
+            _serd.run(io.BytesIO(extras).read, "nt", state, out=fout, out_syntax=out_fmt,
+                      source=inp.source, base=None)
+    return True
+
+
+def _serd_check(
+    inp: _Input, report: CheckReport, policy: Policy,
+    on_progress: Callable[[int, int], None] | None,
+) -> bool:
+    """:func:`check_stream` on the serd path; False: take the pyoxigraph path."""
+    return _serd_run(inp, CheckPass(report, policy), fout=None, out_fmt=None,
+                     on_progress=on_progress)
 
 
 @contextlib.contextmanager

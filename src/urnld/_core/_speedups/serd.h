@@ -1,0 +1,1035 @@
+/* Part of _speedups.c (one translation unit), built only where libserd (pkg-config serd-0) was
+ * found at build time (URNLD_HAVE_SERD). Twin of urnld.stream._serd: Turtle, TriG, N-Triples
+ * and N-Quads read by serd's reader, each statement through the term rule of the line pass
+ * (stream_miss.h: the same caches, verdicts and per-statement counts, each URN term looked up
+ * as the N-Triples token pyoxigraph would have written for it, so the report is the report of
+ * the statements as N-Triples by construction) and written by serd_write.h.
+ *
+ *   serd_pass(read, emit, directive, config, ctx) -> (statements, error or None)
+ *
+ * read(n) gives the input's next bytes (b"" at the end); emit(output, statements) takes each
+ * chunk of output (None for a check) and the statements in it; directive(kind, name, iri)
+ * says what an @prefix or @base of the input becomes in Turtle or TriG output (the namespace
+ * to write, or None: leave it out). config is (syntax, out_syntax, base, skip, chunk):
+ * serd's syntax numbers (out_syntax 0: a check, nothing written), the base IRI (None: none),
+ * the predicate whose literals are no URN terms (bytes, N-Triples form, or None), statements
+ * per chunk. ctx is the 12 arguments of rewrite() after the chunk (tokens, occ, iri, literal,
+ * literals, info, prefixes, policy_ok, ignore_components, verdict_type, divert, check).
+ * A document serd cannot read, or that breaks a bound, ends the pass with error =
+ * (kind, message, line, column): kind "syntax" (serd's message), "depth" (brackets nested past
+ * SERD_MAX_DEPTH), "token" (one token past SERD_MAX_TOKEN bytes), "labels" (blank-node labels
+ * both "b1" and "B1" style: serd renames one into the other) or "graph" (a named graph in an
+ * output syntax without graphs).
+ *
+ * Bounds on untrusted input: serd recurses once per nested "[" or "(", and holds the token
+ * being read whole; the bytes are scanned before serd reads them (scan_block) for the bracket
+ * depth, the bytes of tokens since the last statement, and the blank-node labels serd would
+ * rename, so neither the C stack nor memory depends on the input. */
+#ifndef URNLD_SPEEDUPS_SERD_H
+#define URNLD_SPEEDUPS_SERD_H
+
+#include <serd/serd.h>
+
+#include "iri.h"
+#include "serd_write.h"
+
+/* The deepest nesting of "[" and "(" read (urnld.read's MAX_TURTLE_DEPTH). */
+#define SERD_MAX_DEPTH 1000
+/* The longest token read (pyoxigraph's buffer bound): bytes of tokens between statements. */
+#define SERD_MAX_TOKEN (16u << 20)
+/* Bytes asked of read() per call, and handed to serd per page. */
+#define SERD_BLOCK (1 << 20)
+#define SERD_PAGE 16384
+/* Output bytes that end a chunk early. */
+#define SERD_CHUNK_BYTES (1 << 20)
+/* Bytes of the first block hashed into the labels of anonymous blank nodes. */
+#define SERD_SEED_BYTES 65536
+
+enum { SC_NORMAL, SC_IRI, SC_COMMENT, SC_STR, SC_QUOTE, SC_LSTR, SC_LQ1, SC_LQ2 };
+
+/* The scanner: serd's lexical states, as far as brackets, labels and token sizes need them
+ * (its string rules are serd's own, read_String and read_STRING_LITERAL_LONG: the states must
+ * agree with serd's, or a bracket in what serd reads as a string would count, or worse, one
+ * serd reads as syntax would not). */
+typedef struct {
+    int state;
+    int esc;            /* the previous byte was a backslash that escapes this one */
+    int quotes;         /* SC_QUOTE: quotes seen (1 or 2) */
+    unsigned char q;    /* the quote of the string being read */
+    unsigned char prev; /* NORMAL: the previous byte */
+    int label;          /* 0; 1: after "_:"; 2: after "_:b" or "_:B" (label_upper says which) */
+    int label_upper;
+    long depth;
+    size_t token_bytes; /* bytes of tokens since the last statement or directive */
+    int seen_lower, seen_upper; /* labels "b<digit>…" and "B<digit>…" met */
+} Scan;
+
+typedef struct {
+    /* Python side (borrowed: the caller's arguments) */
+    PyObject *read, *emit, *directive;
+    PyObject *tokens, *occ, *iri_fn, *literal_fn, *skip;
+    int literals;
+    Fast fast;
+    int rule;     /* ctx given */
+    int use_fast; /* the compiled verdicts of a miss (else every miss in Python) */
+    /* input */
+    SerdSyntax syntax;
+    int fancy; /* Turtle or TriG */
+    int out;   /* 0: no output (check) */
+    PyObject *block;
+    Py_ssize_t block_at;
+    int eof;
+    Scan scan;
+    /* the document */
+    SerdEnv *env;
+    SBuf base;
+    int have_base;
+    /* scratch */
+    SBuf iri[5]; /* s, p, o, g, datatype */
+    SBuf tok, lex, label[4];
+    char seed[24];
+    size_t seed_len;
+    int seeded;
+    /* output */
+    SBuf obuf;
+    Writer w;
+    Py_ssize_t statements, chunk_statements, chunk_limit, emitted;
+    /* the end: a Python exception is set (failed), or error_kind names a document error */
+    int failed;
+    const char *error_kind;
+    char error[400];
+    unsigned line, col;
+} SP;
+
+/* ---- errors ---------------------------------------------------------------------------- */
+
+static void
+sp_fail(SP *c, const char *kind, const char *fmt, ...)
+{
+    if (c->error_kind != NULL || c->failed)
+        return;
+    c->error_kind = kind;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->error, sizeof(c->error), fmt, ap);
+    va_end(ap);
+}
+
+/* serd's errors: the first one ends the pass (serd goes on after some, which urnld refuses
+ * as pyoxigraph does). */
+static SerdStatus
+sp_error_sink(void *handle, const SerdError *e)
+{
+    SP *c = handle;
+    if (c->error_kind == NULL && !c->failed) {
+        c->error_kind = "syntax";
+        va_list args;
+        va_copy(args, *e->args);
+        vsnprintf(c->error, sizeof(c->error), e->fmt, args);
+        va_end(args);
+        size_t n = strlen(c->error);
+        while (n > 0 && (c->error[n - 1] == '\n' || c->error[n - 1] == ' '))
+            c->error[--n] = '\0';
+        c->line = e->line;
+        c->col = e->col;
+    }
+    return SERD_SUCCESS;
+}
+
+static int
+sp_stopped(const SP *c)
+{
+    return c->failed || c->error_kind != NULL;
+}
+
+/* ---- the scanner ----------------------------------------------------------------------- */
+
+static int
+name_byte(unsigned char c)
+{
+    return ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || DIGIT(c) || c == '_' || c == '-' ||
+           c == '.' || c == ':' || c >= 0x80;
+}
+
+/* Scan p[0..n) (Turtle, TriG). Returns 0, or -1 after sp_fail (depth). */
+static int
+scan_block(SP *c, const unsigned char *p, size_t n)
+{
+    Scan *s = &c->scan;
+    size_t i = 0;
+    while (i < n) {
+        unsigned char ch = p[i];
+        switch (s->state) {
+        case SC_NORMAL:
+            if (s->label == 1) {
+                s->label = 0;
+                if ((ch == 'b' || ch == 'B') && !s->esc) {
+                    s->label = 2;
+                    s->label_upper = ch == 'B';
+                }
+            }
+            else if (s->label == 2) {
+                s->label = 0;
+                if (DIGIT(ch)) {
+                    if (s->label_upper)
+                        s->seen_upper = 1;
+                    else
+                        s->seen_lower = 1;
+                }
+            }
+            if (s->esc) {
+                s->esc = 0;
+                s->token_bytes++;
+                s->prev = 'x';
+                i++;
+                continue;
+            }
+            switch (ch) {
+            case ' ': case '\t': case '\n': case '\r':
+                break;
+            case '#':
+                s->state = SC_COMMENT;
+                break;
+            case '<':
+                s->state = SC_IRI;
+                s->token_bytes++;
+                break;
+            case '"': case '\'':
+                s->state = SC_QUOTE;
+                s->q = ch;
+                s->quotes = 1;
+                s->token_bytes++;
+                break;
+            case '[': case '(':
+                if (++s->depth > SERD_MAX_DEPTH) {
+                    sp_fail(c, "depth", "collections or blank-node property lists nested more "
+                            "than %d levels deep: refused (nested too deeply)", SERD_MAX_DEPTH);
+                    return -1;
+                }
+                break;
+            case ']': case ')':
+                if (s->depth > 0)
+                    s->depth--;
+                break;
+            case '\\':
+                s->esc = 1;
+                s->token_bytes++;
+                break;
+            case ':':
+                if (s->prev == '_')
+                    s->label = 1;
+                s->token_bytes++;
+                break;
+            default:
+                s->token_bytes++;
+            }
+            /* "_" starts a label only where a name does not go on (prev is kept as 'x') */
+            if (ch == '_' && name_byte(s->prev))
+                s->prev = 'x';
+            else
+                s->prev = ch;
+            i++;
+            break;
+        case SC_COMMENT: {
+            const unsigned char *nl = memchr(p + i, '\n', n - i);
+            const unsigned char *cr = memchr(p + i, '\r', nl ? (size_t)(nl - (p + i)) : n - i);
+            const unsigned char *end = cr ? cr : nl;
+            if (end == NULL) {
+                i = n;
+                break;
+            }
+            i = (size_t)(end - p) + 1;
+            s->state = SC_NORMAL;
+            s->prev = '\n';
+            break;
+        }
+        case SC_IRI: {
+            /* serd: "\" starts \u or \U (a hex digit never is ">"), ">" ends */
+            size_t start = i;
+            while (i < n && p[i] != '>')
+                i++;
+            if (i < n) {
+                i++;
+                s->state = SC_NORMAL;
+                s->prev = '>';
+            }
+            s->token_bytes += i - start;
+            break;
+        }
+        case SC_QUOTE:
+            /* read_String: q1 seen; q2 != q1: short string; q1 q1 then q3 != q1: "" */
+            if (s->quotes == 1) {
+                if (ch == s->q) {
+                    s->quotes = 2;
+                    i++;
+                }
+                else
+                    s->state = SC_STR; /* this byte is the string's first */
+            }
+            else if (ch == s->q) {
+                s->state = SC_LSTR;
+                i++;
+            }
+            else {
+                s->state = SC_NORMAL; /* an empty string; this byte is syntax */
+                s->prev = s->q;
+            }
+            s->token_bytes++;
+            break;
+        case SC_STR:
+            while (i < n) {
+                unsigned char b = p[i++];
+                s->token_bytes++;
+                if (s->esc)
+                    s->esc = 0;
+                else if (b == '\\')
+                    s->esc = 1;
+                else if (b == s->q) {
+                    s->state = SC_NORMAL;
+                    s->prev = b;
+                    break;
+                }
+            }
+            break;
+        case SC_LSTR:
+            /* read_STRING_LITERAL_LONG: "\" escapes the next byte; a quote takes the byte
+             * after it whatever it is (q2) and looks at the next (q3) */
+            while (i < n) {
+                unsigned char b = p[i++];
+                s->token_bytes++;
+                if (s->esc)
+                    s->esc = 0;
+                else if (b == '\\')
+                    s->esc = 1;
+                else if (b == s->q) {
+                    s->state = SC_LQ1;
+                    break;
+                }
+            }
+            break;
+        case SC_LQ1: /* this byte is q2, taken as it is */
+            s->token_bytes++;
+            i++;
+            s->state = ch == s->q ? SC_LQ2 : SC_LSTR;
+            break;
+        case SC_LQ2: /* q q seen: a third ends the string, anything else is read again */
+            if (ch == s->q) {
+                i++;
+                s->state = SC_NORMAL;
+                s->prev = ch;
+            }
+            else
+                s->state = SC_LSTR;
+            break;
+        }
+    }
+    return 0;
+}
+
+/* ---- input ----------------------------------------------------------------------------- */
+
+static uint64_t
+fnv1a(const unsigned char *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ULL;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* The next block from read(); 0 at the end, -1 on error (set, or sp_fail). */
+static int
+next_block(SP *c)
+{
+    Py_CLEAR(c->block);
+    c->block_at = 0;
+    PyObject *size = PyLong_FromLong(SERD_BLOCK);
+    if (size == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    PyObject *b = PyObject_CallOneArg(c->read, size);
+    Py_DECREF(size);
+    if (b == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    if (!PyBytes_Check(b)) {
+        Py_DECREF(b);
+        PyErr_SetString(PyExc_TypeError, "read() must return bytes");
+        c->failed = 1;
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(b) == 0) {
+        Py_DECREF(b);
+        c->eof = 1;
+        return 0;
+    }
+    c->block = b;
+    const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(b);
+    size_t n = (size_t)PyBytes_GET_SIZE(b);
+    if (!c->seeded) {
+        c->seeded = 1;
+        uint64_t h = fnv1a(p, n < SERD_SEED_BYTES ? n : SERD_SEED_BYTES);
+        c->seed_len = (size_t)snprintf(c->seed, sizeof(c->seed), "g%012llxn",
+                                       (unsigned long long)(h & 0xFFFFFFFFFFFFULL));
+    }
+    if (c->fancy) {
+        if (scan_block(c, p, n) < 0)
+            return -1;
+        if (c->scan.seen_lower && c->scan.seen_upper) {
+            sp_fail(c, "labels", "blank-node labels of both the _:b1 and the _:B1 style");
+            return -1;
+        }
+    }
+    else
+        c->scan.token_bytes += n;
+    if (c->scan.token_bytes > SERD_MAX_TOKEN + (size_t)SERD_BLOCK) {
+        sp_fail(c, "token", "one token (literal, IRI, string) is too long: more than %u bytes",
+                SERD_MAX_TOKEN);
+        return -1;
+    }
+    return 1;
+}
+
+/* serd's SerdSource: fills buf whole (serd takes a short page for the end of the input). */
+static size_t
+sp_read(void *buf, size_t size, size_t nmemb, void *stream)
+{
+    SP *c = stream;
+    size_t want = size * nmemb, got = 0;
+    while (got < want && !c->eof && !sp_stopped(c)) {
+        if (c->block == NULL || c->block_at >= PyBytes_GET_SIZE(c->block)) {
+            if (next_block(c) <= 0)
+                break;
+        }
+        size_t avail = (size_t)(PyBytes_GET_SIZE(c->block) - c->block_at);
+        size_t take = avail < want - got ? avail : want - got;
+        memcpy((char *)buf + got, PyBytes_AS_STRING(c->block) + c->block_at, take);
+        c->block_at += (Py_ssize_t)take;
+        got += take;
+    }
+    return sp_stopped(c) ? 0 : got;
+}
+
+static int
+sp_read_error(void *stream)
+{
+    return sp_stopped((SP *)stream);
+}
+
+/* ---- terms ----------------------------------------------------------------------------- */
+
+/* Characters IRIREF excludes (after \u escapes are decoded): controls, space, <>"{}|^`\ */
+static int
+bad_iri_byte(unsigned char b)
+{
+    return b <= 0x20 || b == '<' || b == '>' || b == '"' || b == '{' || b == '}' || b == '|' ||
+           b == '^' || b == '`' || b == '\\';
+}
+
+static int
+has_scheme(const uint8_t *s, size_t n)
+{
+    if (n == 0 || !iri_scheme_char(s[0], 1))
+        return 0;
+    for (size_t i = 1; i < n; i++) {
+        if (s[i] == ':')
+            return 1;
+        if (!iri_scheme_char(s[i], 0))
+            return 0;
+    }
+    return 0;
+}
+
+/* The absolute IRI of a URI or CURIE node into out. Returns 0, or -1 (error set, or
+ * sp_fail). */
+static int
+node_iri(SP *c, const SerdNode *n, SBuf *out)
+{
+    out->n = 0;
+    if (n->type == SERD_URI) {
+        if (has_scheme(n->buf, n->n_bytes)) {
+            if (sbuf_put(out, n->buf, n->n_bytes) < 0) {
+                c->failed = 1;
+                return -1;
+            }
+        }
+        else if (!c->have_base) {
+            sp_fail(c, "syntax", "relative IRI <%.200s> and no base IRI to resolve it against",
+                    (const char *)n->buf);
+            return -1;
+        }
+        else if (iri_resolve(c->base.p, (Py_ssize_t)c->base.n, (const char *)n->buf,
+                             (Py_ssize_t)n->n_bytes, out) < 0) {
+            c->failed = 1;
+            return -1;
+        }
+    }
+    else if (n->type == SERD_CURIE) {
+        SerdChunk pre, suf;
+        if (serd_env_expand(c->env, n, &pre, &suf) != SERD_SUCCESS) {
+            sp_fail(c, "syntax", "undefined prefix in %.200s", (const char *)n->buf);
+            return -1;
+        }
+        if (sbuf_put(out, pre.buf, pre.len) < 0 || sbuf_put(out, suf.buf, suf.len) < 0) {
+            c->failed = 1;
+            return -1;
+        }
+    }
+    else {
+        sp_fail(c, "syntax", "unexpected node");
+        return -1;
+    }
+    for (size_t i = 0; i < out->n; i++)
+        if (bad_iri_byte((unsigned char)out->p[i])) {
+            sp_fail(c, "syntax", "invalid IRI character U+%04X in <%.200s>",
+                    (unsigned)(unsigned char)out->p[i], (const char *)n->buf);
+            return -1;
+        }
+    return 0;
+}
+
+/* A blank node's output label into out (Turtle, TriG: serd's renaming undone, its labels of
+ * anonymous nodes in urnld's own family). */
+static int
+node_label(SP *c, const SerdNode *n, SBuf *out, Term *t)
+{
+    const char *s = (const char *)n->buf;
+    size_t len = n->n_bytes;
+    t->kind = T_BLANK;
+    t->dt = t->lang = NULL;
+    if (!c->fancy || c->out == 0) {
+        t->s = s;
+        t->n = len;
+        return 0;
+    }
+    out->n = 0;
+    if (len >= 2 && s[0] == 'b' && all_digits(s + 1, len - 1)) {
+        /* an anonymous node: serd numbers them b1, b2… (and renames labels like that) */
+        if (sbuf_put(out, c->seed, c->seed_len) < 0 || sbuf_put(out, s + 1, len - 1) < 0) {
+            c->failed = 1;
+            return -1;
+        }
+    }
+    else {
+        if (len >= c->seed_len && memcmp(s, c->seed, c->seed_len) == 0) {
+            sp_fail(c, "labels", "blank-node label _:%.100s is in the family urnld gives "
+                    "anonymous blank nodes (_:%s…)", s, c->seed);
+            return -1;
+        }
+        if (len >= 2 && s[0] == 'B' && DIGIT((unsigned char)s[1]) && !c->scan.seen_upper) {
+            /* serd wrote "b1" as "B1"; no label of that style is in the document */
+            if (sbuf_putc(out, 'b') < 0 || sbuf_put(out, s + 1, len - 1) < 0) {
+                c->failed = 1;
+                return -1;
+            }
+        }
+        else if (sbuf_put(out, s, len) < 0) {
+            c->failed = 1;
+            return -1;
+        }
+    }
+    t->s = out->p;
+    t->n = out->n;
+    return 0;
+}
+
+/* The term of a resource node (URI, CURIE, blank). */
+static int
+node_term(SP *c, const SerdNode *n, int slot, Term *t)
+{
+    if (n->type == SERD_BLANK)
+        return node_label(c, n, &c->label[slot], t);
+    if (node_iri(c, n, &c->iri[slot]) < 0)
+        return -1;
+    t->kind = T_IRI;
+    t->s = c->iri[slot].p;
+    t->n = c->iri[slot].n;
+    t->dt = t->lang = NULL;
+    return 0;
+}
+
+/* ---- the term rule --------------------------------------------------------------------- */
+
+/* The output for the IRI t through the line pass's cache (lookup: its token is "<iri>", as
+ * pyoxigraph writes it). *out: a new reference (b"" for "as it is"), *tok: the token or NULL
+ * (no URN). Returns 0 or -1. */
+static int
+rule_iri(SP *c, const Term *t, PyObject **out, PyObject **tok)
+{
+    *out = *tok = NULL;
+    unsigned char first = t->n ? (unsigned char)t->s[0] : 0;
+    if (first != 'u' && first != 'U') {
+        if (c->fast.divert == NULL)
+            return 0;
+    }
+    c->tok.n = 0;
+    if (put_iriref(&c->tok, t->s, t->n) < 0) {
+        c->failed = 1;
+        return -1;
+    }
+    PyObject *v = lookup((const unsigned char *)c->tok.p, 0, (Py_ssize_t)c->tok.n, c->tokens,
+                         c->iri_fn, c->use_fast ? &c->fast : NULL, fast_iri, tok);
+    if (v == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(v) == 0) {
+        Py_DECREF(v);
+        Py_CLEAR(*tok);
+        return 0;
+    }
+    *out = v;
+    return 0;
+}
+
+/* The same for a literal object (its token: the N-Triples form, xsd:string plain). */
+static int
+rule_literal(SP *c, const Term *t, PyObject **out, PyObject **tok)
+{
+    *out = *tok = NULL;
+    unsigned char first = t->n ? (unsigned char)t->s[0] : 0;
+    if (first != 'u' && first != 'U')
+        return 0;
+    c->tok.n = 0;
+    if (put_nt_term(&c->tok, t) < 0) {
+        c->failed = 1;
+        return -1;
+    }
+    PyObject *v = lookup((const unsigned char *)c->tok.p, 0, (Py_ssize_t)c->tok.n, c->tokens,
+                         c->literal_fn, c->use_fast ? &c->fast : NULL, fast_literal, tok);
+    if (v == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(v) == 0) {
+        Py_DECREF(v);
+        Py_CLEAR(*tok);
+        return 0;
+    }
+    *out = v;
+    return 0;
+}
+
+static int
+same_token(PyObject *a, PyObject *b)
+{
+    return a != NULL && b != NULL &&
+           (a == b || (PyBytes_GET_SIZE(a) == PyBytes_GET_SIZE(b) &&
+                       memcmp(PyBytes_AS_STRING(a), PyBytes_AS_STRING(b),
+                              (size_t)PyBytes_GET_SIZE(a)) == 0));
+}
+
+/* Point t at the rewritten form of its output token out (when it differs from tok): an IRI
+ * "<…>" or a literal "\"…\"…" whose canonical lexical form is ASCII without escapes. */
+static void
+apply_output(Term *t, PyObject *out, PyObject *tok)
+{
+    if (out == NULL || out == tok || same_token(out, tok))
+        return;
+    const char *s = PyBytes_AS_STRING(out);
+    Py_ssize_t n = PyBytes_GET_SIZE(out);
+    if (t->kind == T_IRI && n >= 2 && s[0] == '<') {
+        t->s = s + 1;
+        t->n = (size_t)(n - 2);
+    }
+    else if (t->kind == T_LITERAL && n >= 2 && s[0] == '"') {
+        const char *end = memchr(s + 1, '"', (size_t)(n - 1));
+        if (end != NULL) {
+            t->s = s + 1;
+            t->n = (size_t)(end - s - 1);
+        }
+    }
+}
+
+/* ---- sinks ----------------------------------------------------------------------------- */
+
+static int
+sp_emit(SP *c)
+{
+    PyObject *data;
+    if (c->out) {
+        data = PyBytes_FromStringAndSize(c->obuf.p ? c->obuf.p : "", (Py_ssize_t)c->obuf.n);
+        if (data == NULL) {
+            c->failed = 1;
+            return -1;
+        }
+    }
+    else
+        data = Py_NewRef(Py_None);
+    PyObject *r = PyObject_CallFunction(c->emit, "On", data, c->chunk_statements);
+    Py_DECREF(data);
+    if (r == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    Py_DECREF(r);
+    c->obuf.n = 0;
+    c->emitted += c->chunk_statements;
+    c->chunk_statements = 0;
+    return 0;
+}
+
+static SerdStatus
+sp_base(void *handle, const SerdNode *uri)
+{
+    SP *c = handle;
+    if (sp_stopped(c))
+        return SERD_ERR_UNKNOWN;
+    c->scan.token_bytes = 0;
+    SBuf *t = &c->iri[4];
+    if (node_iri(c, uri, t) < 0)
+        return SERD_ERR_UNKNOWN;
+    c->base.n = 0;
+    if (sbuf_put(&c->base, t->p, t->n) < 0) {
+        c->failed = 1;
+        return SERD_ERR_UNKNOWN;
+    }
+    c->have_base = 1;
+    if ((c->out == SERD_TURTLE || c->out == SERD_TRIG) && c->directive != Py_None) {
+        PyObject *r = PyObject_CallFunction(c->directive, "sy#y#", "base", "", (Py_ssize_t)0,
+                                            c->base.p, (Py_ssize_t)c->base.n);
+        if (r == NULL) {
+            c->failed = 1;
+            return SERD_ERR_UNKNOWN;
+        }
+        if (r != Py_None) {
+            if (!PyBytes_Check(r)) {
+                Py_DECREF(r);
+                PyErr_SetString(PyExc_TypeError, "directive() must return bytes or None");
+                c->failed = 1;
+                return SERD_ERR_UNKNOWN;
+            }
+            const char *s = PyBytes_AS_STRING(r);
+            Py_ssize_t n = PyBytes_GET_SIZE(r);
+            if (writer_base(&c->w, s, (size_t)n) < 0) {
+                Py_DECREF(r);
+                c->failed = 1;
+                return SERD_ERR_UNKNOWN;
+            }
+        }
+        Py_DECREF(r);
+    }
+    return SERD_SUCCESS;
+}
+
+static SerdStatus
+sp_prefix(void *handle, const SerdNode *name, const SerdNode *uri)
+{
+    SP *c = handle;
+    if (sp_stopped(c))
+        return SERD_ERR_UNKNOWN;
+    c->scan.token_bytes = 0;
+    SBuf *t = &c->iri[4];
+    if (node_iri(c, uri, t) < 0)
+        return SERD_ERR_UNKNOWN;
+    /* serd copies the node with its terminating NUL */
+    if (sbuf_putc(t, '\0') < 0) {
+        c->failed = 1;
+        return SERD_ERR_UNKNOWN;
+    }
+    t->n--;
+    SerdNode abs = {(const uint8_t *)t->p, t->n, t->n, 0, SERD_URI};
+    if (serd_env_set_prefix(c->env, name, &abs) != SERD_SUCCESS) {
+        sp_fail(c, "syntax", "cannot declare the prefix %.100s", (const char *)name->buf);
+        return SERD_ERR_UNKNOWN;
+    }
+    if ((c->out == SERD_TURTLE || c->out == SERD_TRIG) && c->directive != Py_None) {
+        PyObject *r = PyObject_CallFunction(c->directive, "sy#y#", "prefix",
+                                            (const char *)name->buf, (Py_ssize_t)name->n_bytes,
+                                            t->p, (Py_ssize_t)t->n);
+        if (r == NULL) {
+            c->failed = 1;
+            return SERD_ERR_UNKNOWN;
+        }
+        if (r != Py_None) {
+            if (!PyBytes_Check(r)) {
+                Py_DECREF(r);
+                PyErr_SetString(PyExc_TypeError, "directive() must return bytes or None");
+                c->failed = 1;
+                return SERD_ERR_UNKNOWN;
+            }
+            const char *s = PyBytes_AS_STRING(r);
+            Py_ssize_t n = PyBytes_GET_SIZE(r);
+            if (writer_prefix(&c->w, (const char *)name->buf, name->n_bytes, s, (size_t)n) < 0) {
+                Py_DECREF(r);
+                c->failed = 1;
+                return SERD_ERR_UNKNOWN;
+            }
+        }
+        Py_DECREF(r);
+    }
+    return SERD_SUCCESS;
+}
+
+static SerdStatus
+sp_statement(void *handle, SerdStatementFlags flags, const SerdNode *graph,
+             const SerdNode *subject, const SerdNode *predicate, const SerdNode *object,
+             const SerdNode *datatype, const SerdNode *lang)
+{
+    (void)flags;
+    SP *c = handle;
+    if (sp_stopped(c))
+        return SERD_ERR_UNKNOWN;
+    c->scan.token_bytes = 0;
+    Term s, p, o, g = {T_NONE, NULL, 0, NULL, 0, NULL, 0};
+    if (node_term(c, subject, 0, &s) < 0 || node_term(c, predicate, 1, &p) < 0)
+        return SERD_ERR_UNKNOWN;
+    if (object->type == SERD_LITERAL) {
+        o.kind = T_LITERAL;
+        o.s = (const char *)object->buf;
+        o.n = object->n_bytes;
+        o.dt = o.lang = NULL;
+        o.dtn = o.langn = 0;
+        if (lang != NULL && lang->buf != NULL) {
+            o.lang = (const char *)lang->buf;
+            o.langn = lang->n_bytes;
+        }
+        else if (datatype != NULL && datatype->buf != NULL) {
+            if (node_iri(c, datatype, &c->iri[4]) < 0)
+                return SERD_ERR_UNKNOWN;
+            /* xsd:string is the plain literal's datatype: written plain, as pyoxigraph does */
+            if (!(c->iri[4].n == NS_XSD_LEN + 6 &&
+                  memcmp(c->iri[4].p, NS_XSD_IRI "string", NS_XSD_LEN + 6) == 0)) {
+                o.dt = c->iri[4].p;
+                o.dtn = c->iri[4].n;
+            }
+        }
+    }
+    else if (node_term(c, object, 2, &o) < 0)
+        return SERD_ERR_UNKNOWN;
+    if (graph != NULL && graph->buf != NULL && node_term(c, graph, 3, &g) < 0)
+        return SERD_ERR_UNKNOWN;
+
+    PyObject *outs[4] = {NULL, NULL, NULL, NULL}, *toks[4] = {NULL, NULL, NULL, NULL};
+    SerdStatus st = SERD_SUCCESS;
+    if (c->rule) {
+        /* the line pass's counting: each URN token once per statement */
+        if (s.kind == T_IRI && rule_iri(c, &s, &outs[0], &toks[0]) < 0)
+            goto fail;
+        if (toks[0] != NULL && count(c->occ, toks[0]) < 0)
+            goto fail;
+        if (rule_iri(c, &p, &outs[1], &toks[1]) < 0)
+            goto fail;
+        if (toks[1] != NULL && !same_token(toks[1], toks[0]) && count(c->occ, toks[1]) < 0)
+            goto fail;
+        if (o.kind == T_IRI) {
+            if (rule_iri(c, &o, &outs[2], &toks[2]) < 0)
+                goto fail;
+            if (toks[2] != NULL && !same_token(toks[2], toks[0]) &&
+                !same_token(toks[2], toks[1]) && count(c->occ, toks[2]) < 0)
+                goto fail;
+        }
+        else if (o.kind == T_LITERAL && c->literals && o.lang == NULL) {
+            int skipped = c->skip != NULL &&
+                          p.n + 2 == (size_t)PyBytes_GET_SIZE(c->skip) &&
+                          memcmp(PyBytes_AS_STRING(c->skip) + 1, p.s, p.n) == 0;
+            if (!skipped) {
+                if (rule_literal(c, &o, &outs[2], &toks[2]) < 0)
+                    goto fail;
+                if (toks[2] != NULL && count(c->occ, toks[2]) < 0)
+                    goto fail;
+            }
+        }
+        if (g.kind == T_IRI) {
+            if (rule_iri(c, &g, &outs[3], &toks[3]) < 0)
+                goto fail;
+            if (toks[3] != NULL && !same_token(toks[3], toks[0]) &&
+                !same_token(toks[3], toks[1]) && !same_token(toks[3], toks[2]) &&
+                count(c->occ, toks[3]) < 0)
+                goto fail;
+        }
+    }
+    if (c->out) {
+        apply_output(&s, outs[0], toks[0]);
+        apply_output(&p, outs[1], toks[1]);
+        apply_output(&o, outs[2], toks[2]);
+        apply_output(&g, outs[3], toks[3]);
+        int r = writer_statement(&c->w, &g, &s, &p, &o);
+        if (r < 0) {
+            c->failed = 1;
+            goto fail;
+        }
+        if (r > 0) {
+            sp_fail(c, "graph", "holds statements in named graphs");
+            goto fail;
+        }
+    }
+    c->statements++;
+    c->chunk_statements++;
+    if (c->chunk_statements >= c->chunk_limit || c->obuf.n >= SERD_CHUNK_BYTES) {
+        /* the tokens of this statement are released first: the emit may clear the caches */
+        for (int k = 0; k < 4; k++) {
+            Py_CLEAR(outs[k]);
+            Py_CLEAR(toks[k]);
+        }
+        if (sp_emit(c) < 0)
+            return SERD_ERR_UNKNOWN;
+    }
+    goto done;
+fail:
+    st = SERD_ERR_UNKNOWN;
+done:
+    for (int k = 0; k < 4; k++) {
+        Py_XDECREF(outs[k]);
+        Py_XDECREF(toks[k]);
+    }
+    return st;
+}
+
+/* ---- the pass -------------------------------------------------------------------------- */
+
+static void
+sp_free(SP *c)
+{
+    Py_CLEAR(c->block);
+    if (c->env != NULL)
+        serd_env_free(c->env);
+    sbuf_free(&c->base);
+    for (int k = 0; k < 5; k++)
+        sbuf_free(&c->iri[k]);
+    sbuf_free(&c->tok);
+    sbuf_free(&c->lex);
+    for (int k = 0; k < 4; k++)
+        sbuf_free(&c->label[k]);
+    sbuf_free(&c->obuf);
+    writer_free(&c->w);
+}
+
+static PyObject *
+sp_serd_pass(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (!nargs_are("serd_pass", nargs, 5))
+        return NULL;
+    PyObject *config = args[3], *ctx = args[4];
+    if (!PyTuple_CheckExact(config) || PyTuple_GET_SIZE(config) != 5) {
+        PyErr_SetString(PyExc_TypeError, "config must be a tuple of 5");
+        return NULL;
+    }
+    if (ctx != Py_None && (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != 12)) {
+        PyErr_SetString(PyExc_TypeError, "ctx must be None or a tuple of 12");
+        return NULL;
+    }
+    SP c;
+    memset(&c, 0, sizeof(c));
+    c.read = args[0];
+    c.emit = args[1];
+    c.directive = args[2];
+    long syntax = PyLong_AsLong(PyTuple_GET_ITEM(config, 0));
+    long out = PyLong_AsLong(PyTuple_GET_ITEM(config, 1));
+    Py_ssize_t chunk = PyLong_AsSsize_t(PyTuple_GET_ITEM(config, 4));
+    if (PyErr_Occurred())
+        return NULL;
+    if (syntax < SERD_TURTLE || syntax > SERD_TRIG || out < 0 || out > SERD_TRIG || chunk < 1) {
+        PyErr_SetString(PyExc_ValueError, "bad syntax or chunk");
+        return NULL;
+    }
+    c.syntax = (SerdSyntax)syntax;
+    c.fancy = syntax == SERD_TURTLE || syntax == SERD_TRIG;
+    c.out = (int)out;
+    c.chunk_limit = chunk;
+    PyObject *base = PyTuple_GET_ITEM(config, 2), *skip = PyTuple_GET_ITEM(config, 3);
+    if (skip != Py_None && !PyBytes_CheckExact(skip)) {
+        PyErr_SetString(PyExc_TypeError, "skip must be bytes or None");
+        return NULL;
+    }
+    c.skip = skip == Py_None ? NULL : skip;
+    c.w.out = &c.obuf;
+    c.w.syntax = c.out;
+    c.env = serd_env_new(NULL);
+    if (c.env == NULL)
+        return PyErr_NoMemory();
+    if (base != Py_None) {
+        Py_ssize_t n;
+        const char *b = PyUnicode_AsUTF8AndSize(base, &n);
+        if (b == NULL || sbuf_put(&c.base, b, (size_t)n) < 0) {
+            sp_free(&c);
+            return NULL;
+        }
+        c.have_base = 1;
+    }
+    if (ctx != Py_None) {
+        PyObject *const *a = &PyTuple_GET_ITEM(ctx, 0);
+        c.use_fast = a[5] != Py_None;
+        int literals = PyObject_IsTrue(a[4]), ic = c.use_fast ? PyObject_IsTrue(a[8]) : 0;
+        if (literals < 0 || ic < 0) {
+            sp_free(&c);
+            return NULL;
+        }
+        if (!PyDict_CheckExact(a[0]) || !PyDict_CheckExact(a[1]) ||
+            (c.use_fast && (!PyDict_CheckExact(a[5]) || !PyDict_CheckExact(a[6]))) ||
+            (a[9] != Py_None && (!PyType_Check(a[9]) ||
+                                 !PyType_IsSubtype((PyTypeObject *)a[9], &PyTuple_Type))) ||
+            (a[10] != Py_None && !PyTuple_CheckExact(a[10])) ||
+            (a[11] != Py_None && (!PyTuple_CheckExact(a[11]) || PyTuple_GET_SIZE(a[11]) != 5))) {
+            PyErr_SetString(PyExc_TypeError, "bad ctx");
+            sp_free(&c);
+            return NULL;
+        }
+        if (a[10] != Py_None)
+            for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(a[10]); k++) {
+                PyObject *h = PyTuple_GET_ITEM(a[10], k);
+                if (!PyBytes_CheckExact(h) || PyBytes_GET_SIZE(h) == 0) {
+                    PyErr_SetString(PyExc_TypeError, "bad divert");
+                    sp_free(&c);
+                    return NULL;
+                }
+            }
+        c.rule = 1;
+        c.tokens = a[0];
+        c.occ = a[1];
+        c.iri_fn = a[2];
+        c.literal_fn = a[3];
+        c.literals = literals;
+        c.fast.info = a[5];
+        c.fast.prefixes = a[6];
+        c.fast.policy = a[7];
+        c.fast.ignore_components = ic;
+        c.fast.verdict_type = a[9] == Py_None ? NULL : (PyTypeObject *)a[9];
+        c.fast.divert = a[10] == Py_None ? NULL : a[10];
+        c.fast.check = a[11] == Py_None || c.fast.verdict_type != NULL
+                           ? NULL
+                           : &PyTuple_GET_ITEM(a[11], 0);
+        c.fast.canonical_nss = str_canonical_nss;
+    }
+    SerdReader *reader = serd_reader_new(c.syntax, &c, NULL, sp_base, sp_prefix, sp_statement,
+                                         NULL);
+    if (reader == NULL) {
+        sp_free(&c);
+        return PyErr_NoMemory();
+    }
+    serd_reader_set_strict(reader, true);
+    serd_reader_set_error_sink(reader, sp_error_sink, &c);
+    SerdStatus st = serd_reader_read_source(reader, sp_read, sp_read_error, &c,
+                                            (const uint8_t *)"input", SERD_PAGE);
+    serd_reader_free(reader);
+    if (!sp_stopped(&c) && st > SERD_FAILURE)
+        sp_fail(&c, "syntax", "%s", (const char *)serd_strerror(st));
+    /* what serd left unread is read too: the caller's reader (the URN-base search) must see
+     * every byte, and a document that ends in a bound must fail on it */
+    while (!sp_stopped(&c) && !c.eof && next_block(&c) > 0)
+        ;
+    if (!sp_stopped(&c) && c.out && writer_close(&c.w) < 0)
+        c.failed = 1;
+    if (!sp_stopped(&c) && (c.chunk_statements > 0 || c.obuf.n > 0))
+        sp_emit(&c);
+    PyObject *result = NULL;
+    if (!c.failed) {
+        PyObject *error = Py_None;
+        Py_INCREF(error);
+        if (c.error_kind != NULL) {
+            Py_DECREF(error);
+            error = Py_BuildValue("(syII)", c.error_kind, c.error, c.line, c.col);
+        }
+        if (error != NULL) {
+            result = Py_BuildValue("(nN)", c.statements, error);
+        }
+    }
+    sp_free(&c);
+    return result;
+}
+
+#endif /* URNLD_SPEEDUPS_SERD_H */

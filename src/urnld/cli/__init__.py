@@ -57,6 +57,19 @@ def _load(name: str) -> ModuleType:
     return importlib.import_module(f"urnld.cli.{COMMANDS[name][0]}")
 
 
+class _Version(argparse.Action):
+    """``--version``: urnld's version and which reader each syntax goes through (libserd is
+    linked at install where found), worked out only when asked."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from ..stream import readers
+
+        names = "; ".join(f"{syntax}: {name}" for syntax, name in readers().items())
+        sys.stdout.write(f"urnld {__version__}\nreaders: {names}\n")
+        parser.exit()
+
+
 def _build(command: str | None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="urnld", description="URNs (RFC 8141) for linked data.",
@@ -64,7 +77,8 @@ def _build(command: str | None) -> argparse.ArgumentParser:
         "which), 2 bad input or usage; 141 output cut off by a closed pipe. "
         "Run 'urnld COMMAND --help' for a command's options.",
     )
-    parser.add_argument("--version", action="version", version=f"urnld {__version__}")
+    parser.add_argument("--version", action=_Version, nargs=0,
+                        help="show the version and the reader of each syntax, then exit")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     # With a command named, only its parser is built: each costs ~0.5 ms (argparse looks up
     # translations per option), paid by every run of every command.

@@ -1,9 +1,11 @@
 """Streaming URN canonicalization and checking of RDF files, in bounded memory.
 
-N-Triples and N-Quads are read line by line; Turtle, TriG, N3, RDF/XML and JSON-LD are turned
-into N-Quads on the way by pyoxigraph and written back in the output syntax (see
-:func:`canonicalize_file`'s ``input_format`` / ``output_format``), so every syntax gets the same
-pass and the same report.
+N-Triples and N-Quads are read line by line; Turtle and TriG (and N-Triples or N-Quads written
+as another syntax) are read by libserd where urnld's accelerator was built with it
+(:func:`readers` says which reader each syntax goes through), each statement through the same
+pass in C; N3, RDF/XML and JSON-LD, and every syntax without libserd, are turned into N-Quads on
+the way by pyoxigraph and written back in the output syntax (see :func:`canonicalize_file`'s
+``input_format`` / ``output_format``), so every syntax gets the same pass and the same report.
 
 Lines in, lines out: nothing but the current batch of lines and a bounded cache of the
 canonical form of distinct terms is held in memory, so a 4M-triple file needs no more memory
@@ -50,6 +52,7 @@ from ._run import (
     check_file,
     check_lines,
 )
+from ._serd import reader_names as readers
 
 # Also importable, as before: atomic_output (the file layer's writer) and OnError.
 __all__ = [
@@ -65,6 +68,7 @@ __all__ = [
     "check_file",
     "check_lines",
     "read_lines",
+    "readers",
 ]
 
 

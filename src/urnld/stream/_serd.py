@@ -87,7 +87,7 @@ def reader_names() -> dict[str, str]:
     names: dict[str, str] = {}
     for name in ("turtle", "trig", "nt", "nquads", "n3", "xml", "json-ld"):
         if name in ("nt", "nquads"):
-            names[name] = "line pass" + (f" (serd {serd} to other syntaxes)" if on else "")
+            names[name] = f"line pass (to other syntaxes: {f'serd {serd}' if on else 'pyoxigraph'})"
         elif on and name in SERD_SYNTAXES:
             names[name] = f"serd {serd}"
         else:

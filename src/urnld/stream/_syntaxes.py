@@ -411,16 +411,22 @@ def _serd_run(
     with open_input(inp.path) as (fin, _size):
         sniffer = _Sniffer(fin, inp.syntax, inp.source)
 
+        def read(n: int) -> bytes:
+            # No statement made under a URN base is counted or written before the guard ran:
+            # serd reads a block's statements after this returns it.
+            data = sniffer.read(n)
+            if sniffer.urn_base and not inp.state.urn_base:
+                inp.state.urn_base = True
+                inp.guard()
+            return data
+
         def on_chunk() -> None:
-            # No statement made under a URN base is passed on before the guard ran.
             inp.position = sniffer.position
-            inp.state.urn_base = sniffer.urn_base
-            inp.guard()
             if on_progress is not None:
                 on_progress(sniffer.position, state.report.statements_in)
 
         try:
-            _serd.run(sniffer.read, inp.syntax, state, out=fout, out_syntax=out_fmt,
+            _serd.run(read, inp.syntax, state, out=fout, out_syntax=out_fmt,
                       source=inp.source, base=_default_base(inp.path, inp.syntax, inp.base),
                       on_chunk=on_chunk, path=inp.path)
         except _serd.SerdUnfit:

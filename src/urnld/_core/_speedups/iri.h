@@ -67,50 +67,64 @@ iri_split(const char *s, Py_ssize_t n, IriParts *r)
     }
 }
 
-/* remove_dot_segments (RFC 3986 §5.2.4) of in[0..n) into out (room for n bytes); returns the
- * length written. */
+/* remove_dot_segments (RFC 3986 §5.2.4) of in[0..n) into out (room for n + 1 bytes); returns
+ * the length written, or -1 (memory; set). Written over the list of segments as
+ * urnld._kernel._bases._remove_dot_segments is, which is what pyoxigraph computes: a path that
+ * does not start with "/" does not get one ("a/.." against urn:example:a:b is "urn:", where
+ * the letter of §5.2.4 gives "urn:/"). */
 static Py_ssize_t
 iri_remove_dots(const char *in, Py_ssize_t n, char *out)
 {
-    Py_ssize_t i = 0, o = 0;
-    while (i < n) {
-        Py_ssize_t rest = n - i;
-        const char *p = in + i;
-        if (rest >= 3 && memcmp(p, "../", 3) == 0)
-            i += 3; /* A */
-        else if (rest >= 2 && memcmp(p, "./", 2) == 0)
-            i += 2;
-        else if (rest >= 3 && memcmp(p, "/./", 3) == 0)
-            i += 2; /* B: "/./" -> "/" */
-        else if (rest == 2 && memcmp(p, "/.", 2) == 0) {
-            i += 1; /* "/." -> "/" at the end */
-            out[o++] = '/';
-            i += 1;
-        }
-        else if ((rest >= 4 && memcmp(p, "/../", 4) == 0) || (rest == 3 && memcmp(p, "/..", 3) == 0)) {
-            /* C: drop the last segment written */
-            while (o > 0 && out[o - 1] != '/')
-                o--;
-            if (o > 0)
-                o--;
-            if (rest == 3) {
-                out[o++] = '/';
-                i += 3;
+    /* the kept segments, as (start, length) in in[] */
+    Py_ssize_t count = 1;
+    for (Py_ssize_t i = 0; i < n; i++)
+        count += in[i] == '/';
+    Py_ssize_t *seg = PyMem_RawMalloc(sizeof(Py_ssize_t) * 2 * (size_t)count);
+    if (seg == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    Py_ssize_t kept = 0, start = 0;
+    for (Py_ssize_t i = 0; i <= n; i++) {
+        if (i < n && in[i] != '/')
+            continue;
+        Py_ssize_t len = i - start;
+        int last = i == n;
+        if (len == 1 && in[start] == '.') {
+            if (last) {
+                seg[2 * kept] = start;
+                seg[2 * kept + 1] = 0;
+                kept++;
             }
-            else
-                i += 3; /* "/../" -> "/" : the "/" stays to be copied */
         }
-        else if ((rest == 1 && p[0] == '.') || (rest == 2 && memcmp(p, "..", 2) == 0))
-            i = n; /* D */
+        else if (len == 2 && in[start] == '.' && in[start + 1] == '.') {
+            if (kept > 1 || (kept == 1 && seg[1] != 0))
+                kept--;
+            if (last) {
+                seg[2 * kept] = start;
+                seg[2 * kept + 1] = 0;
+                kept++;
+            }
+        }
         else {
-            /* E: the first segment, with its leading "/" if any */
-            Py_ssize_t j = i + (p[0] == '/' ? 1 : 0);
-            while (j < n && in[j] != '/')
-                j++;
-            memcpy(out + o, in + i, (size_t)(j - i));
-            o += j - i;
-            i = j;
+            seg[2 * kept] = start;
+            seg[2 * kept + 1] = len;
+            kept++;
         }
+        start = i + 1;
+    }
+    Py_ssize_t o = 0;
+    for (Py_ssize_t k = 0; k < kept; k++) {
+        if (k > 0)
+            out[o++] = '/';
+        memcpy(out + o, in + seg[2 * k], (size_t)seg[2 * k + 1]);
+        o += seg[2 * k + 1];
+    }
+    PyMem_RawFree(seg);
+    if (n > 0 && in[0] == '/' && (o == 0 || out[0] != '/')) { /* absolute stays absolute */
+        memmove(out + 1, out, (size_t)o);
+        out[0] = '/';
+        o++;
     }
     return o;
 }
@@ -182,7 +196,7 @@ iri_resolve(const char *base, Py_ssize_t bn, const char *ref, Py_ssize_t rn, SBu
     iri_split(base, bn, &b);
     iri_split(ref, rn, &r);
     /* scratch for the merged path and its dots removed: room for both paths */
-    size_t room = (size_t)bn + (size_t)rn + 2;
+    size_t room = (size_t)bn + (size_t)rn + 3;
     char *merged = PyMem_RawMalloc(room), *clean = PyMem_RawMalloc(room);
     if (merged == NULL || clean == NULL) {
         PyMem_RawFree(merged);
@@ -238,6 +252,11 @@ iri_resolve(const char *base, Py_ssize_t bn, const char *ref, Py_ssize_t rn, SBu
         }
     }
     int rc = 0;
+    if (path_len < 0) {
+        PyMem_RawFree(merged);
+        PyMem_RawFree(clean);
+        return -1;
+    }
     if (scheme_len >= 0)
         rc |= sbuf_put(out, scheme, (size_t)scheme_len) | sbuf_putc(out, ':');
     if (authority_len >= 0)

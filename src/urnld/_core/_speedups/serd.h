@@ -45,7 +45,7 @@
 /* Bytes of the first block hashed into the labels of anonymous blank nodes. */
 #define SERD_SEED_BYTES 65536
 
-enum { SC_NORMAL, SC_IRI, SC_COMMENT, SC_STR, SC_QUOTE, SC_LSTR, SC_LQ1, SC_LQ2 };
+enum { SC_NORMAL, SC_IRI, SC_COMMENT, SC_STR, SC_QUOTE, SC_LSTR, SC_LQ1, SC_LQ2, SC_NUM, SC_NUMDOT };
 
 /* The scanner: serd's lexical states, as far as brackets, labels and token sizes need them
  * (its string rules are serd's own, read_String and read_STRING_LITERAL_LONG: the states must
@@ -62,6 +62,9 @@ typedef struct {
     long depth;
     size_t token_bytes; /* bytes of tokens since the last statement or directive */
     int seen_lower, seen_upper; /* labels "b<digit>…" and "B<digit>…" met */
+    int digits;         /* SC_NUM: digits of the number read */
+    size_t dot_at;      /* SC_NUMDOT: where its "." is in the block */
+    int pending_dot;    /* the block ended with a number and its ".": held back */
 } Scan;
 
 typedef struct {
@@ -76,8 +79,8 @@ typedef struct {
     SerdSyntax syntax;
     int fancy; /* Turtle or TriG */
     int out;   /* 0: no output (check) */
-    PyObject *block;
-    Py_ssize_t block_at;
+    SBuf feed; /* what serd reads next (see scan_block) */
+    size_t feed_at;
     int eof;
     Scan scan;
     /* the document */
@@ -151,16 +154,79 @@ name_byte(unsigned char c)
            c == '.' || c == ':' || c >= 0x80;
 }
 
-/* Scan p[0..n) (Turtle, TriG). Returns 0, or -1 after sp_fail (depth). */
+/* A byte after which a number token can start (what serd reads as a number there). */
 static int
-scan_block(SP *c, const unsigned char *p, size_t n)
+number_boundary(unsigned char c)
+{
+    return c == 0 || c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '(' || c == '[' ||
+           c == ',' || c == ';' || c == '{';
+}
+
+/* Scan p[0..n) (Turtle, TriG) and append it to feed, what serd reads: the same bytes, but for
+ * a space before the "." that ends a statement right after an integer ("<s> <p> 123."), which
+ * serd reads as the plain literal "123" (its read_number drops the datatype when it takes
+ * the dot for the end of the statement; pyoxigraph and the W3C test turtle-syntax-number-08
+ * read an xsd:integer). Returns 0, or -1 after sp_fail (depth) or with an error set. */
+static int
+scan_block(SP *c, const unsigned char *p, size_t n, SBuf *feed)
 {
     Scan *s = &c->scan;
-    size_t i = 0;
+    size_t i = 0, copied = 0;
+    if (s->pending_dot && n > 0) {
+        /* the "." held back from the block before: a space first unless a digit or an
+         * exponent follows (a decimal or a double: serd reads those whole) */
+        s->pending_dot = 0;
+        unsigned char ch = p[0];
+        int part = DIGIT(ch) || ch == 'e' || ch == 'E';
+        if (sbuf_put(feed, part ? "." : " .", part ? 1 : 2) < 0)
+            return -1;
+        s->state = SC_NORMAL;
+        s->prev = '.';
+        s->token_bytes++;
+    }
     while (i < n) {
         unsigned char ch = p[i];
         switch (s->state) {
+        case SC_NUM:
+            if (DIGIT(ch)) {
+                s->digits++;
+                s->token_bytes++;
+                i++;
+            }
+            else if (ch == '.' && s->digits > 0) {
+                s->state = SC_NUMDOT;
+                s->dot_at = i;
+                s->token_bytes++;
+                i++;
+            }
+            else {
+                s->state = SC_NORMAL; /* read again as syntax */
+                s->prev = '0';
+            }
+            break;
+        case SC_NUMDOT:
+            if (!(DIGIT(ch) || ch == 'e' || ch == 'E')) {
+                /* "123." and then the end of the statement: a space before the dot */
+                if (sbuf_put(feed, p + copied, s->dot_at - copied) < 0 || sbuf_putc(feed, ' ') < 0)
+                    return -1;
+                copied = s->dot_at;
+                s->state = SC_NORMAL;
+                s->prev = '.';
+            }
+            else {
+                s->state = SC_NORMAL;
+                s->prev = '0';
+            }
+            break;
         case SC_NORMAL:
+            if (!s->esc && s->label == 0 && number_boundary(s->prev) &&
+                (DIGIT(ch) || ch == '+' || ch == '-')) {
+                s->state = SC_NUM;
+                s->digits = DIGIT(ch) ? 1 : 0;
+                s->token_bytes++;
+                i++;
+                break;
+            }
             if (s->label == 1) {
                 s->label = 0;
                 if ((ch == 'b' || ch == 'B') && !s->esc) {
@@ -323,7 +389,15 @@ scan_block(SP *c, const unsigned char *p, size_t n)
             break;
         }
     }
-    return 0;
+    if (s->state == SC_NUMDOT && s->dot_at == n - 1) {
+        /* the block ends with the dot: what follows it decides (the next block) */
+        s->pending_dot = 1;
+        s->state = SC_NORMAL;
+        return sbuf_put(feed, p + copied, n - 1 - copied);
+    }
+    if (s->state == SC_NUMDOT)
+        s->dot_at = 0; /* cannot happen: the dot's follower is in this block */
+    return sbuf_put(feed, p + copied, n - copied);
 }
 
 /* ---- input ----------------------------------------------------------------------------- */
@@ -339,12 +413,12 @@ fnv1a(const unsigned char *p, size_t n)
     return h;
 }
 
-/* The next block from read(); 0 at the end, -1 on error (set, or sp_fail). */
+/* The next block from read(), into c->feed; 0 at the end, -1 on error (set, or sp_fail). */
 static int
 next_block(SP *c)
 {
-    Py_CLEAR(c->block);
-    c->block_at = 0;
+    c->feed.n = 0;
+    c->feed_at = 0;
     PyObject *size = PyLong_FromLong(SERD_BLOCK);
     if (size == NULL) {
         c->failed = 1;
@@ -362,30 +436,44 @@ next_block(SP *c)
         c->failed = 1;
         return -1;
     }
-    if (PyBytes_GET_SIZE(b) == 0) {
-        Py_DECREF(b);
-        c->eof = 1;
-        return 0;
-    }
-    c->block = b;
     const unsigned char *p = (const unsigned char *)PyBytes_AS_STRING(b);
     size_t n = (size_t)PyBytes_GET_SIZE(b);
+    if (n == 0) {
+        Py_DECREF(b);
+        c->eof = 1;
+        if (c->scan.pending_dot) { /* "123." at the very end */
+            c->scan.pending_dot = 0;
+            if (sbuf_put(&c->feed, " .", 2) < 0) {
+                c->failed = 1;
+                return -1;
+            }
+            return 1;
+        }
+        return 0;
+    }
     if (!c->seeded) {
         c->seeded = 1;
         uint64_t h = fnv1a(p, n < SERD_SEED_BYTES ? n : SERD_SEED_BYTES);
         c->seed_len = (size_t)snprintf(c->seed, sizeof(c->seed), "g%012llxn",
                                        (unsigned long long)(h & 0xFFFFFFFFFFFFULL));
     }
-    if (c->fancy) {
-        if (scan_block(c, p, n) < 0)
-            return -1;
-        if (c->scan.seen_lower && c->scan.seen_upper) {
-            sp_fail(c, "labels", "blank-node labels of both the _:b1 and the _:B1 style");
-            return -1;
-        }
-    }
-    else
+    int rc;
+    if (c->fancy)
+        rc = scan_block(c, p, n, &c->feed);
+    else {
         c->scan.token_bytes += n;
+        rc = sbuf_put(&c->feed, p, n);
+    }
+    Py_DECREF(b);
+    if (rc < 0) {
+        if (!sp_stopped(c))
+            c->failed = 1;
+        return -1;
+    }
+    if (c->fancy && c->scan.seen_lower && c->scan.seen_upper) {
+        sp_fail(c, "labels", "blank-node labels of both the _:b1 and the _:B1 style");
+        return -1;
+    }
     if (c->scan.token_bytes > SERD_MAX_TOKEN + (size_t)SERD_BLOCK) {
         sp_fail(c, "token", "one token (literal, IRI, string) is too long: more than %u bytes",
                 SERD_MAX_TOKEN);
@@ -400,15 +488,16 @@ sp_read(void *buf, size_t size, size_t nmemb, void *stream)
 {
     SP *c = stream;
     size_t want = size * nmemb, got = 0;
-    while (got < want && !c->eof && !sp_stopped(c)) {
-        if (c->block == NULL || c->block_at >= PyBytes_GET_SIZE(c->block)) {
-            if (next_block(c) <= 0)
+    while (got < want && !sp_stopped(c)) {
+        if (c->feed_at >= c->feed.n) {
+            if (c->eof || next_block(c) <= 0)
                 break;
+            continue; /* a block may feed nothing (a held-back dot) */
         }
-        size_t avail = (size_t)(PyBytes_GET_SIZE(c->block) - c->block_at);
+        size_t avail = c->feed.n - c->feed_at;
         size_t take = avail < want - got ? avail : want - got;
-        memcpy((char *)buf + got, PyBytes_AS_STRING(c->block) + c->block_at, take);
-        c->block_at += (Py_ssize_t)take;
+        memcpy((char *)buf + got, c->feed.p + c->feed_at, take);
+        c->feed_at += take;
         got += take;
     }
     return sp_stopped(c) ? 0 : got;
@@ -428,6 +517,56 @@ bad_iri_byte(unsigned char b)
 {
     return b <= 0x20 || b == '<' || b == '>' || b == '"' || b == '{' || b == '}' || b == '|' ||
            b == '^' || b == '`' || b == '\\';
+}
+
+/* The length of the valid UTF-8 prefix of s[0..n) (n: all of it). serd writes a \u escape
+ * of a surrogate (\uD800) as its three bytes, which are no UTF-8 (RFC 3629); pyoxigraph
+ * refuses them, and so does this path. */
+static size_t
+utf8_valid_prefix(const unsigned char *s, size_t n)
+{
+    size_t i = 0;
+    while (i < n) {
+        unsigned char c = s[i];
+        if (c < 0x80) {
+            i++;
+            continue;
+        }
+        size_t len;
+        uint32_t min, cp;
+        if (c >= 0xC2 && c <= 0xDF)
+            len = 2, min = 0x80, cp = c & 0x1F;
+        else if (c >= 0xE0 && c <= 0xEF)
+            len = 3, min = 0x800, cp = c & 0x0F;
+        else if (c >= 0xF0 && c <= 0xF4)
+            len = 4, min = 0x10000, cp = c & 0x07;
+        else
+            return i;
+        if (i + len > n)
+            return i;
+        for (size_t k = 1; k < len; k++) {
+            if ((s[i + k] & 0xC0) != 0x80)
+                return i;
+            cp = (cp << 6) | (s[i + k] & 0x3F);
+        }
+        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+            return i;
+        i += len;
+    }
+    return n;
+}
+
+/* Whether a node's text is UTF-8 (else sp_fail). */
+static int
+check_utf8(SP *c, const char *s, size_t n, const char *what)
+{
+    size_t ok = utf8_valid_prefix((const unsigned char *)s, n);
+    if (ok == n)
+        return 0;
+    sp_fail(c, "syntax", "%s holds a byte sequence that is not UTF-8 (byte %zu: 0x%02X; a "
+            "\\u escape of a surrogate, \\uD800 to \\uDFFF, is not a character)", what, ok,
+            (unsigned)(unsigned char)s[ok]);
+    return -1;
 }
 
 static int
@@ -483,13 +622,17 @@ node_iri(SP *c, const SerdNode *n, SBuf *out)
         sp_fail(c, "syntax", "unexpected node");
         return -1;
     }
-    for (size_t i = 0; i < out->n; i++)
-        if (bad_iri_byte((unsigned char)out->p[i])) {
-            sp_fail(c, "syntax", "invalid IRI character U+%04X in <%.200s>",
-                    (unsigned)(unsigned char)out->p[i], (const char *)n->buf);
+    int high = 0;
+    for (size_t i = 0; i < out->n; i++) {
+        unsigned char b = (unsigned char)out->p[i];
+        high |= b & 0x80;
+        if (bad_iri_byte(b)) {
+            sp_fail(c, "syntax", "invalid IRI character U+%04X in <%.200s>", (unsigned)b,
+                    (const char *)n->buf);
             return -1;
         }
-    return 0;
+    }
+    return high ? check_utf8(c, out->p, out->n, "an IRI") : 0;
 }
 
 /* A blank node's output label into out (Turtle, TriG: serd's renaming undone, its labels of
@@ -501,6 +644,8 @@ node_label(SP *c, const SerdNode *n, SBuf *out, Term *t)
     size_t len = n->n_bytes;
     t->kind = T_BLANK;
     t->dt = t->lang = NULL;
+    if (check_utf8(c, s, len, "a blank-node label") < 0)
+        return -1;
     if (!c->fancy || c->out == 0) {
         t->s = s;
         t->n = len;
@@ -784,6 +929,8 @@ sp_statement(void *handle, SerdStatementFlags flags, const SerdNode *graph,
         o.n = object->n_bytes;
         o.dt = o.lang = NULL;
         o.dtn = o.langn = 0;
+        if (check_utf8(c, o.s, o.n, "a literal") < 0)
+            return SERD_ERR_UNKNOWN;
         if (lang != NULL && lang->buf != NULL) {
             o.lang = (const char *)lang->buf;
             o.langn = lang->n_bytes;
@@ -885,7 +1032,7 @@ done:
 static void
 sp_free(SP *c)
 {
-    Py_CLEAR(c->block);
+    sbuf_free(&c->feed);
     if (c->env != NULL)
         serd_env_free(c->env);
     sbuf_free(&c->base);

@@ -117,7 +117,8 @@ iri_remove_dots(const char *in, Py_ssize_t n, char *out)
     for (Py_ssize_t k = 0; k < kept; k++) {
         if (k > 0)
             out[o++] = '/';
-        memcpy(out + o, in + seg[2 * k], (size_t)seg[2 * k + 1]);
+        if (seg[2 * k + 1] > 0)
+            memcpy(out + o, in + seg[2 * k], (size_t)seg[2 * k + 1]);
         o += seg[2 * k + 1];
     }
     PyMem_RawFree(seg);
@@ -222,7 +223,8 @@ iri_resolve(const char *base, Py_ssize_t bn, const char *ref, Py_ssize_t rn, SBu
         else {
             authority = b.authority, authority_len = b.authority_len;
             if (r.path_len == 0) {
-                memcpy(clean, b.path, (size_t)b.path_len);
+                if (b.path_len > 0)
+                    memcpy(clean, b.path, (size_t)b.path_len);
                 path_len = b.path_len;
                 if (r.query_len >= 0)
                     query = r.query, query_len = r.query_len;
@@ -240,10 +242,12 @@ iri_resolve(const char *base, Py_ssize_t bn, const char *ref, Py_ssize_t rn, SBu
                         Py_ssize_t last = b.path_len;
                         while (last > 0 && b.path[last - 1] != '/')
                             last--;
-                        memcpy(merged, b.path, (size_t)last);
+                        if (last > 0)
+                            memcpy(merged, b.path, (size_t)last);
                         m = last;
                     }
-                    memcpy(merged + m, r.path, (size_t)r.path_len);
+                    if (r.path_len > 0)
+                        memcpy(merged + m, r.path, (size_t)r.path_len);
                     m += r.path_len;
                     path_len = iri_remove_dots(merged, m, clean);
                 }

@@ -973,7 +973,7 @@ sp_statement(void *handle, SerdStatementFlags flags, const SerdNode *graph,
         else if (o.kind == T_LITERAL && c->literals && o.lang == NULL) {
             int skipped = c->skip != NULL &&
                           p.n + 2 == (size_t)PyBytes_GET_SIZE(c->skip) &&
-                          memcmp(PyBytes_AS_STRING(c->skip) + 1, p.s, p.n) == 0;
+                          MEMEQ(PyBytes_AS_STRING(c->skip) + 1, p.s, p.n);
             if (!skipped) {
                 if (rule_literal(c, &o, &outs[2], &toks[2]) < 0)
                     goto fail;

@@ -18,6 +18,9 @@
 
 enum { T_NONE = 0, T_IRI, T_BLANK, T_LITERAL };
 
+/* memcmp() of n bytes, where an empty buffer may be NULL (which memcmp must not be given) */
+#define MEMEQ(a, b, n) ((n) == 0 || memcmp((a), (b), (n)) == 0)
+
 typedef struct {
     int kind;
     const char *s; /* IRI, blank-node label (without "_:") or lexical form */
@@ -50,7 +53,7 @@ typedef struct {
 static int
 held_is(const Held *h, const Term *t)
 {
-    return h->kind == t->kind && h->text.n == t->n && memcmp(h->text.p, t->s, t->n) == 0;
+    return h->kind == t->kind && h->text.n == t->n && MEMEQ(h->text.p, t->s, t->n);
 }
 
 static int
@@ -125,7 +128,8 @@ put_iriref(SBuf *b, const char *s, size_t n)
     if (sbuf_reserve(b, n + 2) < 0)
         return -1;
     b->p[b->n++] = '<';
-    memcpy(b->p + b->n, s, n);
+    if (n > 0)
+        memcpy(b->p + b->n, s, n);
     b->n += n;
     b->p[b->n++] = '>';
     return 0;
@@ -178,7 +182,7 @@ put_ttl_iri(Writer *w, const char *s, size_t n)
     size_t best_len = 0;
     for (Py_ssize_t k = 0; k < w->n_prefixes; k++) {
         const SBuf *ns = &w->prefixes[k].ns;
-        if (ns->n <= n && (best < 0 || ns->n > best_len) && memcmp(ns->p, s, ns->n) == 0 &&
+        if (ns->n <= n && (best < 0 || ns->n > best_len) && MEMEQ(ns->p, s, ns->n) &&
             plain_local(s + ns->n, n - ns->n)) {
             best = k;
             best_len = ns->n;
@@ -352,7 +356,7 @@ writer_prefix(Writer *w, const char *name, size_t nn, const char *ns, size_t nsn
         return -1;
     for (Py_ssize_t k = 0; k < w->n_prefixes; k++) {
         OutPrefix *op = &w->prefixes[k];
-        if (op->name.n == nn && memcmp(op->name.p, name, nn) == 0) {
+        if (op->name.n == nn && MEMEQ(op->name.p, name, nn)) {
             op->ns.n = 0;
             return sbuf_put(&op->ns, ns, nsn);
         }

@@ -515,8 +515,9 @@ sp_read_error(void *stream)
 static int
 bad_iri_byte(unsigned char b)
 {
-    return b <= 0x20 || b == '<' || b == '>' || b == '"' || b == '{' || b == '}' || b == '|' ||
-           b == '^' || b == '`' || b == '\\';
+    if (b > '`')
+        return b == '{' || b == '|' || b == '}';
+    return b <= 0x20 || b == '<' || b == '>' || b == '"' || b == '^' || b == '`' || b == '\\';
 }
 
 /* The length of the valid UTF-8 prefix of s[0..n) (n: all of it). serd writes a \u escape
@@ -622,12 +623,16 @@ node_iri(SP *c, const SerdNode *n, SBuf *out)
         sp_fail(c, "syntax", "unexpected node");
         return -1;
     }
+    /* A prefixed name's local part holds no character IRIs exclude (PN_LOCAL and its
+     * escapes), and its namespace was checked when declared; an IRIREF's \u escapes may. */
+    if (n->type == SERD_CURIE)
+        return 0;
     int high = 0;
+    const unsigned char *q = (const unsigned char *)out->p;
     for (size_t i = 0; i < out->n; i++) {
-        unsigned char b = (unsigned char)out->p[i];
-        high |= b & 0x80;
-        if (bad_iri_byte(b)) {
-            sp_fail(c, "syntax", "invalid IRI character U+%04X in <%.200s>", (unsigned)b,
+        high |= q[i] & 0x80;
+        if (bad_iri_byte(q[i])) {
+            sp_fail(c, "syntax", "invalid IRI character U+%04X in <%.200s>", (unsigned)q[i],
                     (const char *)n->buf);
             return -1;
         }

@@ -1,27 +1,35 @@
-"""Benchmark: streaming ``canonicalize`` and ``check`` of Turtle, TriG, RDF/XML and JSON-LD,
-against pyoxigraph's own parse + serialize of the same file in the same syntax.
+"""Benchmark: streaming ``canonicalize`` and ``check`` of Turtle, TriG, N-Triples, N-Quads,
+RDF/XML and JSON-LD, against pyoxigraph's own parse + serialize of the same file in the same
+syntax.
 
     python bench/syntaxes.py                          # 300k statements, best of 3
+    python bench/syntaxes.py --syntaxes turtle,trig,nt,nquads --statements 1000000
     python bench/syntaxes.py --statements 1000000 --syntaxes turtle --memory
 
 Two dumps, converted by pyoxigraph from N-Triples to each syntax (with the usual prefixes): the
 catalog dump of bench/gen_dump.py (URN spelling variants among literals, blank nodes, language
-tags) and the URN-dense dump of bench/gen_dense.py (one or two URN IRIs per statement).
+tags) and the URN-dense dump of bench/gen_dense.py (one or two URN IRIs per statement); as
+N-Quads and TriG, every third statement is in a named graph.
 
-For each dump and syntax, runs interleaved (best of ``--repeat``), ratios to the baseline of the
-same run:
+For each dump and syntax, whole commands as a user runs them (new processes), runs interleaved
+(best of ``--repeat``), CPU (all processes) and wall time, ratios to the baseline of the same
+run, ``python -c "…pyoxigraph.serialize(pyoxigraph.parse(path=IN), OUT)…"``:
 
-* whole commands, as a user runs them (new processes, wall time): the baseline is
-  ``python -c "…pyoxigraph.serialize(pyoxigraph.parse(path=IN), OUT)…"``; then
-  ``urnld canonicalize IN -o OUT`` (same syntax out) and ``urnld check IN``, default settings
-  (stage A in a child process for inputs over 1 MiB);
-* in this process: the same baseline as a call, ``canonicalize_file`` at default settings and
-  with one process (``jobs=1``), and ``check_file``.
+* ``urnld canonicalize IN -o OUT`` (same syntax out) and ``urnld check IN``, default settings,
+  on the path this build takes (libserd for Turtle, TriG and, into other syntaxes, N-Triples
+  and N-Quads, where urnld was built with it);
+* the same with ``URNLD_SERD=0`` (the pyoxigraph path, what a build without libserd runs;
+  N-Triples and N-Quads in the same syntax take the line pass on both);
+* ``serdi -i SYNTAX -o SYNTAX IN`` (libserd's own command, no URN work), for scale, where
+  installed.
 
-``--memory`` also measures the peak memory (RSS) of ``urnld canonicalize`` on the Turtle file
-at the given size and at four times that size: flat means bounded.
+``--in-process`` adds the library calls in this process: ``canonicalize_file`` at default
+settings and with one process (``jobs=1``), and ``check_file``.
 
-``--stages`` times the parts of the streaming path one by one in this process (CPU seconds, as
+``--memory`` also measures the peak memory (RSS) of ``urnld canonicalize`` on the URN-dense
+Turtle file at the given size and at four times that size: flat means bounded.
+
+``--stages`` times the parts of the pyoxigraph path one by one in this process (CPU seconds, as
 ratios to the baseline): A, pyoxigraph's read of the syntax written as N-Quads; B, the N-Quads
 pass (canonicalize, and check); C, pyoxigraph's read of the N-Quads written in the syntax; and,
 for comparison, the design without N-Quads between the stages: one parse, the term rule on
@@ -35,6 +43,7 @@ import argparse
 import io
 import os
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -48,11 +57,14 @@ import pyoxigraph as ox
 from gen_dense import generate as generate_dense
 from gen_dump import generate as generate_dump
 
-from urnld.stream import canonicalize_file, check_file
+from urnld.stream import canonicalize_file, check_file, readers
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS = {"turtle": ("TURTLE", "ttl"), "trig": ("TRIG", "trig"), "n3": ("N3", "n3"),
-           "xml": ("RDF_XML", "rdf"), "json-ld": ("JSON_LD", "jsonld")}
+           "xml": ("RDF_XML", "rdf"), "json-ld": ("JSON_LD", "jsonld"),
+           "nt": ("N_TRIPLES", "nt"), "nquads": ("N_QUADS", "nq")}
+# serdi's names of the syntaxes it reads and writes
+SERDI = {"turtle": "turtle", "trig": "trig", "nt": "ntriples", "nquads": "nquads"}
 PREFIXES = {
     "rdf": "http://www.w3.org/1999/02/22-rdf-syntax-ns#",
     "xsd": "http://www.w3.org/2001/XMLSchema#",
@@ -62,7 +74,17 @@ PREFIXES = {
     "schema": "http://schema.org/",
     "owl": "http://www.w3.org/2002/07/owl#",
 }
-ENV = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
+# As installed: pip writes every module's bytecode, so a user's command never compiles source;
+# PYTHONDONTWRITEBYTECODE (set in some CI images and shells) would make each command compile
+# urnld's modules again (0.15 s a run here) and measure the compiler (see bench/startup.py).
+ENV = {**{k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"},
+       "PYTHONPATH": str(ROOT / "src")}
+
+
+def _compile_bytecode() -> None:
+    """Write the bytecode of urnld's modules, as ``pip install`` does."""
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(ROOT / "src" / "urnld")],
+                   check=True, env=ENV, stdout=subprocess.DEVNULL)
 
 
 def _fmt(syntax: str) -> ox.RdfFormat:
@@ -82,10 +104,17 @@ def dumps(workdir: Path, statements: int) -> dict[str, Path]:
 
 
 def convert(nt: Path, syntax: str) -> Path:
+    if syntax == "nt":
+        return nt
     out = nt.with_suffix("." + FORMATS[syntax][1])
     if not out.exists():
-        ox.serialize(ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES), str(out),
-                     _fmt(syntax), prefixes=PREFIXES)
+        quads = ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES)
+        if syntax == "nquads":
+            quads = (ox.Quad(q.subject, q.predicate, q.object,
+                             ox.NamedNode(f"urn:example:graph:{i % 7}") if i % 3 == 0
+                             else ox.DefaultGraph()) for i, q in enumerate(quads))
+        ox.serialize(quads, str(out), _fmt(syntax),
+                     prefixes=None if syntax == "nquads" else PREFIXES)
     return out
 
 
@@ -110,16 +139,23 @@ def best(jobs: dict[str, Callable[[], object]], repeat: int) -> dict[str, tuple[
     return result
 
 
-def _command(argv: Sequence[str]) -> Callable[[], None]:
+def _command(argv: Sequence[str], env: dict[str, str] | None = None,
+             out: Path | None = None) -> Callable[[], None]:
     def run() -> None:
-        code = subprocess.run(argv, check=False, env=ENV, stdout=subprocess.DEVNULL).returncode
+        if out is None:
+            code = subprocess.run(argv, check=False, env=env or ENV,
+                                  stdout=subprocess.DEVNULL).returncode
+        else:
+            with open(out, "wb") as f:
+                code = subprocess.run(argv, check=False, env=env or ENV, stdout=f).returncode
         if code not in (0, 1):  # check: 1 means invalid URNs were found, as in these dumps
             raise SystemExit(f"{' '.join(argv)}: exit status {code}")
 
     return run
 
 
-def measure(src: Path, syntax: str, repeat: int, tmp: Path) -> dict[str, tuple[float, float]]:
+def measure(src: Path, syntax: str, repeat: int, tmp: Path,
+            in_process: bool) -> dict[str, tuple[float, float]]:
     ext = FORMATS[syntax][1]
     out = tmp / f"out.{ext}"
     fmt_name = FORMATS[syntax][0]
@@ -128,23 +164,34 @@ def measure(src: Path, syntax: str, repeat: int, tmp: Path) -> dict[str, tuple[f
         "import pyoxigraph as ox, sys; f = ox.RdfFormat." + fmt_name
         + "; ox.serialize(ox.parse(path=sys.argv[1], format=f), sys.argv[2], f)"
     )
+    oxigraph_env = {**ENV, "URNLD_SERD": "0"}
 
     def in_process_baseline() -> None:
         ox.serialize(ox.parse(path=str(src), format=_fmt(syntax)), str(out), _fmt(syntax))
 
-    return best({
+    canon = [py, "-m", "urnld", "canonicalize", str(src), "-o", str(out), "-q"]
+    check = [py, "-m", "urnld", "check", str(src), "-q"]
+    jobs: dict[str, Callable[[], object]] = {
         "cmd baseline": _command([py, "-c", baseline, str(src), str(out)]),
-        "cmd canonicalize": _command([py, "-m", "urnld", "canonicalize", str(src), "-o",
-                                      str(out), "-q"]),
-        "cmd check": _command([py, "-m", "urnld", "check", str(src), "-q"]),
-        "baseline": in_process_baseline,
-        "canonicalize": lambda: canonicalize_file(src, out, input_format=syntax,
-                                                  output_format=syntax),
-        "canonicalize -j1": lambda: canonicalize_file(src, out, input_format=syntax,
-                                                      output_format=syntax, jobs=1),
-        "check": lambda: check_file(src, input_format=syntax),
-        "check -j1": lambda: check_file(src, input_format=syntax, jobs=1),
-    }, repeat)
+        "cmd canonicalize": _command(canon),
+        "cmd check": _command(check),
+        "cmd canonicalize oxigraph": _command(canon, oxigraph_env),
+        "cmd check oxigraph": _command(check, oxigraph_env),
+    }
+    if shutil.which("serdi") and syntax in SERDI:
+        jobs["serdi"] = _command(["serdi", "-i", SERDI[syntax], "-o", SERDI[syntax], str(src)],
+                                 out=out)
+    if in_process:
+        jobs |= {
+            "baseline": in_process_baseline,
+            "canonicalize": lambda: canonicalize_file(src, out, input_format=syntax,
+                                                      output_format=syntax),
+            "canonicalize -j1": lambda: canonicalize_file(src, out, input_format=syntax,
+                                                          output_format=syntax, jobs=1),
+            "check": lambda: check_file(src, input_format=syntax),
+            "check -j1": lambda: check_file(src, input_format=syntax, jobs=1),
+        }
+    return best(jobs, repeat)
 
 
 # Runs a command and prints the peak memory of it and its children (KiB on Linux). A small
@@ -233,8 +280,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--statements", type=int, default=300_000)
     parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--syntaxes", default="turtle,trig,xml,json-ld",
-                        help="comma-separated: turtle, trig, n3, xml, json-ld")
+    parser.add_argument("--syntaxes", default="turtle,trig,nt,nquads,xml,json-ld",
+                        help="comma-separated: turtle, trig, nt, nquads, n3, xml, json-ld")
+    parser.add_argument("--in-process", action="store_true",
+                        help="also the library calls in this process")
     parser.add_argument("--dumps", default="catalog,dense")
     parser.add_argument("--workdir", type=Path, default=Path(tempfile.gettempdir()) / "urnld-bench")
     parser.add_argument("--memory", action="store_true",
@@ -243,15 +292,19 @@ def main() -> None:
                         help="only the stages, one by one in this process (CPU)")
     args = parser.parse_args()
     args.workdir.mkdir(parents=True, exist_ok=True)
+    _compile_bytecode()
     syntaxes = args.syntaxes.split(",")
     nts = dumps(args.workdir, args.statements)
     if args.stages:
         print_stages(args, nts, syntaxes)
         return
     print(f"{args.statements:,} statements per dump, best of {args.repeat}; ratios to "
-          "pyoxigraph parse + serialize of the same file in the same syntax, same run")
-    header = (f"{'dump':8} {'syntax':8} {'MB':>5} {'':4} | {'cmd base':>8} {'canon':>6} "
-              f"{'check':>6} | {'base':>6} {'canon':>6} {'-j1':>6} {'check':>6} {'-j1':>6}")
+          "pyoxigraph parse + serialize of the same file in the same syntax, same run "
+          f"(readers: {readers()['turtle']} for Turtle)")
+    header = (f"{'dump':8} {'syntax':8} {'MB':>5} {'':4} | {'base':>6} | {'canon':>6} "
+              f"{'check':>6} {'ch/ca':>6} | {'ox can':>6} {'ox chk':>6} | {'serdi':>6}"
+              + (f" | {'in base':>7} {'canon':>6} {'-j1':>6} {'check':>6} {'-j1':>6}"
+                 if args.in_process else ""))
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory(dir=args.workdir) as tmp_name:
@@ -259,20 +312,25 @@ def main() -> None:
         for dump in args.dumps.split(","):
             for syntax in syntaxes:
                 src = convert(nts[dump], syntax)
-                both = measure(src, syntax, args.repeat, tmp)
+                both = measure(src, syntax, args.repeat, tmp, args.in_process)
                 for i, kind in enumerate(("wall", "cpu")):
                     t = {name: v[i] for name, v in both.items()}
-                    cb, b = t["cmd baseline"], t["baseline"]
+                    cb = t["cmd baseline"]
                     size = f"{src.stat().st_size / 1e6:5.1f}" if i == 0 else ""
-                    print(
-                        f"{dump:8} {syntax:8} {size:>5} {kind:4} | "
-                        f"{cb:7.2f}s {t['cmd canonicalize'] / cb:5.2f}x "
-                        f"{t['cmd check'] / cb:5.2f}x | "
-                        f"{b:5.2f}s {t['canonicalize'] / b:5.2f}x "
-                        f"{t['canonicalize -j1'] / b:5.2f}x "
-                        f"{t['check'] / b:5.2f}x {t['check -j1'] / b:5.2f}x",
-                        flush=True,
+                    serdi = f"{t['serdi'] / cb:5.2f}x" if "serdi" in t else f"{'-':>6}"
+                    line = (
+                        f"{dump:8} {syntax:8} {size:>5} {kind:4} | {cb:5.2f}s | "
+                        f"{t['cmd canonicalize'] / cb:5.2f}x {t['cmd check'] / cb:5.2f}x "
+                        f"{t['cmd check'] / t['cmd canonicalize']:5.2f}x | "
+                        f"{t['cmd canonicalize oxigraph'] / cb:5.2f}x "
+                        f"{t['cmd check oxigraph'] / cb:5.2f}x | {serdi}"
                     )
+                    if args.in_process:
+                        b = t["baseline"]
+                        line += (f" | {b:6.2f}s {t['canonicalize'] / b:5.2f}x "
+                                 f"{t['canonicalize -j1'] / b:5.2f}x "
+                                 f"{t['check'] / b:5.2f}x {t['check -j1'] / b:5.2f}x")
+                    print(line, flush=True)
         if args.memory:
             small = convert(nts["dense"], "turtle")
             big = convert(dumps(args.workdir, 4 * args.statements)["dense"], "turtle")

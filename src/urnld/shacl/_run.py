@@ -19,7 +19,7 @@ from ._plan import execute, load_store, store_directory, store_quads_of_graph
 from ._report import Report, ValidationResult, render_term
 from ._terms import Encoded
 
-__all__ = ["input_size", "plan_sources", "run_plan"]
+__all__ = ["input_size", "plan_sources", "run_endpoint", "run_plan", "subclass_relation"]
 
 _TARGETS = (SH.targetNode, SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf)
 
@@ -134,3 +134,35 @@ def _fallback(data: GraphSource | Sequence[GraphSource], shapes: Graph, compiled
     assert not (set(roots_of(pruned)) & done)
     return _run_pyshacl(load_data(data, read_options), pruned, inference="none",
                         engine="python", progress=None)
+
+
+def run_endpoint(
+    url: str,
+    shapes: Graph,
+    *,
+    graph: str | None,
+    all_graphs: bool,
+    progress: Callable[[int, int], None] | None,
+    timeout: float,
+    page_size: int,
+) -> Report:
+    """Validate the data of a running store with the compiled plan, read-only."""
+    from ..endpoint import Endpoint
+    from ._load import ShapesError
+    from ._remote import RemoteStore
+    from ._terms import Plain
+
+    roots, failed = compile_shapes(shapes, Plain())
+    nsm = shapes.namespace_manager
+    if failed:
+        listed = "; ".join(f"{render_term(s, nsm)}: {why}" for s, why in failed.items())
+        raise ShapesError("against an endpoint every shape must compile into queries (pyshacl "
+                          f"needs the data in memory): {listed}")
+    with Endpoint(url, timeout=timeout) as endpoint:
+        backend = RemoteStore(endpoint, graph=graph, all_graphs=all_graphs,
+                              page_size=page_size)
+        roots, _ = compile_shapes(shapes, Plain(), subclass_relation(backend))
+        results = execute(roots, backend, shapes, progress=progress)
+    results.sort(key=ValidationResult.sort_key)
+    engines = {render_term(r.shape, nsm): "plan" for r in roots}
+    return Report(not results, tuple(results), None, "", shapes, dict(sorted(engines.items())))

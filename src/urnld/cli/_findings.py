@@ -383,3 +383,59 @@ def validate_records(results: Iterable[dict[str, Any]]) -> Iterator[dict[str, An
                "message": r.get("message"), "source": r.get("focus_node"),
                "severity": r.get("severity"), "path": r.get("path"),
                "source_shape": r.get("source_shape")}
+
+
+def write_shacl_sarif(path: str, results: Iterable[dict[str, Any]]) -> int:
+    """Write ``urnld validate``'s results (their JSON form) as a SARIF 2.1.0 log: one rule per
+    constraint component, one result per SHACL result (the focus node, path and value named in
+    the message and the logical location); return the number of results."""
+    from .. import __version__
+
+    levels = {"Violation": "error", "Warning": "warning", "Info": "note"}
+    head = {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "urnld", "version": __version__,
+                "informationUri": "https://www.w3.org/TR/shacl/",
+                "rules": ["@RULES@"],
+            }},
+            "results": ["@RESULTS@"],
+        }],
+    }
+    text = json.dumps(head, indent=1, ensure_ascii=False)
+    before, rest = text.split('"@RULES@"')
+    middle, after = rest.split('"@RESULTS@"')
+    rules: dict[str, int] = {}
+    body: list[str] = []
+    n = 0
+    for r in results:
+        component = str(r.get("component") or "")
+        rule = rules.setdefault(component, len(rules))
+        where = " ".join(x for x in (r.get("focus_node"), r.get("path")) if x)
+        message = f"{where}: {r.get('message') or component}"
+        if r.get("value") is not None:
+            message += f" (value {r['value']})"
+        result = {
+            "ruleId": component, "ruleIndex": rule,
+            "level": levels.get(str(r.get("severity")), "error"),
+            "message": {"text": message},
+            "locations": [{"logicalLocations": [{
+                "name": r.get("focus_node"), "kind": "resource",
+                "fullyQualifiedName": str(r.get("source_shape")),
+            }]}],
+        }
+        body.append(json.dumps(result, ensure_ascii=False))
+        n += 1
+    rule_list = [json.dumps({"id": c, "name": c.rsplit(":", 1)[-1].rsplit("#", 1)[-1],
+                             "shortDescription": {"text": f"SHACL constraint component {c}"}},
+                            ensure_ascii=False) for c in rules]
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(before)
+        f.write(",\n".join(rule_list))
+        f.write(middle)
+        f.write(",\n".join(body))
+        f.write(after)
+        f.write("\n")
+    return n

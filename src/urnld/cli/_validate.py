@@ -77,7 +77,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "definitions; slow). Same results")
     parser.add_argument("--store", default="auto", metavar="WHERE",
                         help="where the plan's store of the data lives: auto (default: in "
-                             "memory up to 64 MiB of input, else on disk), memory, disk (a "
+                             "memory up to 256 MiB of input, else on disk), memory, disk (a "
                              "temporary directory in $TMPDIR, removed afterwards), or a "
                              "directory to make that temporary directory in")
     add_policy_options(parser)
@@ -93,8 +93,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
                             "default graph)")
     group.add_argument("--timeout", type=float, default=300.0, metavar="S",
                        help="seconds to wait for each answer from the server (default 300)")
-    group.add_argument("--page-size", type=int, default=50_000, metavar="N",
-                       help="rows asked for per request (default 50000)")
+    group.add_argument("--page-size", type=int, default=None, metavar="N",
+                       help="read each query's result in pages of N rows (ORDER BY/LIMIT/"
+                            "OFFSET), for stores that cap result sizes (default: each result "
+                            "read whole as it streams in)")
     from ._report_options import add_report_options
 
     add_report_options(parser, sarif=False, memory=False)

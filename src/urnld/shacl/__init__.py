@@ -130,7 +130,7 @@ def validate(
             *done* of *total* queries are finished (on pyshacl: focus-node checks). Called first
             with ``done=0``, then as the work goes on, up to ``done == total``. The report is
             the same with or without it.
-        store: where the plan's store lives: ``"auto"`` (in memory for inputs up to 64 MiB,
+        store: where the plan's store lives: ``"auto"`` (in memory for inputs up to 256 MiB,
             else on disk), ``"memory"``, ``"disk"`` (a temporary directory in ``$TMPDIR``,
             removed afterwards), or a directory to make that temporary directory in.
 
@@ -190,7 +190,7 @@ def validate_endpoint(
     policy: Policy | None = None,
     progress: Callable[[int, int], None] | None = None,
     timeout: float = 300.0,
-    page_size: int = 50_000,
+    page_size: int | None = None,
 ) -> Report:
     """Validate the data of a running store (a SPARQL 1.1 query endpoint) with the compiled
     plan: the same queries as :func:`validate` sends to its local store, paged, read-only.
@@ -202,7 +202,8 @@ def validate_endpoint(
         graph: validate this named graph; *all_graphs*: the default graph and every named
             graph; neither: the store's default graph.
         policy, progress: as for :func:`validate`.
-        timeout: seconds per request. *page_size*: rows asked for per request.
+        timeout: seconds per request. *page_size*: read each result in pages of this many
+            rows (for stores that cap results); default: each result whole, streamed.
 
     Raises:
         ShapesError: the shapes cannot be read, or a shape does not compile.

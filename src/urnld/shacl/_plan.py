@@ -461,7 +461,7 @@ def _unique_violations(step: Step, backend: Backend) -> Iterator[tuple[Node | No
 
 
 #: ``store="auto"`` keeps inputs up to this size (bytes read) in memory, larger ones on disk.
-AUTO_DISK_BYTES = 64 << 20
+AUTO_DISK_BYTES = 256 << 20
 
 
 def store_directory(choice: str | os.PathLike[str], size: int) -> str | None:

@@ -1,8 +1,10 @@
 """The plan against a running store: the same queries over the SPARQL 1.1 Protocol, read-only.
 
-Each step's SELECT is sent as it is, wrapped to name the graphs (``FROM``) and to be read in
-pages (``ORDER BY`` the selected variables, ``LIMIT``/``OFFSET``), so a store's row cap never
-cuts a result and the client holds one page at a time. Results come back as SPARQL JSON
+Each step's SELECT is sent as it is, wrapped to name the graphs (``FROM``); with a page size,
+it is read in pages (``ORDER BY`` the selected variables, ``LIMIT``/``OFFSET``), for stores
+that cap the rows of a result. Virtuoso sorts at most 10,000 rows for a paged query
+(``MaxSortedTopRows``), offset included: there, raise its ``ResultSetMaxRows`` and read each
+result whole instead. Results come back as SPARQL JSON
 results (the CSV form cannot tell an IRI from a literal). Terms are queried as the store keeps
 them (:class:`~._terms.Plain`): a store that keeps literals by value (Oxigraph, Virtuoso)
 answers about them so, as it would to any other query.
@@ -23,8 +25,8 @@ from ._terms import Plain
 
 __all__ = ["DEFAULT_PAGE_SIZE", "RemoteStore"]
 
-#: Rows asked for per request.
-DEFAULT_PAGE_SIZE = 50_000
+#: Rows asked for per request: None, each result read whole as it streams in.
+DEFAULT_PAGE_SIZE: int | None = None
 _JSON = "application/sparql-results+json"
 _HEAD = re.compile(r"^SELECT\s+(DISTINCT\s+)?(.*?)\s+WHERE\s", re.DOTALL)
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -42,12 +44,12 @@ class RemoteStore:
     terms: Plain = Plain()
 
     def __init__(self, endpoint: Endpoint, *, graph: str | None = None,
-                 all_graphs: bool = False, page_size: int = DEFAULT_PAGE_SIZE) -> None:
+                 all_graphs: bool = False, page_size: int | None = DEFAULT_PAGE_SIZE) -> None:
         if graph is not None and all_graphs:
             raise ValueError("give a graph IRI or all graphs, not both")
         if graph is not None and (not graph or any(c in graph for c in '<>"{}|^`\\ \n')):
             raise ValueError(f"not a usable graph IRI: {graph!r}")
-        if page_size < 1:
+        if page_size is not None and page_size < 1:
             raise ValueError(f"the page size must be a positive number, not {page_size}")
         self.endpoint = endpoint
         self.page_size = page_size
@@ -68,6 +70,11 @@ class RemoteStore:
         if m is None:  # pragma: no cover - the compiler writes every query this way
             raise EndpointError(f"cannot page the query {sparql[:60]!r}")
         names = [v[1:] for v in _selected(m.group(2))]
+        if self.page_size is None:
+            query = f"SELECT * {self._from}WHERE {{ {{ {sparql} }} }}"
+            yield from (tuple(_term(b.get(n)) for n in names)
+                        for b in _bindings(self.endpoint, query))
+            return
         order = " ".join(f"?{n}" for n in names)
         offset = 0
         while True:

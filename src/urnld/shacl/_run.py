@@ -144,7 +144,7 @@ def run_endpoint(
     all_graphs: bool,
     progress: Callable[[int, int], None] | None,
     timeout: float,
-    page_size: int,
+    page_size: int | None,
 ) -> Report:
     """Validate the data of a running store with the compiled plan, read-only."""
     from ..endpoint import Endpoint

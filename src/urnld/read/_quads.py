@@ -20,7 +20,7 @@ from ._guard import HazardMode
 from ._oxigraph import _syntax_error
 from ._reader import OXIGRAPH_GUARDED, Catalog, _read_bytes, guard_raw, read
 
-__all__ = ["read_quads"]
+__all__ = ["quads_of_graph", "read_quads"]
 
 _OX_FORMATS = {"turtle": "TURTLE", "trig": "TRIG", "nt": "N_TRIPLES", "nquads": "N_QUADS",
                "xml": "RDF_XML"}
@@ -59,7 +59,7 @@ def read_quads(
         doc_base = Path(path).resolve().as_uri()
     if fmt not in OXIGRAPH_GUARDED:
         graph = read(path, format=fmt, base=base, catalog=catalog, hazards=hazards, name=label)
-        yield from _from_rdflib(graph)
+        yield from quads_of_graph(graph)
         return
     ox_format = getattr(ox.RdfFormat, _OX_FORMATS[fmt])
     try:
@@ -83,9 +83,16 @@ def read_quads(
                         f"too long: {e}") from None
 
 
-def _from_rdflib(graph: Any) -> Iterator[Any]:
+def quads_of_graph(graph: Any) -> Iterator[Any]:
+    """An rdflib ``Graph`` or ``Dataset`` as pyoxigraph quads (graph names kept).
+
+    >>> from rdflib import Graph
+    >>> g = Graph().parse(data='<urn:example:a> <urn:example:p> "x"@EN .', format="nt")
+    >>> [str(q.object) for q in quads_of_graph(g)]
+    ['"x"@en']
+    """
     import pyoxigraph as ox
-    from rdflib import BNode, Literal, URIRef
+    from rdflib import BNode, Dataset, Literal, URIRef
 
     def term(t: Any) -> Any:
         if isinstance(t, URIRef):
@@ -100,12 +107,12 @@ def _from_rdflib(graph: Any) -> Iterator[Any]:
             return ox.Literal(str(t))
         raise ReadError(f"the term {t!r} cannot be stored")
 
-    if hasattr(graph, "quads"):
+    if isinstance(graph, Dataset):
         for s, p, o, g in graph.quads((None, None, None, None)):
             name = getattr(g, "identifier", g)
             default = name is None or str(name) == "urn:x-rdflib:default"
             yield ox.Quad(term(s), term(p), term(o),
                           ox.DefaultGraph() if default else term(name))
-    else:  # pragma: no cover - read() gives a Graph or a Dataset, both have quads()
-        for s, p, o in graph:
+    else:
+        for s, p, o in graph.triples((None, None, None)):
             yield ox.Quad(term(s), term(p), term(o))

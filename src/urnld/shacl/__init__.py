@@ -146,7 +146,8 @@ def validate(
     >>> data = Graph().parse(format="turtle", data=\'\'\'
     ...     @prefix dcterms: <http://purl.org/dc/terms/> .
     ...     @prefix schema: <http://schema.org/> .
-    ...     <http://example.org/b1> a schema:Book ; dcterms:identifier "urn:isbn:0395363412" .\'\'\')
+    ...     <http://example.org/b1> a schema:Book ;
+    ...         dcterms:identifier "urn:isbn:0395363412" .\'\'\')
     >>> report = validate(data)
     >>> [(r.value, r.component.split("#")[1]) for r in report]
     [(rdflib.term.Literal('urn:isbn:0395363412'), 'NamespaceValidConstraintComponent')]
@@ -176,7 +177,8 @@ def validate(
         data_graph = load_data(data, read_options)
         report = _run_pyshacl(data_graph, shapes_graph, inference=inference,
                               engine=_PYSHACL_ENGINE.get(evaluator, "python"), progress=progress)
-    engines = dict.fromkeys(_root_texts(shapes_graph), "pyshacl: " + ("inference" if inference != "none" else "chosen"))
+    why = "inference" if inference != "none" else "chosen"
+    engines = dict.fromkeys(_root_texts(shapes_graph), f"pyshacl: {why}")
     return Report(report.conforms, report.results, report.report_graph, report.pyshacl_text,
                   shapes_graph, engines)
 

@@ -279,7 +279,8 @@ class _Compiler:
         parts: list[str] = []
         if path is None:
             parts.extend(cond(v) for _, cond in self.value_conditions(shape, stack))
-            parts.extend(self.conforms(prop, v, stack) for prop in self.g.objects(shape, SH.property))
+            parts.extend(self.conforms(prop, v, stack)
+                         for prop in self.g.objects(shape, SH.property))
             if _true(self.g.value(shape, SH.closed)):
                 parts.append(f"NOT EXISTS {{ {self.closed_pattern(shape, v)} }}")
         else:
@@ -290,9 +291,8 @@ class _Compiler:
             parts.extend(self.property_conditions(shape, sparql_path, v, stack))
             for prop in self.g.objects(shape, SH.property):
                 x = self.var()
-                parts.append(
-                    f"NOT EXISTS {{ {v} {sparql_path} {x} . FILTER (!({self.conforms(prop, x, stack)})) }}"
-                )
+                nested = self.conforms(prop, x, stack)
+                parts.append(f"NOT EXISTS {{ {v} {sparql_path} {x} . FILTER (!({nested})) }}")
         return "(" + " && ".join(parts) + ")" if parts else "true"
 
     def property_conditions(
@@ -309,8 +309,9 @@ class _Compiler:
             yield f"NOT EXISTS {{ {self.distinct_values(v, p, n + 1)} }}"
         if _true(g.value(shape, SH.uniqueLang)):
             a, b = self.var(), self.var()
+            la, lb = self.t.lang(a), self.t.lang(b)
             yield (f"NOT EXISTS {{ {v} {p} {a} . {v} {p} {b} . FILTER (!sameTerm({a}, {b}) && "
-                   f"{self.t.lang(a)} != \"\" && LCASE({self.t.lang(a)}) = LCASE({self.t.lang(b)})) }}")
+                   f"{la} != \"\" && LCASE({la}) = LCASE({lb})) }}")
         for other in g.objects(shape, SH.equals):
             q, x = self.path(other), self.var()
             yield (f"(NOT EXISTS {{ {v} {p} {x} . FILTER NOT EXISTS {{ {v} {q} {x} }} }} && "
@@ -600,7 +601,7 @@ class _Compiler:
                            f"(!COALESCE({t.value(val)} {op} {t.value('?other')}, false)) }}",
                      kind, parameter=other)
 
-    def qualified_steps(self, shape: Node, p: str, f: str, ctx: str,
+    def qualified_steps(self, shape: Node, p: str, f: str, ctx: str,  # noqa: PLR0917
                         step: Callable[..., None], stack: tuple[Node, ...]) -> None:
         g = self.g
         for q in g.objects(shape, SH.qualifiedValueShape):
@@ -611,8 +612,8 @@ class _Compiler:
                     for sib in g.objects(parent, SH.property):
                         if sib == shape:
                             continue
-                        for sq in g.objects(sib, SH.qualifiedValueShape):
-                            siblings.append(self._bound(sq, stack))
+                        siblings.extend(self._bound(sq, stack)
+                                        for sq in g.objects(sib, SH.qualifiedValueShape))
             test = " && ".join([f"COALESCE({cond('?value')}, false)",
                                 *(f"!COALESCE({s('?value')}, false)" for s in siblings)])
             counted = (f"SELECT ?this {ctx} WHERE {{ {f} OPTIONAL "
@@ -625,7 +626,8 @@ class _Compiler:
                     n = self.integer(shape, prop)
                     step(comp, f"{counted} HAVING (COUNT(DISTINCT ?value) {op} {n})", "focus")
 
-    def urn_steps(self, shape: Node, path_node: Node | None, f: str, ctx: str, values: str,
+    def urn_steps(self, shape: Node, path_node: Node | None, f: str, ctx: str,  # noqa: PLR0917
+                  values: str,
                   step: Callable[..., None]) -> None:
         """urnld's components: the pairs, judged value by distinct value in Python."""
         g = self.g

@@ -13,10 +13,9 @@ import os
 import shutil
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rdflib import BNode, Dataset, Graph, Literal, URIRef
+from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
 
@@ -25,7 +24,7 @@ from ._report import ValidationResult, render_path, render_term
 from ._rules import RULES, URNSH, key_function, narrows, switched_on
 from ._terms import Encoded, Plain, decode_literal
 
-__all__ = ["Backend", "LocalStore", "PlanRun", "execute", "load_store"]
+__all__ = ["AUTO_DISK_BYTES", "Backend", "LocalStore", "execute", "load_store", "store_directory"]
 
 # What a result says when its shape has no sh:message (pyshacl's wording where it has one).
 _DEFAULT_MESSAGES = {
@@ -206,7 +205,7 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
                     changed = True
             else:
                 dt = o.datatype.value
-                if dt != string and (dt.startswith(xsd) or dt.startswith("urn:x-urnld-")):
+                if dt != string and dt.startswith((xsd, "urn:x-urnld-")):
                     key = (o.value, dt)
                     new = encoded.get(key)
                     if new is None:
@@ -224,37 +223,6 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
             if type(g) is blank:
                 g, changed = blank(prefix + g.value), True
         yield quad_t(s, p, o, g) if changed else q
-
-
-def store_quads_of_graph(graph: Graph) -> Iterator[Any]:
-    """An rdflib graph's statements as pyoxigraph quads (for :func:`load_store`)."""
-    import pyoxigraph as ox
-
-    def term(t: Any) -> Any:
-        if isinstance(t, URIRef):
-            return ox.NamedNode(str(t))
-        if isinstance(t, BNode):
-            return ox.BlankNode(str(t))
-        if isinstance(t, Literal):
-            if t.language:
-                return ox.Literal(str(t), language=t.language)
-            if t.datatype is not None:
-                return ox.Literal(str(t), datatype=ox.NamedNode(str(t.datatype)))
-            return ox.Literal(str(t))
-        raise ValueError(f"the term {t!r} cannot be validated")
-
-    # Every graph of a Dataset into the default graph: the union is what SHACL sees.
-    triples = (q[:3] for q in graph.quads((None, None, None, None))) if isinstance(
-        graph, Dataset) else graph.triples((None, None, None))
-    for s, p, o in triples:
-        yield ox.Quad(term(s), term(p), term(o))
-
-
-@dataclass
-class PlanRun:
-    """What :func:`execute` found: results, and the counts per shape, component, severity."""
-
-    results: list[ValidationResult] = field(default_factory=list)
 
 
 class _Texts:

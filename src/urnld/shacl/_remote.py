@@ -127,10 +127,8 @@ def _term(binding: Any) -> Term | None:
 
 def _selected(head: str) -> list[str]:
     # "?this ?value ?t1" or "?this (LCASE(…) AS ?lang) ?t1": the names the rows carry
-    names = []
-    for part in re.finditer(r"\(.*?\sAS\s(\?\w+)\)|(\?\w+)", head):
-        names.append(part.group(1) or part.group(2))
-    return names
+    return [part.group(1) or part.group(2)
+            for part in re.finditer(r"\(.*?\sAS\s(\?\w+)\)|(\?\w+)", head)]
 
 
 def _with_param(url: str, param: str) -> str:

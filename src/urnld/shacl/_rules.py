@@ -30,7 +30,7 @@ import functools
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from rdflib import Literal, Namespace, URIRef
 from rdflib.plugins.sparql.operators import EBV
@@ -46,10 +46,10 @@ __all__ = [
     "Facts",
     "Rule",
     "facts",
-    "key_function",
     "finding_codes",
     "in_scope",
     "index_holders",
+    "key_function",
     "namespace_codes",
     "namespace_verdict",
 ]

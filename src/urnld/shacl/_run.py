@@ -12,10 +12,10 @@ from rdflib.namespace import RDF, RDFS, SH
 
 from ..errors import URNError
 from ..jsonld import URNContextError
-from ..read import ReadError, read_quads
+from ..read import ReadError, quads_of_graph, read_quads
 from ._compile import compile_shapes, roots_of
 from ._load import DataError, GraphSource, ReadOptions, _sources, load_data
-from ._plan import execute, load_store, store_directory, store_quads_of_graph
+from ._plan import execute, load_store, store_directory
 from ._report import Report, ValidationResult, render_term
 from ._terms import Encoded
 
@@ -42,7 +42,7 @@ def plan_sources(sources: Sequence[GraphSource], options: ReadOptions | None
                  ) -> list[Iterable[Any]]:
     """Each input as pyoxigraph quads, read by urnld's reader (errors as :class:`DataError`)."""
     opts = options or ReadOptions()
-    return [store_quads_of_graph(s) if isinstance(s, Graph) else _quads(os.fspath(s), opts)
+    return [quads_of_graph(s) if isinstance(s, Graph) else _quads(os.fspath(s), opts)
             for s in sources]
 
 

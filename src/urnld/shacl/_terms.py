@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from rdflib import BNode, Literal, URIRef
+from rdflib import Literal, URIRef
 from rdflib.term import Node
 
 __all__ = ["LANG_PREFIX", "LIT_PREFIX", "Encoded", "NotCompiled", "Plain", "sparql_string"]
@@ -126,7 +126,8 @@ class Encoded(Plain):
 
     def lang(self, e: str) -> str:
         d = f"STR(DATATYPE({e}))"
-        return f'IF(STRSTARTS({d}, "{LANG_PREFIX}"), SUBSTR({d}, {len(LANG_PREFIX) + 1}), LANG({e}))'
+        return (f'IF(STRSTARTS({d}, "{LANG_PREFIX}"), SUBSTR({d}, {len(LANG_PREFIX) + 1}), '
+                f"LANG({e}))")
 
     def value(self, e: str) -> str:
         d = f"STR(DATATYPE({e}))"
@@ -152,7 +153,3 @@ def decode_literal(lexical: str, datatype: str | None, language: str | None) -> 
         # rdflib lower-cases tags; str.__new__-free: the tag is kept as Literal gives it.
         return Literal(lexical, lang=datatype[len(LANG_PREFIX):])
     return Literal(lexical, datatype=URIRef(datatype), normalize=False)
-
-
-def is_blank(term: Node) -> bool:
-    return isinstance(term, BNode)

@@ -60,7 +60,10 @@ def test_validate_json_never_claims_conformance_of_unread_data(capsys, tmp_path:
     (tmp_path / "good.ttl").write_bytes(GOOD)
     code, out, err = run(capsys, "validate", "--json", str(tmp_path / "good.ttl"),
                          str(tmp_path / "missing.ttl"))
-    assert code == 2 and out == "" and "missing.ttl" in err
+    assert code == 2 and "missing.ttl" in err
+    # --json always prints JSON, as check does: not ok, no verdict on data it did not read
+    doc = json.loads(out)
+    assert doc["ok"] is False and doc["conforms"] is None and "missing.ttl" in doc["error"]
 
 
 def test_canonicalize_report_is_not_ok_when_it_is_incomplete(capsys, tmp_path: Path) -> None:

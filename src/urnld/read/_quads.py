@@ -62,6 +62,7 @@ def read_quads(
         yield from quads_of_graph(graph)
         return
     ox_format = getattr(ox.RdfFormat, _OX_FORMATS[fmt])
+    raw: bytes | None = None
     try:
         if fmt in ("nt", "nquads"):
             try:
@@ -77,7 +78,7 @@ def read_quads(
         guard_raw(raw, fmt, base=doc_base, hazards=hazards, name=label, stacklevel=5)
         yield from ox.parse(raw, ox_format, base_iri=doc_base)
     except SyntaxError as e:
-        raise _syntax_error(e, label, fmt) from None
+        raise _syntax_error(e, label, fmt, raw) from None
     except MemoryError as e:
         raise ReadError(f"{label}: cannot parse as {fmt}: one token (literal, IRI, string) is "
                         f"too long: {e}") from None

@@ -27,7 +27,7 @@ root, which then runs on pyshacl (:mod:`._plan` says which).
 ...        sh:property [ sh:path ex:p ; sh:minCount 1 ; sh:datatype ex:D ] .''')
 >>> roots, failed = compile_shapes(shapes, Plain())
 >>> [s.component.split("#")[1] for s in roots[0].steps]
-['MinCountConstraintComponent', 'DatatypeConstraintComponent']
+['DatatypeConstraintComponent', 'MinCountConstraintComponent']
 >>> failed
 {}
 """

@@ -174,9 +174,9 @@ def _run(args_list: list[str], command: str | None, prog: str) -> int:
         args = parser.parse_args(args_list)
         args.argv = args_list  # for reports that say which command made them
         if args.command is None:
-            # Exit 2 is an error: say which, on stderr, with the usage line.
-            parser.print_usage(sys.stderr)
-            print("urnld: error: give a COMMAND ('urnld --help' lists them)", file=sys.stderr)
+            # No command: the one answer is the help listing them (on stderr, exit 2 as for
+            # any usage error), not a usage line followed by an error about it.
+            parser.print_help(sys.stderr)
             return 2
         module = _load(args.command)
         from ._paths import check_args

@@ -220,7 +220,8 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
     d = _report_dict(report, streamed=streamed)
     positions = find_positions(args.inputs, shown_spellings(d))
     write_html(args.html, canonicalize_document(
-        d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions
+        d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions,
+        rule_invalid=report.rule_invalid_nids(getattr(args, "policy", None)),
     ))
 
 

@@ -47,6 +47,7 @@ from ._legacy import legacy_escaped, upgrade_draft_query
 from ._normalizers import is_urn_like
 from ._params import Params
 from ._parser import RFC2141_RE, RFC8141_RE, Mode, syntax_error
+from ._regular import open_regular, read_regular
 from ._repair import Repair, repair
 from ._rule import (
     GENERIC,
@@ -139,9 +140,11 @@ __all__ = [
     "nid_policy_error",
     "normalized_text",
     "on_register",
+    "open_regular",
     "parse",
     "policy_scope",
     "prefix_entry",
+    "read_regular",
     "register",
     "repair",
     "syntax_error",

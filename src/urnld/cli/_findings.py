@@ -25,6 +25,7 @@ joined by spaces):
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -67,10 +68,15 @@ class FindingsWriter:
     """
 
     def __init__(self, path: str) -> None:
+        from .._kernel import atomic_output
+
         self.path = path
         self.csv = path.lower().endswith(".csv")
+        # Written as every output is: complete or not at all (a full disk leaves nothing).
+        self._output = contextlib.ExitStack()
         self._file: IO[str] = (
-            sys.stdout if path == "-" else open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+            sys.stdout if path == "-"
+            else self._output.enter_context(atomic_output(path, text=True))
         )
         self._csv_writer: Any = None
         if self.csv:
@@ -96,14 +102,19 @@ class FindingsWriter:
             self.write(record)
 
     def close(self) -> None:
-        if self._file is not sys.stdout:
-            self._file.close()
+        """Finish the file: renamed into place (or, within a run, when the run commits)."""
+        if self._file is sys.stdout:
+            self._file.flush()
+        self._output.close()
 
     def __enter__(self) -> FindingsWriter:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, *exc: Any) -> None:
+        if exc[0] is None:
+            self.close()
+        else:  # an error on the way: the partial file is removed, nothing is replaced
+            self._output.__exit__(*exc)
 
 
 def _slices(
@@ -313,8 +324,10 @@ def write_sarif(
     text = json.dumps(head, indent=1, ensure_ascii=False)
     before, after = text.split('"@RESULTS@"')
     rule_index = {r["id"]: i for i, r in enumerate(head["runs"][0]["tool"]["driver"]["rules"])}  # type: ignore[index]
+    from .._kernel import atomic_output
+
     n = 0
-    with open(path, "w", encoding="utf-8") as f:
+    with atomic_output(path, text=True) as f:
         f.write(before)
         for spelling, error, source, line, count in places:
             code, message = _code(error)

@@ -417,9 +417,13 @@ def prefix_lengths_option(value: str | None) -> Any:
 
         biip_prefix_lengths("0")  # names the missing package now, not at the first IRI
         return biip_prefix_lengths
+    from .._kernel import read_regular
+
     try:
-        with open(value, encoding="utf-8") as f:
-            table = json.load(f)
+        # A regular file within a limit (GS1's full table is well under 1 MiB).
+        table = json.loads(read_regular(value, "prefix-length table", max_bytes=16 << 20))
+    except URNError as e:
+        raise URNError(f"--gs1-prefix-lengths {value}: {e}") from None
     except (OSError, ValueError) as e:
         raise URNError(f"--gs1-prefix-lengths {value}: cannot read it: {e}") from None
     if not isinstance(table, dict) or not all(

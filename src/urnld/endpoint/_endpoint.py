@@ -323,6 +323,10 @@ def canonicalize_endpoint(
     finishes the job with the same final store as one uninterrupted run.
     """
     scope = _validate_graph(graph, all_graphs)
+    if undo is not None and not dry_run:
+        from ._undo import check_undo_file
+
+        check_undo_file(undo)  # before the store is asked anything: a bad file is refused first
     if batch < 1:
         raise URNError(f"batch size must be a positive integer, got {batch}")
     if dry_run and undo is not None:

@@ -65,6 +65,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Final
 from urllib.parse import quote
 
+from .._core import read_regular
 from ..errors import URNError, URNLDEnvironmentError
 from ._reverse import (
     CheckFields,
@@ -403,11 +404,23 @@ def load_resolvers(path: str | PathLike[str]) -> tuple[Resolver, ...]:
     """
     p = Path(path)
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
+        # A regular file of bounded size: a FIFO would block, /dev/zero never end.
+        raw = read_regular(p, "resolver table", max_bytes=MAX_TABLE_BYTES)
+    except URNError as e:
+        raise ResolverError(str(e)) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ResolverError(f"{p}: the resolver table is not UTF-8 (byte {e.start})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ResolverError(f"{p}: not a valid TOML resolver table: {e}") from None
     return _from_table(data, str(p))
+
+
+#: The largest resolver table :func:`load_resolvers` reads (urnld's own is a few KiB).
+MAX_TABLE_BYTES = 16 << 20
 
 
 def _from_table(data: dict[str, object], where: str) -> tuple[Resolver, ...]:

@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import urnld
 import urnld.namespaces
-from urnld._core import _urn
 from urnld import URN, URNConversionError, URNSyntaxError, canonical, check
+from urnld._core import _urn
 
 
 @pytest.mark.parametrize(

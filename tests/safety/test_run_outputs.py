@@ -141,14 +141,14 @@ def test_a_full_disk_on_any_output_replaces_nothing_and_leaves_nothing(
 
 def test_the_undo_file_holds_whole_blocks_on_a_full_disk(tmp_path: Path) -> None:
     # `--undo` on a full disk left a 0 B or 8 KiB undo file without a complete block.
-    probe = f"""
+    probe = """
 import sys
 from urnld.endpoint._undo import UndoWriter
 path = sys.argv[1]
 w = UndoWriter(path)
 try:
     for _ in range(int(sys.argv[2])):
-        w.begin("INSERT DATA {{ <urn:a:b> <urn:a:p> " + "x" * 3000 + " }}")
+        w.begin("INSERT DATA { <urn:a:b> <urn:a:p> " + "x" * 3000 + " }")
         w.committed()
 except OSError as e:
     print(e, file=sys.stderr)

@@ -39,7 +39,7 @@ from ._config import (
     load_policy,
     policy_scope,
 )
-from ._encode import URNEncodingError, decode_nss, encode_nss
+from ._encode import URNEncodingError, decode_component, decode_nss, encode_component, encode_nss
 from ._extract import find_urns
 from ._functional import functionally_equivalent
 from ._json import json_default
@@ -116,7 +116,9 @@ __all__ = [
     "check_options",
     "check_parsed",
     "check_text",
+    "decode_component",
     "decode_nss",
+    "encode_component",
     "encode_nss",
     "equivalent",
     "fast_check_fields",

@@ -62,8 +62,9 @@ def read_regular(
     """The bytes of a regular file of at most *max_bytes* (see :func:`open_regular`); a file
     that grows past the limit while read is refused too.
 
-    >>> import tempfile, os
-    >>> p = os.path.join(tempfile.mkdtemp(), "t.toml"); _ = open(p, "w").write("a = 1")
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.toml"
+    >>> _ = p.write_text("a = 1")
     >>> read_regular(p, "table", max_bytes=100)
     b'a = 1'
     """

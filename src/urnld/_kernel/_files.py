@@ -321,7 +321,8 @@ def output_transaction() -> Iterator[OutputTransaction]:
     ...         with atomic_output(p, text=True) as f:
     ...             _ = f.write("2")
     ...     run.commit()
-    >>> open(a).read(), open(b).read()
+    >>> import pathlib
+    >>> pathlib.Path(a).read_text(), pathlib.Path(b).read_text()
     ('2', '2')
     """
     run = _Run()

@@ -45,6 +45,7 @@ __all__ = [
     "open_input",
     "open_regular",
     "output_transaction",
+    "outside_transaction",
     "owner_gone",
     "owner_tag",
     "read_regular",
@@ -301,6 +302,28 @@ class OutputTransaction:
     def discard(self) -> None:
         """Remove every output written so far; nothing they would replace is touched."""
         self._run.discard()
+
+
+@contextlib.contextmanager
+def outside_transaction() -> Iterator[None]:
+    """Outputs written in the block are renamed into place at once, whatever the run does
+    later: for a record of what a run already did that cannot be undone by not committing
+    (the report of an in-place store update that stopped half-way says which batches the
+    store committed).
+
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "r.json")
+    >>> with output_transaction(), outside_transaction():
+    ...     with atomic_output(p, text=True) as f:
+    ...         _ = f.write("{}")
+    >>> os.path.exists(p)
+    True
+    """
+    token = _RUN.set(None)
+    try:
+        yield
+    finally:
+        _RUN.reset(token)
 
 
 @contextlib.contextmanager

@@ -69,9 +69,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--inference", choices=["none", "rdfs", "owlrl", "both"], default="none",
                         help="pyshacl pre-validation inference (default: none)")
     add_input_options(parser, stdin="turtle")
-    parser.add_argument("--engine", choices=["python", "sparql"], default="python",
-                        help="how urnsh: components run: in Python (default, fast) or as their "
-                             "SPARQL definitions (slow; same results)")
+    parser.add_argument("--evaluator", choices=["plan", "pyshacl", "sparql"], default="plan",
+                        help="how shapes run: plan (default: compiled into set-at-a-time "
+                             "queries on a store; shapes it cannot compile run on pyshacl), "
+                             "pyshacl (every shape on pyshacl, urnld's components in Python), "
+                             "sparql (on pyshacl, urnld's components as their SPARQL "
+                             "definitions; slow). Same results")
     add_policy_options(parser)
     from ._report_options import add_report_options
 
@@ -151,7 +154,7 @@ def _run(args: argparse.Namespace) -> int:
     counter = (bar.counter("running the shapes", "checks", then="building the report")
                if bar.enabled else None)
     with warnings_to_stderr("urnld validate"), bar.ticking("reading the data and the shapes"):
-        report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
+        report = validate(args.data, args.shapes, inference=args.inference, evaluator=args.evaluator,
                           read_options=options, policy=policy, progress=counter)
     out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
     if args.findings:

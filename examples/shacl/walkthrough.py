@@ -15,8 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from rdflib import Graph
-from rdflib import BNode
+from rdflib import BNode, Graph
 
 from urnld.shacl import validate
 

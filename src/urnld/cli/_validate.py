@@ -164,7 +164,11 @@ def _run(args: argparse.Namespace) -> int:
             print()
         raise
     fallback = {shape: how for shape, how in report.engines.items() if how != "plan"}
-    if fallback and not args.quiet:
+    if fallback and len(fallback) == len(report.engines) and len(set(fallback.values())) == 1:
+        if not args.quiet:
+            why = next(iter(fallback.values())).removeprefix("pyshacl: ")
+            print(f"urnld validate: every shape ran on pyshacl: {why}", file=sys.stderr)
+    elif fallback and not args.quiet:
         shown = "; ".join(f"{shape} ({how.removeprefix('pyshacl: ')})"
                           for shape, how in list(fallback.items())[:3])
         more = f" and {len(fallback) - 3} more" if len(fallback) > 3 else ""

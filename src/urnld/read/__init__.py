@@ -23,7 +23,7 @@ from ._errors import ReadError, UnsafeXMLError
 from ._fixbase import Rewrite, fix_base
 from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
 from ._guard import IN_READER, HazardMode, guard_text
-from ._quads import quads_of_graph, read_quads
+from ._quads import UnstorableTermError, quads_of_graph, read_quads
 from ._reader import Catalog, loader_for, new_graph, read, read_into
 
 __all__ = [
@@ -36,6 +36,7 @@ __all__ = [
     "ReadError",
     "Rewrite",
     "UnsafeXMLError",
+    "UnstorableTermError",
     "fix_base",
     "format_for_path",
     "guard_text",

@@ -20,7 +20,12 @@ from ._guard import HazardMode
 from ._oxigraph import _syntax_error
 from ._reader import OXIGRAPH_GUARDED, Catalog, _read_bytes, guard_raw, read
 
-__all__ = ["quads_of_graph", "read_quads"]
+__all__ = ["UnstorableTermError", "quads_of_graph", "read_quads"]
+
+
+class UnstorableTermError(ReadError):
+    """A graph read by rdflib's own parser (N3, TriX, HexTuples) holds a term that RDF 1.1 and
+    pyoxigraph do not accept (an IRI with a space, a malformed language tag)."""
 
 _OX_FORMATS = {"turtle": "TURTLE", "trig": "TRIG", "nt": "N_TRIPLES", "nquads": "N_QUADS",
                "xml": "RDF_XML"}
@@ -96,6 +101,12 @@ def quads_of_graph(graph: Any) -> Iterator[Any]:
     from rdflib import BNode, Dataset, Literal, URIRef
 
     def term(t: Any) -> Any:
+        try:
+            return convert(t)
+        except ValueError as e:  # pyoxigraph checks IRIs and language tags; rdflib's N3 does not
+            raise UnstorableTermError(f"the term {str(t)!r} is not RDF 1.1 ({e})") from None
+
+    def convert(t: Any) -> Any:
         if isinstance(t, URIRef):
             return ox.NamedNode(str(t))
         if isinstance(t, BNode):

@@ -12,7 +12,7 @@ from rdflib.namespace import RDF, RDFS, SH
 
 from ..errors import URNError
 from ..jsonld import URNContextError
-from ..read import ReadError, quads_of_graph, read_quads
+from ..read import ReadError, UnstorableTermError, quads_of_graph, read_quads
 from ._compile import compile_shapes, roots_of
 from ._load import DataError, GraphSource, ReadOptions, _sources, load_data
 from ._plan import execute, load_store, store_directory
@@ -50,7 +50,7 @@ def _quads(path: str, opts: ReadOptions) -> Iterator[Any]:
     try:
         yield from read_quads(path, format=opts.format, base=opts.base, catalog=opts.catalog,
                               hazards=opts.hazards)
-    except URNContextError:
+    except (URNContextError, UnstorableTermError):
         raise
     except ReadError as e:
         raise DataError(str(e)) from e
@@ -91,8 +91,12 @@ def run_plan(
             predicates = None
         else:
             predicates |= root.predicates
-    backend = load_store(plan_sources(sources, read_options), predicates=predicates,
-                         directory=store_directory(store, input_size(sources)))
+    try:
+        backend = load_store(plan_sources(sources, read_options), predicates=predicates,
+                             directory=store_directory(store, input_size(sources)))
+    except UnstorableTermError as e:
+        # rdflib's N3 parser takes what no store holds: validate the graph rdflib read.
+        return _all_on_pyshacl(data, shapes, read_options, f"pyshacl: {e}")
     try:
         roots, _ = compile_shapes(shapes, Encoded(), subclass_relation(backend))
         results = execute(roots, backend, shapes, progress=progress)
@@ -113,6 +117,17 @@ def run_plan(
     results.sort(key=ValidationResult.sort_key)
     return Report(conforms, tuple(results), None, "", shapes, dict(sorted(engines.items())),
                   descriptions)
+
+
+def _all_on_pyshacl(data: GraphSource | Sequence[GraphSource], shapes: Graph,
+                    read_options: ReadOptions | None, why: str) -> Report:
+    from . import _run_pyshacl
+
+    report = _run_pyshacl(load_data(data, read_options), shapes, inference="none",
+                          engine="python", progress=None)
+    engines = {render_term(r, shapes.namespace_manager): why for r in roots_of(shapes)}
+    return Report(report.conforms, report.results, report.report_graph, report.pyshacl_text,
+                  shapes, dict(sorted(engines.items())))
 
 
 def _fallback(data: GraphSource | Sequence[GraphSource], shapes: Graph, compiled: Sequence[Any],

@@ -100,7 +100,7 @@ def in_process(data: Path, store: str, repeat: int) -> None:
     from urnld.stream import check_file
 
     def check() -> None:
-        check_file(str(data), report=CheckReport())
+        check_file(str(data), report=CheckReport(), jobs=1)  # one process: its CPU is ours
 
     def plan() -> None:
         validate(str(data), store=store)

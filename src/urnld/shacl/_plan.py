@@ -345,23 +345,18 @@ def execute(
     steps = [s for r in roots for s in r.steps]
     groups: dict[str, list[Step]] = {}
     for step in steps:
-        if step.kind == "urn" and not RULES[step.component].needs_graph:
+        if step.kind == "urn":
             groups.setdefault(step.sparql, []).append(step)
     total, done = len(steps), 0
     if progress is not None:
         progress(0, total)
     for step in steps:
-        if step.kind == "urn" and not RULES[step.component].needs_graph:
+        if step.kind == "urn":
             group = groups.pop(step.sparql, None)
             if group is None:
                 continue  # done with the first step of its group
             _judge(group, backend, [_Out(s, texts, backend.node, sink) for s in group])
             done += len(group)
-        elif step.kind == "urn":
-            out = _Out(step, texts, backend.node, sink)
-            for focus, value in _unique_violations(step, backend):
-                out.add(focus, value)  # a focus node holding a value twice: two rows, one result
-            done += 1
         else:
             _Out(step, texts, backend.node, sink).rows(backend.select(step.sparql))
             done += 1
@@ -373,9 +368,14 @@ def execute(
 def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out]) -> None:
     """urnld's components over one query's (focus, value) rows, each row read once and each
     value judged by its lexical form; the URN core's verdicts are cached per distinct string
-    (a catalog repeats its URNs), in bounded memory."""
-    tests = [RULES[s.component].text_check(s.params) for s in group]
-    live = [(t, o) for t, o in zip(tests, outs, strict=True) if t is not None]
+    (a catalog repeats its URNs), in bounded memory. ``urnsh:uniqueByEquivalence`` judges a
+    value against the holders of its equivalence class, gathered first."""
+    live: list[tuple[Callable[[str | None, Any], bool], _Out]] = []
+    for step, out in zip(group, outs, strict=True):
+        test = _unique_test(step, backend) if RULES[step.component].needs_graph else \
+            _value_test(step)
+        if test is not None:
+            live.append((test, out))
     if not live:
         return
     node, text = backend.node, backend.text
@@ -385,21 +385,27 @@ def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out]) -> Non
         t = text(raw)
         focus = value = None
         for test, out in live:
-            if test(t):
+            if test(t, row[0]):
                 if focus is None:
                     focus = node(row[0])
                     value = focus if column == 0 else node(raw)
                 out.add(focus, value)
 
 
-def _unique_violations(step: Step, backend: Backend) -> Iterator[tuple[Node | None,
-                                                                       Node | None]]:
-    """``urnsh:uniqueByEquivalence`` (:func:`._rules.unique_violations` on the store's terms):
-    the path's values of every subject grouped by their canonical assigned name, then each
-    focus node's values judged against the groups; only the results become rdflib terms."""
+def _value_test(step: Step) -> Callable[[str | None, Any], bool] | None:
+    test = RULES[step.component].text_check(step.params)
+    if test is None:
+        return None
+    return lambda text, focus: test(text)
+
+
+def _unique_test(step: Step, backend: Backend) -> Callable[[str | None, Any], bool] | None:
+    """``urnsh:uniqueByEquivalence`` (:func:`._rules.index_holders` and the SPARQL's
+    ``!sameTerm(?other, $this) && urnfn:equivalent(…)``, on the store's own terms): the path's
+    values of every subject grouped by their canonical assigned name."""
     if not switched_on(step.params.get(RULES[step.component].param)):
-        return
-    node, text = backend.node, backend.text
+        return None
+    text = backend.text
     key_of = key_function()
     narrow = narrows(step.params.get("onlyURNs"))
     holders: dict[str, Any] = {}  # key -> one holder, or a set of them once there are two
@@ -415,17 +421,18 @@ def _unique_violations(step: Step, backend: Backend) -> Iterator[tuple[Node | No
             seen.add(subject)
         elif seen != subject:
             holders[key] = {seen, subject}
-    for focus, value in backend.select(step.sparql):
-        t = text(value)
+
+    def test(t: str | None, focus: Any) -> bool:
         if narrow and (t is None or t[:4].lower() != "urn:"):
-            continue
+            return False
         key = None if t is None else key_of(t)
-        if key is not None:
-            seen = holders.get(key)
-            # !sameTerm(?other, $this): another subject holds an equivalent value
-            if not isinstance(seen, set) and (seen is None or seen == focus):
-                continue
-        yield node(focus), node(value)
+        if key is None:
+            return True  # not a URN
+        seen = holders.get(key)
+        # another subject holds an equivalent value
+        return isinstance(seen, set) or (seen is not None and seen != focus)
+
+    return test
 
 
 #: ``store="auto"`` keeps inputs up to this size (bytes read) in memory, larger ones on disk.

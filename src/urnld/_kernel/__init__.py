@@ -3,7 +3,8 @@
 The term rule (which terms are URNs, their canonical form and verdict: ``_terms``; its check
 side, what ``urnld check`` reports: ``_term_check``; its opt-in spelling modes, repairs and
 locators: ``_spellings``), the statements the canonicalization modes add (``_links``), URN
-bases (``_bases``), the file layer (inputs, ``.gz``, outputs renamed into place: ``_files``),
+bases (``_bases``), deterministic blank-node labels (``_blanks``), the file layer (inputs,
+``.gz``, outputs renamed into place: ``_files``),
 the one table of RDF syntaxes (``_formats``), the rule that picks the engine for a job
 (``_route``), the canonicalization options as one value (``_options``), the reports
 (``_report*``, public as :mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute
@@ -37,6 +38,7 @@ if TYPE_CHECKING:
         turtle_references,
         xml_base_hazards,
     )
+    from ._blanks import BlankLabels, invented, relabel_chunks, relabel_nquads
     from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
     from ._formats import (
         FORMATS,
@@ -115,6 +117,10 @@ _HOME: dict[str, tuple[str, str]] = {
     "turtle_base_hazards": ("_bases", "turtle_base_hazards"),
     "turtle_references": ("_bases", "turtle_references"),
     "xml_base_hazards": ("_bases", "xml_base_hazards"),
+    "BlankLabels": ("_blanks", "BlankLabels"),
+    "relabel_chunks": ("_blanks", "relabel_chunks"),
+    "invented": ("_blanks", "invented"),
+    "relabel_nquads": ("_blanks", "relabel_nquads"),
     "atomic_output": ("_files", "atomic_output"),
     "open_input": ("_files", "open_input"),
     "owner_gone": ("_files", "owner_gone"),
@@ -215,6 +221,7 @@ __all__ = [
     "URNFN_FUNCTIONS",
     "URNFN_NAMESPACE",
     "URN_LITERAL_DATATYPES",
+    "BlankLabels",
     "CanonOptions",
     "CanonicalizeReport",
     "CheckFields",
@@ -247,6 +254,7 @@ __all__ = [
     "extras_of_report",
     "get_syntax",
     "handoff_runs",
+    "invented",
     "is_hazard",
     "is_rdflib_internal",
     "is_urn",
@@ -258,6 +266,8 @@ __all__ = [
     "owner_tag",
     "record_extras",
     "reference_kind",
+    "relabel_chunks",
+    "relabel_nquads",
     "repair_code",
     "repair_counts",
     "repair_prefixes",

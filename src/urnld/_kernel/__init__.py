@@ -6,7 +6,8 @@ locators: ``_spellings``), the statements the canonicalization modes add (``_lin
 bases (``_bases``), deterministic blank-node labels (``_blanks``), the file layer (inputs,
 ``.gz``, outputs renamed into place: ``_files``),
 the one table of RDF syntaxes (``_formats``), the rule that picks the engine for a job
-(``_route``), the canonicalization options as one value (``_options``), the reports
+(``_route``), the canonicalization options as one value (``_options``) and the reading
+options as another (``_reading``), the reports
 (``_report*``, public as :mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute
 (``_urnfn``, for rdflib and pyoxigraph alike) and the rewriting of a SPARQL query's URN
 constants (``_query``). Standard library and the URN core only: no rdflib, no pyld. Private to
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
         get_syntax,
         output_syntax,
         syntax_for_path,
+        writable_output,
     )
     from ._links import (
         Extra,
@@ -61,6 +63,7 @@ if TYPE_CHECKING:
     )
     from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
     from ._query import canonical_query
+    from ._reading import DEFAULT_READING, HAZARD_MODES, HazardMode, ReadingOptions
     from ._report import (
         DEFAULT_MAX_EXAMPLES,
         DEFAULT_MEMORY_BUDGET,
@@ -134,6 +137,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "get_syntax": ("_formats", "get_syntax"),
     "output_syntax": ("_formats", "output_syntax"),
     "syntax_for_path": ("_formats", "syntax_for_path"),
+    "writable_output": ("_formats", "writable_output"),
     "Extra": ("_links", "Extra"),
     "LinkOptions": ("_links", "LinkOptions"),
     "extra_statements": ("_links", "extra_statements"),
@@ -145,6 +149,10 @@ _HOME: dict[str, tuple[str, str]] = {
     "CanonOptions": ("_options", "CanonOptions"),
     "resolve_options": ("_options", "resolve_options"),
     "canonical_query": ("_query", "canonical_query"),
+    "DEFAULT_READING": ("_reading", "DEFAULT_READING"),
+    "HAZARD_MODES": ("_reading", "HAZARD_MODES"),
+    "HazardMode": ("_reading", "HazardMode"),
+    "ReadingOptions": ("_reading", "ReadingOptions"),
     "DEFAULT_MAX_EXAMPLES": ("_report", "DEFAULT_MAX_EXAMPLES"),
     "DEFAULT_MEMORY_BUDGET": ("_report", "DEFAULT_MEMORY_BUDGET"),
     "ClusterStats": ("_report", "ClusterStats"),
@@ -208,8 +216,10 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "DEFAULT_MEMORY_BUDGET",
     "DEFAULT_OPTIONS",
+    "DEFAULT_READING",
     "FORMATS",
     "HAZARD_KINDS",
+    "HAZARD_MODES",
     "LINE_FORMATS",
     "MAX_XML_DEPTH",
     "NO_SPELLINGS",
@@ -230,8 +240,10 @@ __all__ = [
     "Engine",
     "Extra",
     "FunctionError",
+    "HazardMode",
     "LineError",
     "LinkOptions",
+    "ReadingOptions",
     "Route",
     "SpellingOptions",
     "Syntax",
@@ -285,5 +297,6 @@ __all__ = [
     "turtle_position",
     "turtle_references",
     "without_repair_nids",
+    "writable_output",
     "xml_base_hazards",
 ]

@@ -33,6 +33,7 @@ __all__ = [
     "get_syntax",
     "output_syntax",
     "syntax_for_path",
+    "writable_output",
 ]
 
 
@@ -172,7 +173,9 @@ def syntax_for_path(path: str, given: str | None = None, *, stdin: str = "nt") -
 def output_syntax(path: str, given: str | None, *, default: str) -> Syntax:
     """The syntax to write *path* in: *given* when set, else the extension of *path* (any
     extension the reader knows, ``.gz`` looked through), else *default* (the input's syntax,
-    for stdout, a directory or an extension that names no syntax).
+    for stdout ``-`` and a path without an extension). An extension that names no syntax is
+    refused unless *given* says what to write: ``-o x.txt`` never silently means "the
+    input's syntax". The command line and the library's file functions all ask here.
 
     >>> output_syntax("b.ntriples", None, default="turtle").name
     'nt'
@@ -180,8 +183,49 @@ def output_syntax(path: str, given: str | None, *, default: str) -> Syntax:
     'trig'
     >>> output_syntax("o.txt", "nq", default="turtle").name
     'nquads'
+    >>> output_syntax("o.txt", None, default="turtle")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    urnld.errors.ReadError: o.txt: cannot tell the output syntax from the extension '.txt'; ...
     """
     if given:
         return get_syntax(given)
-    found = None if path == "-" else _by_extension(path)
-    return found if found is not None else get_syntax(default)
+    if path == "-":
+        return get_syntax(default)
+    found = _by_extension(path)
+    if found is not None:
+        return found
+    name = path[:-3] if path.lower().endswith(".gz") else path
+    suffix = PurePath(name).suffix
+    if not suffix:
+        return get_syntax(default)
+    raise ReadError(
+        f"{path}: cannot tell the output syntax from the extension {suffix!r}; name one with "
+        f"--output-format, or use an extension of: {', '.join(sorted(_BY_EXTENSION))} "
+        "(.gz after any)"
+    )
+
+
+def writable_output(path: str, given: str | None, *, default: str) -> Syntax:
+    """:func:`output_syntax`, refused with the command's messages when urnld cannot write it
+    (the one check behind ``urnld canonicalize -o`` and the library's file functions).
+
+    >>> writable_output("x.ttl", None, default="nt").name
+    'turtle'
+    >>> writable_output("x.ttl", "yaml", default="nt")
+    Traceback (most recent call last):
+    ...
+    urnld.errors.ReadError: unknown output format 'yaml'; use one of: hext, json-ld, \
+longturtle, n3, nquads, nt, pretty-xml, trig, trix, turtle, xml
+    """
+    try:
+        syntax = output_syntax(path, given, default=default)
+    except ReadError:
+        if not given:
+            raise
+        writable = sorted(s.name for s in SYNTAXES.values() if s.writable)
+        raise ReadError(f"unknown output format {given!r}; use one of: "
+                        f"{', '.join(writable)}") from None
+    if not syntax.writable:
+        raise ReadError(f"urnld cannot write {syntax.label}; choose another --output-format")
+    return syntax

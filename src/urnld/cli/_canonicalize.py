@@ -18,12 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from .._kernel import (
-    SYNTAXES,
     CanonOptions,
     Engine,
     canonicalize_route,
-    output_syntax,
     syntax_for_path,
+    writable_output,
 )
 from ..errors import URNError
 from ._common import ProgressLine, counted, source_name
@@ -162,15 +161,7 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     if args.rdfc:
         return "nquads"
     target = "-" if out == "-" or os.path.isdir(out) else out
-    try:
-        syntax = output_syntax(target, args.output_format, default=in_fmt)
-    except URNError:
-        writable = sorted(s.name for s in SYNTAXES.values() if s.writable)
-        raise URNError(f"unknown output format {args.output_format!r}; use one of: "
-                       f"{', '.join(writable)}") from None
-    if not syntax.writable:
-        raise URNError(f"urnld cannot write {syntax.label}; choose another --output-format")
-    return syntax.name
+    return writable_output(target, args.output_format, default=in_fmt).name
 
 
 def _options(args: argparse.Namespace) -> CanonOptions:

@@ -14,7 +14,7 @@ from typing import Any, Final, Literal
 from rdflib import Dataset, Graph
 
 from .._core import Policy
-from .._kernel import atomic_output, get_syntax
+from .._kernel import atomic_output, get_syntax, writable_output
 from ..errors import URNError
 from ..read import Catalog, HazardMode, kept_labels, read
 from ..report import CanonicalizeReport
@@ -245,7 +245,9 @@ def canonicalize_document(
     :func:`urnld.rdf.canonicalize` and write it to *output*; return the report.
 
     *format*, *catalog*, *base*, *hazards* and *name* are the reader's; *output_format*
-    (default: *format*, else the input's syntax) the syntax written; *iris*, *policy* and
+    the syntax written (default: the one *output*'s extension names, as ``urnld canonicalize
+    -o`` takes it; the input's for ``-`` and a name without extension; an unknown extension
+    is refused); *iris*, *policy* and
     *options* (``ignore_components``, ``literals``, ``link``, ``keep_spellings``,
     ``link_resolvers``, or all of them as one value ``options=``) are
     :func:`~urnld.rdf.canonicalize`'s. The whole document is held in
@@ -254,7 +256,7 @@ def canonicalize_document(
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp())
     >>> _ = (d / "in.ttl").write_text("<URN:ISBN:0-395-36341-1> <urn:example:p> 1 .")
-    >>> report = canonicalize_document(d / "in.ttl", str(d / "out.nt"), output_format="nt")
+    >>> report = canonicalize_document(d / "in.ttl", str(d / "out.nt"))
     >>> (d / "out.nt").read_text()
     '<urn:isbn:0395363411> <urn:example:p> "1"^^<http://www.w3.org/2001/XMLSchema#integer> .\\n'
     >>> report.rewritten
@@ -264,9 +266,13 @@ def canonicalize_document(
         graph = read(source, format=format, catalog=catalog, base=base, hazards=hazards,
                      name=name)
     if output_format is None:
+        # As the command does: the syntax -o's extension names, else the input's; an
+        # extension that names none is refused.
         from ..read import format_for_path
 
-        output_format = format_for_path(os.fspath(source), format)
+        output_format = writable_output(
+            output, None, default=format_for_path(os.fspath(source), format, stdin="turtle"),
+        ).name
     check_output_format(output_format)
     if policy is not None:
         options["policy"] = policy

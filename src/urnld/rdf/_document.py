@@ -270,9 +270,8 @@ def canonicalize_document(
         # extension that names none is refused.
         from ..read import format_for_path
 
-        output_format = writable_output(
-            output, None, default=format_for_path(os.fspath(source), format, stdin="turtle"),
-        ).name
+        given = format_for_path(os.fspath(source), format, stdin="turtle")
+        output_format = writable_output(os.fspath(output), None, default=given).name
     check_output_format(output_format)
     if policy is not None:
         options["policy"] = policy

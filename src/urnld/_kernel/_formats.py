@@ -64,7 +64,20 @@ class Syntax:
     oxigraph: str | None = None
     #: urnld can read it (a writer-only variant such as ``pretty-xml`` cannot).
     readable: bool = True
+    #: how a base declaration naming a URN looks in it (a regular expression over the
+    #: lower-cased bytes), searched in every block the streaming reader reads: the URN-base
+    #: guard. Required of every syntax that is streamed and not read line by line (checked
+    #: below, at import); line syntaxes have no base.
+    urn_base: bytes | None = None
 
+    @property
+    def streams(self) -> bool:
+        """Is it read and written as a stream (pyoxigraph has a reader and a writer)?"""
+        return self.oxigraph is not None
+
+
+# Turtle, TriG, N3: "@base <" or SPARQL's "BASE <" (the reader's guard looks for the same).
+_TURTLE_BASE: Final = rb"base\s*<\s*urn:"
 
 _TABLE: Final = (
     Syntax("nt", "N-Triples", ("ntriples", "n-triples", "nt11", "application/n-triples"),
@@ -74,16 +87,19 @@ _TABLE: Final = (
            (".nq", ".nquads"), "application/n-quads", quads=True, lines="nq",
            oxigraph="N_QUADS"),
     Syntax("turtle", "Turtle", ("ttl", "text/turtle"), (".ttl", ".turtle"), "text/turtle",
-           quads=False, lines=None, oxigraph="TURTLE"),
+           quads=False, lines=None, oxigraph="TURTLE", urn_base=_TURTLE_BASE),
     Syntax("trig", "TriG", ("application/trig",), (".trig",), "application/trig",
-           quads=True, lines=None, oxigraph="TRIG"),
+           quads=True, lines=None, oxigraph="TRIG", urn_base=_TURTLE_BASE),
     Syntax("n3", "N3", ("notation3", "text/n3"), (".n3",), "text/n3",
-           quads=False, lines=None, oxigraph="N3"),
+           quads=False, lines=None, oxigraph="N3", urn_base=_TURTLE_BASE),
     Syntax("xml", "RDF/XML", ("rdf", "rdfxml", "rdf/xml", "rdf-xml", "application/rdf+xml"),
            (".rdf", ".owl", ".xml", ".rdfs"), "application/rdf+xml",
-           quads=False, lines=None, oxigraph="RDF_XML"),
+           quads=False, lines=None, oxigraph="RDF_XML",
+           urn_base=rb"xml:base\s*=\s*[\"']\s*urn:"),
     Syntax("json-ld", "JSON-LD", ("jsonld", "application/ld+json"), (".jsonld", ".json"),
-           "application/ld+json", quads=True, lines=None, oxigraph="JSON_LD"),
+           "application/ld+json", quads=True, lines=None, oxigraph="JSON_LD",
+           # "@base": "urn:…", and a term named "urn" (it makes every urn: IRI compact).
+           urn_base=rb"\"@base\"\s*:\s*\"\s*urn:|\"urn\"\s*:"),
     Syntax("trix", "TriX", ("application/trix",), (".trix",), "application/trix",
            quads=True, lines=None),
     Syntax("hext", "Hextuples", ("application/x-ndjson+hextuples",), (".hext",),
@@ -94,6 +110,22 @@ _TABLE: Final = (
     Syntax("pretty-xml", "RDF/XML (pretty)", (), (), "application/rdf+xml",
            quads=False, lines=None, readable=False),
 )
+
+
+
+def _complete(table: tuple[Syntax, ...]) -> None:
+    """A row that leaves out a capability its other columns need is an error here, at
+    import, never a silent skip later (a streamed syntax without its URN-base scanner would
+    lose the guard)."""
+    for s in table:
+        if s.streams and s.lines is None and s.urn_base is None:
+            raise ImportError(f"syntax table: {s.name} is streamed but has no urn_base scanner")
+        if s.lines is not None and s.oxigraph is None:
+            raise ImportError(f"syntax table: {s.name} is read line by line but pyoxigraph "
+                              "cannot write it")
+
+
+_complete(_TABLE)
 
 #: Every syntax urnld reads and writes, by name.
 SYNTAXES: Final = {s.name: s for s in _TABLE}

@@ -45,8 +45,10 @@ __all__ = [
     "xmlns_records",
 ]
 
-# A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes, JSON-LD).
-_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
+#: A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes,
+#: JSON-LD): what the position finders (findings, the HTML report) search the inputs for.
+#: The closing delimiter is looked at, not consumed, so a token right after it is found too.
+URN_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
 
 #: Invalid spellings looked for per read of the inputs (a slice of the report's sorted list).
 SLICE = 200_000
@@ -148,7 +150,7 @@ def invalid_places(
                         if b":" not in line:
                             continue
                         met: dict[str, None] = {}
-                        for m in _TOKEN.finditer(line):
+                        for m in URN_TOKEN.finditer(line):
                             spelling = wanted.get(m.group(1))
                             if spelling is not None:
                                 met[spelling] = None

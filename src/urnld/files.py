@@ -40,13 +40,16 @@ from ._kernel import (
     Route,
     atomic_output,
     canonicalize_route,
+    check_route,
     open_input,
     syntax_for_path,
     writable_output,
 )
-from .report import CanonicalizeReport
+from .report import CanonicalizeReport, CheckReport
 
 if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
     from .stream import ProgressCallback
 
 __all__ = [
@@ -182,3 +185,83 @@ def _lines_rdfc(src: str, out: str, *, options: CanonOptions, rdfc: RDFC,
             source=label,
         )
     return report
+
+
+def check_plan(src: str | os.PathLike[str], *,
+               reading: ReadingOptions = DEFAULT_READING) -> Engine:
+    """The engine that checks *src* (its syntax from the path or ``reading.format``).
+
+    >>> check_plan("a.nq"), check_plan("a.trix")
+    (<Engine.LINES: 'lines'>, <Engine.DOCUMENT: 'document'>)
+    """
+    syntax = syntax_for_path(_name(src), reading.format, stdin="nt")
+    return check_route(syntax.name, catalog=reading.catalog is not None)
+
+
+def check(
+    srcs: Sequence[str | os.PathLike[str]] | str | os.PathLike[str],
+    *,
+    options: CanonOptions = DEFAULT_OPTIONS,
+    reading: ReadingOptions = DEFAULT_READING,
+    jobs: int | None = None,
+    progress: ProgressCallback | None = None,
+    report: CheckReport | None = None,
+    on_unreadable: Callable[[str, Exception], None] | None = None,
+) -> CheckReport:
+    """Check the URNs of the RDF files *srcs* as ``urnld check FILE…`` does; return one
+    report for all of them.
+
+    *options*: ``policy`` judges the URNs, ``link_locators`` also counts the IRIs that are a
+    resolver's address of a URN (``check --locators``) with ``prefix_lengths``; *reading*:
+    how the files are read. *jobs*, *progress*: the streaming engine's. A file that cannot be
+    read raises its error; with *on_unreadable* it is called instead (the path, the error)
+    and the other files are checked.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (d / "a.ttl").write_text("<URN:ISBN:0-395-36341-1> <urn:example:p> <urn:HotelRoom> .")
+    >>> sorted(check(d / "a.ttl").invalid)
+    ['urn:HotelRoom']
+    """
+    from .errors import URNError
+
+    paths = [srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)
+    report = CheckReport() if report is None else report
+    extra: dict[str, object] = {}
+    if options.link_locators:
+        extra = {"locators": True, "prefix_lengths": options.prefix_lengths}
+    for src in paths:
+        s = _name(src)
+        try:
+            _check_one(s, report, options=options, reading=reading, jobs=jobs,
+                       progress=progress, extra=extra)
+        except (URNError, OSError) as e:
+            if on_unreadable is None:
+                raise
+            on_unreadable(s, e)
+    return report
+
+
+def _check_one(src: str, report: CheckReport, *, options: CanonOptions,
+               reading: ReadingOptions, jobs: int | None, progress: ProgressCallback | None,
+               extra: dict[str, object]) -> None:
+    fmt = syntax_for_path(src, reading.format, stdin="nt").name
+    engine = check_route(fmt, catalog=reading.catalog is not None)
+    if engine in (Engine.LINES, Engine.SYNTAX):
+        # Streamed in bounded memory, never built into a graph: N-Triples line by line, the
+        # other syntaxes pyoxigraph reads converted on the way.
+        from .stream import check_file
+
+        if engine is Engine.LINES:
+            check_file(src, report=report, progress=progress, policy=options.policy,
+                       jobs=jobs, **extra)  # type: ignore[arg-type]
+        else:
+            check_file(src, report=report, progress=progress, policy=options.policy,
+                       jobs=jobs, input_format=fmt, **reading.stream_kwargs(),
+                       **extra)  # type: ignore[arg-type]
+        return
+    from .rdf import check_graph
+    from .read import read
+
+    graph = read(src, name=_source(src), **reading.replace(format=fmt).reader_kwargs())
+    check_graph(graph, report, policy=options.policy, **extra)  # type: ignore[arg-type]

@@ -207,6 +207,7 @@ def check(
     progress: ProgressCallback | None = None,
     report: CheckReport | None = None,
     on_unreadable: Callable[[str, Exception], None] | None = None,
+    name: str | None = None,
 ) -> CheckReport:
     """Check the URNs of the RDF files *srcs* as ``urnld check FILE…`` does; return one
     report for all of them.
@@ -215,7 +216,8 @@ def check(
     resolver's address of a URN (``check --locators``) with ``prefix_lengths``; *reading*:
     how the files are read. *jobs*, *progress*: the streaming engine's. A file that cannot be
     read raises its error; with *on_unreadable* it is called instead (the path, the error)
-    and the other files are checked.
+    and the other files are checked. *name*: how messages and the report name a single input
+    (default: its path).
 
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -226,6 +228,8 @@ def check(
     from .errors import URNError
 
     paths = [srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)
+    if name is not None and len(paths) != 1:
+        raise ValueError("name= names a single input")
     report = CheckReport() if report is None else report
     extra: dict[str, object] = {}
     if options.link_locators:
@@ -234,7 +238,7 @@ def check(
         s = _name(src)
         try:
             _check_one(s, report, options=options, reading=reading, jobs=jobs,
-                       progress=progress, extra=extra)
+                       progress=progress, extra={**extra, "source": name or _source(s)})
         except (URNError, OSError) as e:
             if on_unreadable is None:
                 raise
@@ -263,5 +267,6 @@ def _check_one(src: str, report: CheckReport, *, options: CanonOptions,
     from .rdf import check_graph
     from .read import read
 
-    graph = read(src, name=_source(src), **reading.replace(format=fmt).reader_kwargs())
+    label = extra.pop("source")
+    graph = read(src, name=str(label), **reading.replace(format=fmt).reader_kwargs())
     check_graph(graph, report, policy=options.policy, **extra)  # type: ignore[arg-type]

@@ -103,26 +103,17 @@ def canonicalize_document_task(
 def check_document_task(file: FileInfo, reading: Reading) -> tuple[CheckReport, list[str]]:
     """Read ``file`` whole and check its URNs, as ``urnld check`` does locally; return the
     report and the hazard warnings raised while reading."""
-    from .._kernel import Engine, check_route
+    from .. import files
+    from .._kernel import ReadingOptions
     from ._documents import recorded
 
     file.verify()
-    if check_route(reading.format, catalog=bool(reading.catalog)) is Engine.SYNTAX:
-        from ..stream import check_file
-
-        return recorded(lambda: check_file(
-            file.path, jobs=1, input_format=reading.format, base=reading.base,
-            catalog=reading.catalog, hazards=reading.hazards, source=file.source,
-        ))
-    from ..rdf import check_graph
-    from ..read import read
-
-    def run() -> CheckReport:
-        report = CheckReport()
-        check_graph(read(file.path, name=file.source, **reading.options()), report)
-        return report
-
-    return recorded(run)
+    # The library's file job: the same route and report as the local command.
+    return recorded(lambda: files.check(
+        file.path, reading=ReadingOptions(format=reading.format, base=reading.base,
+                                          catalog=reading.catalog, hazards=reading.hazards),
+        jobs=1, name=file.source,
+    ))
 
 
 def concat_pieces(pieces: list[str], target: str) -> None:

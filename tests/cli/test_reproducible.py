@@ -14,6 +14,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -162,3 +163,22 @@ def test_labels_inside_literals_and_iris_are_left_alone() -> None:
              b' \\" _:c4ca4238a0b923820dcc509a6f75849b" _:c4ca4238a0b923820dcc509a6f75849b .\n')
     assert BlankLabels().relabel(chunk) == chunk.replace(
         b"_:c4ca4238a0b923820dcc509a6f75849b .", b"_:b0 .")
+
+
+_TERM = st.one_of(
+    _LABEL.map(lambda x: f"_:{x}"),
+    st.sampled_from(["<urn:x:_:a>", "<http://e/p>", "<urn:isbn:0395363411>",
+                     "<http://e/_:c4ca4238a0b923820dcc509a6f75849b>"]),
+)
+_OBJECT = st.one_of(_TERM, st.sampled_from([
+    '"x"', '"_:c4ca4238a0b923820dcc509a6f75849b"', '"a \\" _:b0 \\" b"', '"1"^^<http://e/t>',
+    '"q _:named"@en']))
+
+
+@given(st.lists(st.tuples(_TERM, _OBJECT, st.one_of(st.none(), _TERM)), max_size=12))
+def test_the_fast_relabelling_is_the_token_by_token_one(rows: list[tuple[str, str, Any]]) -> None:
+    chunk = "".join(f"{s} <http://e/p> {o}{'' if g is None else ' ' + g} .\n"
+                    for s, o, g in rows).encode()
+    fast, slow = BlankLabels(), BlankLabels()
+    # the fast path is the one taken when no quote precedes a "_:" on a line
+    assert fast.relabel(chunk) == slow._relabel_tokens(chunk)

@@ -37,6 +37,9 @@ __all__ = ["BlankLabels", "invented", "relabel_chunks", "relabel_nquads"]
 _INVENTED: Final = re.compile(r"[a-f][0-9a-f]{23,31}|N[0-9a-f]{32}")
 _FRESH: Final = re.compile(r"b(?:0|[1-9][0-9]*)")
 
+# A quote before a "_:" on the same line: the line may hold "_:" inside a literal.
+_QUOTED_LABEL: Final = re.compile(rb'"[^\n]*?_:')
+
 # One N-Quads token: an IRI, a string literal (escapes included) or a blank-node label. Only
 # labels are rewritten; the first two are matched so that "_:" inside them is left alone.
 _TOKEN: Final = re.compile(rb'<[^>\n]*>|"(?:[^"\\\n]|\\.)*"|_:([^\s]+)')
@@ -55,7 +58,7 @@ class BlankLabels:
     """The output label of every blank-node label met, in the order they are met (see the
     module's docstring). One instance per output document."""
 
-    __slots__ = ("_given", "_map", "_next", "_taken")
+    __slots__ = ("_bytes", "_given", "_map", "_next", "_taken")
 
     def __init__(self) -> None:
         self._map: dict[str, str] = {}
@@ -64,6 +67,7 @@ class BlankLabels:
         # Fresh labels handed out: a label of the input equal to one must be renamed.
         self._given: set[str] = set()
         self._next = 0
+        self._bytes: dict[bytes, bytes] = {}  # label() of the byte labels met in relabel()
 
     def _fresh(self) -> str:
         while True:
@@ -98,13 +102,46 @@ class BlankLabels:
         """
         if b"_:" not in chunk:
             return chunk
-        label = self.label
+        if b'"' in chunk and _QUOTED_LABEL.search(chunk):
+            return self._relabel_tokens(chunk)  # a "_:" after a quote: maybe in a literal
+        # The common case, at the speed of bytes.split: every "_:" after a space or at a line's
+        # start begins a label (inside an IRI one never does), and a label ends at a space.
+        pieces = chunk.split(b"_:")
+        out = [pieces[0]]
+        before = pieces[0][-1:] or b"\n"
+        seen, label = self._bytes, self._label_bytes
+        for piece in pieces[1:]:
+            if before in b" \n":
+                end = piece.find(b" ")  # pyoxigraph writes a space after every label
+                old = piece if end < 0 else piece[:end]
+                if b"\n" in old or b"\t" in old:
+                    old = re.split(rb"\s", old, maxsplit=1)[0]
+                new = seen.get(old)
+                if new is None:
+                    new = seen[old] = label(old)
+                out.append(new)
+                out.append(piece[len(old):])
+            else:
+                out.append(b"_:")
+                out.append(piece)
+            before = piece[-1:] or b":"
+        return b"".join(out)
+
+    def _label_bytes(self, old: bytes) -> bytes:
+        return b"_:" + self.label(old.decode("utf-8")).encode("utf-8")
+
+    def _relabel_tokens(self, chunk: bytes) -> bytes:
+        """:meth:`relabel` token by token, literals skipped whole."""
+        seen, label = self._bytes, self._label_bytes
 
         def sub(m: re.Match[bytes]) -> bytes:
             old = m.group(1)
             if old is None:
-                return m.group(0)
-            return b"_:" + label(old.decode("utf-8")).encode("utf-8")
+                return m.group(0)  # a literal
+            new = seen.get(old)
+            if new is None:
+                new = seen[old] = label(old)
+            return new
 
         return _TOKEN.sub(sub, chunk)
 

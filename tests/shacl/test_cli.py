@@ -139,7 +139,7 @@ def test_shapes_that_cannot_run_exit_2(files, tmp_path, capsys) -> None:
 
 
 def test_sparql_engine_option(files, capsys) -> None:
-    assert main(["validate", str(files["bad"]), "--engine", "sparql", "--format", "json"]) == 1
+    assert main(["validate", str(files["bad"]), "--evaluator", "sparql", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["summary"] == {"Violation": 1}
 
 

@@ -40,7 +40,17 @@ if TYPE_CHECKING:
         xml_base_hazards,
     )
     from ._blanks import BlankLabels, invented, relabel_chunks, relabel_nquads
-    from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
+    from ._files import (
+        atomic_output,
+        open_input,
+        open_regular,
+        output_transaction,
+        outside_transaction,
+        owner_gone,
+        owner_tag,
+        read_regular,
+        sweep_temporary,
+    )
     from ._formats import (
         FORMATS,
         LINE_FORMATS,
@@ -126,6 +136,10 @@ _HOME: dict[str, tuple[str, str]] = {
     "relabel_nquads": ("_blanks", "relabel_nquads"),
     "atomic_output": ("_files", "atomic_output"),
     "open_input": ("_files", "open_input"),
+    "output_transaction": ("_files", "output_transaction"),
+    "outside_transaction": ("_files", "outside_transaction"),
+    "open_regular": ("_files", "open_regular"),
+    "read_regular": ("_files", "read_regular"),
     "owner_gone": ("_files", "owner_gone"),
     "owner_tag": ("_files", "owner_tag"),
     "sweep_temporary": ("_files", "sweep_temporary"),
@@ -273,9 +287,13 @@ __all__ = [
     "is_urn_like",
     "ntriples",
     "open_input",
+    "open_regular",
     "output_syntax",
+    "output_transaction",
+    "outside_transaction",
     "owner_gone",
     "owner_tag",
+    "read_regular",
     "record_extras",
     "reference_kind",
     "relabel_chunks",

@@ -197,7 +197,9 @@ def _write_report(
         f.write("\n")
 
 
-def _write_html(args: argparse.Namespace, report: Any) -> None:
+def _write_html(
+    args: argparse.Namespace, report: Any, rule_invalid: dict[str, int] | None = None
+) -> None:
     if not args.html:
         return
     from ._html_report import (
@@ -210,37 +212,49 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
     streamed = getattr(args, "streamed", False)
     d = _report_dict(report, streamed=streamed)
     positions = find_positions(args.inputs, shown_spellings(d))
+    if rule_invalid is None:
+        rule_invalid = report.rule_invalid_nids(getattr(args, "policy", None))
     write_html(args.html, canonicalize_document(
-        d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions
+        d, argv=args.argv, summary=_summary(report, streamed=streamed, rule_invalid=rule_invalid),
+        positions=positions, rule_invalid=rule_invalid,
     ))
 
 
 def _finish(args: argparse.Namespace, report: Any) -> None:
     from ._report_options import emit_findings
 
-    _write_html(args, report)
+    # The URNs that break their namespace's rules: checked once, for the page and the summary.
+    rule_invalid = (report.rule_invalid_nids(getattr(args, "policy", None))
+                    if args.html or not args.quiet else None)
+    _write_html(args, report, rule_invalid)
     emit_findings(args, report, list(args.inputs), kind="canonicalize")
-    _print_summary(args, report)
+    _print_summary(args, report, rule_invalid)
 
 
-def _print_summary(args: argparse.Namespace, report: Any) -> None:
+def _print_summary(
+    args: argparse.Namespace, report: Any, rule_invalid: dict[str, int] | None = None
+) -> None:
     if args.quiet:
         return
-    summary = _summary(report, streamed=getattr(args, "streamed", False))
+    summary = _summary(report, streamed=getattr(args, "streamed", False),
+                       rule_invalid=rule_invalid)
     print(f"urnld canonicalize: {summary}", file=sys.stderr)
     if args.verbose:
         for spelling, (count, reason) in report.invalid.items():
             print(f"  left as written: {spelling} ({count:,}x): {reason}", file=sys.stderr)
 
 
-def _summary(report: Any, *, streamed: bool = False) -> str:
+def _summary(
+    report: Any, *, streamed: bool = False, rule_invalid: dict[str, int] | None = None
+) -> str:
     """What was merged and what is left, in words a newcomer reads (exact counts, distinct
     spellings included, at any size).
 
     *streamed*: some input was streamed, and a stream is not deduplicated: the summary says so
     rather than "0 duplicates merged". What is left as written is exactly what has no canonical
     form: not RFC 8141 syntax, or an NID RFC 8141 (or the policy) rules out. A URN that breaks
-    only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten.
+    only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten; it is
+    counted apart (*rule_invalid*: NID -> occurrences), as ``urnld check`` lists it invalid.
     """
     d = report.to_dict()
     merged = d["merged"]
@@ -269,9 +283,14 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
         text += (
             f"; left {counted(invalid['distinct'], 'invalid URN')} as written "
             f"({counted(d['urns']['invalid'], 'occurrence')}): no canonical form exists for them "
-            "(not RFC 8141 syntax, or an NID that RFC 8141 rules out; -v gives each reason). "
-            "URNs that break only their namespace's rules, such as a wrong check digit, were "
-            "rewritten; urnld check lists them"
+            "(not RFC 8141 syntax, or an NID that RFC 8141 rules out; -v gives each reason)"
+        )
+    rule_occurrences = sum((rule_invalid or {}).values())
+    if rule_occurrences:
+        text += (
+            f"; {counted(rule_occurrences, 'occurrence')} of URNs that break their "
+            "namespace's rules (such as a wrong check digit) written in canonical form; "
+            "urnld check lists them"
         )
     added = d["added"]
     if any(added.values()):
@@ -350,9 +369,13 @@ def prefix_lengths_option(value: str | None) -> Any:
 
         biip_prefix_lengths("0")  # names the missing package now, not at the first IRI
         return biip_prefix_lengths
+    from .._kernel import read_regular
+
     try:
-        with open(value, encoding="utf-8") as f:
-            table = json.load(f)
+        # A regular file within a limit (GS1's full table is well under 1 MiB).
+        table = json.loads(read_regular(value, "prefix-length table", max_bytes=16 << 20))
+    except URNError as e:
+        raise URNError(f"--gs1-prefix-lengths {value}: {e}") from None
     except (OSError, ValueError) as e:
         raise URNError(f"--gs1-prefix-lengths {value}: cannot read it: {e}") from None
     if not isinstance(table, dict) or not all(

@@ -24,6 +24,7 @@ from ._fixbase import Rewrite, fix_base
 from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
 from ._guard import IN_READER, HazardMode, guard_text
 from ._oxigraph import kept_labels
+from ._quads import quads_of_graph, read_quads
 from ._reader import Catalog, loader_for, new_graph, read, read_into
 
 __all__ = [
@@ -43,11 +44,14 @@ __all__ = [
     "loader_for",
     "new_graph",
     "normalize_format",
+    "quads_of_graph",
     "read",
     "read_into",
+    "read_quads",
 ]
 
 for _obj in (Rewrite, UnsafeXMLError, fix_base, format_for_path, guard_text,
-             loader_for, new_graph, normalize_format, read, read_into):
+             loader_for, new_graph, normalize_format, quads_of_graph, read, read_into,
+             read_quads):
     _obj.__module__ = "urnld.read"
 del _obj

@@ -179,23 +179,9 @@ def _parse(
     graph: Graph, raw: bytes, fmt: str, *, base: str | None, catalog: Catalog,
     hazards: HazardMode, name: str,
 ) -> None:
-    if fmt in ("turtle", "trig"):
-        # pyoxigraph resolves every reference the RFC 3986 way, which is what the guard lets
-        # pass (or, with "warn", goes on with): only the hazards are to be told first.
-        if hazards != "ignore" and (
-                (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
-            report(turtle_hazards(_text(raw, name), base, source=name, syntax=fmt,
-                                  mode=hazards), hazards, stacklevel=5)
-        check_nesting(raw, fmt, name)
-        parse_into(graph, raw, fmt, base=base, name=name)
-        return
-    if fmt in ("nt", "nquads"):
-        parse_into(graph, raw, fmt, base=None, name=name)
-        return
-    if fmt == "xml":
-        found = xml_hazards(raw, base, source_name=name, mode=hazards)
-        report(found, hazards, stacklevel=5)
-        parse_into(graph, raw, fmt, base=base, name=name)
+    if fmt in OXIGRAPH_GUARDED:
+        guard_raw(raw, fmt, base=base, hazards=hazards, name=name, stacklevel=6)
+        parse_into(graph, raw, fmt, base=None if fmt in ("nt", "nquads") else base, name=name)
         return
     if fmt == "json-ld":
         _parse_jsonld(graph, raw, base=base, catalog=catalog, hazards=hazards, name=name)
@@ -210,6 +196,28 @@ def _parse(
     if fmt == "trix":
         _refuse_entities(raw, name)
     _rdflib_parse(graph, raw, fmt, base)
+
+
+#: The syntaxes pyoxigraph parses after :func:`guard_raw` has looked at the document.
+OXIGRAPH_GUARDED = ("turtle", "trig", "nt", "nquads", "xml")
+
+
+def guard_raw(raw: bytes, fmt: str, *, base: str | None, hazards: HazardMode, name: str,
+              stacklevel: int = 4) -> None:
+    """What must be true of *raw* before pyoxigraph parses it as *fmt* (one of
+    :data:`OXIGRAPH_GUARDED`): references against a URN base told (or refused), Turtle and
+    TriG nesting bounded, RDF/XML entity declarations refused."""
+    if fmt in ("turtle", "trig"):
+        # pyoxigraph resolves every reference the RFC 3986 way, which is what the guard lets
+        # pass (or, with "warn", goes on with): only the hazards are to be told first.
+        if hazards != "ignore" and (
+                (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
+            report(turtle_hazards(_text(raw, name), base, source=name, syntax=fmt,
+                                  mode=hazards), hazards, stacklevel=stacklevel)
+        check_nesting(raw, fmt, name)
+    elif fmt == "xml":
+        report(xml_hazards(raw, base, source_name=name, mode=hazards), hazards,
+               stacklevel=stacklevel)
 
 
 def _text(raw: bytes, name: str) -> str:

@@ -58,9 +58,10 @@ def _cli_engine(monkeypatch, tmp_path, src_syntax, dst_syntax, iris):
         seen.append(r.engine)
         return r
 
-    import urnld.cli._canonicalize as cli_canon
+    import urnld.files
 
-    monkeypatch.setattr(cli_canon, "canonicalize_route", spy)
+    # The command asks the library's file job, which asks the route.
+    monkeypatch.setattr(urnld.files, "canonicalize_route", spy)
     ext = get_syntax(src_syntax).extensions[0]
     src = tmp_path / f"in{ext}"
     src.write_bytes(_DATA[src_syntax])

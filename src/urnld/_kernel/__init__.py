@@ -3,9 +3,11 @@
 The term rule (which terms are URNs, their canonical form and verdict: ``_terms``; its check
 side, what ``urnld check`` reports: ``_term_check``; its opt-in spelling modes, repairs and
 locators: ``_spellings``), the statements the canonicalization modes add (``_links``), URN
-bases (``_bases``), the file layer (inputs, ``.gz``, outputs renamed into place: ``_files``),
+bases (``_bases``), deterministic blank-node labels (``_blanks``), the file layer (inputs,
+``.gz``, outputs renamed into place: ``_files``),
 the one table of RDF syntaxes (``_formats``), the rule that picks the engine for a job
-(``_route``), the canonicalization options as one value (``_options``), the reports
+(``_route``), the canonicalization options as one value (``_options``) and the reading
+options as another (``_reading``), the reports
 (``_report*``, public as :mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute
 (``_urnfn``, for rdflib and pyoxigraph alike) and the rewriting of a SPARQL query's URN
 constants (``_query``). Standard library and the URN core only: no rdflib, no pyld. Private to
@@ -37,6 +39,7 @@ if TYPE_CHECKING:
         turtle_references,
         xml_base_hazards,
     )
+    from ._blanks import BlankLabels, invented, relabel_chunks, relabel_nquads
     from ._files import (
         atomic_output,
         open_input,
@@ -57,6 +60,7 @@ if TYPE_CHECKING:
         get_syntax,
         output_syntax,
         syntax_for_path,
+        writable_output,
     )
     from ._links import (
         Extra,
@@ -69,6 +73,7 @@ if TYPE_CHECKING:
     )
     from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
     from ._query import canonical_query
+    from ._reading import DEFAULT_READING, HAZARD_MODES, HazardMode, ReadingOptions
     from ._report import (
         DEFAULT_MAX_EXAMPLES,
         DEFAULT_MEMORY_BUDGET,
@@ -125,6 +130,10 @@ _HOME: dict[str, tuple[str, str]] = {
     "turtle_base_hazards": ("_bases", "turtle_base_hazards"),
     "turtle_references": ("_bases", "turtle_references"),
     "xml_base_hazards": ("_bases", "xml_base_hazards"),
+    "BlankLabels": ("_blanks", "BlankLabels"),
+    "relabel_chunks": ("_blanks", "relabel_chunks"),
+    "invented": ("_blanks", "invented"),
+    "relabel_nquads": ("_blanks", "relabel_nquads"),
     "atomic_output": ("_files", "atomic_output"),
     "open_input": ("_files", "open_input"),
     "output_transaction": ("_files", "output_transaction"),
@@ -142,6 +151,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "get_syntax": ("_formats", "get_syntax"),
     "output_syntax": ("_formats", "output_syntax"),
     "syntax_for_path": ("_formats", "syntax_for_path"),
+    "writable_output": ("_formats", "writable_output"),
     "Extra": ("_links", "Extra"),
     "LinkOptions": ("_links", "LinkOptions"),
     "extra_statements": ("_links", "extra_statements"),
@@ -153,6 +163,10 @@ _HOME: dict[str, tuple[str, str]] = {
     "CanonOptions": ("_options", "CanonOptions"),
     "resolve_options": ("_options", "resolve_options"),
     "canonical_query": ("_query", "canonical_query"),
+    "DEFAULT_READING": ("_reading", "DEFAULT_READING"),
+    "HAZARD_MODES": ("_reading", "HAZARD_MODES"),
+    "HazardMode": ("_reading", "HazardMode"),
+    "ReadingOptions": ("_reading", "ReadingOptions"),
     "DEFAULT_MAX_EXAMPLES": ("_report", "DEFAULT_MAX_EXAMPLES"),
     "DEFAULT_MEMORY_BUDGET": ("_report", "DEFAULT_MEMORY_BUDGET"),
     "ClusterStats": ("_report", "ClusterStats"),
@@ -216,8 +230,10 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "DEFAULT_MEMORY_BUDGET",
     "DEFAULT_OPTIONS",
+    "DEFAULT_READING",
     "FORMATS",
     "HAZARD_KINDS",
+    "HAZARD_MODES",
     "LINE_FORMATS",
     "MAX_XML_DEPTH",
     "NO_SPELLINGS",
@@ -229,6 +245,7 @@ __all__ = [
     "URNFN_FUNCTIONS",
     "URNFN_NAMESPACE",
     "URN_LITERAL_DATATYPES",
+    "BlankLabels",
     "CanonOptions",
     "CanonicalizeReport",
     "CheckFields",
@@ -237,8 +254,10 @@ __all__ = [
     "Engine",
     "Extra",
     "FunctionError",
+    "HazardMode",
     "LineError",
     "LinkOptions",
+    "ReadingOptions",
     "Route",
     "SpellingOptions",
     "Syntax",
@@ -261,6 +280,7 @@ __all__ = [
     "extras_of_report",
     "get_syntax",
     "handoff_runs",
+    "invented",
     "is_hazard",
     "is_rdflib_internal",
     "is_urn",
@@ -276,6 +296,8 @@ __all__ = [
     "read_regular",
     "record_extras",
     "reference_kind",
+    "relabel_chunks",
+    "relabel_nquads",
     "repair_code",
     "repair_counts",
     "repair_prefixes",
@@ -293,5 +315,6 @@ __all__ = [
     "turtle_position",
     "turtle_references",
     "without_repair_nids",
+    "writable_output",
     "xml_base_hazards",
 ]

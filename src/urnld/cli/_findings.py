@@ -46,8 +46,10 @@ __all__ = [
     "xmlns_records",
 ]
 
-# A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes, JSON-LD).
-_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
+#: A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes,
+#: JSON-LD): what the position finders (findings, the HTML report) search the inputs for.
+#: The closing delimiter is looked at, not consumed, so a token right after it is found too.
+URN_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
 
 #: Invalid spellings looked for per read of the inputs (a slice of the report's sorted list).
 SLICE = 200_000
@@ -169,7 +171,7 @@ def invalid_places(
                             continue
                         met: dict[str, bool] = {}
                         start = len(line) - len(line.lstrip())
-                        for m in _TOKEN.finditer(line):
+                        for m in URN_TOKEN.finditer(line):
                             spelling = wanted.get(m.group(1))
                             if spelling is not None:
                                 met[spelling] = met.get(spelling, False) or m.start() == start

@@ -13,7 +13,6 @@ noted as ``file:line`` (text inputs; stdin cannot be read twice).
 from __future__ import annotations
 
 import datetime
-import re
 import shlex
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,8 +35,6 @@ POSITIONS_PER_SPELLING = 5
 #: ``--findings`` lists everything.
 HTML_ROWS = 1_000
 _TOP = 15  # bars per chart
-# A URN written in an IRI (<…>), a literal or an attribute ("…", '…'): what a reader searches.
-_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^>"'\s]+)[>"']""")
 
 
 def _versions() -> dict[str, str]:
@@ -85,6 +82,7 @@ def find_positions(
     True
     """
     from .._kernel import open_input
+    from ._findings import URN_TOKEN  # the one token rule of both position finders
 
     wanted = {s.encode("utf-8"): s for s in spellings}
     out: dict[str, list[str]] = {}
@@ -99,7 +97,7 @@ def find_positions(
                 for number, line in enumerate(f, 1):
                     if b":" not in line:
                         continue
-                    for m in _TOKEN.finditer(line):
+                    for m in URN_TOKEN.finditer(line):
                         spelling = wanted.get(m.group(1))
                         if spelling is None:
                             continue

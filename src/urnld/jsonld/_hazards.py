@@ -13,11 +13,16 @@ import re
 import sys
 import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pyld import iri_resolver
 
-from .._kernel import BASE_CODE, base_message, is_hazard
+from .._kernel import (
+    BASE_CODE,
+    HazardMode,  # the one definition (re-exported here)
+    base_message,
+    is_hazard,
+)
 from ._canon import GEN_DELIMS, is_urn_like
 from ._errors import Hazard, URNBaseError, URNContextError, URNContextWarning
 
@@ -30,7 +35,6 @@ __all__ = [
     "report",
 ]
 
-HazardMode = Literal["error", "warn", "ignore"]
 
 #: URI schemes whose IRIs have no "//" authority, so a JSON-LD term of the same name turns them
 #: into compact IRIs (w3c/json-ld-api#104). "http://…" is safe: JSON-LD never treats "p://…" as

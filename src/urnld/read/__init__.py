@@ -23,6 +23,7 @@ from ._errors import ReadError, UnsafeXMLError
 from ._fixbase import Rewrite, fix_base
 from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
 from ._guard import IN_READER, HazardMode, guard_text
+from ._oxigraph import kept_labels
 from ._quads import UnstorableTermError, quads_of_graph, read_quads
 from ._reader import Catalog, loader_for, new_graph, read, read_into
 
@@ -40,6 +41,7 @@ __all__ = [
     "fix_base",
     "format_for_path",
     "guard_text",
+    "kept_labels",
     "loader_for",
     "new_graph",
     "normalize_format",

@@ -107,12 +107,14 @@ def oxigraph_quads(doc: Any, loader: Loader, base: str | None) -> list[Any] | No
 
     import pyoxigraph as ox
 
+    from ._oxigraph import reading_kept
+
     try:
         inlined = inline_contexts(doc, loader, base)
     except (CannotInline, ValueError, RecursionError):  # ValueError: the catalog's errors
         return None
     try:
         return list(ox.parse(json.dumps(inlined).encode("utf-8"), ox.RdfFormat.JSON_LD,
-                             base_iri=base, rename_blank_nodes=True))
+                             base_iri=base, rename_blank_nodes=not reading_kept()))
     except (SyntaxError, ValueError, MemoryError):
         return None

@@ -12,11 +12,14 @@ Three stages, each in bounded memory:
 
 pyoxigraph keeps what urnld must not change: literals keep their lexical form, datatype and
 language (``"01"^^xsd:integer`` stays ``"01"``), the default graph stays the default graph and
-blank nodes keep their labels. On a large input stage A runs in a child process that feeds the
-parent through a pipe, and stage C (written to a file) in another that the parent feeds, so
-the three stages share the cores and B, the heaviest, has a process to itself; a check has no
-stage C, and its B is shared among the line pass's workers. A parse error in a child is raised
-in the parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+blank nodes keep their labels; the labels pyoxigraph invents for the blank nodes the input did
+not name are replaced by ``b0``, ``b1``… in order of appearance, so every run writes the same
+bytes (:mod:`urnld._kernel._blanks`). On a large input stage A runs in a child process that
+feeds the parent through a pipe, and stage C (written to a file) in another that the parent
+feeds, so the three stages share the cores and B, the heaviest, has a process to itself; a check
+has no stage C, and its B is shared among the line pass's workers. A parse error in a child is
+raised in the parent as :class:`RDFSyntaxError` (source, line and column when the parser gives
+them).
 
 Why N-Quads text between the stages rather than pyoxigraph's terms: the rule on the terms
 themselves (one parse, a cache from term to rewritten term, one serialize) costs more than
@@ -65,6 +68,7 @@ from .._kernel import (
     extras_of_report,
     ntriples,
     open_input,
+    relabel_chunks,
 )
 from .._kernel import SYNTAXES as SYNTAX_TABLE
 from ..errors import URNError
@@ -334,6 +338,10 @@ def canonicalize_stream(
     with _opened(fin, source=source, syntax=in_fmt, base=base, catalog=catalog, hazards=hazards,
                  jobs=jobs) as inp:
         chunks = inp.chunks()
+        if in_fmt not in LINE_SYNTAXES:
+            # The parser's invented blank-node labels are random: numbered in order instead,
+            # so that the same input gives the same bytes on every run.
+            chunks = relabel_chunks(chunks)
         if out_fmt not in LINE_SYNTAXES:
             chunks = _primed(chunks)  # the first chunk read: the prefixes are known
         passed = _pass_chunks(chunks, report, inp, options=options)

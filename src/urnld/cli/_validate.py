@@ -249,7 +249,7 @@ def _validate(args: argparse.Namespace) -> Report:
                                      page_size=args.page_size)
         options = ReadOptions(format=args.input_format, **read_options(args))
         return validate(args.data, args.shapes, inference=args.inference,
-                        evaluator=args.evaluator, read_options=options, policy=policy,
+                        evaluator=args.evaluator, reading=options, policy=policy,
                         progress=counter, store=args.store)
 
 

@@ -97,7 +97,7 @@ def validate(
     *,
     inference: Inference = "none",
     evaluator: Evaluator = "plan",
-    read_options: ReadOptions | None = None,
+    reading: ReadOptions | None = None,
     policy: Policy | None = None,
     progress: Callable[[int, int], None] | None = None,
     store: str | os.PathLike[str] = "auto",
@@ -119,9 +119,10 @@ def validate(
             All give the same results. ``"plain-pyshacl"`` leaves everything to pyshacl,
             including its habit of repeating earlier results' messages on later results of
             the same SPARQL component (docs/shacl.md).
-        read_options: how files are read: the data syntax (default: from the extension), the
-            JSON-LD catalog, what to do about relative references against a URN base
-            (:class:`ReadOptions`; the syntax applies to data files only).
+        reading: how files are read (:class:`urnld._kernel.ReadingOptions`, also
+            importable here as :data:`ReadOptions`): the data syntax (default: from the
+            extension), the base, the JSON-LD catalog, what to do about relative references
+            against a URN base (the syntax applies to data files only).
         policy: the validation policy (:class:`urnld.Policy`: ``strict``, profiles, severity
             overrides) the ``urnsh:`` components and ``urnfn:`` functions judge URNs by;
             default: the one in force (:func:`urnld.find_policy` gives a project's). A finding
@@ -161,6 +162,7 @@ def validate(
     if not isinstance(store, os.PathLike) and store not in ("auto", "memory", "disk") and (
             not isinstance(store, str) or not os.path.isdir(store)):
         raise ValueError(f"store must be 'auto', 'memory', 'disk' or a directory, not {store!r}")
+    read_options = reading
     shapes_graph = load_shapes(shapes, read_options)
     if evaluator != "plain-pyshacl":
         # urnsh:Functions reports an engine without the urnfn: functions. This run registers

@@ -12,9 +12,10 @@ from pyshacl.monkey import rdflib_bool_patch, rdflib_bool_unpatch
 from rdflib import Dataset, Graph, Literal
 from rdflib.namespace import XSD
 
+from .._kernel import ReadingOptions
 from ..errors import URNError
 from ..jsonld import URNContextError
-from ..read import QUAD_FORMATS, Catalog, HazardMode, ReadError, format_for_path, read
+from ..read import QUAD_FORMATS, ReadError, format_for_path, read
 from ._rules import RULES, URNSH
 
 __all__ = [
@@ -75,16 +76,9 @@ def _read_into(
             cast(Any, rdflib_bool_unpatch)()
 
 
-class ReadOptions:
-    """How data or shapes files are read (see :func:`urnld.read.read`)."""
-
-    __slots__ = ("base", "catalog", "format", "hazards")
-
-    def __init__(
-        self, *, format: str | None = None, catalog: Catalog = None,
-        hazards: HazardMode = "error", base: str | None = None,
-    ) -> None:
-        self.format, self.catalog, self.hazards, self.base = format, catalog, hazards, base
+#: How data or shapes files are read: the one reading-options value of every entry point
+#: (``format``, ``base``, ``catalog``, ``hazards``; :func:`urnld.read.read`).
+ReadOptions = ReadingOptions
 
 
 def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:

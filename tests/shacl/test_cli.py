@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,20 @@ def test_fail_on_rejects_an_unknown_severity(files, capsys) -> None:
         main(["validate", "--fail-on", "error", str(files["good"])])
     assert e.value.code == 2
     assert "--fail-on" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_shapes_that_are_not_a_regular_file_are_refused_in_one_line(
+    tmp_path: Path, capsys, kind: str
+) -> None:
+    # A FIFO would block the read and /dev/zero never ends: one line naming it, exit 2.
+    if kind == "fifo":
+        shapes = tmp_path / "shapes.ttl"
+        os.mkfifo(shapes)
+    else:
+        shapes = Path("/dev/zero")
+    data = tmp_path / "d.ttl"
+    data.write_text("<http://example.org/a> <http://example.org/p> 1 .\n")
+    assert main(["validate", str(data), "-s", str(shapes)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(shapes) in err[0] and "not a regular file" in err[0]

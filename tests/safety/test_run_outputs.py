@@ -97,7 +97,7 @@ def test_the_file_stdin_is_redirected_from_is_an_input(work: Path, args: list[st
     assert (work / "in.nt").read_bytes() == DATA
     # another file on stdin: the run goes on
     with open(work / "in.nt", "rb") as stdin:
-        proc = _urnld([args[0], "-", "-o", "other.out"], work, stdin=stdin)
+        proc = _urnld([args[0], "-", "-o", "other.nt"], work, stdin=stdin)
     assert proc.returncode in (0, 1), proc.stderr
 
 

@@ -61,7 +61,7 @@ def _read_into(
     # pyshacl.validate reads a shapes *file* with rdflib's boolean parsing made strict (only
     # "true" is true: SHACL's W3C test uniqueLang-002 depends on it); read it the same way.
     strict_booleans = error is ShapesError
-    if strict_booleans and path != "-":
+    if strict_booleans and path != "-" and os.path.exists(path):  # else: read says why
         # A shapes file is read whole: a FIFO or a device is refused, and so is a file past
         # the limit, with one line naming it.
         try:

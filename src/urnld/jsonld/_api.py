@@ -114,7 +114,7 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
                 return iri
         return out
 
-    def _expand_index_map(  # noqa: PLR0913, PLR0917  # pyld's signature
+    def _expand_index_map(  # noqa: PLR0917  # pyld's signature
         self, active_ctx: Any, active_property: Any, value: Any, index_key: Any,
         as_graph: Any, property_index: Any, options: Any,
     ) -> Any:
@@ -544,7 +544,8 @@ def dataset_from_pyld(
     """An rdflib ``Dataset`` from pyld's ``to_rdf`` dict (graph name → list of triples).
 
     With *graph*, the statements are added to it instead and it is returned: named graphs go
-    into their graphs when it is a ``Dataset``, into the one graph otherwise; blank nodes get
+    into their graphs when it is a ``Dataset`` or a graph on a store with contexts, into the
+    one graph otherwise; blank nodes get
     fresh labels, so they never meet the blank nodes of another document in *graph*.
     ``normalize=False`` keeps each typed literal's lexical form as pyld wrote it (rdflib would
     make ``"01"^^xsd:integer`` ``"1"``).
@@ -564,14 +565,18 @@ def dataset_from_pyld(
         target, bnodes = graph, {}
     is_dataset = isinstance(target, Dataset)
     for graph_name, triples in data.items():
-        if not is_dataset:
+        if graph_name == "@default":
+            into = target.graph(DATASET_DEFAULT_GRAPH_ID) if is_dataset else target  # type: ignore[attr-defined]
+        elif not is_dataset and not target.store.context_aware:
             into = target
-        elif graph_name == "@default":
-            into = target.graph(DATASET_DEFAULT_GRAPH_ID)  # type: ignore[attr-defined]
         else:
             name = _term({"type": "blank node" if graph_name.startswith("_:") else "IRI",
                           "value": graph_name}, bnodes)
-            into = target.graph(name)  # type: ignore[attr-defined]
+            # A graph on a store with contexts (what Dataset.parse hands a parser): the named
+            # graph's context of that store, where rdflib's own TriG parser puts it.
+            into = (target.graph(name) if is_dataset  # type: ignore[attr-defined]
+                    else Graph(store=target.store, identifier=name,
+                               namespace_manager=target.namespace_manager))
         into.addN(
             (_term(t["subject"], bnodes), _term(t["predicate"], bnodes),
              _term(t["object"], bnodes, normalize), into)

@@ -5,7 +5,6 @@ entity declarations, remote JSON-LD contexts, deep JSON."""
 from __future__ import annotations
 
 import json
-import re
 import warnings
 from pathlib import Path
 

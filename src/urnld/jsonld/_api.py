@@ -114,6 +114,17 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
                 return iri
         return out
 
+    def _expand_iri(  # noqa: PLR0917  # pyld's signature
+        self, active_ctx: Any, value: Any, base: Any = None, vocab: bool = False,
+        local_ctx: Any = None, defined: Any = None,
+    ) -> Any:
+        # pyld 3.3 resolves a relative reference of a document without a base against
+        # "http://example.org/base/", an IRI nobody wrote; JSON-LD 1.1 (IRI Expansion step 8)
+        # leaves it relative (and toRdf then drops it). base="" is pyld's "no base given".
+        if base == "" and "@base" not in active_ctx:
+            base = None
+        return super()._expand_iri(active_ctx, value, base, vocab, local_ctx, defined)
+
     def _expand_index_map(  # noqa: PLR0917  # pyld's signature
         self, active_ctx: Any, active_property: Any, value: Any, index_key: Any,
         as_graph: Any, property_index: Any, options: Any,
@@ -294,7 +305,7 @@ def expand(
             make IRIs wrong (a relative reference against a URN base, a term named ``urn``)
             and reports the others (invalid URNs, other scheme-named terms, unusable
             prefixes) as findings, the output staying the JSON-LD algorithm's; ``"warn"``
-            reports every hazard as a finding; ``"ignore"`` skips the checks.
+            warns about the fatal ones too and goes on; ``"ignore"`` skips the checks.
         findings: a list the findings are appended to (:class:`Hazard` objects); without it they
             are emitted as :class:`URNContextWarning` warnings.
 
@@ -408,8 +419,12 @@ def frame(
     run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize,
                findings=findings)
     framed = frame
-    if canonicalize and not isinstance(frame, str):
-        framed = run.canon.context(frame) if isinstance(frame, list) else frame
+    if canonicalize and isinstance(frame, list):
+        framed = run.canon.context(frame)
+    elif canonicalize and isinstance(frame, Mapping) and "@context" in frame:
+        # The framed output carries the frame's context: canonical, so that expanding the
+        # output again gives the canonical IRIs (a prefix "urn:ISBN:" would not).
+        framed = {**frame, "@context": run.canon.context(frame["@context"])}
     return _call(run, "frame", doc, framed, run.options(options, base))
 
 

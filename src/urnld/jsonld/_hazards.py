@@ -268,9 +268,9 @@ def report(
     hazards: Sequence[Hazard], mode: HazardMode, findings: list[Hazard] | None = None,
 ) -> None:
     """Report *hazards* as *mode* says: ``error`` raises for the fatal ones (a URN base, a term
-    named ``urn``) and reports the others as findings; ``warn`` reports all of them; ``ignore``
-    does nothing. A finding is appended to *findings* when given, else warned as a
-    :class:`URNContextWarning`.
+    named ``urn``) and reports the others as findings; ``warn`` warns about the fatal ones too
+    and goes on; ``ignore`` does nothing. A finding is appended to *findings* when given, else
+    warned as a :class:`URNContextWarning`.
 
     >>> found = []
     >>> report([Hazard("invalid-urn", "'urn:bar' is not a valid URN")], "error", found)
@@ -288,8 +288,8 @@ def report(
         cls = URNBaseError if first.code == BASE_CODE else URNContextError
         raise cls(message, [*fatal, *(h for h in hazards if not h.fatal)])
     if findings is not None:
-        findings.extend(hazards)
-        return
+        findings.extend(h for h in hazards if not h.fatal)
+        hazards = [h for h in hazards if h.fatal]  # with "warn": still warnings
     level = _caller_stacklevel()
     for hazard in hazards:
         warnings.warn(hazard.message, URNContextWarning, stacklevel=level)

@@ -147,6 +147,9 @@ _DOT_SEGMENT: Final = re.compile(rb'(?:^|/|")\.\.?(?:$|[/?#"])')
 _DEVIATES: Final = re.compile(
     rb'"@base"\s*:\s*"(?:[^"]*?/)?\.\.?[/?#"]|"//[^"]*?/\.\.?[/?#"]')
 
+# The key of a context in JSON text (not a quote escaped inside a string).
+_CONTEXT_KEY: Final = re.compile(rb'(?<!\\)"@context"\s*:\s*')
+
 # A directional literal (RDF 1.2) as pyoxigraph writes it in N-Quads: "…"@en--ltr.
 _DIRECTIONAL: Final = re.compile(rb'"@[A-Za-z][A-Za-z0-9-]*--(?:ltr|rtl)[ \t]')
 
@@ -289,7 +292,7 @@ class _Input:
             return None
         dotted_base = base is not None and _DOT_SEGMENT.search(base.encode("utf-8")) is not None
         if self.catalog is not None and b'"@context"' in raw:
-            return self._catalog_chunks(raw, base)
+            return self._catalog_chunks(raw, base, dotted_base)
         if not dotted_base and _DEVIATES.search(raw) is None and raw.count(b'"@context"') < 2:
             return None
         return self._algorithm_chunks(raw, base)
@@ -301,7 +304,8 @@ class _Input:
             return self.catalog
         return URNDocumentLoader(self.catalog if self.catalog is not None else {})
 
-    def _catalog_chunks(self, raw: bytes, base: str | None) -> Iterator[bytes] | None:
+    def _catalog_chunks(self, raw: bytes, base: str | None,
+                        dotted_base: bool) -> Iterator[bytes] | None:
         """A document read with a catalog: its contexts inlined from the catalog, streamed
         through pyoxigraph (or made by the algorithm where pyoxigraph deviates or the contexts
         cannot be inlined); None when it names no context (it streams as it is)."""
@@ -310,6 +314,25 @@ class _Input:
 
         from ..jsonld import inline_contexts, oxigraph_deviates
 
+        m = _CONTEXT_KEY.search(raw)
+        if m is not None and raw.count(b'"@context"') == 1 and not dotted_base:
+            # One context (the usual document): only its value is read and replaced, the rest
+            # of the bytes go to pyoxigraph as they are.
+            try:
+                text = raw[m.end():].decode("utf-8")
+                value, end = json.JSONDecoder().raw_decode(text)
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+                raise RDFSyntaxError(self.source, f"cannot parse as json-ld: {e}") from None
+            inlined = inline_contexts({"@context": value}, self._loader(), base)
+            if inlined is not None and not oxigraph_deviates(inlined, None, base) \
+                    and _DEVIATES.search(raw) is None:
+                if inlined["@context"] == value:
+                    return None
+                tail = text[end:].encode("utf-8")
+                data = raw[:m.end()] + json.dumps(inlined["@context"]).encode("utf-8") + tail
+                sniffer = _Sniffer(io.BytesIO(data), self.syntax, self.source)
+                return self._positions(
+                    _convert(sniffer, self.syntax, base, self.source, self.state), sniffer)
         try:
             doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:

@@ -26,7 +26,7 @@ from pathlib import Path
 
 from w3c_jsonld_harness import SuiteLoader, W3CTest, canonical_nquads, load_tests
 
-READER_OPTIONS = {"specVersion", "normative", "base", "rdfDirection"}
+READER_OPTIONS = {"specVersion", "normative", "base", "rdfDirection", "useJCS"}
 
 
 def reader_tests() -> tuple[list[W3CTest], list[W3CTest]]:
@@ -35,7 +35,7 @@ def reader_tests() -> tuple[list[W3CTest], list[W3CTest]]:
     run: list[W3CTest] = []
     other: list[W3CTest] = []
     for t in tests:
-        if t.kind != "ToRDFTest" or t.syntax_only:
+        if t.manifest != "toRdf" or t.syntax_only:
             continue
         (other if set(t.option) - READER_OPTIONS else run).append(t)
     return run, other
@@ -84,7 +84,12 @@ def _stream(test: W3CTest) -> str:
         canonicalize_file(str(src), str(out), input_format="json-ld", output_format="nquads",
                           base=_base(test), jobs=1,
                           catalog=URNDocumentLoader({}, fallback=SuiteLoader(test)))
-        return out.read_text(encoding="utf-8")
+        # Read back by urnld's reader (literals as written) and written by rdflib, as the
+        # other readers' output: pyoxigraph writes U+007F as "\\u007F", which the
+        # comparison's N-Quads parser (pyld's) does not read back.
+        from urnld.read import read
+
+        return str(read(out, format="nquads").serialize(format="nquads"))
 
 
 class NotApplicable(Exception):

@@ -124,7 +124,10 @@ def inline_contexts(doc: Any, loader: Loader, base: str | None) -> Any:
     """
     try:
         return _inline(doc, loader, base)
-    except (CannotInline, ValueError, RecursionError):  # ValueError: the catalog's errors
+    except (CannotInline, RecursionError):
+        return None
+    except Exception:  # whatever the loader raises: pyld's pass then says it
+        # (a "@context" inside a JSON literal is data, not a context: W3C toRdf js21).
         return None
 
 

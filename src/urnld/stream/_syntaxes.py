@@ -283,16 +283,21 @@ class _Input:
         1.1 toRdf algorithm (dot segments in a base or a network-path reference, scoped
         contexts: see :data:`_DEVIATES`), made by the algorithm (pyld, through
         :func:`urnld.jsonld.to_rdf`); None for every other document, which streams. Only
-        documents of at most :data:`MAX_ALGORITHM_BYTES` are looked at (read whole)."""
-        if size is None or size > MAX_ALGORITHM_BYTES or self.path == "-":
+        documents of at most :data:`MAX_ALGORITHM_BYTES` are looked at (read whole), and every
+        document read with a catalog (read whole, as the JSON-LD processor reads it: its
+        contexts are inlined, then it streams from memory)."""
+        catalog = self.catalog is not None
+        if not catalog and (size is None or size > MAX_ALGORITHM_BYTES or self.path == "-"):
             return None
         with open_input(self.path) as (f, _size):
-            raw = f.read(MAX_ALGORITHM_BYTES + 1)
-        if len(raw) > MAX_ALGORITHM_BYTES:
+            raw = f.read() if catalog else f.read(MAX_ALGORITHM_BYTES + 1)
+        if not catalog and len(raw) > MAX_ALGORITHM_BYTES:
             return None
         dotted_base = base is not None and _DOT_SEGMENT.search(base.encode("utf-8")) is not None
-        if self.catalog is not None and b'"@context"' in raw:
-            return self._catalog_chunks(raw, base, dotted_base)
+        if catalog:
+            chunks = self._catalog_chunks(raw, base, dotted_base) if b'"@context"' in raw \
+                else None
+            return chunks if chunks is not None else self._stream_bytes(raw, base)
         if not dotted_base and _DEVIATES.search(raw) is None and raw.count(b'"@context"') < 2:
             return None
         return self._algorithm_chunks(raw, base)
@@ -309,7 +314,6 @@ class _Input:
         """A document read with a catalog: its contexts inlined from the catalog, streamed
         through pyoxigraph (or made by the algorithm where pyoxigraph deviates or the contexts
         cannot be inlined); None when it names no context (it streams as it is)."""
-        import io
         import json
 
         from ..jsonld import inline_contexts, oxigraph_deviates
@@ -329,10 +333,8 @@ class _Input:
                 if inlined["@context"] == value:
                     return None
                 tail = text[end:].encode("utf-8")
-                data = raw[:m.end()] + json.dumps(inlined["@context"]).encode("utf-8") + tail
-                sniffer = _Sniffer(io.BytesIO(data), self.syntax, self.source)
-                return self._positions(
-                    _convert(sniffer, self.syntax, base, self.source, self.state), sniffer)
+                return self._stream_bytes(
+                    raw[:m.end()] + json.dumps(inlined["@context"]).encode("utf-8") + tail, base)
         try:
             doc = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
@@ -342,8 +344,13 @@ class _Input:
             return self._algorithm_chunks(raw, base, doc)
         if inlined == doc:
             return None
-        sniffer = _Sniffer(io.BytesIO(json.dumps(inlined).encode("utf-8")), self.syntax,
-                           self.source)
+        return self._stream_bytes(json.dumps(inlined).encode("utf-8"), base)
+
+    def _stream_bytes(self, data: bytes, base: str | None) -> Iterator[bytes]:
+        """Stage A over the document *data*, held in memory."""
+        import io
+
+        sniffer = _Sniffer(io.BytesIO(data), self.syntax, self.source)
         return self._positions(_convert(sniffer, self.syntax, base, self.source, self.state),
                                sniffer)
 
@@ -365,8 +372,10 @@ class _Input:
         except JsonLdProcessingError as e:
             raise RDFSyntaxError(self.source, f"cannot parse as json-ld: {e}") from None
         data = str(text).encode("utf-8")
-        # As the sniffer tells it of a streamed document: the guard then reads it again.
-        self.state.urn_base = _URN_BASE["json-ld"].search(raw.lower()) is not None
+        # As the sniffer tells it of a streamed document: the guard then reads it again (with
+        # a catalog always: a URN @base or a term "urn" may be in one of its contexts).
+        self.state.urn_base = (self.catalog is not None
+                               or _URN_BASE["json-ld"].search(raw.lower()) is not None)
         self.state.statements = data.count(b"\n")
         self.position = len(raw)
         start, n = 0, len(data)

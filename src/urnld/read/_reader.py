@@ -18,6 +18,7 @@ from rdflib import Dataset, Graph
 from .._kernel import BASE_CODE, is_urn
 from ..errors import parser_reason
 from ..jsonld import (
+    Hazard,
     JsonLdProcessingError,
     URNContextError,
     URNContextWarning,
@@ -280,12 +281,13 @@ def _parse_jsonld(
     loader = loader_for(catalog)
     options = {"rdfDirection": rdf_direction} if rdf_direction is not None else None
     pyld_rdf: Any = None
+    found: list[Hazard] = []
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", URNContextWarning)
             pyld_rdf = jsonld_to_rdf(
                 doc, loader=loader, base=base, canonicalize=False, options=options,
-                hazards=hazards, format="pyld",
+                hazards=hazards, format="pyld", findings=found,
             )
     except URNContextError as e:
         # An invalid URN is a finding of the report (as in every other syntax), not a reason
@@ -303,6 +305,10 @@ def _parse_jsonld(
             raise ReadError(f"{name}: {e}") from None
         parse_into(graph, b"", "json-ld", base=base, name=name, quads=quads)
         return
+    for hazard in found:
+        # An invalid URN is a finding of the report (as in every other syntax): told there.
+        if hazard.code != "invalid-urn":
+            warnings.warn(f"{name}: {hazard.message}", URNContextWarning, stacklevel=6)
     for w in caught:
         # Warnings name the document as the errors do (the JSON-LD layer knows no file).
         if issubclass(w.category, URNContextWarning):

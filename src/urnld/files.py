@@ -91,7 +91,9 @@ def plan(
     N-Triples in, the input's syntax out; a directory: the input's syntax), the engine, why.
 
     >>> plan("a.jsonld", "b.nq", reading=ReadingOptions(catalog="ctx/")).engine
-    <Engine.DOCUMENT: 'document'>
+    <Engine.SYNTAX: 'syntax'>
+    >>> plan("a.ttl", "b.nq", rdfc=RDFC()).engine
+    <Engine.GRAPH_RDFC: 'graph-rdfc'>
     """
     s, o = _name(src), _name(out)
     in_syntax = syntax_for_path(s, reading.format, stdin="nt")

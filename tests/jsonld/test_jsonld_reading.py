@@ -11,6 +11,7 @@ import pytest
 from rdflib import Dataset, Literal, URIRef
 
 from urnld.errors import URNContextWarning
+from urnld.files import ReadingOptions
 from urnld.read import read
 from urnld.stream import canonicalize_file
 
@@ -95,14 +96,15 @@ def test_direction_is_dropped_by_default_on_every_path(tmp_path):
 
 
 def test_rdf_direction_options():
-    i18n = read(data=json.dumps(DIRECTION), format="json-ld", rdf_direction="i18n-datatype")
+    i18n = read(data=json.dumps(DIRECTION), format="json-ld",
+                reading=ReadingOptions(rdf_direction="i18n-datatype"))
     assert set(i18n.objects()) == {
         Literal("The Queen", datatype=URIRef("https://www.w3.org/ns/i18n#en_ltr"))}
     compound = read(data=json.dumps(DIRECTION), format="json-ld",
-                    rdf_direction="compound-literal")
+                    reading=ReadingOptions(rdf_direction="compound-literal"))
     rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
     assert {(str(p), str(o)) for s, p, o in triples(compound) if not isinstance(o, URIRef)
             or str(p) != "https://schema.org/name"} >= {
         (f"{rdf}value", "The Queen"), (f"{rdf}language", "en"), (f"{rdf}direction", "ltr")}
     with pytest.raises(ValueError, match="rdf_direction must be one of"):
-        read(data="{}", format="json-ld", rdf_direction="ltr")  # type: ignore[arg-type]
+        read(data="{}", format="json-ld", reading=ReadingOptions(rdf_direction="ltr"))  # type: ignore[arg-type]

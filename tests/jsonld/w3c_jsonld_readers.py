@@ -26,6 +26,8 @@ from pathlib import Path
 
 from w3c_jsonld_harness import SuiteLoader, W3CTest, canonical_nquads, load_tests
 
+from urnld.files import ReadingOptions
+
 READER_OPTIONS = {"specVersion", "normative", "base", "rdfDirection", "useJCS"}
 
 
@@ -52,7 +54,7 @@ def _read(test: W3CTest) -> str:
     raw = (test.suite_dir / test.data["input"]).read_bytes()
     ds = read(data=raw, format="json-ld", base=_base(test),
               catalog=URNDocumentLoader({}, fallback=SuiteLoader(test)),
-              rdf_direction=test.option.get("rdfDirection"))
+              reading=ReadingOptions(rdf_direction=test.option.get("rdfDirection")))
     return str(ds.serialize(format="nquads"))
 
 

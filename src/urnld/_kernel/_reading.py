@@ -42,6 +42,9 @@ class ReadingOptions:
     base: str | None = None
     catalog: Any = dataclasses.field(default=None, hash=False, compare=False)
     hazards: HazardMode = "error"
+    #: JSON-LD's ``rdfDirection`` (what an ``@direction`` becomes): None (JSON-LD 1.1's
+    #: default: dropped), ``"i18n-datatype"`` or ``"compound-literal"``.
+    rdf_direction: str | None = None
 
     def __post_init__(self) -> None:
         if self.hazards not in HAZARD_MODES:

@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from rdflib import Dataset, Graph
 
-from .._kernel import BASE_CODE, is_urn
+from .._kernel import BASE_CODE, ReadingOptions, is_urn
 from ..errors import parser_reason
 from ..jsonld import (
     Hazard,
@@ -98,7 +98,7 @@ def read(
     catalog: Catalog = None,
     hazards: HazardMode = "error",
     name: str | None = None,
-    rdf_direction: RdfDirection = None,
+    reading: ReadingOptions | None = None,
 ) -> Graph:
     """Read RDF from a file (*source*; ``-`` is stdin, ``.gz`` is decompressed) or from *data*.
 
@@ -115,11 +115,12 @@ def read(
             :class:`~urnld.jsonld.URNBaseError`, ``"warn"`` warns and resolves them the RFC 3986
             way, ``"ignore"`` resolves them silently.
         name: how messages name the input (default: the path, ``<stdin>``, ``<data>``).
-        rdf_direction: JSON-LD's ``rdfDirection``: what a JSON-LD ``@direction`` becomes.
-            ``None`` (default, as JSON-LD 1.1 says) drops it (``"x"@en``);
-            ``"i18n-datatype"`` gives ``"x"^^<https://www.w3.org/ns/i18n#en_ltr>``;
-            ``"compound-literal"`` a blank node with ``rdf:value``, ``rdf:language`` and
-            ``rdf:direction``.
+        reading: the reading options as one value (:class:`urnld._kernel.ReadingOptions`);
+            its fields fill in the keywords not given, and it carries JSON-LD's
+            ``rdf_direction``: what a JSON-LD ``@direction`` becomes. ``None`` (default, as
+            JSON-LD 1.1 says) drops it (``"x"@en``); ``"i18n-datatype"`` gives
+            ``"x"^^<https://www.w3.org/ns/i18n#en_ltr>``; ``"compound-literal"`` a blank node
+            with ``rdf:value``, ``rdf:language`` and ``rdf:direction``.
 
     A JSON-LD document's relative references are resolved like those of every other syntax:
     against *base*, else ``@base``, else the file's location. When some were resolved against
@@ -142,6 +143,13 @@ def read(
 §5.2, Jena, Oxigraph: <urn:c>; rdflib: refuses the document); write the full IRI or declare \
 a prefix [urn-base]
     """
+    rdf_direction = None
+    if reading is not None:
+        format = format if format is not None else reading.format
+        base = base if base is not None else reading.base
+        catalog = catalog if catalog is not None else reading.catalog
+        hazards = hazards if hazards != "error" else reading.hazards
+        rdf_direction = reading.rdf_direction
     if hazards not in ("error", "warn", "ignore"):
         raise ReadError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
     if (source is None) == (data is None):
@@ -162,7 +170,7 @@ a prefix [urn-base]
             doc_base = Path(path).resolve().as_uri()
     target = new_graph(fmt) if graph is None else graph
     read_into(target, raw, fmt, base=doc_base, catalog=catalog, hazards=hazards, name=label,
-              rdf_direction=rdf_direction)
+              rdf_direction=rdf_direction)  # type: ignore[arg-type]  # read_into checks it
     return target
 
 

@@ -224,3 +224,25 @@ def test_shapes_that_are_not_a_regular_file_are_refused_in_one_line(
     assert main(["validate", str(data), "-s", str(shapes)]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and str(shapes) in err[0] and "not a regular file" in err[0]
+
+
+def test_findings_and_sarif_carry_every_result(tmp_path: Path, capsys) -> None:
+    import jsonschema
+
+    catalog = Path(__file__).parents[2] / "examples" / "shacl" / "catalog.ttl"
+    sarif, findings = tmp_path / "r.sarif", tmp_path / "r.jsonl"
+    assert main(["validate", str(catalog), "--json", "--sarif", str(sarif),
+                 "--findings", str(findings)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    log = json.loads(sarif.read_text())
+    schema = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json")
+                        .read_text())
+    jsonschema.validate(log, schema)
+    results = log["runs"][0]["results"]
+    assert len(results) == len(report["results"]) == 19
+    levels = {r["level"] for r in results}
+    assert levels == {"error", "warning"}  # 14 violations, 5 warnings
+    rules = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
+    assert all(rules[r["ruleIndex"]] == r["ruleId"] for r in results)
+    assert len(findings.read_text().splitlines()) == 19
+    assert sum(c["count"] for c in report["counts"]) == 19

@@ -301,6 +301,22 @@ def _rules() -> list[dict[str, Any]]:
     return rules
 
 
+def _sarif_frame(version: str, information_uri: str, rules: list[dict[str, Any]], *,
+                 columns: bool) -> tuple[str, str]:
+    """A SARIF 2.1.0 log's text before and after its results, with the tool's *rules*."""
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "urnld", "version": version,
+                            "informationUri": information_uri, "rules": rules}},
+    }
+    if columns:
+        run["columnKind"] = "unicodeCodePoints"
+    run["results"] = ["@RESULTS@"]
+    text = json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=1,
+                      ensure_ascii=False)
+    before, after = text.split('"@RESULTS@"')
+    return before, after
+
+
 def write_sarif(
     path: str, places: Iterable[tuple[str, str, str | None, int | None, int]], *,
     version: str,
@@ -310,22 +326,10 @@ def write_sarif(
 
     The results are streamed into the file, not held in memory.
     """
-    head = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "urnld", "version": version,
-                "informationUri": "https://datatracker.ietf.org/doc/html/rfc8141",
-                "rules": _rules(),
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": ["@RESULTS@"],
-        }],
-    }
-    text = json.dumps(head, indent=1, ensure_ascii=False)
-    before, after = text.split('"@RESULTS@"')
-    rule_index = {r["id"]: i for i, r in enumerate(head["runs"][0]["tool"]["driver"]["rules"])}  # type: ignore[index]
+    rules = _rules()
+    before, after = _sarif_frame(version, "https://datatracker.ietf.org/doc/html/rfc8141",
+                                 rules, columns=True)
+    rule_index = {r["id"]: i for i, r in enumerate(rules)}
     from .._kernel import atomic_output
 
     n = 0
@@ -425,52 +429,36 @@ def write_shacl_sarif(path: str, results: Iterable[dict[str, Any]]) -> int:
     constraint component, one result per SHACL result (the focus node, path and value named in
     the message and the logical location); return the number of results."""
     from .. import __version__
+    from .._kernel import atomic_output
 
     levels = {"Violation": "error", "Warning": "warning", "Info": "note"}
-    head = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "urnld", "version": __version__,
-                "informationUri": "https://www.w3.org/TR/shacl/",
-                "rules": ["@RULES@"],
-            }},
-            "results": ["@RESULTS@"],
-        }],
-    }
-    text = json.dumps(head, indent=1, ensure_ascii=False)
-    before, rest = text.split('"@RULES@"')
-    middle, after = rest.split('"@RESULTS@"')
     rules: dict[str, int] = {}
     body: list[str] = []
-    n = 0
     for r in results:
         component = str(r.get("component") or "")
-        rule = rules.setdefault(component, len(rules))
         where = " ".join(x for x in (r.get("focus_node"), r.get("path")) if x)
         message = f"{where}: {r.get('message') or component}"
         if r.get("value") is not None:
             message += f" (value {r['value']})"
-        result = {
-            "ruleId": component, "ruleIndex": rule,
+        body.append(json.dumps({
+            "ruleId": component, "ruleIndex": rules.setdefault(component, len(rules)),
             "level": levels.get(str(r.get("severity")), "error"),
             "message": {"text": message},
             "locations": [{"logicalLocations": [{
                 "name": r.get("focus_node"), "kind": "resource",
                 "fullyQualifiedName": str(r.get("source_shape")),
             }]}],
-        }
-        body.append(json.dumps(result, ensure_ascii=False))
-        n += 1
-    rule_list = [json.dumps({"id": c, "name": c.rsplit(":", 1)[-1].rsplit("#", 1)[-1],
-                             "shortDescription": {"text": f"SHACL constraint component {c}"}},
-                            ensure_ascii=False) for c in rules]
-    with open(path, "w", encoding="utf-8") as f:
+        }, ensure_ascii=False))
+    # The rules come before the results in the log and are known only once every result was
+    # seen: the results are held as text until then.
+    rule_list = [{"id": c, "name": c.rsplit(":", 1)[-1].rsplit("#", 1)[-1],
+                  "shortDescription": {"text": f"SHACL constraint component {c}"}}
+                 for c in rules]
+    before, after = _sarif_frame(__version__, "https://www.w3.org/TR/shacl/", rule_list,
+                                 columns=False)
+    with atomic_output(path, text=True) as f:
         f.write(before)
-        f.write(",\n".join(rule_list))
-        f.write(middle)
         f.write(",\n".join(body))
         f.write(after)
         f.write("\n")
-    return n
+    return len(body)

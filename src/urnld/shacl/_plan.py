@@ -319,7 +319,8 @@ class _Out:
             for row in rows:
                 predicate = node(row[1])
                 self.add(node(row[0]), node(row[2]), predicate,
-                         render_path(self.shapes, predicate) if predicate is not None else "")
+                         render_path(self.shapes, predicate, self.shapes.namespace_manager)
+                         if predicate is not None else "")
         else:  # pragma: no cover - the compiler makes no other kind here
             raise AssertionError(kind)
 

@@ -7,7 +7,7 @@ import json
 from pathlib import Path
 
 import pytest
-from rdflib import BNode, Graph
+from rdflib import BNode, Dataset, Graph, URIRef
 from rdflib.term import Node
 
 from urnld.cli import main
@@ -73,3 +73,17 @@ def test_nothing_is_written(store: Store) -> None:
     before = store.count()
     validate_endpoint(store.query_url, graph=_graph(store))
     assert store.count() == before
+
+
+def test_all_graphs_reads_the_named_graphs_too(store: Store) -> None:
+    data = Dataset()
+    named = data.graph(URIRef("https://example.org/catalog"))
+    named.parse(CATALOG)
+    store.load(data)
+    # the default graph alone holds nothing here (Virtuoso's default graph is the union)
+    if not store.virtuoso:
+        assert validate_endpoint(store.query_url).conforms
+    both = validate_endpoint(store.query_url, all_graphs=True)
+    assert _keys(both) == _keys(validate(str(CATALOG)))
+    only = validate_endpoint(store.query_url, graph="https://example.org/catalog")
+    assert _keys(only) == _keys(both)

@@ -55,10 +55,11 @@ class RemoteStore:
         self.page_size = page_size
         self._from = f"FROM <{graph}> " if graph is not None else ""
         if all_graphs:
+            # Virtuoso's default graph is the union already; an Oxigraph endpoint is opened
+            # with union-default-graph (see union_url)
             vendor = endpoint.vendor
-            if vendor == "oxigraph":
-                endpoint.url = _with_param(endpoint.url, "union-default-graph")
-            elif vendor != "virtuoso":
+            if vendor not in ("virtuoso", "oxigraph") and "union-default-graph" not in \
+                    endpoint.url:
                 names = [_term(r.get("g")) for r in _bindings(
                     endpoint, "SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")]
                 self._from = "".join(f"FROM <{n[1]}> " for n in names
@@ -131,8 +132,13 @@ def _selected(head: str) -> list[str]:
             for part in re.finditer(r"\(.*?\sAS\s(\?\w+)\)|(\?\w+)", head)]
 
 
-def _with_param(url: str, param: str) -> str:
-    return url + ("&" if "?" in url else "?") + param
+def union_url(url: str, timeout: float) -> str:
+    """The query URL that reads the default graph and every named graph as one: Oxigraph's
+    ``union-default-graph`` parameter; other stores' URL as it is."""
+    with Endpoint(url, timeout=timeout) as probe:
+        if probe.vendor != "oxigraph":
+            return url
+    return url + ("&" if "?" in url else "?") + "union-default-graph"
 
 
 def _bindings(endpoint: Endpoint, query: str) -> Iterator[dict[str, Any]]:

@@ -164,7 +164,7 @@ def run_endpoint(
     """Validate the data of a running store with the compiled plan, read-only."""
     from ..endpoint import Endpoint
     from ._load import ShapesError
-    from ._remote import RemoteStore
+    from ._remote import RemoteStore, union_url
     from ._terms import Plain
 
     roots, failed = compile_shapes(shapes, Plain())
@@ -173,6 +173,8 @@ def run_endpoint(
         listed = "; ".join(f"{render_term(s, nsm)}: {why}" for s, why in failed.items())
         raise ShapesError("against an endpoint every shape must compile into queries (pyshacl "
                           f"needs the data in memory): {listed}")
+    if all_graphs:
+        url = union_url(url, timeout)
     with Endpoint(url, timeout=timeout) as endpoint:
         backend = RemoteStore(endpoint, graph=graph, all_graphs=all_graphs,
                               page_size=page_size)

@@ -22,7 +22,7 @@ from rdflib.term import Node
 from ._compile import Root, Step
 from ._report import ValidationResult, render_path, render_term
 from ._rules import RULES, URNSH, key_function, narrows, switched_on
-from ._terms import Encoded, Plain, decode_literal
+from ._terms import LANG_PREFIX, LIT_PREFIX, Encoded, Plain, decode_literal, needs_encoding
 
 __all__ = ["AUTO_DISK_BYTES", "Backend", "LocalStore", "execute", "load_store", "store_directory"]
 
@@ -188,9 +188,7 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
     import pyoxigraph as ox
 
     literal, blank, quad_t = ox.Literal, ox.BlankNode, ox.Quad
-    encoded: dict[tuple[str, str], Any] = {}
-    xsd = "http://www.w3.org/2001/XMLSchema#"
-    string = xsd + "string"
+    encoded: dict[tuple[str, str | None, str | None], Any] = {}
     for q in quads:
         p = q.predicate
         if keep is not None and p.value not in keep:
@@ -199,22 +197,17 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
         changed = False
         if type(o) is literal:
             language = o.language
-            if language is not None:
-                if language != language.lower():
-                    o = literal(o.value, datatype=ox.NamedNode("urn:x-urnld-lang:" + language))
-                    changed = True
-            else:
-                dt = o.datatype.value
-                if dt != string and dt.startswith((xsd, "urn:x-urnld-")):
-                    key = (o.value, dt)
-                    new = encoded.get(key)
-                    if new is None:
-                        if len(encoded) > 65536:
-                            encoded.clear()
-                        new = encoded[key] = literal(
-                            o.value, datatype=ox.NamedNode("urn:x-urnld-lit:" + dt))
-                    o = new
-                    changed = True
+            dt = None if language is not None else o.datatype.value
+            if needs_encoding(dt, language):  # the one rule, in _terms
+                key = (o.value, dt, language)
+                new = encoded.get(key)
+                if new is None:
+                    if len(encoded) > 65536:
+                        encoded.clear()
+                    tag = LANG_PREFIX + language if language is not None else LIT_PREFIX + str(dt)
+                    new = encoded[key] = literal(o.value, datatype=ox.NamedNode(tag))
+                o = new
+                changed = True
         if prefix is not None:
             if type(s) is blank:
                 s, changed = blank(prefix + s.value), True

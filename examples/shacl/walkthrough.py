@@ -1,10 +1,11 @@
 """Validate the example catalog with urnld's SHACL shapes, three ways.
 
-    /work/venv/bin/python examples/shacl/walkthrough.py
+    python examples/shacl/walkthrough.py
 
 1. urnld.shacl.validate with the default shapes (urn.ttl + catalog.ttl);
 2. your own shapes, using the urnsh: components (urn.ttl is added for you);
-3. the same components run as their normative SPARQL (engine="sparql"): same report, slower.
+3. the same shapes on pyshacl, urnld's components run as their normative SPARQL
+   (evaluator="sparql"): the same results as the compiled plan, slower.
 The command-line equivalent of step 1 is `urnld validate examples/shacl/catalog.ttl`.
 """
 
@@ -14,8 +15,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from rdflib import Graph
-from rdflib.compare import isomorphic
+from rdflib import BNode, Graph
 
 from urnld.shacl import validate
 
@@ -42,11 +42,22 @@ mine = Graph().parse(format="turtle", data="""
 for r in validate(catalog, mine).results:
     print(f"  dataset: {r.focus_node.split('/')[-1]}: {r.component.split('#')[-1]}")
 
-# 3. The normative SPARQL definitions give the same report graph.
+# 3. The normative SPARQL definitions give the same results.
 t0 = time.perf_counter()
 fast = validate(catalog)
 t1 = time.perf_counter()
-slow = validate(catalog, engine="sparql")
+slow = validate(catalog, evaluator="sparql")
 t2 = time.perf_counter()
-print(f"python {t1 - t0:.2f} s, sparql {t2 - t1:.2f} s, "
-      f"same report: {isomorphic(fast.graph, slow.graph)}")
+
+
+def results(report):
+    # blank nodes are labelled differently by each engine: compared as "a blank node"
+    def term(t):
+        return "_:" if isinstance(t, BNode) else t
+
+    return {(term(r.focus_node), r.path_text, term(r.value), r.shape_text, r.component,
+             r.severity) for r in report}
+
+
+print(f"plan {t1 - t0:.2f} s, sparql {t2 - t1:.2f} s, "
+      f"same results: {results(fast) == results(slow)}")

@@ -123,3 +123,34 @@ def test_findings_csv_and_jsonl_agree(data, tmp_path) -> None:
     ]
     assert [r["line"] for r in records[:3]] == [2, 2, 4]
     assert rows[4]["spellings"] == "URN:ISBN:0-395-36341-1=1 urn:isbn:0395363411=1"
+
+
+CATALOG = Path(__file__).resolve().parents[2] / "examples" / "catalog" / "catalog.ttl"
+
+
+@pytest.mark.parametrize("command", ["check", "canonicalize"])
+def test_one_record_per_occurrence_in_turtle(command, tmp_path, capsys) -> None:
+    # issue 38: the catalog's invalid URNs have 5 occurrences (one URN in one statement) but
+    # --findings and --sarif wrote 4 records: urn:isbn:9780141439519 is the subject of two
+    # statements written once, with a ';' list.
+    findings, sarif = tmp_path / "f.jsonl", tmp_path / "f.sarif"
+    extra = (["-o", str(tmp_path / "out.ttl"), "--report", str(tmp_path / "r.json")]
+             if command == "canonicalize" else ["--json", "--sarif", str(sarif)])
+    assert main([command, str(CATALOG), "-q", *extra, "--findings", str(findings)]) in (0, 1)
+    out = capsys.readouterr().out
+    if command == "check":
+        occurrences = json.loads(out)["invalid"]["occurrences"]
+        assert occurrences == 5
+    else:  # the URNs without a canonical form (the X- NIDs), left as written
+        occurrences = json.loads((tmp_path / "r.json").read_text())["urns"]["invalid"]
+        assert occurrences == 2
+    records = [json.loads(line) for line in findings.read_text().splitlines()]
+    invalid = [r for r in records if r["kind"] == "invalid-urn"]
+    assert len(invalid) == occurrences
+    assert all(r["line"] is not None for r in invalid)
+    twice = [r["line"] for r in invalid if r["urn"] == "urn:isbn:9780141439519"]
+    if twice:
+        assert twice == [119, 119]  # the subject of both statements, written on line 119
+    if command == "check":
+        results = json.loads(sarif.read_text())["runs"][0]["results"]
+        assert len(results) == occurrences

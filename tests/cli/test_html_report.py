@@ -75,6 +75,24 @@ def test_the_page_is_self_contained(tmp_path, capsys) -> None:
     assert "default-src 'none'" in html  # and the browser is told to refuse any load
 
 
+def test_canonicalize_report_colours_what_check_lists_as_invalid(tmp_path, capsys) -> None:
+    # issue 38: the README's main job coloured all 39 isbn occurrences "valid", three of them
+    # breaking the ISBN rules (wrong check digit x2, urn:isbn:12345) that `urnld check` lists.
+    import json
+
+    page = _make(tmp_path, "canonicalize", str(CATALOG), "--literals", "-q",
+                 "-o", str(tmp_path / "out.ttl"))
+    assert main(["check", str(CATALOG), "--literals", "--json"]) == 1
+    checked = json.loads(capsys.readouterr().out)
+    invalid_isbn = sum(v["count"] for s, v in checked["invalid"]["urns"].items()
+                       if s.lower().startswith("urn:isbn:"))
+    assert invalid_isbn == 3
+    html = page.read_text(encoding="utf-8")
+    bars = dict(re.findall(r"<title>isbn: (valid|invalid) ([\d,]+)</title>", html))
+    assert bars == {"valid": str(checked["nids"]["isbn"]),  # check counts valid ones there
+                    "invalid": str(invalid_isbn)}, bars
+
+
 def test_check_report_in_a_browser(chromium, tmp_path, capsys) -> None:
     page = _make(tmp_path, "check", str(CATALOG))
     capsys.readouterr()

@@ -130,3 +130,23 @@ def test_check_output_is_the_same_on_both_paths(capsys: pytest.CaptureFixture[st
         finally:
             _accel.speedups = saved
     assert outputs[0] == outputs[1]
+
+
+@pytest.mark.parametrize("options", [[], ["--merge-locators"], ["--merge-locators", "--repair"]])
+def test_canonicalize_summary_counts_urns_that_break_their_rules(options, tmp_path, capsys) -> None:
+    # issue 38: with --merge-locators and no --repair, an invalid UUID was left as written and
+    # the summary did not count it; `urnld check` lists it as invalid.
+    src = tmp_path / "in.nt"
+    src.write_text(
+        '<urn:uuid:_f81d4fae7dec11d0a76500a0c91e6bf6> <http://e/p> "o" .\n'
+        '<urn:isbn:12345> <http://e/p> "o" .\n'
+        '<http://e/s> <http://e/p> <https://doi.org/10.1000/182> .\n'
+    )
+    assert main(["canonicalize", str(src), "-o", str(tmp_path / "out.nt"), *options]) == 0
+    err = capsys.readouterr().err
+    repaired = "--repair" in options
+    assert main(["check", str(tmp_path / "out.nt"), "--json"]) == 1
+    left = json.loads(capsys.readouterr().out)["invalid"]["occurrences"]
+    assert left == (1 if repaired else 2)
+    assert (f"{left} occurrence{'s' if left > 1 else ''} of URNs that break their namespace's "
+            "rules") in err, err

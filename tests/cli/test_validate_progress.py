@@ -29,9 +29,9 @@ def test_progress_with_an_eta_on_a_terminal(monkeypatch, capsys) -> None:
     lines = [line.strip() for line in shown.split("\r") if line.strip()]
     counted = [line for line in lines if line.startswith("urnld validate: running the shapes: ")]
     assert counted, lines
-    # the last count: every check done, with the rate and an ETA
-    assert "100.0% of " in counted[-1] and " checks, " in counted[-1], counted[-1]
-    assert "checks/s, ETA " in counted[-1]
+    # the last count: every query of the plan done, with the rate and an ETA
+    assert "100.0% of " in counted[-1] and " queries, " in counted[-1], counted[-1]
+    assert "queries/s, ETA " in counted[-1]
     assert shown.endswith("\r")  # the line is erased at the end
     assert capsys.readouterr().out.startswith("severity\t")  # stdout: the report, as always
 

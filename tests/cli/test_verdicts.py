@@ -24,7 +24,9 @@ def test_bare_urnld_says_what_is_missing_on_stderr(capsys) -> None:
     code, out, err = run(capsys)
     assert code == 2
     assert out == ""
-    assert err.startswith("usage: urnld") and "error: give a COMMAND" in err, err
+    # issue 38: one form, the help with its list of commands, not usage plus an error line
+    assert err.startswith("usage: urnld") and "error" not in err, err
+    assert err.count("usage:") == 1 and "canonicalize" in err and "check" in err, err
 
 
 def test_quiet_check_never_hides_why_it_exits_2(capsys, tmp_path: Path) -> None:
@@ -60,7 +62,10 @@ def test_validate_json_never_claims_conformance_of_unread_data(capsys, tmp_path:
     (tmp_path / "good.ttl").write_bytes(GOOD)
     code, out, err = run(capsys, "validate", "--json", str(tmp_path / "good.ttl"),
                          str(tmp_path / "missing.ttl"))
-    assert code == 2 and out == "" and "missing.ttl" in err
+    assert code == 2 and "missing.ttl" in err
+    # --json always prints JSON, as check does: not ok, no verdict on data it did not read
+    doc = json.loads(out)
+    assert doc["ok"] is False and doc["conforms"] is None and "missing.ttl" in doc["error"]
 
 
 def test_canonicalize_report_is_not_ok_when_it_is_incomplete(capsys, tmp_path: Path) -> None:
@@ -93,7 +98,9 @@ def test_canonicalize_summary_says_exactly_what_is_left(capsys, tmp_path: Path,
     assert "<urn:isbn:0395363412>" in written and "<urn:X-LOCAL:shelf-42>" in written
     assert "left 1 invalid URN as written" in err
     assert "break RFC 8141 or their namespace's rules" not in err
-    assert "only their namespace's rules" in err and "were rewritten" in err
+    # ...and counted, as urnld check lists it (issue 38)
+    assert ("1 occurrence of URNs that break their namespace's rules (such as a wrong check "
+            "digit) written in canonical form; urnld check lists them") in err
 
 
 def test_streamed_canonicalize_never_says_0_duplicates_merged(capsys, tmp_path: Path) -> None:
@@ -122,7 +129,9 @@ def test_library_log_warnings_become_one_urnld_line(capsys, tmp_path: Path) -> N
     )
     code, _, err = run(capsys, "validate", str(tmp_path / "sp.n3"))
     assert code in (0, 1)
-    lines = err.strip().splitlines()
+    # No store holds such IRIs: the whole run is pyshacl's, and one line says why.
+    engines, *lines = err.strip().splitlines()
+    assert engines.startswith("urnld validate: every shape ran on pyshacl: the term "), err
     assert len(lines) == 1, err
     assert lines[0].startswith("urnld validate: warning: rdflib said: ")
     assert "does not look like a valid URI" in lines[0] and "more log warnings" in lines[0]
@@ -138,3 +147,31 @@ def test_an_error_is_one_line_without_the_library_log_on_the_way(capsys, tmp_pat
     lines = err.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("urnld validate: error: "), err
     assert "star.nt" in lines[0]
+
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def _row(doc: str, command: str) -> str:
+    return next(line for line in (REPO / doc).read_text().splitlines()
+                if line.startswith(f"| `urnld {command}"))
+
+
+@pytest.mark.parametrize("doc", ["README.md", "docs/cli.md"])
+def test_the_documented_exit_codes_are_the_ones_given(doc, capsys, tmp_path: Path) -> None:
+    # issue 38: the docs said parse exits 2 on bad input (it exits 1: a string that is no URN
+    # is an invalid one) and xmlns 2 on an unreadable file (1 when another file was read).
+    assert run(capsys, "parse", "urn:bad")[0] == 1
+    assert "1 some invalid (a string that is no URN too), 2 usage" in _row(doc, "parse")
+    (tmp_path / "ok.xml").write_text('<r xmlns="urn:example:ns"/>')
+    missing = str(tmp_path / "missing.xml")
+    assert run(capsys, "xmlns", str(tmp_path / "ok.xml"), missing)[0] == 1
+    assert run(capsys, "xmlns", missing)[0] == 2
+    row = _row(doc, "xmlns")
+    assert "1 problems or some file unreadable" in row and "2 no file could be read" in row
+
+
+def test_the_main_jobs_outputs_are_ignored_by_git() -> None:
+    # README: `urnld canonicalize … -o catalog.canonical.ttl --html catalog.report.html`
+    ignored = (REPO / ".gitignore").read_text().splitlines()
+    assert {"catalog.canonical.ttl", "catalog.report.html"} <= set(ignored)

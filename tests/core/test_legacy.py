@@ -3,14 +3,17 @@
 from __future__ import annotations
 
 import json
+from unittest import mock
 
 import pytest
 from core_strategies import valid_urns
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 import urnld
+import urnld.namespaces
 from urnld import URN, URNConversionError, URNSyntaxError, canonical, check
+from urnld._core import _urn
 
 
 @pytest.mark.parametrize(
@@ -84,6 +87,41 @@ def test_legacy_canonical_is_idempotent_and_rfc8141(legacy: str) -> None:
     canon = u.canonical_str
     assert canonical(canon, mode="rfc2141") == canon
     assert URN(canon).canonical_str == canon  # RFC 8141 reads it and finds it canonical
+
+
+# NSSs made of what RFC 2141 allows, with its reserved '?', '#' and '/' among them, under the
+# NIDs whose rules change the NSS (MPEG, NBN, UCI lower-case a part; ISBN, UUID rewrite it).
+_RULED_2141 = st.builds(
+    lambda scheme, nid, nss: f"{scheme}:{nid}:{nss}",
+    st.sampled_from(["urn", "URN"]),
+    st.sampled_from(sorted(urnld.namespaces.known_nids())).flatmap(
+        lambda nid: st.sampled_from([nid, nid.upper()])
+    ),
+    st.text(alphabet="aAbBzZ09-.:()+,=@;$_!*'/?#%3f", min_size=1, max_size=16),
+)
+
+
+@given(_RULED_2141)
+@example("urn:mpeg:A:b?x")  # issue 38: came back as urn:mpeg:A:b%3Fx, itself not canonical
+@example("urn:nbn:DE:a?b")
+@example("urn:uci:I000-x?y")
+def test_legacy_canonical_is_idempotent_on_both_paths(legacy: str) -> None:
+    # The namespace's rule reads the escaped NSS, so the canonical form is its own canonical
+    # form and names the same resource, with the accelerator and without it.
+    try:
+        URN(legacy, mode="rfc2141")
+    except URNSyntaxError:
+        return
+    answers = []
+    for c_canonical in (_urn._c_canonical, None):  # the accelerator (when built), then Python
+        with mock.patch.object(_urn, "_c_canonical", c_canonical):
+            canon = canonical(legacy, mode="rfc2141")
+            assert canonical(canon, mode="rfc2141") == canon, legacy
+            assert urnld.equivalent(legacy, canon, mode="rfc2141"), legacy
+            if URN(canon, mode="rfc2141").to_rfc8141() == canon:
+                assert canonical(canon) == canon, legacy  # RFC 8141 finds it canonical too
+            answers.append(canon)
+    assert answers[0] == answers[1], legacy
 
 
 def test_parse_cli_writes_legacy_forms_for_rfc8141(capsys: pytest.CaptureFixture[str]) -> None:

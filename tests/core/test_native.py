@@ -58,9 +58,20 @@ def test_every_part_round_trips(nss: str, r: str, q: str, f: str) -> None:
         assert e.position >= 0
         return
     assert u.nss_decoded == nss
-    assert urnld._core._encode.decode_component(u.r_component) == r
-    assert urnld._core._encode.decode_component(u.q_component) == q
-    assert u.f_decoded == f
+    # every part's decoded view, and the public per-part codecs (issue 38: were private)
+    assert (u.r_decoded, u.q_decoded, u.f_decoded) == (r, q, f)
+    for part, text, written in (("r_component", r, u.r_component),
+                                ("q_component", q, u.q_component),
+                                ("f_component", f, u.f_component)):
+        assert urnld.encode_component(text, part) == written
+        assert urnld.decode_component(written) == text
+
+
+def test_decoded_views_of_absent_components_are_none() -> None:
+    u = URN("urn:example:a")
+    assert (u.r_decoded, u.q_decoded, u.f_decoded) == (None, None, None)
+    assert URN("urn:example:a?+%C3%A9?=x%3Dy#").r_decoded == "é"
+    assert URN("urn:example:a?+%C3%A9?=x%3Dy#").q_decoded == "x=y"
 
 
 @given(st.text())

@@ -295,3 +295,41 @@ def test_result_cap_read_in_pages(capped: Virtuoso, page_size: int | None) -> No
     # a query of urnld's own that a cut result would falsify: an error, never a short answer
     with Endpoint(f"{capped.base}/sparql") as e, pytest.raises(EndpointError, match="cut the"):
         list(e.select(f"SELECT ?s WHERE {{ GRAPH <{DEFAULT_GRAPH}> {{ ?s ?p ?o }} }}"))
+
+
+def _forms(store: Store) -> dict[str, tuple[str, str]]:
+    """subject -> (value, "literal" | "typed-literal") as the store returns it (raw JSON)."""
+    r = httpx.post(store.query_url, data={"query": (
+        f"SELECT ?s ?o WHERE {{ GRAPH <{DEFAULT_GRAPH}> {{ ?s <http://e/p> ?o }} }}")},
+        headers={"Accept": "application/sparql-results+json"}, timeout=60)
+    assert r.status_code == 200, r.text
+    return {b["s"]["value"]: (b["o"]["value"], b["o"]["type"])
+            for b in r.json()["results"]["bindings"]}
+
+
+def test_literals_keep_the_form_the_store_holds_them_in(vstore: Store, tmp_path: Path,
+                                                        monkeypatch) -> None:
+    """Virtuoso keeps "v" and "v"^^xsd:string apart (#633, #247): a plain literal rewritten
+    as a typed one is missed by a query for the plain one and differs from the file path's
+    output loaded the same way (issue 38). Each is written back in the form it was held in,
+    and the undo restores each form too."""
+    old = "URN:ISBN:0-14-044913-2"
+    vstore.update(
+        f"INSERT {{ GRAPH <{DEFAULT_GRAPH}> {{ <http://e/plain> <http://e/p> ?l . "
+        f"<http://e/typed> <http://e/p> \"{old}\"^^<{XSD}string> }} }} "
+        f"WHERE {{ BIND(STR(\"{old}\"^^<{XSD}string>) AS ?l) }}"
+    )
+    before = _forms(vstore)
+    assert before == {"http://e/plain": (old, "literal"), "http://e/typed": (old, "typed-literal")}
+    vstore.credentials(monkeypatch)
+    undo = tmp_path / "undo.sparql"
+    assert main(["canonicalize", "--endpoint", vstore.query_url, "--update-endpoint",
+                 vstore.update_url, "--literals", "--undo", str(undo), "-q"]) == 0
+    new = "urn:isbn:0140449132"
+    assert _forms(vstore) == {"http://e/plain": (new, "literal"),
+                              "http://e/typed": (new, "typed-literal")}
+    # the plain literal is found by a query for the plain literal
+    rows = list(vstore.select(f'SELECT ?s WHERE {{ GRAPH <{DEFAULT_GRAPH}> {{ ?s ?p "{new}" }} }}'))
+    assert [str(r[0]) for r in rows] == ["http://e/plain"]  # type: ignore[index]
+    assert main(["undo", str(undo), "--update-endpoint", vstore.update_url, "-q"]) == 0
+    assert _forms(vstore) == before

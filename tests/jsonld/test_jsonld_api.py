@@ -287,43 +287,62 @@ def test_hazard_term_named_like_a_scheme_compacting():
 
 
 def test_hazard_any_scheme_named_term_in_a_compaction_context():
-    # W3C compact e002: pyld's error is "IRI confused with prefix"; urnld names term and IRI.
+    # W3C compact e002: valid JSON-LD that a processor must refuse with "IRI confused with
+    # prefix"; urnld lets pyld give that error (the suite's) and names term and IRI as a
+    # finding first.
     doc = [{"tag:champin.net,2019:prop": {"@value": "hello world"}}]
     ctx = {"tag": "http://example.org/ns/tag/"}
-    with pytest.raises(URNContextError) as e:
-        compact(doc, ctx)
-    assert str(e.value) == (
+    found: list = []
+    with pytest.raises(JsonLdProcessingError, match=r"\[IRI confused with prefix\]"):
+        compact(doc, ctx, findings=found)
+    assert [(h.code, h.message, h.fatal) for h in found] == [(
+        "scheme-term",
         "term 'tag' has the name of the URI scheme 'tag:' used by 'tag:champin.net,2019:prop'; "
         "JSON-LD cannot compact such IRIs or read them back (they look like compact IRIs); "
-        "rename the term")
+        "rename the term", False)]
     doc = [{"@id": "foo:bar", "https://schema.org/p": 1}]
-    with pytest.raises(URNContextError, match="term 'foo' has the name of the URI scheme 'foo:'"):
+    with pytest.warns(URNContextWarning, match="term 'foo' has the name of the URI scheme 'foo:'"), \
+            pytest.raises(JsonLdProcessingError, match=r"\[IRI confused with prefix\]"):
         compact(doc, {"foo": "http://example.org/foo#"})
     with pytest.raises(JsonLdProcessingError, match=r"\[IRI confused with prefix\]"):
         compact(doc, {"foo": "http://example.org/foo#"}, hazards="ignore")
+
+
+def test_scheme_named_term_is_a_finding_and_the_output_is_the_algorithms():
+    # W3C compact 0007: a term "ex" beside IRIs "ex:authored" is valid JSON-LD; the result is
+    # pyld's (the suite's expected output) and the hazard a finding.
+    suite = Path(__file__).resolve().parents[1] / "data" / "w3c" / "json-ld-api" / "tests"
+    doc = json.loads((suite / "compact" / "0007-in.jsonld").read_text(encoding="utf-8"))
+    ctx = json.loads((suite / "compact" / "0007-context.jsonld").read_text(encoding="utf-8"))
+    found: list = []
+    out = compact(doc, ctx, findings=found)
+    assert out == pyld.compact(doc, ctx)
+    assert [h.code for h in found] == ["scheme-term"]
 
 
 YANG = {"yang": "urn:ietf:params:xml:ns:yang:ietf-interfaces"}
 
 
 def test_hazard_prefix_without_gen_delim_expanding():
-    with pytest.raises(URNContextError) as e:
-        expand({"@context": YANG, "@id": "yang:eth0", "https://schema.org/p": 1})
-    assert str(e.value) == (
+    doc = {"@context": YANG, "@id": "yang:eth0", "https://schema.org/p": 1}
+    found: list = []
+    assert expand(doc, findings=found) == pyld.expand(doc)
+    assert [(h.code, h.message) for h in found] == [("prefix-not-usable", (
         "'yang:eth0' was not expanded: term 'yang' maps to the URN namespace "
         "'urn:ietf:params:xml:ns:yang:ietf-interfaces', which does not end in a gen-delim "
-        '(: / ? # [ ] @), and JSON-LD 1.1 uses such a term as a prefix only with "@prefix": true')
-    assert e.value.hazards[0].code == "prefix-not-usable"
+        '(: / ? # [ ] @), and JSON-LD 1.1 uses such a term as a prefix only with "@prefix": true'
+    ))]
 
 
 def test_hazard_prefix_without_gen_delim_compacting():
     doc = {"@id": "urn:ietf:params:xml:ns:yang:ietf-interfacesEth0", "https://schema.org/p": 1}
-    with pytest.raises(URNContextError) as e:
-        compact(doc, YANG)
-    assert str(e.value) == (
+    with pytest.warns(URNContextWarning) as caught:
+        out = compact(doc, YANG)
+    assert out["@id"] == doc["@id"]
+    assert [str(w.message) for w in caught] == [
         "term 'yang' cannot compact 'urn:ietf:params:xml:ns:yang:ietf-interfacesEth0': its URN "
         "namespace 'urn:ietf:params:xml:ns:yang:ietf-interfaces' does not end in a gen-delim "
-        '(: / ? # [ ] @); add "@prefix": true to the term definition')
+        '(: / ? # [ ] @); add "@prefix": true to the term definition']
     fixed = {"yang": {"@id": YANG["yang"], "@prefix": True}}
     assert compact(doc, fixed)["@id"] == "yang:Eth0"
 
@@ -335,22 +354,60 @@ def test_hazard_prefix_without_gen_delim_compacting():
     ("urn:bar", "':' and a namespace-specific string must follow the NID"),
 ])
 def test_hazard_invalid_urn(iri, reason):
-    with pytest.raises(URNContextError) as e:
+    # A finding, not a refusal: the document is valid JSON-LD and its output pyld's.
+    found: list = []
+    out = expand({"@id": iri, "https://schema.org/p": 1}, canonicalize=False, hazards="error",
+                 findings=found)
+    assert out == [{"@id": iri, "https://schema.org/p": [{"@value": 1}]}]
+    assert [(h.code, h.message) for h in found] == [
+        ("invalid-urn", f"{iri!r} is not a valid URN: {reason}")]
+    with pytest.warns(URNContextWarning, match="is not a valid URN"):
         expand({"@id": iri, "https://schema.org/p": 1})
-    assert str(e.value) == f"{iri!r} is not a valid URN: {reason}"
-    assert e.value.hazards[0].code == "invalid-urn"
 
 
 def test_hazard_invalid_urns_are_grouped_by_reason():
     doc = [{"@id": f"urn:x-ex:s{i}", "https://schema.org/p": i} for i in range(5)]
-    with pytest.raises(URNContextError) as e:
-        expand(doc)
-    assert str(e.value) == (
+    found: list = []
+    expand(doc, findings=found)
+    assert [h.message for h in found] == [
         "'urn:x-ex:s0' (and 4 more IRIs like it) is not a valid URN: 'X-' experimental NIDs "
-        "such as 'x-ex' were removed by RFC 8141 (App. C); this is not a valid URN")
+        "such as 'x-ex' were removed by RFC 8141 (App. C); this is not a valid URN"]
     # a two-letter NID (UN/CEFACT's urn:un:…) is reserved for registration: a warning only
     cii = "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"
-    assert expand([{"@id": cii, "https://schema.org/p": 1}])[0]["@id"] == cii
+    found = []
+    assert expand([{"@id": cii, "https://schema.org/p": 1}], findings=found)[0]["@id"] == cii
+    assert found == []
+
+
+def test_only_the_hazards_that_break_urns_refuse():
+    # A term named "urn" and a relative reference against a URN base stop the run; the
+    # findings found with them are on the error too.
+    doc = {"@context": {"urn": "http://example.org/urn#"}, "@id": "urn:isbn:0-395-36341-1",
+           "https://schema.org/p": {"@id": "urn:bar"}}
+    with pytest.raises(URNContextError) as e:
+        expand(doc, findings=[])
+    assert (e.value.hazards[0].code, e.value.hazards[0].fatal) == ("scheme-term", True)
+    with pytest.raises(URNBaseError):
+        expand({"@id": "c", "https://schema.org/p": "x"}, base="urn:example:doc", findings=[])
+
+
+def test_property_based_index_maps_are_kept_without_a_base():
+    # JSON-LD 1.1 Expansion 13.8.3.7.2: the index key of a property-based index map expands
+    # as a vocabulary IRI. pyld 3.3 does so only when a base is given, and without one drops
+    # every index value from the RDF (the "name" of each affordance of a W3C Thing
+    # Description: "properties": {"@container": "@index", "@index": "name"}).
+    doc = {"@context": {"@vocab": "https://www.w3.org/2019/wot/td#",
+                        "properties": {"@id": "hasPropertyAffordance", "@container": "@index",
+                                       "@index": "name"}},
+           "@id": "urn:uuid:0804d572-cce8-422a-bb7c-4412fcd56f06",
+           "properties": {"status": {"@id": "urn:example:status", "title": "Status"}}}
+    (node,) = expand(doc)
+    affordance = node["https://www.w3.org/2019/wot/td#hasPropertyAffordance"][0]
+    assert affordance["https://www.w3.org/2019/wot/td#name"] == [{"@value": "status"}]
+    assert "name" in pyld.expand(doc)[0]["https://www.w3.org/2019/wot/td#hasPropertyAffordance"][0]
+    statements = to_rdf(doc, format="nquads")
+    assert ('<urn:example:status> <https://www.w3.org/2019/wot/td#name> "status" .'
+            in statements.splitlines())
 
 
 def test_hazard_arguments_are_checked():

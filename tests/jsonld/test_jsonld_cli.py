@@ -185,3 +185,53 @@ def test_xmlns_reports_xml_base_urn(capsys, tmp_path):
     code, out, _ = run(capsys, "xmlns", doc)
     assert code == 1
     assert "1 xml:base URN" in out.splitlines()[0] and "RFC 8141 §4.1" in out
+
+
+def test_invalid_urn_ids_are_findings_and_the_output_is_written(capsys, tmp_path):
+    doc = tmp_path / "d.jsonld"
+    doc.write_text(json.dumps({"@id": "urn:x-foo:bar", "https://schema.org/p": "x"}))
+    code, out, err = run(capsys, "jsonld", "expand", doc)
+    assert code == 1
+    assert json.loads(out) == [{"@id": "urn:x-foo:bar", "https://schema.org/p": [{"@value": "x"}]}]
+    assert err == (f"urnld jsonld: finding: {doc}: 'urn:x-foo:bar' is not a valid URN: 'X-' "
+                   "experimental NIDs such as 'x-foo' were removed by RFC 8141 (App. C); this "
+                   "is not a valid URN [invalid-urn]\n")
+
+
+def test_no_base_is_invented(capsys, tmp_path):
+    # pyld 3.3 resolves against "http://example.org/base/" when no base is given; JSON-LD 1.1
+    # keeps the reference relative. --base gives one.
+    doc = tmp_path / "d.jsonld"
+    doc.write_text(json.dumps({"@id": "part-1", "https://schema.org/p": "x"}))
+    code, out, err = run(capsys, "jsonld", "expand", doc)
+    assert (code, err, json.loads(out)[0]["@id"]) == (0, "", "part-1")
+    code, out, err = run(capsys, "jsonld", "expand", doc, "--base", "https://e.org/things/")
+    assert (code, err, json.loads(out)[0]["@id"]) == (0, "", "https://e.org/things/part-1")
+
+
+def test_property_based_index_maps_are_kept(capsys, tmp_path):
+    # A W3C Thing Description's affordances: "properties" is an index map on "name".
+    doc = tmp_path / "td.jsonld"
+    doc.write_text(json.dumps({
+        "@context": {"@vocab": "https://www.w3.org/2019/wot/td#",
+                     "properties": {"@id": "hasPropertyAffordance", "@container": "@index",
+                                    "@index": "name"}},
+        "@id": "urn:uuid:0804d572-cce8-422a-bb7c-4412fcd56f06",
+        "properties": {"status": {"title": "Status"}}}))
+    code, out, err = run(capsys, "jsonld", "expand", doc)
+    assert (code, err) == (0, "")
+    (affordance,) = json.loads(out)[0]["https://www.w3.org/2019/wot/td#hasPropertyAffordance"]
+    assert affordance["https://www.w3.org/2019/wot/td#name"] == [{"@value": "status"}]
+
+
+def test_frame_output_carries_a_canonical_context(capsys, tmp_path):
+    doc = tmp_path / "d.jsonld"
+    doc.write_text(json.dumps([{"@id": "URN:ISBN:0-395-36341-1",
+                                "@type": "https://schema.org/Book"}]))
+    frame = tmp_path / "f.jsonld"
+    frame.write_text(json.dumps({"@context": {"@vocab": "https://schema.org/",
+                                              "isbn": "URN:ISBN:"}, "@type": "Book"}))
+    code, out, err = run(capsys, "jsonld", "frame", doc, "--frame", frame)
+    framed = json.loads(out)
+    assert (code, err) == (0, "")
+    assert (framed["@context"]["isbn"], framed["@id"]) == ("urn:isbn:", "isbn:0395363411")

@@ -237,7 +237,7 @@ def urnld_engine(canonicalize: bool) -> Engine:
         # 2-letter NIDs ("urn:ex:"): hazard checks report them as warnings, not errors, here.
         common: dict[str, Any] = {"loader": loader, "options": opts,
                                   "canonicalize": canonicalize,
-                                  "hazards": "warn" if canonicalize else None}
+                                  "hazards": None}
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", jsonld.URNContextWarning)
             if op == "expand":

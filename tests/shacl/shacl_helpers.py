@@ -20,7 +20,7 @@ PREFIXES = """
 @prefix urnsh: <https://w3id.org/urnld/shacl#> .
 """
 
-ENGINES = ["python", "sparql"]
+ENGINES = ["plan", "pyshacl", "sparql"]
 
 
 @dataclass(frozen=True)
@@ -54,7 +54,7 @@ def run_component(
         record = EX[f"r{i}"]
         data.add((record, RDF.type, EX.R))
         data.add((record, EX.id, value))
-    report = validate(data, Graph().parse(data=shapes, format="turtle"), engine=engine)
+    report = validate(data, Graph().parse(data=shapes, format="turtle"), evaluator=engine)
     by_property = set()
     by_node = set()
     for r in report.results:

@@ -97,8 +97,8 @@ def test_complex_paths_are_rendered_and_validated() -> None:
         ex:a a ex:R ; ex:part ex:p . ex:q ex:of ex:p . ex:q ex:id "x" .
         ex:b a ex:R ; ex:part ex:p2 .
         <URN:EXAMPLE:z> ex:of ex:p . <urn:example:z> ex:of ex:p2 .""")
-    for engine in ("python", "sparql"):
-        report = validate(data, shapes, engine=engine)
+    for engine in ("plan", "pyshacl", "sparql"):
+        report = validate(data, shapes, evaluator=engine)
         found = {(r.focus_node, r.value, r.component.split("#")[1], r.path_text)
                  for r in report.results}
         assert found == {
@@ -138,7 +138,7 @@ def test_unused_components_are_not_installed() -> None:
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [({"inference": "owl"}, "inference must be one of"),
-     ({"engine": "fast"}, "engine must be 'python', 'sparql' or 'pyshacl'")],
+     ({"evaluator": "fast"}, "evaluator must be one of plan, pyshacl, sparql, plain-pyshacl")],
 )
 def test_bad_options(kwargs, message) -> None:
     with pytest.raises(ValueError, match=message):
@@ -220,7 +220,7 @@ def test_an_unknown_pyshacl_layout_falls_back_to_sparql(monkeypatch) -> None:
     monkeypatch.setattr(_engine, "_installable", lambda shapes_graph: False)
     data = Graph().parse(data=DATA, format="turtle")
     with pytest.warns(RuntimeWarning, match="urnsh: components run as plain SPARQL"):
-        report = validate(data, _shapes())
+        report = validate(data, _shapes(), evaluator="pyshacl")
     assert {(r.focus_node, r.value) for r in report.results} == {
         (EX.a, Literal("URN:ISBN:0-395-36341-1")), (EX.b, Literal("urn:isbn:0395363412"))
     }
@@ -239,6 +239,6 @@ def test_the_uniqueness_index_is_built_once_per_validation(monkeypatch) -> None:
     shapes = Graph().parse(format="turtle", data=PREFIXES + """
         ex:P a sh:NodeShape ; sh:targetClass ex:R ;
             sh:property [ sh:path ex:id ; urnsh:uniqueByEquivalence true ] .""")
-    report = validate(data, shapes)
+    report = validate(data, shapes, evaluator="pyshacl")
     assert len(report.results) == 20  # urn:example:0..9 appear twice
     assert len(calls) == 1

@@ -82,7 +82,7 @@ _NID_VALUES = ["urn:X-foo:bar", "urn:foo:bar", "urn:xy-foo:bar", "urn:urn-01:a",
     ("  NID-Unregistered\tnid-reserved\n", {"urn:foo:bar", "urn:xy-foo:bar"}),
     ("nid-informal-malformed nid-experimental", {"urn:X-foo:bar", "urn:urn-01:a"}),
 ])
-@pytest.mark.parametrize("engine", ["python", "sparql"])
+@pytest.mark.parametrize("engine", ["plan", "pyshacl", "sparql"])
 def test_nid_findings_parameter(codes: str | None, flagged: set[str], engine: str) -> None:
     from rdflib import Literal
     from shacl_helpers import run_component

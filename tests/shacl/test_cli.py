@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -139,7 +140,7 @@ def test_shapes_that_cannot_run_exit_2(files, tmp_path, capsys) -> None:
 
 
 def test_sparql_engine_option(files, capsys) -> None:
-    assert main(["validate", str(files["bad"]), "--engine", "sparql", "--format", "json"]) == 1
+    assert main(["validate", str(files["bad"]), "--evaluator", "sparql", "--format", "json"]) == 1
     assert json.loads(capsys.readouterr().out)["summary"] == {"Violation": 1}
 
 
@@ -206,3 +207,42 @@ def test_fail_on_rejects_an_unknown_severity(files, capsys) -> None:
         main(["validate", "--fail-on", "error", str(files["good"])])
     assert e.value.code == 2
     assert "--fail-on" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device"])
+def test_shapes_that_are_not_a_regular_file_are_refused_in_one_line(
+    tmp_path: Path, capsys, kind: str
+) -> None:
+    # A FIFO would block the read and /dev/zero never ends: one line naming it, exit 2.
+    if kind == "fifo":
+        shapes = tmp_path / "shapes.ttl"
+        os.mkfifo(shapes)
+    else:
+        shapes = Path("/dev/zero")
+    data = tmp_path / "d.ttl"
+    data.write_text("<http://example.org/a> <http://example.org/p> 1 .\n")
+    assert main(["validate", str(data), "-s", str(shapes)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(shapes) in err[0] and "not a regular file" in err[0]
+
+
+def test_findings_and_sarif_carry_every_result(tmp_path: Path, capsys) -> None:
+    import jsonschema
+
+    catalog = Path(__file__).parents[2] / "examples" / "shacl" / "catalog.ttl"
+    sarif, findings = tmp_path / "r.sarif", tmp_path / "r.jsonl"
+    assert main(["validate", str(catalog), "--json", "--sarif", str(sarif),
+                 "--findings", str(findings)]) == 1
+    report = json.loads(capsys.readouterr().out)
+    log = json.loads(sarif.read_text())
+    schema = json.loads((Path(__file__).parents[1] / "data" / "sarif-schema-2.1.0.json")
+                        .read_text())
+    jsonschema.validate(log, schema)
+    results = log["runs"][0]["results"]
+    assert len(results) == len(report["results"]) == 19
+    levels = {r["level"] for r in results}
+    assert levels == {"error", "warning"}  # 14 violations, 5 warnings
+    rules = [r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]]
+    assert all(rules[r["ruleIndex"]] == r["ruleId"] for r in results)
+    assert len(findings.read_text().splitlines()) == 19
+    assert sum(c["count"] for c in report["counts"]) == 19

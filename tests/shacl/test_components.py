@@ -1,8 +1,9 @@
-"""Each urnsh: component on conforming and non-conforming values, with both engines.
+"""Each urnsh: component on conforming and non-conforming values, with every evaluator.
 
-Every test runs twice: ``engine="python"`` (urnld's evaluation) and ``engine="sparql"`` (the
-normative SPARQL of urn.ttl, executed by pyshacl and rdflib with the urnfn: functions), so each
-expectation below is also a statement about what the SPARQL definitions mean.
+Every test runs three times: ``evaluator="plan"`` (the compiled plan: pairs from a store, each
+distinct value judged once), ``"pyshacl"`` (urnld's evaluation inside pyshacl) and ``"sparql"``
+(the normative SPARQL of urn.ttl, executed by pyshacl and rdflib with the urnfn: functions), so
+each expectation below is also a statement about what the SPARQL definitions mean.
 """
 
 from __future__ import annotations
@@ -173,7 +174,7 @@ def test_unique_ignores_equivalent_values_on_the_same_record(engine: str) -> Non
         ex:b a ex:R ; ex:id "urn:isbn:0395363412" .
         ex:c ex:id "urn:isbn:0395363412" .  # not a target, still another node with the value
         """)
-    report = validate(data, shapes, engine=engine)
+    report = validate(data, shapes, evaluator=engine)
     assert {(r.focus_node, r.value) for r in report.results} == {
         (EX.b, Literal("urn:isbn:0395363412"))
     }
@@ -237,7 +238,7 @@ def test_results_carry_focus_path_value_component_severity(engine: str) -> None:
             sh:property [ sh:path ex:id ; sh:severity sh:Warning ; urnsh:canonical true ] .""")
     data = Graph().parse(format="turtle", data=PREFIXES + """
         ex:a a ex:R ; ex:id "URN:EXAMPLE:x"@en .""")
-    report = validate(data, shapes, engine=engine)
+    report = validate(data, shapes, evaluator=engine)
     assert not report.conforms
     (r,) = report.results
     assert (r.focus_node, r.path, r.value) == (EX.a, EX.id, Literal("URN:EXAMPLE:x", lang="en"))
@@ -265,7 +266,7 @@ def test_the_issue_example_is_reported(engine: str) -> None:
         ex:S a sh:NodeShape ; sh:targetClass ex:R ;
             sh:property [ sh:path ex:id ; urnsh:nid "isbn" ; urnsh:namespaceValid true ] .""")
     data = Graph().parse(format="turtle", data=PREFIXES + 'ex:a a ex:R ; ex:id "urn:isbn" .')
-    report = validate(data, shapes, engine=engine)
+    report = validate(data, shapes, evaluator=engine)
     assert not report.conforms
     assert sorted((r.focus_node, r.value, r.component.split("#")[1]) for r in report.results) == [
         (EX.a, Literal("urn:isbn"), "NIDConstraintComponent"),
@@ -324,5 +325,5 @@ def test_only_urns_still_applies_the_constraint(engine: str) -> None:
 
 def test_only_urns_alone_activates_no_component() -> None:
     # An optional parameter: a shape with only urnsh:onlyURNs runs no urnsh: component.
-    flagged = run_component("urnsh:onlyURNs true", NOT_URNS, engine="python")
+    flagged = run_component("urnsh:onlyURNs true", NOT_URNS, engine="plan")
     assert flagged.report.conforms

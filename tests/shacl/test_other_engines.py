@@ -125,7 +125,7 @@ def _flagged_by_oxigraph(param: str, values: list[Node]) -> set[int]:
 @pytest.mark.parametrize("param", list(PARAMS))
 def test_pyoxigraph_runs_the_components_with_urnlds_verdicts(param: str) -> None:
     values = [*VALUES, Literal("URN:ISBN:0-395-36341-1")]  # a duplicate for uniqueness
-    expected = run_component(f"urnsh:{param} {PARAMS[param].n3()}", values, engine="python",
+    expected = run_component(f"urnsh:{param} {PARAMS[param].n3()}", values, engine="pyshacl",
                              node_shape=False)
     by_urnld = {i for i, v in enumerate(values) if v in expected.by_property}
     assert _flagged_by_oxigraph(param, values) == by_urnld

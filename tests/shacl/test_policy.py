@@ -28,11 +28,11 @@ ex:c a ex:R ; ex:id "urn:epc:id:sgtin:900100.0003456.01234567" .
 def _focus(policy: Policy | None, engine: str = "python") -> set[str]:
     shapes = Graph().parse(data=SHAPES, format="turtle")
     data = Graph().parse(data=DATA, format="turtle")
-    report = validate(data, shapes, policy=policy, engine=engine)
+    report = validate(data, shapes, policy=policy, evaluator=engine)
     return {str(r.focus_node).rsplit("/", 1)[1] for r in report.results}
 
 
-@pytest.mark.parametrize("engine", ["python", "sparql"])
+@pytest.mark.parametrize("engine", ["plan", "pyshacl", "sparql"])
 def test_policy_changes_what_the_components_report(engine: str) -> None:
     assert _focus(None, engine) == {"a", "b"}
     ignore = Policy(severity=SeverityMap({"nid-experimental": "ignore"}),

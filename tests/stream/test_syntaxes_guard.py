@@ -5,7 +5,6 @@ entity declarations, remote JSON-LD contexts, deep JSON."""
 from __future__ import annotations
 
 import json
-import re
 import warnings
 from pathlib import Path
 
@@ -146,13 +145,32 @@ def test_remote_context_is_named_never_fetched(tmp_path: Path, context: str) -> 
         check_file(src, input_format="json-ld")
 
 
-def test_a_catalog_context_is_refused_with_the_way_to_read_it() -> None:
+def test_catalog_contexts_stream(tmp_path: Path) -> None:
+    # The bundled VC example names its context by URN (URN:Example:vc:context:v1): with the
+    # catalog, the streaming path inlines it and gives the reader's statements.
+    from pyld import jsonld as pyld
+
+    from urnld.read import read
+    from urnld.stream import canonicalize_file
+
     root = Path(__file__).resolve().parents[2] / "examples" / "jsonld"
-    expected = ("'URN:Example:vc:context:v1' is not loaded: the streaming path takes no "
-                "catalog; read the document with urnld.read")
-    with pytest.raises(RDFSyntaxError, match=re.escape(expected)):
-        check_file(root / "vc-credential.jsonld", input_format="json-ld",
-                   catalog=root / "catalog")
+    out = tmp_path / "out.nq"
+    canonicalize_file(root / "vc-credential.jsonld", out, input_format="json-ld",
+                      output_format="nquads", catalog=root / "catalog")
+    graph = read(root / "vc-credential.jsonld", catalog=root / "catalog")
+
+    def canonical(nquads: str) -> str:
+        return str(pyld.normalize(nquads, {"algorithm": "URDNA2015", "format":
+                                           "application/n-quads",
+                                           "inputFormat": "application/n-quads"}))
+
+    read_nt = tmp_path / "read.nt"
+    read_nt.write_text(graph.serialize(format="nt"), encoding="utf-8")
+    read_out = tmp_path / "read-out.nt"
+    canonicalize_file(read_nt, read_out)  # the same URN canonicalization as the stream's
+    streamed = out.read_text(encoding="utf-8")
+    assert streamed.count("\n") == len(graph) > 0
+    assert canonical(streamed) == canonical(read_out.read_text(encoding="utf-8"))
 
 
 def test_a_term_named_urn_is_the_readers_hazard(tmp_path: Path) -> None:

@@ -50,7 +50,7 @@ def _samples() -> dict[str, BaseException]:
         NotAURNError,
         RDFCInputError,
     )
-    from urnld.read import ReadError, UnsafeXMLError
+    from urnld.read import ReadError, UnsafeXMLError, UnstorableTermError
     from urnld.report import CanonicalizeReport
     from urnld.resolvers import ResolverError, ResolverPluginError
     from urnld.shacl._load import DataError, ShapesError
@@ -72,6 +72,7 @@ def _samples() -> dict[str, BaseException]:
         XMLNamespaceError("bad xml"),
         ReadError("x.ttl: cannot parse as turtle: at line 1"),
         UnsafeXMLError("x.rdf:1:40: entity declarations are refused in RDF/XML"),
+        UnstorableTermError("the term 'http://e/a b' is not RDF 1.1 (Invalid IRI code point)"),
         DataError("data"),
         ShapesError("shapes"),
         URNContextError("ctx"),

@@ -38,8 +38,9 @@ FLOORS: tuple[tuple[str, ...], ...] = (
     ("read",),
     # 5 rdflib: terms, store, SPARQL functions, graph canonicalization; pyoxigraph functions
     ("rdf", "oxigraph"),
-    # 6 what reads RDF through urnld.read / urnld.rdf, or renders reports
-    ("shacl", "dask", "html"),
+    # 6 what reads RDF through urnld.read / urnld.rdf, or renders reports; the file jobs
+    #   (urnld.files: the route's engines run for one file, as the command runs them)
+    ("shacl", "dask", "html", "files"),
     # 7 the command line
     ("cli", "__main__"),
 )

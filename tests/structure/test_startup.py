@@ -60,3 +60,28 @@ def test_the_probe_sees_heavy_imports(tmp_path):
     ttl = tmp_path / "one.ttl"
     ttl.write_text("<urn:example:a> <http://e/p> <urn:example:b> .\n")
     assert _loaded(["check", str(ttl)], tmp_path) == ["pyoxigraph"]
+
+
+def test_a_source_tree_without_a_build_runs_in_pure_python(tmp_path) -> None:
+    # issue 38: `PYTHONPATH=src python -m urnld` in a checkout without an in-place build failed
+    # at import, the accelerator's header folder `_speedups/` importing as a namespace package.
+    import shutil
+    from pathlib import Path
+
+    import urnld
+
+    src = Path(urnld.__file__).parent
+    copy = tmp_path / "src" / "urnld"
+    shutil.copytree(src, copy, ignore=shutil.ignore_patterns("*.so", "*.pyd", "__pycache__"))
+    assert (copy / "_core" / "_speedups").is_dir()  # the header folder is there, the build not
+    env = {k: v for k, v in __import__("os").environ.items() if k != "URNLD_PURE_PYTHON"}
+    env["PYTHONPATH"] = str(tmp_path / "src")
+    probe = ("import urnld._core._accel as a, urnld; print(a.speedups is None, "
+             "urnld.canonical('URN:ISBN:0-395-36341-1'))")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "urn:isbn:0395363411"]
+    proc = subprocess.run([sys.executable, "-m", "urnld", "parse", "urn:example:a"],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, check=False)
+    assert proc.returncode == 0 and "urn:example:a" in proc.stdout, proc.stderr

@@ -39,7 +39,7 @@ from ._config import (
     load_policy,
     policy_scope,
 )
-from ._encode import URNEncodingError, decode_nss, encode_nss
+from ._encode import URNEncodingError, decode_component, decode_nss, encode_component, encode_nss
 from ._extract import find_urns
 from ._functional import functionally_equivalent
 from ._json import json_default
@@ -47,6 +47,7 @@ from ._legacy import legacy_escaped, upgrade_draft_query
 from ._normalizers import is_urn_like
 from ._params import Params
 from ._parser import RFC2141_RE, RFC8141_RE, Mode, syntax_error
+from ._regular import open_regular, read_regular
 from ._repair import Repair, repair
 from ._rule import (
     GENERIC,
@@ -115,7 +116,9 @@ __all__ = [
     "check_options",
     "check_parsed",
     "check_text",
+    "decode_component",
     "decode_nss",
+    "encode_component",
     "encode_nss",
     "equivalent",
     "fast_check_fields",
@@ -139,9 +142,11 @@ __all__ = [
     "nid_policy_error",
     "normalized_text",
     "on_register",
+    "open_regular",
     "parse",
     "policy_scope",
     "prefix_entry",
+    "read_regular",
     "register",
     "repair",
     "syntax_error",

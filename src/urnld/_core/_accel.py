@@ -14,6 +14,8 @@ True
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
+import importlib.util
 import os
 from types import ModuleType
 
@@ -23,9 +25,15 @@ __all__ = ["speedups"]
 def _load() -> ModuleType | None:
     if os.environ.get("URNLD_PURE_PYTHON", "") not in ("", "0"):
         return None
+    name = f"{__package__}._speedups"
     try:
+        # Only the compiled module: in a source tree without an in-place build, the folder of
+        # its C headers (``_speedups/``) would import as an empty namespace package.
+        spec = importlib.util.find_spec(name)
+        if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+            return None
         # A compiled module that may be missing: imported by name, at the core's lowest floor.
-        return importlib.import_module(f"{__package__}._speedups")
+        return importlib.import_module(name)
     except ImportError:  # not built (no compiler at install): the pure-Python path
         return None
 

@@ -108,12 +108,21 @@ class Policy:
         }
 
 
+#: The largest project file read (a pyproject.toml is a few KiB).
+MAX_PROJECT_FILE_BYTES = 16 << 20
+
+
 def _table(path: Path) -> dict[str, Any] | None:
     """The urnld table of *path*, None when a pyproject.toml has none."""
     import tomllib  # only when a project file is read: `import urnld` stays lean
 
-    with path.open("rb") as f:
-        raw = f.read()
+    from ._regular import read_regular
+
+    try:
+        # Bounded, and a regular file only: a FIFO named as --config would block the run.
+        raw = read_regular(path, "project file", max_bytes=MAX_PROJECT_FILE_BYTES)
+    except URNError as e:
+        raise ConfigError(str(e)) from None
     if path.name == "pyproject.toml" and b"urnld" not in raw and b"\\u" not in raw.lower():
         # Most projects' pyproject.toml has no [tool.urnld] (a key can only spell the name
         # literally or through a \u escape): every command walks past one, so skip the parse.

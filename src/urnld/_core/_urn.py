@@ -76,6 +76,30 @@ def canonical_of_match(text: str, m: re.Match[str]) -> str:
     return key + _components(*m.group(3, 4, 5))
 
 
+def _legacy_canonical(text: str, m: re.Match[str]) -> str:
+    """The canonical form of an RFC 2141 URN *text* (matched by the RFC 2141 grammar as *m*).
+
+    The NSS's ``?``, ``#`` and leading ``/`` are escaped *before* the namespace's rule runs:
+    a rule reads the NSS RFC 8141's way, so ``urn:mpeg:A:b?x`` (which MPEG's rule does not
+    recognise while it holds a raw ``?``) and its escaped form ``urn:mpeg:A:b%3Fx`` (which it
+    does, lower-casing ``A``) would otherwise get two canonical forms, and the canonical form
+    would not be its own (``canonical(canonical(s)) != canonical(s)``). Escaping first gives
+    the rule the one text both RFCs read as the same name; its canonical form is then the
+    RFC 8141 one, on the accelerator when it takes the case.
+
+    >>> _legacy_canonical("urn:mpeg:A:b?x", RFC2141_RE.fullmatch("urn:mpeg:A:b?x"))
+    'urn:mpeg:a:b%3Fx'
+    """
+    escaped = legacy_escaped(text)
+    if escaped is text:  # nothing to escape, or no RFC 8141 form: the rule reads it as is
+        return canonical_of_match(text, m)
+    if _c_canonical is not None:
+        fast = _c_canonical(escaped, PREFIXES, None)
+        if fast is not None:
+            return fast
+    return canonical_of_match(escaped, _match_rfc8141(escaped))  # type: ignore[arg-type]
+
+
 def normalized_text(nid: str, nss: str, r: str | None, q: str | None, f: str | None) -> str:
     """RFC 8141 §3 case normalization of a URN's parts: ``urn`` and the NID lower-cased,
     ``%XX`` hex upper-cased in the NSS and every component (what :meth:`URN.normalized` is).
@@ -385,10 +409,11 @@ class URN(URNViews):
             if _c_canonical is not None and self._mode == "rfc8141":
                 canon = _c_canonical(self._text, PREFIXES, None)
             if canon is None:
-                m = self._m
-                canon = canonical_of_match(self._text, self._match if m is None else m)
                 if self._mode == "rfc2141":
-                    canon = legacy_escaped(canon)
+                    canon = _legacy_canonical(self._text, self._match)
+                else:
+                    m = self._m
+                    canon = canonical_of_match(self._text, self._match if m is None else m)
             self._canon = canon
         return canon
 

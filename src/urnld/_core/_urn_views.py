@@ -174,6 +174,37 @@ class URNViews:
         return decode_component(f)
 
     @property
+    def r_decoded(self) -> str | None:
+        """The r-component with its escapes decoded as UTF-8, or None (the inverse of
+        :func:`~urnld.encode_component` with ``"r_component"``).
+
+        >>> from urnld import URN
+        >>> URN("urn:example:a?+cc=%C3%A9").r_decoded
+        'cc=é'
+        """
+        r = self.parts[2]
+        if r is None:
+            return None
+        from ._encode import decode_component
+
+        return decode_component(r)
+
+    @property
+    def q_decoded(self) -> str | None:
+        """The q-component with its escapes decoded as UTF-8, or None.
+
+        >>> from urnld import URN
+        >>> URN("urn:example:a?=q=%E2%82%AC1%26a").q_decoded
+        'q=€1&a'
+        """
+        q = self.parts[3]
+        if q is None:
+            return None
+        from ._encode import decode_component
+
+        return decode_component(q)
+
+    @property
     def q_params(self) -> Params:
         """The q-component as ordered, decoded ``(key, value)`` pairs (repeated keys kept).
 

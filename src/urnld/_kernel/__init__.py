@@ -3,9 +3,11 @@
 The term rule (which terms are URNs, their canonical form and verdict: ``_terms``; its check
 side, what ``urnld check`` reports: ``_term_check``; its opt-in spelling modes, repairs and
 locators: ``_spellings``), the statements the canonicalization modes add (``_links``), URN
-bases (``_bases``), the file layer (inputs, ``.gz``, outputs renamed into place: ``_files``),
+bases (``_bases``), deterministic blank-node labels (``_blanks``), the file layer (inputs,
+``.gz``, outputs renamed into place: ``_files``),
 the one table of RDF syntaxes (``_formats``), the rule that picks the engine for a job
-(``_route``), the canonicalization options as one value (``_options``), the reports
+(``_route``), the canonicalization options as one value (``_options``) and the reading
+options as another (``_reading``), the reports
 (``_report*``, public as :mod:`urnld.report`), what the ``urnfn:`` SPARQL functions compute
 (``_urnfn``, for rdflib and pyoxigraph alike) and the rewriting of a SPARQL query's URN
 constants (``_query``). Standard library and the URN core only: no rdflib, no pyld. Private to
@@ -37,7 +39,18 @@ if TYPE_CHECKING:
         turtle_references,
         xml_base_hazards,
     )
-    from ._files import atomic_output, open_input, owner_gone, owner_tag, sweep_temporary
+    from ._blanks import BlankLabels, invented, relabel_chunks, relabel_nquads
+    from ._files import (
+        atomic_output,
+        open_input,
+        open_regular,
+        output_transaction,
+        outside_transaction,
+        owner_gone,
+        owner_tag,
+        read_regular,
+        sweep_temporary,
+    )
     from ._formats import (
         FORMATS,
         LINE_FORMATS,
@@ -47,6 +60,7 @@ if TYPE_CHECKING:
         get_syntax,
         output_syntax,
         syntax_for_path,
+        writable_output,
     )
     from ._links import (
         Extra,
@@ -59,6 +73,7 @@ if TYPE_CHECKING:
     )
     from ._options import DEFAULT_OPTIONS, CanonOptions, resolve_options
     from ._query import canonical_query
+    from ._reading import DEFAULT_READING, HAZARD_MODES, HazardMode, ReadingOptions
     from ._report import (
         DEFAULT_MAX_EXAMPLES,
         DEFAULT_MEMORY_BUDGET,
@@ -115,8 +130,16 @@ _HOME: dict[str, tuple[str, str]] = {
     "turtle_base_hazards": ("_bases", "turtle_base_hazards"),
     "turtle_references": ("_bases", "turtle_references"),
     "xml_base_hazards": ("_bases", "xml_base_hazards"),
+    "BlankLabels": ("_blanks", "BlankLabels"),
+    "relabel_chunks": ("_blanks", "relabel_chunks"),
+    "invented": ("_blanks", "invented"),
+    "relabel_nquads": ("_blanks", "relabel_nquads"),
     "atomic_output": ("_files", "atomic_output"),
     "open_input": ("_files", "open_input"),
+    "output_transaction": ("_files", "output_transaction"),
+    "outside_transaction": ("_files", "outside_transaction"),
+    "open_regular": ("_files", "open_regular"),
+    "read_regular": ("_files", "read_regular"),
     "owner_gone": ("_files", "owner_gone"),
     "owner_tag": ("_files", "owner_tag"),
     "sweep_temporary": ("_files", "sweep_temporary"),
@@ -128,6 +151,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "get_syntax": ("_formats", "get_syntax"),
     "output_syntax": ("_formats", "output_syntax"),
     "syntax_for_path": ("_formats", "syntax_for_path"),
+    "writable_output": ("_formats", "writable_output"),
     "Extra": ("_links", "Extra"),
     "LinkOptions": ("_links", "LinkOptions"),
     "extra_statements": ("_links", "extra_statements"),
@@ -139,6 +163,10 @@ _HOME: dict[str, tuple[str, str]] = {
     "CanonOptions": ("_options", "CanonOptions"),
     "resolve_options": ("_options", "resolve_options"),
     "canonical_query": ("_query", "canonical_query"),
+    "DEFAULT_READING": ("_reading", "DEFAULT_READING"),
+    "HAZARD_MODES": ("_reading", "HAZARD_MODES"),
+    "HazardMode": ("_reading", "HazardMode"),
+    "ReadingOptions": ("_reading", "ReadingOptions"),
     "DEFAULT_MAX_EXAMPLES": ("_report", "DEFAULT_MAX_EXAMPLES"),
     "DEFAULT_MEMORY_BUDGET": ("_report", "DEFAULT_MEMORY_BUDGET"),
     "ClusterStats": ("_report", "ClusterStats"),
@@ -202,8 +230,10 @@ __all__ = [
     "DEFAULT_MAX_EXAMPLES",
     "DEFAULT_MEMORY_BUDGET",
     "DEFAULT_OPTIONS",
+    "DEFAULT_READING",
     "FORMATS",
     "HAZARD_KINDS",
+    "HAZARD_MODES",
     "LINE_FORMATS",
     "MAX_XML_DEPTH",
     "NO_SPELLINGS",
@@ -215,6 +245,7 @@ __all__ = [
     "URNFN_FUNCTIONS",
     "URNFN_NAMESPACE",
     "URN_LITERAL_DATATYPES",
+    "BlankLabels",
     "CanonOptions",
     "CanonicalizeReport",
     "CheckFields",
@@ -223,8 +254,10 @@ __all__ = [
     "Engine",
     "Extra",
     "FunctionError",
+    "HazardMode",
     "LineError",
     "LinkOptions",
+    "ReadingOptions",
     "Route",
     "SpellingOptions",
     "Syntax",
@@ -247,17 +280,24 @@ __all__ = [
     "extras_of_report",
     "get_syntax",
     "handoff_runs",
+    "invented",
     "is_hazard",
     "is_rdflib_internal",
     "is_urn",
     "is_urn_like",
     "ntriples",
     "open_input",
+    "open_regular",
     "output_syntax",
+    "output_transaction",
+    "outside_transaction",
     "owner_gone",
     "owner_tag",
+    "read_regular",
     "record_extras",
     "reference_kind",
+    "relabel_chunks",
+    "relabel_nquads",
     "repair_code",
     "repair_counts",
     "repair_prefixes",
@@ -275,5 +315,6 @@ __all__ = [
     "turtle_position",
     "turtle_references",
     "without_repair_nids",
+    "writable_output",
     "xml_base_hazards",
 ]

@@ -24,6 +24,7 @@
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import errno
 import gzip
 import io
@@ -33,16 +34,21 @@ import stat
 import sys
 import zlib
 from collections.abc import Iterator
-from typing import IO, Any, Literal, overload
+from typing import IO, Any, Literal, NamedTuple, overload
 
+from .._core import open_regular, read_regular
 from ..errors import URNError
 
 __all__ = [
     "atomic_output",
     "is_gzip",
     "open_input",
+    "open_regular",
+    "output_transaction",
+    "outside_transaction",
     "owner_gone",
     "owner_tag",
+    "read_regular",
     "sweep_once",
     "sweep_temporary",
     "umask",
@@ -192,22 +198,163 @@ def _atomic(p: str, text: bool, fsync: bool, compress: bool) -> Iterator[IO[Any]
     # The file gets the mode open() would give, or the replaced one's.
     mode = (st.st_mode & 0o7777) if st is not None else 0o666 & ~umask()
     fd, tmp = _create_temporary(directory)
+    run = _RUN.get()
+    kept: int | None = None
     try:
-        with os.fdopen(fd, "wb", buffering=_WRITE_BUFFER) as raw:
-            yield from _encoded(raw, compress, text)
-            raw.flush()
-            if fsync:
-                os.fsync(raw.fileno())
-            os.fchmod(raw.fileno(), mode)
-            if tmp is None:
-                # An anonymous file gets a name only now, for the one rename into place.
-                tmp = _name_anonymous(raw.fileno(), directory)
+        try:
+            with os.fdopen(fd, "wb", buffering=_WRITE_BUFFER) as raw:
+                yield from _encoded(raw, compress, text)
+                raw.flush()
+                if fsync:
+                    os.fsync(raw.fileno())
+                os.fchmod(raw.fileno(), mode)
+                if run is not None and tmp is None and len(run.pending) < _KEEP_OPEN:
+                    # Still anonymous until the run commits: a kill leaves nothing.
+                    kept = os.dup(raw.fileno())
+                elif tmp is None:
+                    # An anonymous file gets a name only now, for the one rename into place.
+                    tmp = _name_anonymous(raw.fileno(), directory)
+        except OSError as e:
+            # "No space left on device" alone does not say which output could not be written.
+            if e.filename is None and e.errno is not None:
+                raise OSError(e.errno, f"cannot write {p}: {e.strerror}") from None
+            raise
+        if run is not None:
+            run.pending.append(_Pending(p, directory, tmp, kept))
+            kept = tmp = None  # the run's now
+            return
+        assert tmp is not None  # named above when no run keeps it anonymous
         os.replace(tmp, p)
     except BaseException:
+        if kept is not None:
+            os.close(kept)
         if tmp is not None:
             with contextlib.suppress(OSError):
                 os.unlink(tmp)
         raise
+
+
+# -- one run's outputs, renamed together -----------------------------------------------------
+# A command writes several outputs (data, report, HTML page, findings): within
+# output_transaction() each atomic_output() is complete on disk but renamed into place only
+# when the whole run commits, so a run that fails half-way (exit 2, a signal, a full disk on
+# the last output) replaces none of them.
+
+#: Outputs kept anonymous (one open descriptor each) before later ones get a private name.
+_KEEP_OPEN = 64
+
+
+class _Pending(NamedTuple):
+    path: str
+    directory: str
+    tmp: str | None  # its private name, or None: still anonymous, open as ``fd``
+    fd: int | None
+
+
+class _Run:
+    def __init__(self) -> None:
+        self.pending: list[_Pending] = []
+
+    def discard(self) -> None:
+        pending, self.pending = self.pending, []
+        for item in pending:
+            if item.fd is not None:
+                with contextlib.suppress(OSError):
+                    os.close(item.fd)
+            if item.tmp is not None:
+                with contextlib.suppress(OSError):
+                    os.unlink(item.tmp)
+
+    def commit(self) -> None:
+        pending, self.pending = self.pending, []
+        try:
+            while pending:
+                item = pending[0]
+                tmp = item.tmp
+                if tmp is None:
+                    assert item.fd is not None
+                    tmp = _name_anonymous(item.fd, item.directory)
+                    pending[0] = item._replace(tmp=tmp)
+                os.replace(tmp, item.path)
+                if item.fd is not None:
+                    os.close(item.fd)
+                pending.pop(0)
+        except BaseException:
+            self.pending = pending
+            self.discard()
+            raise
+
+
+_RUN: contextvars.ContextVar[_Run | None] = contextvars.ContextVar("urnld_run", default=None)
+
+
+class OutputTransaction:
+    """What :func:`output_transaction` yields: :meth:`commit` renames the run's outputs into
+    place; leaving the block without it (an error, a signal, a failed run) removes them."""
+
+    def __init__(self, run: _Run) -> None:
+        self._run = run
+
+    def commit(self) -> None:
+        """Rename every output written so far into place, in the order they were written."""
+        self._run.commit()
+
+    def discard(self) -> None:
+        """Remove every output written so far; nothing they would replace is touched."""
+        self._run.discard()
+
+
+@contextlib.contextmanager
+def outside_transaction() -> Iterator[None]:
+    """Outputs written in the block are renamed into place at once, whatever the run does
+    later: for a record of what a run already did that cannot be undone by not committing
+    (the report of an in-place store update that stopped half-way says which batches the
+    store committed).
+
+    >>> import os, tempfile
+    >>> p = os.path.join(tempfile.mkdtemp(), "r.json")
+    >>> with output_transaction(), outside_transaction():
+    ...     with atomic_output(p, text=True) as f:
+    ...         _ = f.write("{}")
+    >>> os.path.exists(p)
+    True
+    """
+    token = _RUN.set(None)
+    try:
+        yield
+    finally:
+        _RUN.reset(token)
+
+
+@contextlib.contextmanager
+def output_transaction() -> Iterator[OutputTransaction]:
+    """Defer the renames of every :func:`atomic_output` in the block to one commit.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp(); a, b = os.path.join(d, "a"), os.path.join(d, "b")
+    >>> with output_transaction() as run:
+    ...     with atomic_output(a, text=True) as f:
+    ...         _ = f.write("1")
+    ...     os.path.exists(a)
+    False
+    >>> os.path.exists(a)  # left without commit(): nothing replaced, nothing left
+    False
+    >>> with output_transaction() as run:
+    ...     for p in (a, b):
+    ...         with atomic_output(p, text=True) as f:
+    ...             _ = f.write("2")
+    ...     run.commit()
+    >>> import pathlib
+    >>> pathlib.Path(a).read_text(), pathlib.Path(b).read_text()
+    ('2', '2')
+    """
+    run = _Run()
+    token = _RUN.set(run)
+    try:
+        yield OutputTransaction(run)
+    finally:
+        _RUN.reset(token)
+        run.discard()
 
 
 # -- temporary files -------------------------------------------------------------------------

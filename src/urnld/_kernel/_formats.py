@@ -33,6 +33,7 @@ __all__ = [
     "get_syntax",
     "output_syntax",
     "syntax_for_path",
+    "writable_output",
 ]
 
 
@@ -63,7 +64,20 @@ class Syntax:
     oxigraph: str | None = None
     #: urnld can read it (a writer-only variant such as ``pretty-xml`` cannot).
     readable: bool = True
+    #: how a base declaration naming a URN looks in it (a regular expression over the
+    #: lower-cased bytes), searched in every block the streaming reader reads: the URN-base
+    #: guard. Required of every syntax that is streamed and not read line by line (checked
+    #: below, at import); line syntaxes have no base.
+    urn_base: bytes | None = None
 
+    @property
+    def streams(self) -> bool:
+        """Is it read and written as a stream (pyoxigraph has a reader and a writer)?"""
+        return self.oxigraph is not None
+
+
+# Turtle, TriG, N3: "@base <" or SPARQL's "BASE <" (the reader's guard looks for the same).
+_TURTLE_BASE: Final = rb"base\s*<\s*urn:"
 
 _TABLE: Final = (
     Syntax("nt", "N-Triples", ("ntriples", "n-triples", "nt11", "application/n-triples"),
@@ -73,16 +87,19 @@ _TABLE: Final = (
            (".nq", ".nquads"), "application/n-quads", quads=True, lines="nq",
            oxigraph="N_QUADS"),
     Syntax("turtle", "Turtle", ("ttl", "text/turtle"), (".ttl", ".turtle"), "text/turtle",
-           quads=False, lines=None, oxigraph="TURTLE"),
+           quads=False, lines=None, oxigraph="TURTLE", urn_base=_TURTLE_BASE),
     Syntax("trig", "TriG", ("application/trig",), (".trig",), "application/trig",
-           quads=True, lines=None, oxigraph="TRIG"),
+           quads=True, lines=None, oxigraph="TRIG", urn_base=_TURTLE_BASE),
     Syntax("n3", "N3", ("notation3", "text/n3"), (".n3",), "text/n3",
-           quads=False, lines=None, oxigraph="N3"),
+           quads=False, lines=None, oxigraph="N3", urn_base=_TURTLE_BASE),
     Syntax("xml", "RDF/XML", ("rdf", "rdfxml", "rdf/xml", "rdf-xml", "application/rdf+xml"),
            (".rdf", ".owl", ".xml", ".rdfs"), "application/rdf+xml",
-           quads=False, lines=None, oxigraph="RDF_XML"),
+           quads=False, lines=None, oxigraph="RDF_XML",
+           urn_base=rb"xml:base\s*=\s*[\"']\s*urn:"),
     Syntax("json-ld", "JSON-LD", ("jsonld", "application/ld+json"), (".jsonld", ".json"),
-           "application/ld+json", quads=True, lines=None, oxigraph="JSON_LD"),
+           "application/ld+json", quads=True, lines=None, oxigraph="JSON_LD",
+           # "@base": "urn:…", and a term named "urn" (it makes every urn: IRI compact).
+           urn_base=rb"\"@base\"\s*:\s*\"\s*urn:|\"urn\"\s*:"),
     Syntax("trix", "TriX", ("application/trix",), (".trix",), "application/trix",
            quads=True, lines=None),
     Syntax("hext", "Hextuples", ("application/x-ndjson+hextuples",), (".hext",),
@@ -93,6 +110,22 @@ _TABLE: Final = (
     Syntax("pretty-xml", "RDF/XML (pretty)", (), (), "application/rdf+xml",
            quads=False, lines=None, readable=False),
 )
+
+
+
+def _complete(table: tuple[Syntax, ...]) -> None:
+    """A row that leaves out a capability its other columns need is an error here, at
+    import, never a silent skip later (a streamed syntax without its URN-base scanner would
+    lose the guard)."""
+    for s in table:
+        if s.streams and s.lines is None and s.urn_base is None:
+            raise ImportError(f"syntax table: {s.name} is streamed but has no urn_base scanner")
+        if s.lines is not None and s.oxigraph is None:
+            raise ImportError(f"syntax table: {s.name} is read line by line but pyoxigraph "
+                              "cannot write it")
+
+
+_complete(_TABLE)
 
 #: Every syntax urnld reads and writes, by name.
 SYNTAXES: Final = {s.name: s for s in _TABLE}
@@ -172,7 +205,9 @@ def syntax_for_path(path: str, given: str | None = None, *, stdin: str = "nt") -
 def output_syntax(path: str, given: str | None, *, default: str) -> Syntax:
     """The syntax to write *path* in: *given* when set, else the extension of *path* (any
     extension the reader knows, ``.gz`` looked through), else *default* (the input's syntax,
-    for stdout, a directory or an extension that names no syntax).
+    for stdout ``-`` and a path without an extension). An extension that names no syntax is
+    refused unless *given* says what to write: ``-o x.txt`` never silently means "the
+    input's syntax". The command line and the library's file functions all ask here.
 
     >>> output_syntax("b.ntriples", None, default="turtle").name
     'nt'
@@ -180,8 +215,49 @@ def output_syntax(path: str, given: str | None, *, default: str) -> Syntax:
     'trig'
     >>> output_syntax("o.txt", "nq", default="turtle").name
     'nquads'
+    >>> output_syntax("o.txt", None, default="turtle")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    urnld.errors.ReadError: o.txt: cannot tell the output syntax from the extension '.txt'; ...
     """
     if given:
         return get_syntax(given)
-    found = None if path == "-" else _by_extension(path)
-    return found if found is not None else get_syntax(default)
+    if path == "-":
+        return get_syntax(default)
+    found = _by_extension(path)
+    if found is not None:
+        return found
+    name = path[:-3] if path.lower().endswith(".gz") else path
+    suffix = PurePath(name).suffix
+    if not suffix:
+        return get_syntax(default)
+    raise ReadError(
+        f"{path}: cannot tell the output syntax from the extension {suffix!r}; name one with "
+        f"--output-format, or use an extension of: {', '.join(sorted(_BY_EXTENSION))} "
+        "(.gz after any)"
+    )
+
+
+def writable_output(path: str, given: str | None, *, default: str) -> Syntax:
+    """:func:`output_syntax`, refused with the command's messages when urnld cannot write it
+    (the one check behind ``urnld canonicalize -o`` and the library's file functions).
+
+    >>> writable_output("x.ttl", None, default="nt").name
+    'turtle'
+    >>> writable_output("x.ttl", "yaml", default="nt")
+    Traceback (most recent call last):
+    ...
+    urnld.errors.ReadError: unknown output format 'yaml'; use one of: hext, json-ld, \
+longturtle, n3, nquads, nt, pretty-xml, trig, trix, turtle, xml
+    """
+    try:
+        syntax = output_syntax(path, given, default=default)
+    except ReadError:
+        if not given:
+            raise
+        writable = sorted(s.name for s in SYNTAXES.values() if s.writable)
+        raise ReadError(f"unknown output format {given!r}; use one of: "
+                        f"{', '.join(writable)}") from None
+    if not syntax.writable:
+        raise ReadError(f"urnld cannot write {syntax.label}; choose another --output-format")
+    return syntax

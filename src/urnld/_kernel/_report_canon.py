@@ -18,6 +18,7 @@ from ._report import (
 )
 
 if TYPE_CHECKING:
+    from .._core import Policy
     from ._terms import TermVerdict
 
 __all__ = ["CanonicalizeReport"]
@@ -330,6 +331,34 @@ class CanonicalizeReport(_ReportBase):
         (2, 1)
         """
         return cluster_stats(self._clusters)
+
+    def rule_invalid_nids(self, policy: Policy | None = None) -> dict[str, int]:
+        """NID -> statement-occurrences of canonical URNs that break their namespace's rules
+        (a wrong check digit, an ISBN of 5 digits) under *policy*: canonicalization writes them
+        in canonical form, ``urnld check`` lists them as invalid, and a report that counts
+        them among the valid ones would say otherwise. Checked once per canonical URN, over
+        every cluster (not only the examples).
+
+        >>> r = CanonicalizeReport()
+        >>> r.record_urn("URN:ISBN:12345", "urn:isbn:12345", "isbn", 2)
+        >>> r.record_urn("urn:isbn:0395363411", "urn:isbn:0395363411", "isbn")
+        >>> r.rule_invalid_nids()
+        {'isbn': 2}
+        """
+        from ._term_check import check_term
+
+        out: dict[str, int] = {}
+        current: str | None = None
+        bad_nid: str | None = None
+        for (canonical, _spelling), n in self._clusters.iter_all():  # sorted by canonical
+            if canonical != current:
+                current = canonical
+                verdict = (check_term(canonical) if policy is None
+                           else check_term(canonical, policy))
+                bad_nid = None if verdict.valid else verdict.nid
+            if bad_nid is not None:
+                out[bad_nid] = out.get(bad_nid, 0) + n
+        return out
 
     def iter_clusters(self) -> Iterator[tuple[str, dict[str, int]]]:
         """Every cluster the run merged: canonical form and {spelling: statements}, sorted

@@ -188,16 +188,23 @@ def _run(args_list: list[str], command: str | None, prog: str) -> int:
         args = parser.parse_args(args_list)
         args.argv = args_list  # for reports that say which command made them
         if args.command is None:
-            # Exit 2 is an error: say which, on stderr, with the usage line.
-            parser.print_usage(sys.stderr)
-            print("urnld: error: give a COMMAND ('urnld --help' lists them)", file=sys.stderr)
+            # No command: the one answer is the help listing them (on stderr, exit 2 as for
+            # any usage error), not a usage line followed by an error about it.
+            parser.print_help(sys.stderr)
             return 2
         module = _load(args.command)
+        from .._kernel import output_transaction
         from ._paths import check_args
 
         # Before the command writes anything: no output may be an input or another output.
         check_args(args, getattr(module, "output_paths", None))
-        code: int = module.run(args)
+        # Every output of the run is renamed into place together, and only when the run did
+        # its job (exit 0 or 1): a run that exits 2, is stopped or fails on its last output
+        # replaces none (docs/security.md).
+        with output_transaction() as outputs:
+            code: int = module.run(args)
+            if code in (0, 1):
+                outputs.commit()
         return code
     except _Stopped as e:
         # The same path as Ctrl-C (temporary output removed, workers stopped), the POSIX code.

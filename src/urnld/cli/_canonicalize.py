@@ -14,16 +14,15 @@ import argparse
 import json
 import os
 import sys
-from pathlib import Path
 from typing import Any
 
 from .._kernel import (
-    SYNTAXES,
     CanonOptions,
     Engine,
+    ReadingOptions,
     canonicalize_route,
-    output_syntax,
     syntax_for_path,
+    writable_output,
 )
 from ..errors import URNError
 from ._common import ProgressLine, counted, source_name
@@ -162,15 +161,7 @@ def _output_format(args: argparse.Namespace, in_fmt: str, out: str) -> str:
     if args.rdfc:
         return "nquads"
     target = "-" if out == "-" or os.path.isdir(out) else out
-    try:
-        syntax = output_syntax(target, args.output_format, default=in_fmt)
-    except URNError:
-        writable = sorted(s.name for s in SYNTAXES.values() if s.writable)
-        raise URNError(f"unknown output format {args.output_format!r}; use one of: "
-                       f"{', '.join(writable)}") from None
-    if not syntax.writable:
-        raise URNError(f"urnld cannot write {syntax.label}; choose another --output-format")
-    return syntax.name
+    return writable_output(target, args.output_format, default=in_fmt).name
 
 
 def _options(args: argparse.Namespace) -> CanonOptions:
@@ -206,7 +197,9 @@ def _write_report(
         f.write("\n")
 
 
-def _write_html(args: argparse.Namespace, report: Any) -> None:
+def _write_html(
+    args: argparse.Namespace, report: Any, rule_invalid: dict[str, int] | None = None
+) -> None:
     if not args.html:
         return
     from ._html_report import (
@@ -219,37 +212,49 @@ def _write_html(args: argparse.Namespace, report: Any) -> None:
     streamed = getattr(args, "streamed", False)
     d = _report_dict(report, streamed=streamed)
     positions = find_positions(args.inputs, shown_spellings(d))
+    if rule_invalid is None:
+        rule_invalid = report.rule_invalid_nids(getattr(args, "policy", None))
     write_html(args.html, canonicalize_document(
-        d, argv=args.argv, summary=_summary(report, streamed=streamed), positions=positions
+        d, argv=args.argv, summary=_summary(report, streamed=streamed, rule_invalid=rule_invalid),
+        positions=positions, rule_invalid=rule_invalid,
     ))
 
 
 def _finish(args: argparse.Namespace, report: Any) -> None:
     from ._report_options import emit_findings
 
-    _write_html(args, report)
+    # The URNs that break their namespace's rules: checked once, for the page and the summary.
+    rule_invalid = (report.rule_invalid_nids(getattr(args, "policy", None))
+                    if args.html or not args.quiet else None)
+    _write_html(args, report, rule_invalid)
     emit_findings(args, report, list(args.inputs), kind="canonicalize")
-    _print_summary(args, report)
+    _print_summary(args, report, rule_invalid)
 
 
-def _print_summary(args: argparse.Namespace, report: Any) -> None:
+def _print_summary(
+    args: argparse.Namespace, report: Any, rule_invalid: dict[str, int] | None = None
+) -> None:
     if args.quiet:
         return
-    summary = _summary(report, streamed=getattr(args, "streamed", False))
+    summary = _summary(report, streamed=getattr(args, "streamed", False),
+                       rule_invalid=rule_invalid)
     print(f"urnld canonicalize: {summary}", file=sys.stderr)
     if args.verbose:
         for spelling, (count, reason) in report.invalid.items():
             print(f"  left as written: {spelling} ({count:,}x): {reason}", file=sys.stderr)
 
 
-def _summary(report: Any, *, streamed: bool = False) -> str:
+def _summary(
+    report: Any, *, streamed: bool = False, rule_invalid: dict[str, int] | None = None
+) -> str:
     """What was merged and what is left, in words a newcomer reads (exact counts, distinct
     spellings included, at any size).
 
     *streamed*: some input was streamed, and a stream is not deduplicated: the summary says so
     rather than "0 duplicates merged". What is left as written is exactly what has no canonical
     form: not RFC 8141 syntax, or an NID RFC 8141 (or the policy) rules out. A URN that breaks
-    only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten.
+    only its namespace's rules (a wrong ISBN check digit) has one, and is rewritten; it is
+    counted apart (*rule_invalid*: NID -> occurrences), as ``urnld check`` lists it invalid.
     """
     d = report.to_dict()
     merged = d["merged"]
@@ -278,9 +283,14 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
         text += (
             f"; left {counted(invalid['distinct'], 'invalid URN')} as written "
             f"({counted(d['urns']['invalid'], 'occurrence')}): no canonical form exists for them "
-            "(not RFC 8141 syntax, or an NID that RFC 8141 rules out; -v gives each reason). "
-            "URNs that break only their namespace's rules, such as a wrong check digit, were "
-            "rewritten; urnld check lists them"
+            "(not RFC 8141 syntax, or an NID that RFC 8141 rules out; -v gives each reason)"
+        )
+    rule_occurrences = sum((rule_invalid or {}).values())
+    if rule_occurrences:
+        text += (
+            f"; {counted(rule_occurrences, 'occurrence')} of URNs that break their "
+            "namespace's rules (such as a wrong check digit) written in canonical form; "
+            "urnld check lists them"
         )
     added = d["added"]
     if any(added.values()):
@@ -302,76 +312,37 @@ def _summary(report: Any, *, streamed: bool = False) -> str:
 def _one(
     args: argparse.Namespace, src: str, out: str, in_fmt: str, out_fmt: str
 ) -> Any:
-    """Canonicalize one input into ``out``; return the report."""
-    from .._kernel import atomic_output, open_input
+    """Canonicalize one input into ``out`` through the library's file job; return the
+    report."""
+    from .. import files
+    from ._input_options import warnings_to_stderr
 
-    opts = _options(args)
-    route = canonicalize_route(in_fmt, out_fmt, rdfc=args.rdfc, iris=args.iris,
-                               catalog=bool(getattr(args, "catalog", None)))
-    if route.engine in (Engine.LINES, Engine.SYNTAX):
-        from ..stream import canonicalize_file
-        from ._input_options import read_options, warnings_to_stderr
-
+    reading = _reading(args, in_fmt)
+    rdfc = files.RDFC(args.max_work, args.max_time or None) if args.rdfc else None
+    route = files.plan(src, out, reading=reading, output_format=out_fmt, rdfc=rdfc,
+                       iris=args.iris)
+    bar = None
+    if route.streams and route.engine is not Engine.LINES_RDFC:
+        args.streamed = True
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
-        args.streamed = True
-        try:
-            if route.engine is Engine.LINES:
-                return canonicalize_file(src, out, progress=bar, jobs=args.jobs, options=opts)
-            with warnings_to_stderr("urnld canonicalize"):
-                return canonicalize_file(
-                    src, out, progress=bar, jobs=args.jobs, options=opts,
-                    input_format=in_fmt, output_format=out_fmt, **read_options(args),
-                )
-        finally:
-            if bar is not None:
-                bar.close()
-
-    if route.engine is Engine.LINES_RDFC:
-        # N-Triples/N-Quads: the URN pass streams straight into RDFC-1.0, which keeps only the
-        # statements with blank nodes in memory and sorts the rest in runs (spilled to disk
-        # beside the output when large).
-        from ..rdf import write_canonical_nquads
-        from ..report import CanonicalizeReport
-        from ..stream import canonicalize_lines, read_lines
-
-        report = CanonicalizeReport()
-        tmp_dir = None if out == "-" else str(Path(out).resolve().parent)
-        with open_input(src) as (f, _size), atomic_output(out, fsync=True) as fo:
-            write_canonical_nquads(
-                canonicalize_lines(
-                    read_lines(f, source=source_name(src)),
-                    source=source_name(src), report=report, options=opts,
-                ),
-                fo.write,
-                max_work=args.max_work,
-                max_time=args.max_time or None,
-                tmp_dir=tmp_dir,
-                source=source_name(src),
-            )
-        return report
-
-    from ._input_options import read_graph, read_options, warnings_to_stderr
-
-    if route.engine is Engine.DOCUMENT:
-        from ..rdf import canonicalize_document
-
+    try:
         with warnings_to_stderr("urnld canonicalize"):
-            return canonicalize_document(
-                src, out, format=in_fmt, output_format=out_fmt, name=source_name(src),
-                iris=args.iris, **read_options(args), options=opts,
+            return files.canonicalize(
+                src, out, options=_options(args), reading=reading, output_format=out_fmt,
+                rdfc=rdfc, iris=args.iris, jobs=args.jobs, progress=bar,
+                name=source_name(src),
             )
-    from ..rdf import canonical_nquads, canonicalize
+    finally:
+        if bar is not None:
+            bar.close()
 
-    with warnings_to_stderr("urnld canonicalize"):
-        graph = read_graph(src, in_fmt, args)
-    result_graph = canonicalize(graph, iris=args.iris, options=opts)
-    nquads = canonical_nquads(
-        result_graph.graph, max_work=args.max_work, max_time=args.max_time or None
-    )
-    with atomic_output(out, fsync=True) as fo:
-        fo.write(nquads.encode("utf-8"))
-    return result_graph.report
+
+def _reading(args: argparse.Namespace, in_fmt: str) -> ReadingOptions:
+    """How the options say inputs are read, as one value."""
+    from ._input_options import read_options
+
+    return ReadingOptions(format=in_fmt, **read_options(args))
 
 
 def _spelling_opts(args: argparse.Namespace) -> dict[str, Any]:
@@ -398,9 +369,13 @@ def prefix_lengths_option(value: str | None) -> Any:
 
         biip_prefix_lengths("0")  # names the missing package now, not at the first IRI
         return biip_prefix_lengths
+    from .._kernel import read_regular
+
     try:
-        with open(value, encoding="utf-8") as f:
-            table = json.load(f)
+        # A regular file within a limit (GS1's full table is well under 1 MiB).
+        table = json.loads(read_regular(value, "prefix-length table", max_bytes=16 << 20))
+    except URNError as e:
+        raise URNError(f"--gs1-prefix-lengths {value}: {e}") from None
     except (OSError, ValueError) as e:
         raise URNError(f"--gs1-prefix-lengths {value}: cannot read it: {e}") from None
     if not isinstance(table, dict) or not all(
@@ -522,16 +497,10 @@ def _run_dask(args: argparse.Namespace) -> int:
                 args.output,
                 workers=args.workers,
                 scheduler=args.scheduler,
-                ignore_components=args.ignore_components,
-                literals=args.literals,
-                link=args.link,
-                keep_spellings=args.keep_spellings,
-                link_resolvers=args.link_resolvers,
-                input_format=args.input_format,
                 output_format=args.output_format,
                 iris=args.iris,
-                **read_options(args),
-                **_spelling_opts(args),
+                options=_options(args),
+                reading=ReadingOptions(format=args.input_format, **read_options(args)),
             )
     except udask.DaskJobError as e:
         # The one-line error names the first bad line; the report lists all of them.

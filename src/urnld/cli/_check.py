@@ -57,6 +57,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="show every row of every table (no --limit)")
     parser.add_argument(
+        "--progress", action=argparse.BooleanOptionalAction, default=None,
+        help="progress line on stderr (default: when stderr is a terminal)",
+    )
+    parser.add_argument(
         "--locators", action="store_true",
         help="also count IRIs that are a resolver's address of a URN (https://doi.org/10.…, "
         "nbn-resolving.org/urn:nbn:…): info findings 'locator', with the URN each stands for",
@@ -87,43 +91,36 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def _check_one(
     path: str, args: argparse.Namespace, report: Any, *, policy: Any, quiet: bool = False
 ) -> None:
-    from .._kernel import Engine, check_route, syntax_for_path
-    from ._input_options import read_graph
+    """Check one input through the library's file job, with a progress line on a terminal."""
+    from .. import files
+    from .._kernel import CanonOptions, Engine, ReadingOptions
+    from ._common import ProgressLine
+    from ._input_options import read_options
     from ._progress import Progress
 
-    fmt = syntax_for_path(path, args.input_format, stdin="nt").name
     source = source_name(path)
-    engine = check_route(fmt, catalog=bool(getattr(args, "catalog", None)))
-    if engine in (Engine.LINES, Engine.SYNTAX):
-        # Streamed in bounded memory, never built into a graph: N-Triples line by line, the
-        # other syntaxes pyoxigraph reads converted on the way.
-        from ..stream import check_file
-        from ._common import ProgressLine
-        from ._input_options import read_options
-
-        line = ProgressLine(f"urnld check {source}") if not quiet and sys.stderr.isatty() else None
+    reading = ReadingOptions(format=args.input_format, **read_options(args))
+    locators = _locator_opts(args)
+    options = CanonOptions(policy=policy, link_locators=bool(locators),
+                           prefix_lengths=locators.get("prefix_lengths"))
+    if files.check_plan(path, reading=reading) is Engine.DOCUMENT:
+        wanted = getattr(args, "progress", None)
+        bar = Progress(f"urnld check {source}", enabled=False if quiet else wanted)
         try:
-            jobs = getattr(args, "jobs", None)
-            if engine is Engine.LINES:
-                check_file(path, report=report, progress=line, policy=policy, jobs=jobs,
-                           **_locator_opts(args))
-            else:
-                check_file(path, report=report, progress=line, policy=policy, jobs=jobs,
-                           input_format=fmt, **read_options(args), **_locator_opts(args))
+            with bar.ticking("reading and checking"):
+                files.check(path, options=options, reading=reading, report=report)
         finally:
-            if line is not None:
-                line.close()
+            bar.close()
         return
-    from ..rdf import check_graph
-
-    bar = Progress(f"urnld check {source}", enabled=False if quiet else None)
+    show = getattr(args, "progress", None)
+    show = sys.stderr.isatty() if show is None else show
+    line = ProgressLine(f"urnld check {source}") if show and not quiet else None
     try:
-        with bar.ticking(f"reading {fmt}"):
-            graph = read_graph(path, fmt, args)
-        with bar.ticking(f"checking the URNs of {len(graph):,} statements"):
-            check_graph(graph, report, policy=policy, **_locator_opts(args))
+        files.check(path, options=options, reading=reading, report=report,
+                    jobs=getattr(args, "jobs", None), progress=line)
     finally:
-        bar.close()
+        if line is not None:
+            line.close()
 
 
 def run(args: argparse.Namespace) -> int:

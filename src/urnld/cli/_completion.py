@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 HELP = "print a shell completion script (bash, zsh or fish)"
@@ -51,6 +52,45 @@ class _Command:
     positional_choices: list[str]
 
 
+def _syntaxes(*, writable: bool) -> list[str]:
+    from .._kernel import SYNTAXES
+
+    return sorted(n for n, x in SYNTAXES.items() if (x.writable if writable else x.readable))
+
+
+def _profiles() -> list[str]:
+    from ..namespaces import known_profiles
+
+    return sorted(known_profiles())
+
+
+def _severities() -> list[str]:
+    from .._core import LEVELS
+    from ..findings import CODES
+
+    return [f"{code}={level}" for code in sorted(CODES) for level in LEVELS]
+
+
+#: The values of the options that take one of a known set without argparse ``choices``
+#: (validated by the command itself, with aliases): offered all the same.
+VALUES: dict[str, Callable[[], list[str]]] = {
+    "--output-format": lambda: _syntaxes(writable=True),
+    "--input-format": lambda: _syntaxes(writable=False),
+    "--profile": _profiles,
+    "--severity": _severities,
+}
+
+
+def option_values(action: argparse.Action) -> list[str]:
+    """What completion offers after *action*'s flag: its choices, else its known values."""
+    if action.choices:
+        return [str(c) for c in action.choices]
+    for flag in action.option_strings:
+        if flag in VALUES:
+            return VALUES[flag]()
+    return []
+
+
 def _commands() -> list[_Command]:
     """Every subcommand with its visible options, read from the real parsers."""
     from . import COMMANDS, _load
@@ -70,7 +110,7 @@ def _commands() -> list[_Command]:
             options.append(_Option(
                 flags=list(action.option_strings),
                 help=(action.help or "").replace("%(default)s", str(action.default)),
-                choices=[str(c) for c in action.choices or ()],
+                choices=option_values(action),
                 takes_value=action.nargs != 0,
             ))
         out.append(_Command(name, help_text, options, positional))

@@ -197,10 +197,12 @@ def run_canonicalize(
 def _write(path: str | None, report: Any, run: dict[str, Any]) -> None:
     if not path:
         return
-    from .._kernel import atomic_output
+    from .._kernel import atomic_output, outside_transaction
 
     out = report.to_dict()
     out["run"] = run
-    with atomic_output(path, text=True, fsync=True) as f:
+    # Written even by a run that stops half-way (exit 2): the store has changed, and the
+    # report says which batches it committed, so it does not wait for the run's commit.
+    with outside_transaction(), atomic_output(path, text=True, fsync=True) as f:
         json.dump(out, f, indent=2, sort_keys=True, ensure_ascii=False)
         f.write("\n")

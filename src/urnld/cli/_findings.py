@@ -25,6 +25,7 @@ joined by spaces):
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
@@ -45,8 +46,10 @@ __all__ = [
     "xmlns_records",
 ]
 
-# A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes, JSON-LD).
-_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
+#: A URN written as an IRI or a quoted value (N-Triples, Turtle, RDF/XML attributes,
+#: JSON-LD): what the position finders (findings, the HTML report) search the inputs for.
+#: The closing delimiter is looked at, not consumed, so a token right after it is found too.
+URN_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
 
 #: Invalid spellings looked for per read of the inputs (a slice of the report's sorted list).
 SLICE = 200_000
@@ -67,10 +70,15 @@ class FindingsWriter:
     """
 
     def __init__(self, path: str) -> None:
+        from .._kernel import atomic_output
+
         self.path = path
         self.csv = path.lower().endswith(".csv")
+        # Written as every output is: complete or not at all (a full disk leaves nothing).
+        self._output = contextlib.ExitStack()
         self._file: IO[str] = (
-            sys.stdout if path == "-" else open(path, "w", encoding="utf-8", newline="")  # noqa: SIM115
+            sys.stdout if path == "-"
+            else self._output.enter_context(atomic_output(path, text=True))
         )
         self._csv_writer: Any = None
         if self.csv:
@@ -96,14 +104,19 @@ class FindingsWriter:
             self.write(record)
 
     def close(self) -> None:
-        if self._file is not sys.stdout:
-            self._file.close()
+        """Finish the file: renamed into place (or, within a run, when the run commits)."""
+        if self._file is sys.stdout:
+            self._file.flush()
+        self._output.close()
 
     def __enter__(self) -> FindingsWriter:
         return self
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def __exit__(self, *exc: Any) -> None:
+        if exc[0] is None:
+            self.close()
+        else:  # an error on the way: the partial file is removed, nothing is replaced
+            self._output.__exit__(*exc)
 
 
 def _slices(
@@ -123,43 +136,63 @@ def invalid_places(
     paths: Iterable[str], invalid: Iterator[tuple[str, tuple[int, str]]], *,
     slice_size: int = SLICE,
 ) -> Iterator[tuple[str, str, str | None, int | None, int]]:
-    """``(spelling, first error, source, line, count)`` for every place an invalid spelling is
-    written in *paths*, input order within each slice of *invalid* (sorted ``(spelling,
-    (count, error))`` items); a spelling found nowhere comes once with source and line None
-    and its count.
+    """``(spelling, first error, source, line, 1)`` for every occurrence of an invalid
+    spelling in *paths* (sorted ``(spelling, (count, error))`` items), input order within each
+    slice of *invalid*; a spelling found nowhere comes once with source and line None and its
+    count.
+
+    An occurrence is one URN in one statement: a URN written once for several statements
+    (Turtle's ``;`` and ``,`` lists) has one place per statement, each at the line it is
+    written on (its place as a subject when it is one, the subject being what a ``;`` list
+    repeats). A spelling written in more places than it has occurrences (a comment, a literal
+    not read as a URN) gives no more places than occurrences.
 
     >>> import pathlib, tempfile
-    >>> f = pathlib.Path(tempfile.mkdtemp()) / "x.nt"
-    >>> _ = f.write_text('<urn:x-a:1> <p> "o" .\\n<s> <p> <urn:x-a:1> .\\n')
-    >>> invalid = iter([("urn:x-a:1", (2, "e")), ("urn:x-b:2", (1, "e"))])
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "x.ttl"
+    >>> _ = f.write_text('<urn:x-a:1> <p> "o" ;\\n  <q> "r" .\\n<s> <p> <urn:x-a:1> .\\n')
+    >>> invalid = iter([("urn:x-a:1", (3, "e")), ("urn:x-b:2", (1, "e"))])
     >>> [p[2:] for p in invalid_places([str(f)], invalid)]
-    [(..., 1, 1), (..., 2, 1), (None, None, 1)]
+    [(..., 1, 1), (..., 3, 1), (..., 1, 1), (None, None, 1)]
     """
     from .._kernel import open_input
 
     paths = [p for p in paths if p != "-"]
     for chunk in _slices(invalid, slice_size):
         wanted = {s.encode("utf-8"): s for s in chunk}
-        found: set[str] = set()
+        placed: dict[str, int] = {}
+        # Where the occurrences not written out again are: the spelling's place as a subject
+        # (first token of its line), else its last place.
+        extra_at: dict[str, tuple[str, int, bool]] = {}
         for path in paths:
             try:
                 with open_input(path) as (f, _size):
                     for number, line in enumerate(f, 1):
                         if b":" not in line:
                             continue
-                        met: dict[str, None] = {}
-                        for m in _TOKEN.finditer(line):
+                        met: dict[str, bool] = {}
+                        start = len(line) - len(line.lstrip())
+                        for m in URN_TOKEN.finditer(line):
                             spelling = wanted.get(m.group(1))
                             if spelling is not None:
-                                met[spelling] = None
-                        for spelling in met:
-                            found.add(spelling)
+                                met[spelling] = met.get(spelling, False) or m.start() == start
+                        for spelling, subject in met.items():
+                            n = placed.get(spelling, 0)
+                            if n >= chunk[spelling][0]:
+                                continue
+                            placed[spelling] = n + 1
+                            if not extra_at.get(spelling, ("", 0, False))[2]:
+                                extra_at[spelling] = (path, number, subject)
                             yield spelling, chunk[spelling][1], path, number, 1
             except OSError:
                 continue  # the command has said what it could not read
         for spelling, (count, error) in chunk.items():
-            if spelling not in found:
+            n = placed.get(spelling, 0)
+            if n == 0:
                 yield spelling, error, None, None, count
+                continue
+            path, number, _subject = extra_at[spelling]
+            for _ in range(count - n):
+                yield spelling, error, path, number, 1
 
 
 def _code(error: str) -> tuple[str, str]:
@@ -268,6 +301,22 @@ def _rules() -> list[dict[str, Any]]:
     return rules
 
 
+def _sarif_frame(version: str, information_uri: str, rules: list[dict[str, Any]], *,
+                 columns: bool) -> tuple[str, str]:
+    """A SARIF 2.1.0 log's text before and after its results, with the tool's *rules*."""
+    run: dict[str, Any] = {
+        "tool": {"driver": {"name": "urnld", "version": version,
+                            "informationUri": information_uri, "rules": rules}},
+    }
+    if columns:
+        run["columnKind"] = "unicodeCodePoints"
+    run["results"] = ["@RESULTS@"]
+    text = json.dumps({"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}, indent=1,
+                      ensure_ascii=False)
+    before, after = text.split('"@RESULTS@"')
+    return before, after
+
+
 def write_sarif(
     path: str, places: Iterable[tuple[str, str, str | None, int | None, int]], *,
     version: str,
@@ -277,24 +326,14 @@ def write_sarif(
 
     The results are streamed into the file, not held in memory.
     """
-    head = {
-        "$schema": SARIF_SCHEMA,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": {"driver": {
-                "name": "urnld", "version": version,
-                "informationUri": "https://datatracker.ietf.org/doc/html/rfc8141",
-                "rules": _rules(),
-            }},
-            "columnKind": "unicodeCodePoints",
-            "results": ["@RESULTS@"],
-        }],
-    }
-    text = json.dumps(head, indent=1, ensure_ascii=False)
-    before, after = text.split('"@RESULTS@"')
-    rule_index = {r["id"]: i for i, r in enumerate(head["runs"][0]["tool"]["driver"]["rules"])}  # type: ignore[index]
+    rules = _rules()
+    before, after = _sarif_frame(version, "https://datatracker.ietf.org/doc/html/rfc8141",
+                                 rules, columns=True)
+    rule_index = {r["id"]: i for i, r in enumerate(rules)}
+    from .._kernel import atomic_output
+
     n = 0
-    with open(path, "w", encoding="utf-8") as f:
+    with atomic_output(path, text=True) as f:
         f.write(before)
         for spelling, error, source, line, count in places:
             code, message = _code(error)
@@ -383,3 +422,43 @@ def validate_records(results: Iterable[dict[str, Any]]) -> Iterator[dict[str, An
                "message": r.get("message"), "source": r.get("focus_node"),
                "severity": r.get("severity"), "path": r.get("path"),
                "source_shape": r.get("source_shape")}
+
+
+def write_shacl_sarif(path: str, results: Iterable[dict[str, Any]]) -> int:
+    """Write ``urnld validate``'s results (their JSON form) as a SARIF 2.1.0 log: one rule per
+    constraint component, one result per SHACL result (the focus node, path and value named in
+    the message and the logical location); return the number of results."""
+    from .. import __version__
+    from .._kernel import atomic_output
+
+    levels = {"Violation": "error", "Warning": "warning", "Info": "note"}
+    rules: dict[str, int] = {}
+    body: list[str] = []
+    for r in results:
+        component = str(r.get("component") or "")
+        where = " ".join(x for x in (r.get("focus_node"), r.get("path")) if x)
+        message = f"{where}: {r.get('message') or component}"
+        if r.get("value") is not None:
+            message += f" (value {r['value']})"
+        body.append(json.dumps({
+            "ruleId": component, "ruleIndex": rules.setdefault(component, len(rules)),
+            "level": levels.get(str(r.get("severity")), "error"),
+            "message": {"text": message},
+            "locations": [{"logicalLocations": [{
+                "name": r.get("focus_node"), "kind": "resource",
+                "fullyQualifiedName": str(r.get("source_shape")),
+            }]}],
+        }, ensure_ascii=False))
+    # The rules come before the results in the log and are known only once every result was
+    # seen: the results are held as text until then.
+    rule_list = [{"id": c, "name": c.rsplit(":", 1)[-1].rsplit("#", 1)[-1],
+                  "shortDescription": {"text": f"SHACL constraint component {c}"}}
+                 for c in rules]
+    before, after = _sarif_frame(__version__, "https://www.w3.org/TR/shacl/", rule_list,
+                                 columns=False)
+    with atomic_output(path, text=True) as f:
+        f.write(before)
+        f.write(",\n".join(body))
+        f.write(after)
+        f.write("\n")
+    return len(body)

@@ -13,7 +13,6 @@ noted as ``file:line`` (text inputs; stdin cannot be read twice).
 from __future__ import annotations
 
 import datetime
-import re
 import shlex
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -36,8 +35,6 @@ POSITIONS_PER_SPELLING = 5
 #: ``--findings`` lists everything.
 HTML_ROWS = 1_000
 _TOP = 15  # bars per chart
-# A URN written in an IRI (<…>), a literal or an attribute ("…", '…'): what a reader searches.
-_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^>"'\s]+)[>"']""")
 
 
 def _versions() -> dict[str, str]:
@@ -85,6 +82,7 @@ def find_positions(
     True
     """
     from .._kernel import open_input
+    from ._findings import URN_TOKEN  # the one token rule of both position finders
 
     wanted = {s.encode("utf-8"): s for s in spellings}
     out: dict[str, list[str]] = {}
@@ -99,7 +97,7 @@ def find_positions(
                 for number, line in enumerate(f, 1):
                     if b":" not in line:
                         continue
-                    for m in _TOKEN.finditer(line):
+                    for m in URN_TOKEN.finditer(line):
                         spelling = wanted.get(m.group(1))
                         if spelling is None:
                             continue
@@ -357,9 +355,15 @@ def check_document(
 
 def canonicalize_document(
     d: Mapping[str, Any], *, argv: Sequence[str], summary: str,
-    positions: Mapping[str, list[str]],
+    positions: Mapping[str, list[str]], rule_invalid: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
-    """The page of ``urnld canonicalize`` from its ``--report`` dict."""
+    """The page of ``urnld canonicalize`` from its ``--report`` dict.
+
+    ``rule_invalid``: NID -> occurrences of rewritten URNs that break their namespace's rules
+    (:meth:`urnld.report.CanonicalizeReport.rule_invalid_nids`); they are coloured invalid, as
+    ``urnld check`` lists them.
+    """
+    rule_invalid = rule_invalid or {}
     all_invalid = d["invalid"]["urns"]
     invalid = _top(all_invalid, lambda v: v["count"])
     clusters = _top(d["clusters"], lambda sp: sum(sp.values()))
@@ -373,8 +377,9 @@ def canonicalize_document(
     inv_nids: Counter[str] = Counter()
     for s, v in all_invalid.items():
         inv_nids[_nid(s)] += v["count"]
+    inv_nids.update(rule_invalid)
     n_invalid = d["invalid"]["distinct"]
-    status = "warn" if n_invalid else "pass"
+    status = "warn" if n_invalid or rule_invalid else "pass"
     headline = (f"Merged {merged['spellings']:,} spellings into {merged['canonical']:,} "
                 "canonical URNs")
     if n_invalid:
@@ -410,7 +415,8 @@ def canonicalize_document(
         ],
         "charts": [
             {"id": "nids", "title": "URN occurrences by NID",
-             "bars": [{"label": nid, "segments": [{"name": "valid", "value": n},
+             "bars": [{"label": nid, "segments": [{"name": "valid",
+                                                   "value": n - rule_invalid.get(nid, 0)},
                                                   {"name": "invalid", "value": inv_nids[nid]}]}
                       for nid, n in nids]
              + [{"label": nid, "segments": [{"name": "invalid", "value": n}]}

@@ -3,15 +3,20 @@
 ``expand``, ``compact``, ``flatten`` and ``frame`` (with ``--frame FRAME``) run urnld's JSON-LD
 wrappers over FILE (``-`` = stdin):
 URN IRIs come out canonical, contexts named by URNs are loaded from ``--catalog`` (a directory
-with a ``catalog.json``), nothing is fetched from the network, and URN hazards stop the run
-(``--hazards warn`` reports them on stderr and continues). ``compact`` needs ``--context``; CTX
-is a JSON file or a URL/URN the catalog knows.
+with a ``catalog.json``), nothing is fetched from the network. The hazards that make IRIs wrong
+(a relative reference against a URN base, a term named ``urn``) stop the run (``--hazards warn``
+reports them and continues); the others (invalid URNs, other scheme-named terms, unusable
+prefixes) are findings: listed on stderr, the output written, exit 1. Relative references
+resolve against ``--base`` or the document's ``@base``; without either they stay relative
+(no base is invented). ``compact`` needs ``--context``; CTX is a JSON file or a URL/URN the
+catalog knows.
 
 ``context`` writes a JSON-LD 1.1 context built from FILE's namespace declarations: the
 ``xmlns`` declarations of an XML document (streamed, any size), or the prefixes of an RDF file
 (Turtle, RDF/XML, …, by extension). Namespace names that are invalid URNs are reported on stderr.
 
-Output is JSON on stdout, or written atomically to ``-o FILE``. Exit 0 on success, 2 on errors.
+Output is JSON on stdout, or written atomically to ``-o FILE``. Exit 0 on success, 1 when
+findings were listed, 2 on errors.
 """
 
 from __future__ import annotations
@@ -25,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 HELP = "JSON-LD expand/compact/flatten/context with URN-aware contexts"
-EXIT_CODES = "exit status: 0 done, 2 error (bad input, unsafe document, usage)"
+EXIT_CODES = ("exit status: 0 done, 1 done with findings (invalid URNs, scheme-named terms), "
+              "2 error (bad input, unsafe document, usage)")
 
 _XML_SUFFIXES = {".xml", ".xsd", ".xlf", ".xliff", ".fodt", ".fods", ".fodp", ".svg", ".saml",
                  ".xhtml", ".rdf", ".owl"}
@@ -43,8 +49,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "the catalog")
     parser.add_argument("--frame", metavar="FRAME",
                         help="frame for 'frame': a JSON file, or a URN/URL in the catalog")
+    parser.add_argument("--base", metavar="IRI",
+                        help="base IRI of relative references (default: the document's @base; "
+                        "without one they stay relative)")
     parser.add_argument("--hazards", choices=["error", "warn", "ignore"], default="error",
-                        help="what to do about URN hazards (default: error)")
+                        help="what to do about the URN hazards that make IRIs wrong (default: "
+                        "error; the others are findings)")
     parser.add_argument("--no-canonicalize", action="store_true",
                         help="plain pyld behaviour (no canonical URNs, no hazard checks)")
     parser.add_argument("-o", "--output", default="-", metavar="OUT",
@@ -110,8 +120,17 @@ def _looks_like_xml(path: str) -> bool:
 def run(args: argparse.Namespace) -> int:
     from .._kernel import atomic_output
     from ..errors import URNError
-    from ..jsonld import URNContextWarning, URNDocumentLoader, compact, expand, flatten, frame
+    from ..jsonld import (
+        Hazard,
+        URNContextWarning,
+        URNDocumentLoader,
+        compact,
+        expand,
+        flatten,
+        frame,
+    )
 
+    found: list[Hazard] = []
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", URNContextWarning)
         if args.action == "context":
@@ -119,9 +138,11 @@ def run(args: argparse.Namespace) -> int:
         else:
             loader = URNDocumentLoader(args.catalog if args.catalog else {})
             doc = _read_json(args.file)
-            common: dict[str, Any] = {"loader": loader, "canonicalize": not args.no_canonicalize}
+            common: dict[str, Any] = {"loader": loader, "canonicalize": not args.no_canonicalize,
+                                      "base": args.base}
             if not args.no_canonicalize:
                 common["hazards"] = args.hazards
+                common["findings"] = found
             context = _context_arg(args.context) if args.context else None
             if args.action == "expand":
                 result = expand(doc, **common)
@@ -138,7 +159,10 @@ def run(args: argparse.Namespace) -> int:
     for warning in caught:
         if issubclass(warning.category, URNContextWarning):
             print(f"urnld jsonld: warning: {warning.message}", file=sys.stderr)
+    for hazard in found:
+        print(f"urnld jsonld: finding: {args.file}: {hazard.message} [{hazard.code}]",
+              file=sys.stderr)
     with atomic_output(args.output, text=True, fsync=True) as out:
         json.dump(result, out, indent=2, ensure_ascii=False)
         out.write("\n")
-    return 0
+    return 1 if found else 0

@@ -35,19 +35,30 @@ from ..errors import URNError
 __all__ = ["INPUT_OPTIONS", "OUTPUT_OPTIONS", "check_args", "check_paths"]
 
 #: ``dest`` of every option that names a file a command reads (one path or a list of paths).
+#: Besides them a run reads: the files a ``--catalog`` directory's catalog.json maps, the
+#: project file found upward when no ``--config``/``--no-config`` is given, and the file
+#: standard input is redirected from when ``-`` is an input (see :func:`read_paths`).
 INPUT_OPTIONS = ("inputs", "files", "data", "file", "shapes", "context", "frame", "config",
-                 "resolvers")
+                 "resolvers", "catalog", "gs1_prefix_lengths")
+
+#: What standard input is called in messages.
+STDIN = "standard input"
 #: ``dest`` of every option that names a file a command writes. A new one lists itself here.
 OUTPUT_OPTIONS = ("output", "html", "report", "undo", "findings", "sarif")
 
 
 def _key(path: str) -> tuple[object, ...] | None:
-    """What identifies the file *path* names; None for stdio and special files."""
+    """What identifies the file *path* names; None for stdio and special files.
+
+    :data:`STDIN` is the file standard input is redirected from (``urnld check - -o in.nt <
+    in.nt``), compared by device and inode like any other."""
     if path == "-":
         return None
     try:
-        st = os.stat(path)
+        st = os.fstat(0) if path == STDIN else os.stat(path)
     except OSError:
+        if path == STDIN:
+            return None
         return ("path", os.path.realpath(path))
     if not stat.S_ISREG(st.st_mode) and not stat.S_ISDIR(st.st_mode):
         return None
@@ -61,7 +72,7 @@ def check_paths(inputs: Iterable[str], outputs: Iterable[str]) -> None:
         key = _key(path)
         if key is not None:
             seen_in.setdefault(key, path)
-            if key[0] == "inode":  # also known by name, for outputs that do not exist yet
+            if key[0] == "inode" and path != STDIN:  # also by name, for outputs not there yet
                 seen_in.setdefault(("path", os.path.realpath(path)), path)
     seen_out: dict[tuple[object, ...], str] = {}
     for path in outputs:
@@ -73,9 +84,9 @@ def check_paths(inputs: Iterable[str], outputs: Iterable[str]) -> None:
             keys.append(("path", os.path.realpath(path)))
         for k in keys:
             if k in seen_in:
-                raise URNError(
-                    f"output {path!r} is the input file {seen_in[k]!r}; inputs are never modified"
-                )
+                what = (STDIN + " (its file)" if seen_in[k] == STDIN
+                        else f"the input file {seen_in[k]!r}")
+                raise URNError(f"output {path!r} is {what}; inputs are never modified")
             if k in seen_out:
                 raise URNError(f"outputs {seen_out[k]!r} and {path!r} are the same file")
         for k in keys:
@@ -120,4 +131,56 @@ def check_args(
         else:
             outputs.extend(_paths(args, (name,)))
     if outputs:
-        check_paths(_paths(args, INPUT_OPTIONS), outputs)
+        check_paths(read_paths(args), outputs)
+
+
+def read_paths(args: argparse.Namespace) -> list[str]:
+    """Every file a parsed command line reads: the :data:`INPUT_OPTIONS`, the files of a
+    ``--catalog`` directory, the project file read implicitly, and :data:`STDIN` when ``-``
+    is an input. What the run guard compares outputs with; ``validate`` and any new command
+    get it through :func:`check_args`.
+
+    >>> import os, tempfile
+    >>> d = tempfile.mkdtemp()
+    >>> with open(os.path.join(d, "catalog.json"), "w") as f:
+    ...     _ = f.write('{"urn:example:ctx": "ctx.jsonld"}')
+    >>> sorted(os.path.basename(p) for p in read_paths(
+    ...     argparse.Namespace(files=["-"], catalog=d, no_config=True)))
+    ['-', 'catalog.json', 'ctx.jsonld', 'standard input', 'tmp...']
+    """
+    paths = _paths(args, INPUT_OPTIONS)
+    if "-" in paths:
+        paths.append(STDIN)
+    catalog = getattr(args, "catalog", None)
+    if isinstance(catalog, str) and catalog:
+        paths.extend(_catalog_files(catalog))
+    if getattr(args, "no_config", None) is False and getattr(args, "config", None) is None:
+        from .._core import find_project_file
+
+        project = find_project_file()
+        if project is not None:
+            paths.append(str(project))
+    return paths
+
+
+def _catalog_files(catalog: str) -> list[str]:
+    """The catalog file of a ``--catalog`` directory and the files it maps (those it names
+    that exist; a catalog that cannot be read is the command's error to report)."""
+    import json
+
+    from .._kernel import read_regular
+
+    path = os.path.join(catalog, "catalog.json") if os.path.isdir(catalog) else catalog
+    root = os.path.dirname(path)
+    out = [path]
+    try:
+        data = json.loads(read_regular(path, "catalog", max_bytes=_CATALOG_BYTES))
+    except (URNError, ValueError, OSError, RecursionError):
+        return out
+    if isinstance(data, dict):
+        out.extend(os.path.join(root, v) for v in data.values() if isinstance(v, str) and v)
+    return out
+
+
+# The catalog.json the guard reads to list a catalog's files (the loader has its own limit).
+_CATALOG_BYTES = 64 << 20

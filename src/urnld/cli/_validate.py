@@ -23,7 +23,7 @@ import argparse
 import json
 import sys
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ._policy_options import add_policy_options, policy_from_args
 
@@ -43,9 +43,9 @@ _LEVELS = ("info", "warning", "violation")
 def configure(parser: argparse.ArgumentParser) -> None:
     from ._input_options import add_input_options
 
-    parser.add_argument("data", nargs="+", metavar="DATA",
+    parser.add_argument("data", nargs="*", metavar="DATA",
                         help="RDF files (format from the extension; .gz is decompressed; "
-                             "'-' reads Turtle from stdin)")
+                             "'-' reads Turtle from stdin); or --endpoint URL")
     parser.add_argument("-s", "--shapes", action="append", default=None, metavar="SHAPES",
                         help="SHACL shapes file, repeatable (default: urnld's catalog shapes); "
                              "urnld's urn.ttl is always added")
@@ -69,13 +69,39 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--inference", choices=["none", "rdfs", "owlrl", "both"], default="none",
                         help="pyshacl pre-validation inference (default: none)")
     add_input_options(parser, stdin="turtle")
-    parser.add_argument("--engine", choices=["python", "sparql"], default="python",
-                        help="how urnsh: components run: in Python (default, fast) or as their "
-                             "SPARQL definitions (slow; same results)")
+    parser.add_argument("--evaluator", choices=["plan", "pyshacl", "sparql"], default="plan",
+                        help="how shapes run: plan (default: compiled into set-at-a-time "
+                             "queries on a store; shapes it cannot compile run on pyshacl), "
+                             "pyshacl (every shape on pyshacl, urnld's components in Python), "
+                             "sparql (on pyshacl, urnld's components as their SPARQL "
+                             "definitions; slow). Same results")
+    parser.add_argument("--store", default="auto", metavar="WHERE",
+                        help="where the plan's store of the data lives: auto (default: in "
+                             "memory up to 256 MiB of input, else on disk), memory, disk (a "
+                             "temporary directory in $TMPDIR, removed afterwards), or a "
+                             "directory to make that temporary directory in")
     add_policy_options(parser)
+    group = parser.add_argument_group(
+        "SPARQL endpoint", "validate the data of a running triplestore, read-only, with the "
+        "same compiled queries (credentials as for 'urnld check --endpoint')")
+    group.add_argument("--endpoint", metavar="URL",
+                       help="SPARQL 1.1 query endpoint (replaces the DATA arguments)")
+    scope = group.add_mutually_exclusive_group()
+    scope.add_argument("--graph", metavar="IRI", help="only this named graph")
+    scope.add_argument("--all-graphs", action="store_true",
+                       help="the default graph and every named graph (default: the store's "
+                            "default graph)")
+    group.add_argument("--timeout", type=float, default=300.0, metavar="S",
+                       help="seconds to wait for each answer from the server (default 300)")
+    group.add_argument("--page-size", type=int, default=None, metavar="N",
+                       help="read each query's result in pages of N rows (ORDER BY/LIMIT/"
+                            "OFFSET), for stores that cap result sizes (default: each result "
+                            "read whole as it streams in)")
     from ._report_options import add_report_options
 
     add_report_options(parser, sarif=False, memory=False)
+    parser.add_argument("--sarif", metavar="FILE",
+                        help="write every result as a SARIF 2.1.0 log (code scanning)")
 
 
 def _summary(report: Report) -> dict[str, int]:
@@ -126,39 +152,43 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .._kernel import syntax_for_path
     from ..errors import URNError
-    from ._input_options import read_options, refuse_long_lines, warnings_to_stderr
 
-    # A giant line takes rdflib minutes to refuse: the streaming reader's line limit, first.
-    # (JSON-LD is a whole document, often on one line: its own parser's limits apply.)
-    for path, fmt in [*((p, args.input_format) for p in args.data),
-                      *((p, None) for p in args.shapes or [])]:
-        try:
-            syntax: str | None = syntax_for_path(path, fmt, stdin="turtle").name
-        except URNError:
-            syntax = None  # the reader says so, in its words
-        if syntax != "json-ld":
-            refuse_long_lines(path)
-    from ..shacl import ReadOptions, validate
-    from ._progress import Progress
-
-    policy = policy_from_args(args, "urnld validate")
-    bar = Progress("urnld validate", enabled=False if args.quiet else None)
-    options = ReadOptions(format=args.input_format, **read_options(args))
-    # Reading (and inference) has no known size: a ticking line; then the shapes' focus-node
-    # checks are counted, with an ETA.
-    counter = (bar.counter("running the shapes", "checks", then="building the report")
-               if bar.enabled else None)
-    with warnings_to_stderr("urnld validate"), bar.ticking("reading the data and the shapes"):
-        report = validate(args.data, args.shapes, inference=args.inference, engine=args.engine,
-                          read_options=options, policy=policy, progress=counter)
-    out = {"conforms": report.conforms, "summary": _summary(report), **report.to_dict()}
+    try:
+        report = _validate(args)
+    except (URNError, OSError) as e:
+        if args.format == "json":
+            # --json always prints JSON: a script reads "ok" rather than parse stderr.
+            json.dump({"ok": False, "conforms": None, "error": str(e)}, sys.stdout, indent=2,
+                      ensure_ascii=False)
+            print()
+        raise
+    fallback = {shape: how for shape, how in report.engines.items() if how != "plan"}
+    if fallback and len(fallback) == len(report.engines) and len(set(fallback.values())) == 1:
+        if not args.quiet:
+            why = next(iter(fallback.values())).removeprefix("pyshacl: ")
+            print(f"urnld validate: every shape ran on pyshacl: {why}", file=sys.stderr)
+    elif fallback and not args.quiet:
+        shown = "; ".join(f"{shape} ({how.removeprefix('pyshacl: ')})"
+                          for shape, how in list(fallback.items())[:3])
+        more = f" and {len(fallback) - 3} more" if len(fallback) > 3 else ""
+        print(f"urnld validate: {len(fallback)} shape{'s' if len(fallback) != 1 else ''} ran "
+              f"on pyshacl: {shown}{more}", file=sys.stderr)
+    wants_records = bool(args.findings or args.sarif or args.html or args.format == "json")
+    out: dict[str, Any] = {}
+    if wants_records:
+        out = {"ok": not failing(report, args.fail_on), "conforms": report.conforms,
+               "summary": _summary(report), "counts": _counts(report),
+               "engines": dict(report.engines), **report.to_dict()}
     if args.findings:
         from ._findings import FindingsWriter, validate_records
 
         with FindingsWriter(args.findings) as writer:
             writer.write_all(validate_records(out["results"]))
+    if args.sarif:
+        from ._findings import write_shacl_sarif
+
+        write_shacl_sarif(args.sarif, out["results"])
     if args.html:
         from ._html_report import validate_document, write_html
 
@@ -177,6 +207,58 @@ def _run(args: argparse.Namespace) -> int:
     else:
         _print_text(report)
     return 1 if failing(report, args.fail_on) else 0
+
+
+def _validate(args: argparse.Namespace) -> Report:
+    from .._kernel import syntax_for_path
+    from ..errors import URNError
+    from ._input_options import read_options, refuse_long_lines, warnings_to_stderr
+
+    if args.endpoint is not None and args.data:
+        raise URNError("give DATA files or --endpoint URL, not both")
+    if args.endpoint is None and not args.data:
+        raise URNError("give DATA files to validate, or --endpoint URL")
+    if args.endpoint is None and (args.graph is not None or args.all_graphs):
+        raise URNError("--graph and --all-graphs go with --endpoint")
+    # A giant line takes a parser long to refuse: the streaming reader's line limit, first.
+    # (JSON-LD is a whole document, often on one line: its own parser's limits apply.)
+    for path, fmt in [*((p, args.input_format) for p in args.data),
+                      *((p, None) for p in args.shapes or [])]:
+        try:
+            syntax: str | None = syntax_for_path(path, fmt, stdin="turtle").name
+        except URNError:
+            syntax = None  # the reader says so, in its words
+        if syntax != "json-ld":
+            refuse_long_lines(path)
+    from ..shacl import ReadOptions, validate, validate_endpoint
+    from ._progress import Progress
+
+    policy = policy_from_args(args, "urnld validate")
+    bar = Progress("urnld validate", enabled=False if args.quiet else None)
+    unit = "queries" if args.evaluator == "plan" and args.inference == "none" else "checks"
+    counter = (bar.counter("running the shapes", unit, then="building the report")
+               if bar.enabled else None)
+    with warnings_to_stderr("urnld validate"), bar.ticking("reading the data and the shapes"):
+        if args.endpoint is not None:
+            if args.evaluator != "plan" or args.inference != "none":
+                raise URNError("--endpoint runs the compiled plan: no --evaluator other than "
+                               "plan, no --inference")
+            return validate_endpoint(args.endpoint, args.shapes, graph=args.graph,
+                                     all_graphs=args.all_graphs, policy=policy,
+                                     progress=counter, timeout=args.timeout,
+                                     page_size=args.page_size)
+        options = ReadOptions(format=args.input_format, **read_options(args))
+        return validate(args.data, args.shapes, inference=args.inference,
+                        evaluator=args.evaluator, reading=options, policy=policy,
+                        progress=counter, store=args.store)
+
+
+def _counts(report: Report) -> list[dict[str, Any]]:
+    """Exact counts per source shape, component and severity, largest first."""
+    found = Counter((r.shape_text, _short(str(r.component)), r.severity) for r in report)
+    return [{"source_shape": shape, "component": component, "severity": severity, "count": n}
+            for (shape, component, severity), n in sorted(
+                found.items(), key=lambda kv: (-kv[1], kv[0]))]
 
 
 def failing(report: Report, fail_on: str = "info") -> bool:

@@ -14,7 +14,7 @@ import shutil
 import signal
 import tempfile
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from types import ModuleType
 from typing import Any
 
@@ -155,14 +155,61 @@ def client_for(workers: int | None, scheduler: str | None) -> Iterator[Any]:
         yield stack.enter_context(distributed.Client(cluster))
 
 
+# The POSIX semaphores multiprocessing makes for a local cluster (/dev/shm/sem.<name>): named
+# after this process, so that the next job removes those of a job killed outright (SIGKILL of
+# its process group takes its resource tracker, which would have removed them, along).
+_SEM_PREFIX = "mp-urnld-"
+_SEM_NAME = re.compile(r"sem\.mp-urnld-([0-9a-f]{8}-[0-9]+-[0-9]+)-")
+_SHM = "/dev/shm"
+
+
+def _name_semaphores() -> None:
+    """Sweep the semaphores of gone urnld jobs, and name this process's after it."""
+    import multiprocessing
+
+    sweep_semaphores(_SHM)
+    # multiprocessing names a semaphore "<semprefix>-<random>"; the prefix is per process.
+    config = getattr(multiprocessing.current_process(), "_config", None)
+    if isinstance(config, dict):
+        config["semprefix"] = f"/{_SEM_PREFIX}{owner_tag()}"
+
+
+def sweep_semaphores(directory: str) -> None:
+    """Remove the semaphores urnld jobs left in *directory* whose owner process is gone.
+
+    >>> import pathlib, tempfile
+    >>> d = pathlib.Path(tempfile.mkdtemp())
+    >>> host = owner_tag().split("-")[0]
+    >>> gone = d / f"sem.mp-urnld-{host}-4194305-1-abc"   # a pid above any Linux pid_max
+    >>> mine = d / f"sem.mp-urnld-{owner_tag()}-abc"     # this process's: alive
+    >>> other = d / "sem.mp-abc"                          # not urnld's: not ours to judge
+    >>> for p in (gone, mine, other): _ = p.write_bytes(b"")
+    >>> sweep_semaphores(str(d))
+    >>> sorted(p.name for p in d.iterdir()) == sorted([mine.name, other.name])
+    True
+    """
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return
+    for entry in entries:
+        m = _SEM_NAME.match(entry.name)
+        if m is not None and owner_gone(m[1]):
+            with suppress(OSError):
+                os.unlink(entry.path)
+
+
 @contextmanager
 def _sigint_ignored() -> Iterator[None]:
-    """Start the worker processes with SIGINT ignored, and SIGTERM/SIGHUP held back.
+    """Start the worker processes deaf to Ctrl-C, and hold Ctrl-C, SIGTERM and SIGHUP back
+    until the cluster is up; then they take their course.
 
     Ctrl-C reaches every process of the terminal's process group, and each worker would print a
-    traceback. An ignored signal stays ignored across ``exec`` (Python then installs no
-    KeyboardInterrupt handler), so only this process sees Ctrl-C and stops the cluster. A Ctrl-C
-    during the start-up itself (a second or two) is not seen.
+    traceback: the workers are started with SIGINT *blocked* (a signal mask is inherited by the
+    processes started meanwhile, and kept across ``exec``; the preload then ignores it), so only
+    this process sees Ctrl-C and stops the cluster. Here it is blocked too, not ignored, so a
+    Ctrl-C during the start-up stays pending and is delivered once the mask is lifted (an
+    ignored one would be lost, and the job would run on to exit 0).
 
     SIGTERM and SIGHUP (which the command turns into a clean stop) must not be lost, but must not
     cut the cluster's constructor short either: a half-built cluster is not ours to close, and
@@ -174,9 +221,30 @@ def _sigint_ignored() -> Iterator[None]:
     def hold(signum: int, _frame: object) -> None:
         held.append(signum)
 
-    previous: dict[int, Any] = {}
+    # multiprocessing's resource tracker unblocks SIGINT in the thread that first starts it
+    # (its ensure_running()): with the cluster's event loop thread doing so, the workers it
+    # starts would hear Ctrl-C. Started here first, it is running when the cluster asks.
+    # It is started with SIGHUP blocked (it unblocks only SIGINT and SIGTERM, which it
+    # ignores): a closed terminal's SIGHUP to the process group would kill it, and this process
+    # would relaunch it with a warning and tracebacks while stopping.
+    from multiprocessing import resource_tracker
+
+    _name_semaphores()
+    hup = {signal.SIGHUP} if hasattr(signal, "SIGHUP") else set()
     try:
-        previous[signal.SIGINT] = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        before = signal.pthread_sigmask(signal.SIG_BLOCK, hup)
+    except ValueError:  # pragma: no cover - pthread_sigmask exists on every POSIX system
+        before = None
+    try:
+        resource_tracker.ensure_running()
+    finally:
+        if before is not None and not (hup & before):
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, hup)  # a SIGHUP meanwhile: delivered
+    previous: dict[int, Any] = {}
+    sigint = signal.SIGINT
+    try:
+        # A handler, not SIG_IGN: an ignored signal is discarded, a blocked one waits.
+        previous[sigint] = signal.signal(sigint, hold)
         for name in ("SIGTERM", "SIGHUP"):
             sig = getattr(signal, name, None)
             if sig is not None:
@@ -184,11 +252,15 @@ def _sigint_ignored() -> Iterator[None]:
     except ValueError:  # not the main thread: signals are not ours to change
         yield
         return
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, {sigint})
     try:
         yield
     finally:
         for sig, handler in previous.items():
             signal.signal(sig, handler)
+        if sigint not in mask:
+            # A Ctrl-C pending since the start-up reaches the restored handler here.
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {sigint})
         if held:
             handler = previous[held[0]]
             if callable(handler):

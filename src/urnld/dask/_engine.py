@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeVar
 from .._kernel import (
     CanonOptions,
     Engine,
+    ReadingOptions,
     check_route,
     extras_of_report,
     ntriples,
@@ -337,8 +338,16 @@ def canonicalize_files(
     link_locators: bool = False,
     merge_locators: bool = False,
     prefix_lengths: PrefixLengths | None = None,
+    options: CanonOptions | None = None,
+    reading: ReadingOptions | None = None,
 ) -> CanonicalizeReport:
     """Canonicalize the URNs of RDF files on a Dask cluster.
+
+    ``options`` (:class:`urnld.stream.CanonOptions`) and ``reading``
+    (:class:`urnld.files.ReadingOptions`) give the canonicalization and reading options as one
+    value each, as :func:`urnld.files.canonicalize` takes them; the separate keywords
+    (``ignore_components`` … ``prefix_lengths``, ``input_format``, ``catalog``, ``base``,
+    ``hazards``) are the older spelling of the same, ignored when the value is given.
 
     Writes one output per input into ``outdir`` (see :mod:`urnld.dask` for the layout), each
     what ``urnld canonicalize INPUT`` writes for that input alone, and returns the merged
@@ -383,6 +392,9 @@ def canonicalize_files(
     (1, {'urn:isbn:0395363411': {'URN:ISBN:0-395-36341-1': 1}})
     """
     _check_args(workers, scheduler, partition_size)
+    if reading is not None:
+        input_format, catalog, base, hazards = (reading.format, reading.catalog, reading.base,
+                                                reading.hazards)
     if iris not in ("as-is", "rfc3986"):
         raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     if output_format is not None:
@@ -396,12 +408,15 @@ def canonicalize_files(
                     catalog=catalog, base=base, hazards=hazards)
     routes = [route(f) for f in files]
     names = output_names([f.path for f in files])
-    opts = CanonOptions(
+    opts = options if options is not None else CanonOptions(
         ignore_components=ignore_components, literals=literals, link=link,
         keep_spellings=keep_spellings, link_resolvers=link_resolvers, repair=repair,
         link_locators=link_locators, merge_locators=merge_locators,
         prefix_lengths=prefix_lengths,
     )
+    if opts.policy != CanonOptions().policy:
+        raise URNError("the Dask engine takes the default policy only")
+    ignore_components, literals = opts.ignore_components, opts.literals
     # A partition that is not a whole file adds nothing: the file's added statements come
     # from its merged report, below.
     rewrite_only = opts.replace(write_added=False)
@@ -476,6 +491,7 @@ def check_files(
     hazards: HazardMode = "error",
     on_unreadable: Callable[[str, Exception], None] | None = None,
     memory_budget: int | None = None,
+    reading: ReadingOptions | None = None,
 ) -> CheckReport:
     """Check the URNs of RDF files on a Dask cluster; return the merged report.
 
@@ -493,8 +509,13 @@ def check_files(
     :class:`urnld.read.ReadError`, :class:`urnld.jsonld.URNBaseError`…) raises that error; with
     ``on_unreadable``, it is called instead with the input as given and the error, in input
     order, and the other inputs are checked (what ``urnld check`` does with several files).
+    ``reading`` (:class:`urnld.files.ReadingOptions`) gives ``input_format``, ``catalog``,
+    ``base`` and ``hazards`` as one value (the keywords are then ignored).
     """
     _check_args(workers, scheduler, partition_size)
+    if reading is not None:
+        input_format, catalog, base, hazards = (reading.format, reading.catalog, reading.base,
+                                                reading.hazards)
     route = _router(input_format, lambda fmt: check_route(fmt) is Engine.LINES,
                     catalog=catalog, base=base, hazards=hazards)
     skipped: dict[int, Exception] = {}

@@ -84,53 +84,36 @@ def canonicalize_document_task(
     ``urnld canonicalize`` does locally; return the report and the hazard warnings raised
     while reading. ``settings``: :func:`urnld.rdf.canonicalize_document`'s other keywords
     (``output_format``, ``iris``, ``options``)."""
-    from .._kernel import Engine, canonicalize_route
+    from .. import files
+    from .._kernel import DEFAULT_OPTIONS, ReadingOptions
     from ._documents import recorded
 
     file.verify()
     out_fmt = settings.get("output_format") or reading.format
-    route = canonicalize_route(reading.format, out_fmt, iris=settings.get("iris", "as-is"),
-                               catalog=bool(reading.catalog))
-    if route.engine is Engine.SYNTAX:
-        # Streamed, as the local command streams it (one process: a Dask worker has no
-        # children of its own).
-        from ..stream import canonicalize_file
-
-        return recorded(lambda: canonicalize_file(
-            file.path, out_path, jobs=1, options=settings.get("options"),
-            input_format=reading.format, output_format=out_fmt, base=reading.base,
-            catalog=reading.catalog, hazards=reading.hazards, source=file.source,
-        ))
-    from ..rdf import canonicalize_document
-
-    return recorded(lambda: canonicalize_document(
-        file.path, out_path, name=file.source, **reading.options(), **settings
+    # The library's file job: the same route, engine and bytes as the local command (jobs=1:
+    # a Dask worker has no children of its own).
+    return recorded(lambda: files.canonicalize(
+        file.path, out_path, options=settings.get("options") or DEFAULT_OPTIONS,
+        reading=ReadingOptions(format=reading.format, base=reading.base,
+                               catalog=reading.catalog, hazards=reading.hazards),
+        output_format=out_fmt, iris=settings.get("iris", "as-is"), jobs=1, name=file.source,
     ))
 
 
 def check_document_task(file: FileInfo, reading: Reading) -> tuple[CheckReport, list[str]]:
     """Read ``file`` whole and check its URNs, as ``urnld check`` does locally; return the
     report and the hazard warnings raised while reading."""
-    from .._kernel import Engine, check_route
+    from .. import files
+    from .._kernel import ReadingOptions
     from ._documents import recorded
 
     file.verify()
-    if check_route(reading.format, catalog=bool(reading.catalog)) is Engine.SYNTAX:
-        from ..stream import check_file
-
-        return recorded(lambda: check_file(
-            file.path, jobs=1, input_format=reading.format, base=reading.base,
-            catalog=reading.catalog, hazards=reading.hazards, source=file.source,
-        ))
-    from ..rdf import check_graph
-    from ..read import read
-
-    def run() -> CheckReport:
-        report = CheckReport()
-        check_graph(read(file.path, name=file.source, **reading.options()), report)
-        return report
-
-    return recorded(run)
+    # The library's file job: the same route and report as the local command.
+    return recorded(lambda: files.check(
+        file.path, reading=ReadingOptions(format=reading.format, base=reading.base,
+                                          catalog=reading.catalog, hazards=reading.hazards),
+        jobs=1, name=file.source,
+    ))
 
 
 def concat_pieces(pieces: list[str], target: str) -> None:

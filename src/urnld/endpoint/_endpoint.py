@@ -202,15 +202,23 @@ def _rewrite_ops(scope: _Scope, changes: list[_Change], *, keep_spellings: bool 
         )
         parts.append(("?s ?p ?f", "?s ?p ?f", "?s ?p ?t", iri_rows, ""))
         if lit_rows:
-            # The subquery keeps Virtuoso from taking ?d for the constant ?f again.
+            # The subquery keeps Virtuoso from taking ?d for the constant ?f again. Virtuoso
+            # keeps "v" and "v"^^xsd:string apart (a query for one misses the other): the new
+            # literal is written in the form the store holds the old one in, plain (through
+            # STR(), never a plain constant: see _Scope.constants) or typed. There a plain
+            # string equals its STR() and a typed one does not.
+            plain = f"(DATATYPE(?d) = <{_XSD_STRING}> && ?d = STR(?d))"
             for t, w in scope.parts():
-                ops.append(
-                    f"DELETE {{ {t('?s ?p ?d')} }} INSERT {{ {t('?s ?p ?t')} }} WHERE {{ "
-                    "{ SELECT DISTINCT ?g ?s ?p ?k ?t (STR(?f) AS ?fs) WHERE { "
-                    f"VALUES (?f ?k ?t) {{ {lit_rows} }} {w('?s ?p ?f')}{keep and ' ' + keep} "
-                    f"}} }} {w('?s ?p ?d')} "
-                    "FILTER(isLiteral(?d) && STR(?d) = ?fs && DATATYPE(?d) = ?k) }"
-                )
+                for form, new, bind in ((plain, "?tp", " BIND(STR(?t) AS ?tp)"),
+                                        (f"!{plain}", "?t", "")):
+                    ops.append(
+                        f"DELETE {{ {t('?s ?p ?d')} }} INSERT {{ {t('?s ?p ' + new)} }} WHERE {{ "
+                        "{ SELECT DISTINCT ?g ?s ?p ?k ?t (STR(?f) AS ?fs) WHERE { "
+                        f"VALUES (?f ?k ?t) {{ {lit_rows} }} {w('?s ?p ?f')}"
+                        f"{keep and ' ' + keep} }} }} {w('?s ?p ?d')} "
+                        f"FILTER(isLiteral(?d) && STR(?d) = ?fs && DATATYPE(?d) = ?k && {form})"
+                        f"{bind} }}"
+                    )
     else:
         parts.append(("?s ?p ?f", "?s ?p ?f", "?s ?p ?t", all_rows, keep))
     for t, w in scope.parts():
@@ -315,6 +323,10 @@ def canonicalize_endpoint(
     finishes the job with the same final store as one uninterrupted run.
     """
     scope = _validate_graph(graph, all_graphs)
+    if undo is not None and not dry_run:
+        from ._undo import check_undo_file
+
+        check_undo_file(undo)  # before the store is asked anything: a bad file is refused first
     if batch < 1:
         raise URNError(f"batch size must be a positive integer, got {batch}")
     if dry_run and undo is not None:

@@ -175,7 +175,9 @@ def _data_op(verb: str, quads: list[_Quad], *, virtuoso: bool) -> str:
     """``INSERT DATA`` / ``DELETE DATA`` of ``quads``, or what Virtuoso needs instead.
 
     Virtuoso: a plain string literal is inserted as ``STR("v"^^xsd:string)`` (a plain constant
-    may be taken for the IRI of the same text, see :meth:`_Scope.constants`), and a statement
+    may be taken for the IRI of the same text, see :meth:`_Scope.constants`), a typed one
+    (``datatype`` xsd:string, as the store returned it) typed, since Virtuoso keeps the two
+    apart, and a statement
     with a literal object is deleted through a variable read from the store, matched by its
     text, datatype and language: a constant literal in a ``DELETE`` is not always deleted
     (openlink/virtuoso-opensource #379, #633, #247, #335). A blank node is its ``nodeID://``
@@ -197,6 +199,8 @@ def _data_op(verb: str, quads: list[_Quad], *, virtuoso: bool) -> str:
         def spell(t: _Term) -> str:
             if not _is_string(t):
                 return _constant(t)
+            if t.datatype == _XSD_STRING:
+                return _typed(t)  # held typed (read so from the store): typed, a literal there
             return binds.setdefault(_typed(t), f"?l{len(binds)}")
         body = " ".join(_quad_text(q, spell) for q in quads)
         if not binds:

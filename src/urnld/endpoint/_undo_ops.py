@@ -27,6 +27,11 @@ _TERM_COLUMNS = " ".join(
     for fn, tag in (("DATATYPE", "dt"), ("LANG", "lang"), ("isBlank", "b"), ("isLiteral", "l"))
 )
 
+# Virtuoso keeps "v" and "v"^^xsd:string apart; a plain one equals its STR(), a typed one does
+# not. The undo puts each back in the form the store held it in.
+_PLAIN_COLUMN = (f"((isLiteral(?o) && DATATYPE(?o) = <{_XSD_STRING}> && ?o = STR(?o)) "
+                 "AS ?o_plain)")
+
 # SPARQL CSV writes booleans as true/false; Virtuoso writes 1/0.
 _TRUE = ("true", "1")
 
@@ -37,7 +42,10 @@ def _read_term(row: dict[str, str], var: str) -> _Term | None:
         return _Term("bnode", value)
     if row.get(f"{var}_l") in _TRUE:
         # asked, not guessed from DATATYPE: Virtuoso gives IRIs one too (xsd:anyURI)
-        return _Term("literal", value, row.get(f"{var}_dt", ""), row.get(f"{var}_lang", ""))
+        datatype = row.get(f"{var}_dt", "")
+        if datatype == _XSD_STRING and row.get(f"{var}_plain") in _TRUE:
+            datatype = ""  # Virtuoso holds it plain, apart from "v"^^xsd:string: undo so
+        return _Term("literal", value, datatype, row.get(f"{var}_lang", ""))
     if not value:
         return None  # unbound: the default graph
     return _Term("iri", value)
@@ -152,7 +160,7 @@ def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Ch
             # The statements only: with the batch's whole mapping in it the query exceeds
             # Virtuoso's 10,000 lines of SQL; the batch's statements are mapped here, and
             # _existing asks which of them the store holds.
-            query = (f"SELECT DISTINCT ?s ?p ?o ?g {_TERM_COLUMNS} WHERE {{ "
+            query = (f"SELECT DISTINCT ?s ?p ?o ?g {_TERM_COLUMNS} {_PLAIN_COLUMN} WHERE {{ "
                      f"{found} {graph_bind} }}")
         else:
             query = (
@@ -182,7 +190,11 @@ def _same_term(t: _Term) -> _Term:
 
 
 def _mapped(mapping: dict[_Term, _Term], t: _Term) -> _Term:
-    return mapping.get(t) or mapping.get(_same_term(t)) or t
+    found = mapping.get(t) or mapping.get(_same_term(t))
+    if found is None and t.kind == "literal" and not t.lang and not t.datatype:
+        # Held plain on Virtuoso, listed under the xsd:string its DATATYPE() answers.
+        found = mapping.get(t._replace(datatype=_XSD_STRING))
+    return found or t
 
 
 def _existing(endpoint: Endpoint, quads: list[_Quad]) -> set[_Quad]:

@@ -21,6 +21,7 @@ from ._errors import (
     URNContextError,
     URNContextWarning,
 )
+from ._inline import inline_contexts, oxigraph_deviates
 from ._loader import CATALOG_FILE, URNDocumentLoader
 from ._rdflib import rdflib_loader
 
@@ -42,6 +43,8 @@ __all__ = [
     "flatten",
     "frame",
     "from_rdf",
+    "inline_contexts",
+    "oxigraph_deviates",
     "rdflib_loader",
     "to_rdf",
 ]

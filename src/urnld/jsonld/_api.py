@@ -114,6 +114,30 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
                 return iri
         return out
 
+    def _expand_iri(  # noqa: PLR0917  # pyld's signature
+        self, active_ctx: Any, value: Any, base: Any = None, vocab: bool = False,
+        local_ctx: Any = None, defined: Any = None,
+    ) -> Any:
+        # pyld 3.3 resolves a relative reference of a document without a base against
+        # "http://example.org/base/", an IRI nobody wrote; JSON-LD 1.1 (IRI Expansion step 8)
+        # leaves it relative (and toRdf then drops it). base="" is pyld's "no base given".
+        if base == "" and "@base" not in active_ctx:
+            base = None
+        return super()._expand_iri(active_ctx, value, base, vocab, local_ctx, defined)
+
+    def _expand_index_map(  # noqa: PLR0917  # pyld's signature
+        self, active_ctx: Any, active_property: Any, value: Any, index_key: Any,
+        as_graph: Any, property_index: Any, options: Any,
+    ) -> Any:
+        # pyld 3.3 expands a property-based index key (``"@index": "name"``) with
+        # ``vocab=options["base"]``: without a base the key stays "name", a relative IRI, and
+        # every index value is dropped from the RDF (the W3C suite always gives a base). JSON-LD
+        # 1.1 expands it as a vocabulary-relative IRI (Expansion 13.8.3.7.2).
+        if property_index is not None and property_index == index_key:
+            property_index = self._expand_iri(active_ctx, index_key, vocab=True)
+        return super()._expand_index_map(active_ctx, active_property, value, index_key,
+                                         as_graph, property_index, options)
+
     def expand(self, input_: Any, options: dict[str, Any]) -> Any:
         expanded = super().expand(input_, options)
         if self._run.rewrite:
@@ -129,10 +153,11 @@ class _Run:
 
     def __init__(
         self, loader: DocumentLoader, hazards: HazardMode, compaction_context: Any,
-        *, rewrite: bool = True,
+        *, rewrite: bool = True, findings: list[Hazard] | None = None,
     ) -> None:
         self.loader = loader
         self.hazards = hazards
+        self.findings = findings
         self.rewrite = rewrite
         self.canon = Canonicalizer()
         self.resolver = _Resolver(loader, self.canon, None, rewrite=rewrite)
@@ -169,7 +194,7 @@ class _Run:
         found = context_hazards(
             self.resolver.contexts, set(self.canon.cache.values()), invalid, compaction
         )
-        report(base_found + found, self.hazards)
+        report(base_found + found, self.hazards, self.findings)
 
     def _base_hazards(
         self, input_: Any, options: dict[str, Any]
@@ -264,6 +289,7 @@ def expand(
     options: Mapping[str, Any] | None = None,
     canonicalize: bool = True,
     hazards: HazardMode | None = None,
+    findings: list[Hazard] | None = None,
 ) -> list[Any]:
     """Expand a JSON-LD document; URN IRIs come out canonical.
 
@@ -275,11 +301,17 @@ def expand(
         options: further pyld options (``expandContext``, ``processingMode``, …).
         canonicalize: ``False`` keeps IRIs as written: pyld unchanged, or, when *hazards* is
             given too, urnld's offline loading and hazard checks without the rewriting.
-        hazards: ``"error"`` (default) raises :class:`URNContextError`, ``"warn"`` emits
-            :class:`URNContextWarning`, ``"ignore"`` skips the checks.
+        hazards: ``"error"`` (default) raises :class:`URNContextError` for the hazards that
+            make IRIs wrong (a relative reference against a URN base, a term named ``urn``)
+            and reports the others (invalid URNs, other scheme-named terms, unusable
+            prefixes) as findings, the output staying the JSON-LD algorithm's; ``"warn"``
+            warns about the fatal ones too and goes on; ``"ignore"`` skips the checks.
+        findings: a list the findings are appended to (:class:`Hazard` objects); without it they
+            are emitted as :class:`URNContextWarning` warnings.
 
     Raises:
-        URNContextError: a URN hazard (see docs/jsonld.md), :class:`URNBaseError` for a URN @base.
+        URNContextError: a fatal URN hazard (see docs/jsonld.md), :class:`URNBaseError` for a
+            URN @base.
         JsonLdProcessingError: pyld rejected the input (``.code`` is the JSON-LD error code).
 
     >>> expand({"@id": "URN:UUID:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6",
@@ -290,7 +322,8 @@ def expand(
     if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("expand", doc, opts)  # type: ignore[no-any-return]
-    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
+    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize,
+               findings=findings)
     return _call(run, "expand", doc, run.options(options, base))  # type: ignore[no-any-return]
 
 
@@ -303,6 +336,7 @@ def compact(
     options: Mapping[str, Any] | None = None,
     canonicalize: bool = True,
     hazards: HazardMode | None = None,
+    findings: list[Hazard] | None = None,
 ) -> Any:
     """Compact a document with *context*; prefixes match every spelling of a URN.
 
@@ -318,7 +352,8 @@ def compact(
     if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("compact", doc, context, opts)
-    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize)
+    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize,
+               findings=findings)
     ctx = run.canon.context(context) if canonicalize else context
     return _call(run, "compact", doc, ctx, run.options(options, base))
 
@@ -332,6 +367,7 @@ def flatten(
     options: Mapping[str, Any] | None = None,
     canonicalize: bool = True,
     hazards: HazardMode | None = None,
+    findings: list[Hazard] | None = None,
 ) -> Any:
     """Flatten a document (and compact it with *context* when given); nodes whose ids are
     URN-equivalent spellings merge into one node.
@@ -345,7 +381,8 @@ def flatten(
     if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("flatten", doc, context, opts)
-    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize)
+    run = _Run(_default_loader(loader), mode, context, rewrite=canonicalize,
+               findings=findings)
     ctx = run.canon.context(context) if context is not None and canonicalize else context
     return _call(run, "flatten", doc, ctx, run.options(options, base))
 
@@ -359,6 +396,7 @@ def frame(
     options: Mapping[str, Any] | None = None,
     canonicalize: bool = True,
     hazards: HazardMode | None = None,
+    findings: list[Hazard] | None = None,
 ) -> Any:
     """Frame a document with *frame* (JSON-LD 1.1 Framing); URN ids match in every spelling.
 
@@ -378,10 +416,15 @@ def frame(
     if not canonicalize and mode == "ignore":
         opts = _plain_options(options, base, loader)
         return _plain("frame", doc, frame, opts)
-    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
+    run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize,
+               findings=findings)
     framed = frame
-    if canonicalize and not isinstance(frame, str):
-        framed = run.canon.context(frame) if isinstance(frame, list) else frame
+    if canonicalize and isinstance(frame, list):
+        framed = run.canon.context(frame)
+    elif canonicalize and isinstance(frame, Mapping) and "@context" in frame:
+        # The framed output carries the frame's context: canonical, so that expanding the
+        # output again gives the canonical IRIs (a prefix "urn:ISBN:" would not).
+        framed = {**frame, "@context": run.canon.context(frame["@context"])}
     return _call(run, "frame", doc, framed, run.options(options, base))
 
 
@@ -457,6 +500,7 @@ def to_rdf(
     canonicalize: bool = True,
     hazards: HazardMode | None = None,
     format: Literal["dataset", "nquads", "pyld"] = "dataset",
+    findings: list[Hazard] | None = None,
 ) -> Any:
     """Convert a document to RDF: an rdflib ``Dataset`` (default), N-Quads text, or pyld's dict.
 
@@ -478,7 +522,8 @@ def to_rdf(
         opts = _plain_options(opts, base, loader)
         result = _plain("to_rdf", doc, opts)
     else:
-        run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize)
+        run = _Run(_default_loader(loader), mode, None, rewrite=canonicalize,
+               findings=findings)
         result = _call(run, "to_rdf", doc, run.options(opts, base))
     if format == "dataset":
         return dataset_from_pyld(result)
@@ -486,7 +531,7 @@ def to_rdf(
 
 
 def _term(
-    node: Mapping[str, Any], bnodes: dict[str, BNode] | None = None
+    node: Mapping[str, Any], bnodes: dict[str, BNode] | None = None, normalize: bool = True,
 ) -> URIRef | BNode | RDFLiteral:
     kind = node["type"]
     value = node["value"]
@@ -505,15 +550,20 @@ def _term(
         return RDFLiteral(value, lang=node["language"])
     if datatype in (None, _XSD_STRING):
         return RDFLiteral(value)
-    return RDFLiteral(value, datatype=URIRef(datatype))
+    return RDFLiteral(value, datatype=URIRef(datatype), normalize=None if normalize else False)
 
 
-def dataset_from_pyld(data: Mapping[str, Any], graph: Graph | None = None) -> Any:
+def dataset_from_pyld(
+    data: Mapping[str, Any], graph: Graph | None = None, *, normalize: bool = True,
+) -> Any:
     """An rdflib ``Dataset`` from pyld's ``to_rdf`` dict (graph name → list of triples).
 
     With *graph*, the statements are added to it instead and it is returned: named graphs go
-    into their graphs when it is a ``Dataset``, into the one graph otherwise; blank nodes get
+    into their graphs when it is a ``Dataset`` or a graph on a store with contexts, into the
+    one graph otherwise; blank nodes get
     fresh labels, so they never meet the blank nodes of another document in *graph*.
+    ``normalize=False`` keeps each typed literal's lexical form as pyld wrote it (rdflib would
+    make ``"01"^^xsd:integer`` ``"1"``).
 
     >>> from rdflib import Graph
     >>> g = Graph()
@@ -530,17 +580,21 @@ def dataset_from_pyld(data: Mapping[str, Any], graph: Graph | None = None) -> An
         target, bnodes = graph, {}
     is_dataset = isinstance(target, Dataset)
     for graph_name, triples in data.items():
-        if not is_dataset:
+        if graph_name == "@default":
+            into = target.graph(DATASET_DEFAULT_GRAPH_ID) if is_dataset else target  # type: ignore[attr-defined]
+        elif not is_dataset and not target.store.context_aware:
             into = target
-        elif graph_name == "@default":
-            into = target.graph(DATASET_DEFAULT_GRAPH_ID)  # type: ignore[attr-defined]
         else:
             name = _term({"type": "blank node" if graph_name.startswith("_:") else "IRI",
                           "value": graph_name}, bnodes)
-            into = target.graph(name)  # type: ignore[attr-defined]
+            # A graph on a store with contexts (what Dataset.parse hands a parser): the named
+            # graph's context of that store, where rdflib's own TriG parser puts it.
+            into = (target.graph(name) if is_dataset  # type: ignore[attr-defined]
+                    else Graph(store=target.store, identifier=name,
+                               namespace_manager=target.namespace_manager))
         into.addN(
             (_term(t["subject"], bnodes), _term(t["predicate"], bnodes),
-             _term(t["object"], bnodes), into)
+             _term(t["object"], bnodes, normalize), into)
             for t in triples
         )
     return target

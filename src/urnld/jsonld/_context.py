@@ -2,9 +2,11 @@
 
 Namespace names that do not end in a gen-delim (typical of XML-namespace URNs such as
 ``urn:ietf:params:xml:ns:yang:ietf-interfaces``) get ``"@prefix": true``, without which JSON-LD
-1.1 will not use them as prefixes. A prefix named after a URI scheme (``urn``, ``did``, …)
-would hijack IRIs of that scheme, so it gets a trailing ``_``. Namespace names starting with
-``urn:`` that are not valid URNs are reported (``on_invalid``).
+1.1 will not use them as prefixes; from XML, a warning (``glued-names``) says that names are
+then glued onto the namespace (``x:file`` is ``urn:oasis:names:tc:xliff:document:2.0file``, how
+RDF/XML reads XML names, not an IRI the XML vocabulary defines). A prefix named after a URI
+scheme (``urn``, ``did``, …) would hijack IRIs of that scheme, so it gets a trailing ``_``.
+Namespace names starting with ``urn:`` that are not valid URNs are reported (``on_invalid``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["context_from_graph", "context_from_namespaces", "context_from_xml"]
 
 _NID_PREFIX = re.compile(r"[uU][rR][nN]:[A-Za-z0-9-]+:")
+_GEN_DELIMS_TEXT = ": / ? # [ ] @"
 
 OnInvalid = Literal["warn", "error", "ignore"]
 
@@ -44,10 +47,13 @@ def _invalid_reason(uri: str) -> str | None:
     return None
 
 
-def _build(pairs: Iterable[tuple[str, str]], on_invalid: OnInvalid) -> dict[str, Any]:
+def _build(
+    pairs: Iterable[tuple[str, str]], on_invalid: OnInvalid, *, xml: bool = False,
+) -> dict[str, Any]:
     terms: dict[str, Any] = {}
     used: dict[str, str] = {}  # term -> IRI
     problems: list[Hazard] = []
+    glued: list[Hazard] = []  # prefixes without a separator: names are glued onto them
     reported: set[str] = set()
     for prefix, uri in pairs:
         if not uri:
@@ -70,11 +76,19 @@ def _build(pairs: Iterable[tuple[str, str]], on_invalid: OnInvalid) -> dict[str,
         if name in used:
             continue
         used[name] = uri
-        terms[name] = uri if uri[-1:] in GEN_DELIMS else {"@id": uri, "@prefix": True}
+        if uri[-1:] in GEN_DELIMS:
+            terms[name] = uri
+            continue
+        terms[name] = {"@id": uri, "@prefix": True}
+        if xml:
+            glued.append(Hazard("glued-names", (
+                f"namespace {uri!r} does not end in a separator ({_GEN_DELIMS_TEXT}): the term "
+                f"{name!r} glues names onto it ('{name}:file' expands to '{uri}file'), which is "
+                "how RDF/XML reads XML names, not an IRI the XML vocabulary defines")))
     if problems and on_invalid == "error":
         raise URNContextError(problems[0].message, problems)
-    if on_invalid == "warn":
-        for problem in problems:
+    if on_invalid != "ignore":
+        for problem in problems + glued if on_invalid == "warn" else glued:
             warnings.warn(problem.message, URNContextWarning, stacklevel=3)
     return {"@context": {"@version": 1.1, **terms}}
 
@@ -114,12 +128,20 @@ def context_from_xml(
     entity declarations are refused. The first binding of a prefix keeps its name; a prefix
     rebound to another namespace later gets a number (``ns2``).
 
-    >>> import io
+    A namespace without a separator at its end gets ``"@prefix": true``, and a
+    :class:`URNContextWarning` (``glued-names``) that names are glued onto it.
+
+    >>> import io, warnings
     >>> xml = io.BytesIO(b'<x:doc xmlns:x="urn:oasis:names:tc:xliff:document:2.0"/>')
-    >>> context_from_xml(xml)["@context"]["x"]
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     context_from_xml(xml)["@context"]["x"]
     {'@id': 'urn:oasis:names:tc:xliff:document:2.0', '@prefix': True}
+    >>> "'x:file' expands to 'urn:oasis:names:tc:xliff:document:2.0file'" in str(
+    ...     caught[0].message)
+    True
     """
     from ..xmlns import iter_namespaces
 
     pairs = ((a, b) for kind, a, b, _ in iter_namespaces(source) if kind == "ns")
-    return _build(pairs, on_invalid)
+    return _build(pairs, on_invalid, xml=True)

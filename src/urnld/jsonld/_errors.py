@@ -39,15 +39,22 @@ class Hazard:
     named like a URI scheme the document uses), ``prefix-not-usable`` (a URN namespace term
     JSON-LD will not use as a prefix), ``invalid-urn`` (a ``urn:`` IRI that is not a valid URN).
 
+    ``fatal`` marks the hazards that make the output wrong whatever the processor (relative
+    references against a URN base, a term named ``urn``): by default they stop the run; the
+    others are findings about valid JSON-LD, reported while the output stays the algorithm's.
+
     >>> Hazard("invalid-urn", "'urn:bar' is not a valid URN")
     Hazard('invalid-urn', "'urn:bar' is not a valid URN")
+    >>> Hazard("urn-base", "relative reference <c> against the URN base <urn:a:b>").fatal
+    True
     """
 
-    __slots__ = ("code", "message")
+    __slots__ = ("code", "fatal", "message")
 
-    def __init__(self, code: str, message: str) -> None:
+    def __init__(self, code: str, message: str, *, fatal: bool | None = None) -> None:
         self.code = code
         self.message = message
+        self.fatal = code == "urn-base" if fatal is None else fatal
 
     def __repr__(self) -> str:
         return f"Hazard({self.code!r}, {self.message!r})"

@@ -13,11 +13,16 @@ import re
 import sys
 import warnings
 from collections.abc import Collection, Iterable, Mapping, Sequence
-from typing import Any, Literal
+from typing import Any
 
 from pyld import iri_resolver
 
-from .._kernel import BASE_CODE, base_message, is_hazard
+from .._kernel import (
+    BASE_CODE,
+    HazardMode,  # the one definition (re-exported here)
+    base_message,
+    is_hazard,
+)
 from ._canon import GEN_DELIMS, is_urn_like
 from ._errors import Hazard, URNBaseError, URNContextError, URNContextWarning
 
@@ -30,7 +35,6 @@ __all__ = [
     "report",
 ]
 
-HazardMode = Literal["error", "warn", "ignore"]
 
 #: URI schemes whose IRIs have no "//" authority, so a JSON-LD term of the same name turns them
 #: into compact IRIs (w3c/json-ld-api#104). "http://…" is safe: JSON-LD never treats "p://…" as
@@ -143,6 +147,7 @@ def context_hazards(
                         f"term {name!r} has the name of the URI scheme '{name}:', so JSON-LD reads "
                         f"{example!r} as a compact IRI and expands it to {hijacked!r} "
                         "(w3c/json-ld-api#104); rename the term",
+                        fatal=name.lower() == "urn",
                     ))
                 elif used is not None:
                     found.append(Hazard(
@@ -150,6 +155,7 @@ def context_hazards(
                         f"term {name!r} has the name of the URI scheme '{name}:' used by "
                         f"{used!r}; JSON-LD cannot compact such IRIs or read them back "
                         "(they look like compact IRIs); rename the term",
+                        fatal=name.lower() == "urn",
                     ))
             if (iri is not None and is_urn_like(iri) and iri[-1:] not in GEN_DELIMS
                     and not prefix_flag):
@@ -262,18 +268,32 @@ def _caller_stacklevel() -> int:
     return level
 
 
-def report(hazards: Sequence[Hazard], mode: HazardMode) -> None:
-    """Raise (``error``), warn (``warn``) or do nothing (``ignore``) about *hazards*."""
+def report(
+    hazards: Sequence[Hazard], mode: HazardMode, findings: list[Hazard] | None = None,
+) -> None:
+    """Report *hazards* as *mode* says: ``error`` raises for the fatal ones (a URN base, a term
+    named ``urn``) and reports the others as findings; ``warn`` warns about the fatal ones too
+    and goes on; ``ignore`` does nothing. A finding is appended to *findings* when given, else
+    warned as a :class:`URNContextWarning`.
+
+    >>> found = []
+    >>> report([Hazard("invalid-urn", "'urn:bar' is not a valid URN")], "error", found)
+    >>> [h.code for h in found]
+    ['invalid-urn']
+    """
     if not hazards or mode == "ignore":
         return
-    if mode == "warn":
-        level = _caller_stacklevel()
-        for hazard in hazards:
-            warnings.warn(hazard.message, URNContextWarning, stacklevel=level)
-        return
-    first = hazards[0]
-    message = first.message
-    if len(hazards) > 1:
-        message += f" (and {len(hazards) - 1} more hazard{'s' if len(hazards) > 2 else ''})"
-    cls = URNBaseError if first.code == BASE_CODE else URNContextError
-    raise cls(message, hazards)
+    fatal = [h for h in hazards if h.fatal] if mode == "error" else []
+    if fatal:
+        first = fatal[0]
+        message = first.message
+        if len(hazards) > 1:
+            message += f" (and {len(hazards) - 1} more hazard{'s' if len(hazards) > 2 else ''})"
+        cls = URNBaseError if first.code == BASE_CODE else URNContextError
+        raise cls(message, [*fatal, *(h for h in hazards if not h.fatal)])
+    if findings is not None:
+        findings.extend(h for h in hazards if not h.fatal)
+        hazards = [h for h in hazards if h.fatal]  # with "warn": still warnings
+    level = _caller_stacklevel()
+    for hazard in hazards:
+        warnings.warn(hazard.message, URNContextWarning, stacklevel=level)

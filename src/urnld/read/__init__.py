@@ -23,6 +23,8 @@ from ._errors import ReadError, UnsafeXMLError
 from ._fixbase import Rewrite, fix_base
 from ._formats import FORMATS, LINE_FORMATS, QUAD_FORMATS, format_for_path, normalize_format
 from ._guard import IN_READER, HazardMode, guard_text
+from ._oxigraph import kept_labels
+from ._quads import UnstorableTermError, quads_of_graph, read_quads
 from ._reader import Catalog, loader_for, new_graph, read, read_into
 
 __all__ = [
@@ -35,17 +37,22 @@ __all__ = [
     "ReadError",
     "Rewrite",
     "UnsafeXMLError",
+    "UnstorableTermError",
     "fix_base",
     "format_for_path",
     "guard_text",
+    "kept_labels",
     "loader_for",
     "new_graph",
     "normalize_format",
+    "quads_of_graph",
     "read",
     "read_into",
+    "read_quads",
 ]
 
 for _obj in (Rewrite, UnsafeXMLError, fix_base, format_for_path, guard_text,
-             loader_for, new_graph, normalize_format, read, read_into):
+             loader_for, new_graph, normalize_format, quads_of_graph, read, read_into,
+             read_quads):
     _obj.__module__ = "urnld.read"
 del _obj

@@ -134,23 +134,44 @@ class _JsonLdFixer:
                 base, id_keys, iri_terms = self.scope(
                     self._context_document(item), _Scope(base, id_keys, iri_terms), depth + 1)
             elif isinstance(item, dict):
-                if "@base" in item:
-                    base = item["@base"] if isinstance(item["@base"], str) else None
-                ids, typed = set(id_keys), set(iri_terms)
-                for term, definition in item.items():
-                    if term.startswith("@"):
-                        continue
-                    ids.discard(term)
-                    typed.discard(term)
-                    if definition == "@id":
-                        ids.add(term)
-                    elif isinstance(definition, dict):
-                        if definition.get("@id") == "@id":
-                            ids.add(term)
-                        elif definition.get("@type") == "@id":
-                            typed.add(term)
-                id_keys, iri_terms = frozenset(ids), frozenset(typed)
+                base, id_keys, iri_terms = self._definitions(
+                    self._with_import(item), _Scope(base, id_keys, iri_terms))
         return _Scope(base, id_keys, iri_terms)
+
+    def _with_import(self, item: dict[str, Any]) -> dict[str, Any]:
+        """*item* with the context it imports (``@import``) merged in: JSON-LD 1.1 (Context
+        Processing 5.6) takes the imported context's terms, then the importing context's own,
+        which win (an ``"id": "@id"`` alias may be in either)."""
+        imported = item.get("@import")
+        if imported is None:
+            return item
+        if not isinstance(imported, str):
+            raise ReadError(f"{self.source}: @import must name one context, not {imported!r}")
+        inner = self._context_document(imported)
+        if not isinstance(inner, dict) or "@import" in inner:
+            raise ReadError(f"{self.source}: the context {imported!r} imported by @import is "
+                            "not one context object without @import")
+        return {**inner, **{k: v for k, v in item.items() if k != "@import"}}
+
+    @staticmethod
+    def _definitions(item: dict[str, Any], outer: _Scope) -> _Scope:
+        base, id_keys, iri_terms = outer
+        if "@base" in item:
+            base = item["@base"] if isinstance(item["@base"], str) else None
+        ids, typed = set(id_keys), set(iri_terms)
+        for term, definition in item.items():
+            if term.startswith("@"):
+                continue
+            ids.discard(term)
+            typed.discard(term)
+            if definition == "@id":
+                ids.add(term)
+            elif isinstance(definition, dict):
+                if definition.get("@id") == "@id":
+                    ids.add(term)
+                elif definition.get("@type") == "@id":
+                    typed.add(term)
+        return _Scope(base, frozenset(ids), frozenset(typed))
 
     def fix(self, value: str, scope: _Scope, where: str) -> str:
         base = scope.base

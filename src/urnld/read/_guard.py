@@ -15,12 +15,12 @@ import re
 import warnings
 from collections.abc import Iterable
 from contextvars import ContextVar
-from typing import Literal
 
 from .._kernel import (
     BASE_CODE,
     HAZARD_KINDS,
     RDFLIB_OUTCOME,
+    HazardMode,  # the one definition (re-exported here)
     base_message,
     is_urn,
     reference_kind,
@@ -43,7 +43,6 @@ __all__ = [
     "turtle_may_have_urn_base",
 ]
 
-HazardMode = Literal["error", "warn", "ignore"]
 
 #: True while urnld's reader runs one of rdflib's own parsers: the parser plugins urnld
 #: registers for graphs on a URN store then hand over to rdflib's (no reading twice).

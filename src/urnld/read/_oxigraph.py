@@ -22,17 +22,41 @@ pyoxigraph writes language tags in lower case (they are case-insensitive, RDF 1.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any, Final
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 
-from .._kernel import get_syntax
+from .._kernel import BlankLabels, get_syntax
 from ._errors import ReadError
 
-__all__ = ["MAX_TURTLE_DEPTH", "OXIGRAPH_FORMATS", "check_nesting", "parse_into"]
+__all__ = ["MAX_TURTLE_DEPTH", "OXIGRAPH_FORMATS", "check_nesting", "kept_labels", "parse_into"]
+
+_KEPT: contextvars.ContextVar[BlankLabels | None] = contextvars.ContextVar(
+    "urnld_kept_labels", default=None)
+
+
+def reading_kept() -> bool:
+    """Is this read inside :func:`kept_labels`?"""
+    return _KEPT.get() is not None
+
+
+@contextlib.contextmanager
+def kept_labels() -> Iterator[None]:
+    """Within it, one document read into a new graph keeps its blank-node labels and numbers
+    the ones it did not name (:class:`urnld._kernel.BlankLabels`): what a document that is
+    canonicalized and written back needs to give the same bytes on every run. Outside it
+    every document's blank nodes are fresh, so two documents read into one graph keep their
+    blank nodes apart."""
+    token = _KEPT.set(BlankLabels())
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
 
 #: The deepest nesting of collections ``( … )`` and blank-node property lists ``[ … ]`` read
 #: from Turtle and TriG. pyoxigraph keeps a few hundred bytes per open level: a megabyte of
@@ -89,8 +113,13 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
                name: str, quads: Iterable[Any] | None = None) -> None:
     """Parse *raw* (bytes, or a binary file) in the syntax *fmt* into *graph*, literals as
     written; a syntax error is a :class:`ReadError` naming *name* and, when pyoxigraph gives
-    it, the line and column. *quads*: pyoxigraph's quads, already parsed (*raw* unused)."""
+    it, the line and column. *quads*: pyoxigraph's quads, already parsed (*raw* unused).
+
+    Inside :func:`kept_labels`, blank nodes keep the labels the document wrote and the others
+    are numbered in order of appearance (the same graph on every run) instead of fresh."""
     import pyoxigraph as ox
+
+    labels = _KEPT.get()
 
     ox_format = getattr(ox.RdfFormat, get_syntax(fmt).oxigraph or "")
     named_node, blank_node, literal_t = ox.NamedNode, ox.BlankNode, ox.Literal
@@ -113,7 +142,7 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
             value = t.value
             node = bnodes.get(value)
             if node is None:
-                node = bnodes[value] = BNode(value)
+                node = bnodes[value] = BNode(value if labels is None else labels.label(value))
             return node
         if kind is literal_t:
             language = t.language
@@ -147,7 +176,8 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
     parser = None
     try:
         if quads is None:
-            quads = parser = ox.parse(raw, ox_format, base_iri=base, rename_blank_nodes=True)
+            quads = parser = ox.parse(raw, ox_format, base_iri=base,
+                                      rename_blank_nodes=labels is None)
         for q in quads:
             g = q.graph_name
             batch.append((term(q.subject), iri(q.predicate.value), term(q.object),

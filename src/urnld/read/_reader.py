@@ -6,17 +6,19 @@ import gzip
 import io
 import json
 import os
+import re
 import sys
 import warnings
-from collections.abc import Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from rdflib import Dataset, Graph
 
-from .._kernel import BASE_CODE, is_urn
+from .._kernel import BASE_CODE, ReadingOptions, is_urn
 from ..errors import parser_reason
 from ..jsonld import (
+    Hazard,
     JsonLdProcessingError,
     URNContextError,
     URNContextWarning,
@@ -38,7 +40,15 @@ from ._jsonld import oxigraph_quads
 from ._oxigraph import check_nesting, parse_into
 from ._rdfxml import xml_hazards
 
-__all__ = ["Catalog", "loader_for", "new_graph", "read", "read_into"]
+__all__ = ["RDF_DIRECTIONS", "Catalog", "RdfDirection", "loader_for", "new_graph", "read",
+           "read_into"]
+
+#: JSON-LD's ``rdfDirection`` values: what ``@direction`` becomes in RDF (JSON-LD 1.1 API
+#: §9.4.1): dropped (None, the default), an ``i18n`` datatype, or a compound literal.
+RdfDirection = Literal["i18n-datatype", "compound-literal"] | None
+RDF_DIRECTIONS: tuple[RdfDirection, ...] = (None, "i18n-datatype", "compound-literal")
+# A URN @base or a term named "urn" (any case): what the JSON-LD hazard checks refuse.
+_MAY_HAVE_URN_HAZARD = re.compile(rb'"@base"\s*:\s*"\s*urn:|"urn"\s*:', re.IGNORECASE)
 
 #: What ``catalog=`` accepts: a directory (or its ``catalog.json``), a mapping URN → JSON, or a
 #: ready pyld document loader.
@@ -88,6 +98,7 @@ def read(
     catalog: Catalog = None,
     hazards: HazardMode = "error",
     name: str | None = None,
+    reading: ReadingOptions | None = None,
 ) -> Graph:
     """Read RDF from a file (*source*; ``-`` is stdin, ``.gz`` is decompressed) or from *data*.
 
@@ -104,6 +115,17 @@ def read(
             :class:`~urnld.jsonld.URNBaseError`, ``"warn"`` warns and resolves them the RFC 3986
             way, ``"ignore"`` resolves them silently.
         name: how messages name the input (default: the path, ``<stdin>``, ``<data>``).
+        reading: the reading options as one value (:class:`urnld._kernel.ReadingOptions`);
+            its fields fill in the keywords not given, and it carries JSON-LD's
+            ``rdf_direction``: what a JSON-LD ``@direction`` becomes. ``None`` (default, as
+            JSON-LD 1.1 says) drops it (``"x"@en``); ``"i18n-datatype"`` gives
+            ``"x"^^<https://www.w3.org/ns/i18n#en_ltr>``; ``"compound-literal"`` a blank node
+            with ``rdf:value``, ``rdf:language`` and ``rdf:direction``.
+
+    A JSON-LD document's relative references are resolved like those of every other syntax:
+    against *base*, else ``@base``, else the file's location. When some were resolved against
+    a ``file:`` base, a :class:`~urnld.jsonld.URNContextWarning` says how many (their IRIs
+    then name a local path: give *base* to give them their published IRIs).
 
     Raises:
         ReadError: unknown syntax, unreadable file, a parser's complaint (one line, the input
@@ -121,6 +143,13 @@ def read(
 §5.2, Jena, Oxigraph: <urn:c>; rdflib: refuses the document); write the full IRI or declare \
 a prefix [urn-base]
     """
+    rdf_direction = None
+    if reading is not None:
+        format = format if format is not None else reading.format
+        base = base if base is not None else reading.base
+        catalog = catalog if catalog is not None else reading.catalog
+        hazards = hazards if hazards != "error" else reading.hazards
+        rdf_direction = reading.rdf_direction
     if hazards not in ("error", "warn", "ignore"):
         raise ReadError(f"hazards must be 'error', 'warn' or 'ignore', not {hazards!r}")
     if (source is None) == (data is None):
@@ -140,7 +169,8 @@ a prefix [urn-base]
         if doc_base is None and path != "-":
             doc_base = Path(path).resolve().as_uri()
     target = new_graph(fmt) if graph is None else graph
-    read_into(target, raw, fmt, base=doc_base, catalog=catalog, hazards=hazards, name=label)
+    read_into(target, raw, fmt, base=doc_base, catalog=catalog, hazards=hazards, name=label,
+              rdf_direction=rdf_direction)  # type: ignore[arg-type]  # read_into checks it
     return target
 
 
@@ -153,8 +183,12 @@ def read_into(
     catalog: Catalog,
     hazards: HazardMode,
     name: str,
+    rdf_direction: RdfDirection = None,
 ) -> None:
     """Parse the document *raw* (bytes, syntax *fmt*) into *graph*; see :func:`read`."""
+    if rdf_direction not in RDF_DIRECTIONS:
+        raise ReadError(f"rdf_direction must be one of {', '.join(map(str, RDF_DIRECTIONS))}, "
+                        f"not {rdf_direction!r}")
     fmt = normalize_format(fmt)
     try:
         with warnings.catch_warnings():
@@ -162,7 +196,8 @@ def read_into(
             # ConjunctiveGraph: not our caller's concern, and not actionable.
             warnings.filterwarnings("ignore", "Dataset.default_context", DeprecationWarning)
             warnings.filterwarnings("ignore", "ConjunctiveGraph is deprecated", DeprecationWarning)
-            _parse(graph, raw, fmt, base=base, catalog=catalog, hazards=hazards, name=name)
+            _parse(graph, raw, fmt, base=base, catalog=catalog, hazards=hazards, name=name,
+                   rdf_direction=rdf_direction)
     except (URNContextError, ReadError, JsonLdProcessingError):
         raise
     except OSError as e:
@@ -177,28 +212,15 @@ def read_into(
 
 def _parse(
     graph: Graph, raw: bytes, fmt: str, *, base: str | None, catalog: Catalog,
-    hazards: HazardMode, name: str,
+    hazards: HazardMode, name: str, rdf_direction: RdfDirection = None,
 ) -> None:
-    if fmt in ("turtle", "trig"):
-        # pyoxigraph resolves every reference the RFC 3986 way, which is what the guard lets
-        # pass (or, with "warn", goes on with): only the hazards are to be told first.
-        if hazards != "ignore" and (
-                (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
-            report(turtle_hazards(_text(raw, name), base, source=name, syntax=fmt,
-                                  mode=hazards), hazards, stacklevel=5)
-        check_nesting(raw, fmt, name)
-        parse_into(graph, raw, fmt, base=base, name=name)
-        return
-    if fmt in ("nt", "nquads"):
-        parse_into(graph, raw, fmt, base=None, name=name)
-        return
-    if fmt == "xml":
-        found = xml_hazards(raw, base, source_name=name, mode=hazards)
-        report(found, hazards, stacklevel=5)
-        parse_into(graph, raw, fmt, base=base, name=name)
+    if fmt in OXIGRAPH_GUARDED:
+        guard_raw(raw, fmt, base=base, hazards=hazards, name=name, stacklevel=6)
+        parse_into(graph, raw, fmt, base=None if fmt in ("nt", "nquads") else base, name=name)
         return
     if fmt == "json-ld":
-        _parse_jsonld(graph, raw, base=base, catalog=catalog, hazards=hazards, name=name)
+        _parse_jsonld(graph, raw, base=base, catalog=catalog, hazards=hazards, name=name,
+                      rdf_direction=rdf_direction)
         return
     # N3 (formulas, variables), TriX and HexTuples: rdflib's parsers, the only ones there are.
     if fmt == "n3" and ((base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
@@ -210,6 +232,28 @@ def _parse(
     if fmt == "trix":
         _refuse_entities(raw, name)
     _rdflib_parse(graph, raw, fmt, base)
+
+
+#: The syntaxes pyoxigraph parses after :func:`guard_raw` has looked at the document.
+OXIGRAPH_GUARDED = ("turtle", "trig", "nt", "nquads", "xml")
+
+
+def guard_raw(raw: bytes, fmt: str, *, base: str | None, hazards: HazardMode, name: str,
+              stacklevel: int = 4) -> None:
+    """What must be true of *raw* before pyoxigraph parses it as *fmt* (one of
+    :data:`OXIGRAPH_GUARDED`): references against a URN base told (or refused), Turtle and
+    TriG nesting bounded, RDF/XML entity declarations refused."""
+    if fmt in ("turtle", "trig"):
+        # pyoxigraph resolves every reference the RFC 3986 way, which is what the guard lets
+        # pass (or, with "warn", goes on with): only the hazards are to be told first.
+        if hazards != "ignore" and (
+                (base is not None and is_urn(base)) or turtle_may_have_urn_base(raw)):
+            report(turtle_hazards(_text(raw, name), base, source=name, syntax=fmt,
+                                  mode=hazards), hazards, stacklevel=stacklevel)
+        check_nesting(raw, fmt, name)
+    elif fmt == "xml":
+        report(xml_hazards(raw, base, source_name=name, mode=hazards), hazards,
+               stacklevel=stacklevel)
 
 
 def _text(raw: bytes, name: str) -> str:
@@ -240,7 +284,7 @@ def _refuse_entities(raw: bytes, name: str) -> None:
 
 def _parse_jsonld(
     graph: Graph, raw: bytes, *, base: str | None, catalog: Catalog, hazards: HazardMode,
-    name: str,
+    name: str, rdf_direction: RdfDirection = None,
 ) -> None:
     try:
         doc = json.loads(raw.decode("utf-8"))
@@ -250,17 +294,16 @@ def _parse_jsonld(
         raise ReadError(
             f"{name}: not JSON: {e.msg} (line {e.lineno}, column {e.colno})"
         ) from None
-    # A file: base would put the local path into the IRIs of relative references: a JSON-LD
-    # document without a base keeps none (pyld drops such statements, as the spec says).
-    jsonld_base = None if base is not None and base.startswith("file:") else base
     loader = loader_for(catalog)
+    options = {"rdfDirection": rdf_direction} if rdf_direction is not None else None
     pyld_rdf: Any = None
+    found: list[Hazard] = []
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always", URNContextWarning)
             pyld_rdf = jsonld_to_rdf(
-                doc, loader=loader, base=jsonld_base, canonicalize=False,
-                hazards=hazards, format="pyld",
+                doc, loader=loader, base=base, canonicalize=False, options=options,
+                hazards=hazards, format="pyld", findings=found,
             )
     except URNContextError as e:
         # An invalid URN is a finding of the report (as in every other syntax), not a reason
@@ -268,7 +311,20 @@ def _parse_jsonld(
         if not e.hazards or any(h.code != "invalid-urn" for h in e.hazards):
             raise type(e)(f"{name}: {e}", e.hazards) from None
     except JsonLdProcessingError as e:
-        raise ReadError(f"{name}: {e}") from None
+        # pyld 3.3 crashes on some valid documents (W3C toRdf e122: IRIs starting with "@");
+        # pyoxigraph's statements stand then, unless the document may hold a URN hazard that
+        # only pyld's pass can judge.
+        quads = None
+        if e.type == "jsonld.InternalError" and not _MAY_HAVE_URN_HAZARD.search(raw):
+            quads = oxigraph_quads(doc, loader, base, rdf_direction)
+        if quads is None:
+            raise ReadError(f"{name}: {e}") from None
+        parse_into(graph, b"", "json-ld", base=base, name=name, quads=quads)
+        return
+    for hazard in found:
+        # An invalid URN is a finding of the report (as in every other syntax): told there.
+        if hazard.code != "invalid-urn":
+            warnings.warn(f"{name}: {hazard.message}", URNContextWarning, stacklevel=6)
     for w in caught:
         # Warnings name the document as the errors do (the JSON-LD layer knows no file).
         if issubclass(w.category, URNContextWarning):
@@ -276,14 +332,54 @@ def _parse_jsonld(
         else:
             warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
     if not any(f"[{BASE_CODE}]" in str(w.message) for w in caught):
-        # pyld checked the hazards and the catalog; pyoxigraph gives every statement of the
-        # JSON-LD 1.1 algorithms, literals as written. After a base warning, pyld's result is
-        # what the warning said urnld goes on with.
-        quads = oxigraph_quads(doc, loader, jsonld_base)
+        # pyld checked the hazards and the catalog; pyoxigraph gives the statements of the
+        # JSON-LD 1.1 algorithms with literals as written, except where it deviates (see
+        # read/_jsonld.py). After a base warning, pyld's result is what the warning said
+        # urnld goes on with.
+        quads = oxigraph_quads(doc, loader, base, rdf_direction)
         if quads is not None:
-            parse_into(graph, b"", "json-ld", base=jsonld_base, name=name, quads=quads)
+            import pyoxigraph as ox
+
+            named = ox.NamedNode
+            _tell_file_references(
+                (t.value for q in quads for t in (q.subject, q.predicate, q.object, q.graph_name)
+                 if type(t) is named), raw, base, name)
+            parse_into(graph, b"", "json-ld", base=base, name=name, quads=quads)
             return
     if pyld_rdf is None:  # refused for invalid URNs only: read again, told nothing
-        pyld_rdf = jsonld_to_rdf(doc, loader=loader, base=jsonld_base, canonicalize=False,
-                                 hazards="ignore", format="pyld")
-    dataset_from_pyld(pyld_rdf, graph)
+        pyld_rdf = jsonld_to_rdf(doc, loader=loader, base=base, canonicalize=False,
+                                 options=options, hazards="ignore", format="pyld")
+    _tell_file_references(_pyld_iris(pyld_rdf), raw, base, name)
+    dataset_from_pyld(pyld_rdf, graph, normalize=False)
+
+
+def _pyld_iris(data: Mapping[str, Any]) -> Iterator[str]:
+    """The IRIs of pyld's ``to_rdf`` dict (graph names included)."""
+    for graph_name, triples in data.items():
+        if graph_name != "@default" and not graph_name.startswith("_:"):
+            yield graph_name
+        for t in triples:
+            for part in ("subject", "predicate", "object"):
+                node = t[part]
+                if node["type"] == "IRI":
+                    yield node["value"]
+
+
+def _tell_file_references(iris: Iterable[str], raw: bytes, base: str | None, name: str) -> None:
+    """Warn how many IRIs of a JSON-LD document came from references resolved against its
+    ``file:`` base (IRIs starting ``file:`` that the document does not spell out)."""
+    if base is None or not base.startswith("file:"):
+        return
+    count = 0
+    written: dict[str, bool] = {}
+    for iri in iris:
+        if iri.startswith("file:"):
+            spelled = written.get(iri)
+            if spelled is None:
+                spelled = written[iri] = iri.encode("utf-8") in raw
+            count += not spelled
+    if count:
+        warnings.warn(
+            f"{name}: {count:,} IRI{'s' if count != 1 else ''} resolved against the file's "
+            f"location <{base}> (relative references with no @base): give --base (base=) "
+            "for the IRIs the document is published under", URNContextWarning, stacklevel=6)

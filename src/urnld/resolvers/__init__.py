@@ -402,12 +402,44 @@ def load_resolvers(path: str | PathLike[str]) -> tuple[Resolver, ...]:
     only). Raises :class:`ResolverError` naming the file.
     """
     p = Path(path)
+    raw = _read_table(p)
     try:
-        with p.open("rb") as fh:
-            data = tomllib.load(fh)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ResolverError(f"{p}: the resolver table is not UTF-8 (byte {e.start})") from None
+    try:
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ResolverError(f"{p}: not a valid TOML resolver table: {e}") from None
     return _from_table(data, str(p))
+
+
+#: The largest resolver table :func:`load_resolvers` reads (urnld's own is a few KiB).
+MAX_TABLE_BYTES = 16 << 20
+
+
+def _read_table(p: Path) -> bytes:
+    """The bytes of a regular file of at most :data:`MAX_TABLE_BYTES`: a FIFO would block and
+    ``/dev/zero`` never end. The core's ``read_regular`` does the same; the core imports this
+    module (``URN.resolvers``), so it cannot be imported from here."""
+    import os
+    import stat
+
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0)
+    try:
+        fd = os.open(p, flags)  # non-blocking: opening a FIFO without a writer returns
+    except OSError as e:
+        raise ResolverError(f"cannot read resolver table {p}: {e.strerror or e}") from None
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            raise ResolverError(f"{p}: the resolver table is not a regular file; give a file")
+        os.set_blocking(fd, True)
+        data = f.read(MAX_TABLE_BYTES + 1)
+    if len(data) > MAX_TABLE_BYTES:
+        raise ResolverError(f"{p}: the resolver table is more than the {MAX_TABLE_BYTES:,} "
+                            "bytes read")
+    return data
 
 
 def _from_table(data: dict[str, object], where: str) -> tuple[Resolver, ...]:

@@ -28,11 +28,9 @@ that ``"pyshacl"`` (untouched) differs from them only by those extra messages.
 
 from __future__ import annotations
 
-import functools
 import logging
 import warnings
 from collections.abc import Mapping
-from importlib import resources
 from typing import Any, Literal, cast
 
 from pyshacl.constraints.constraint_component import ConstraintComponent
@@ -43,13 +41,14 @@ from pyshacl.constraints.sparql.sparql_based_constraint_components import (
 from pyshacl.graph_abstraction import DataGraph
 from pyshacl.monkey import apply_patches
 from pyshacl.validator import Validator, assign_baked_in
-from rdflib import RDF, Dataset, Graph, URIRef
+from rdflib import Dataset, Graph, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
 
 from ..rdf import register_functions
 from . import _progress
 from ._rules import RULES, URNSH, Rule, index_holders
+from ._signature import _shipped_signatures, _signature, shipped_shapes_text
 
 __all__ = ["Engine", "ensure_functions", "run", "shipped_shapes_text"]
 
@@ -59,50 +58,6 @@ Engine = Literal["python", "sparql", "pyshacl"]
 
 _LOG = logging.getLogger("urnld.shacl")
 _VALIDATOR_KINDS = (SH.validator, SH.nodeValidator, SH.propertyValidator)
-
-
-def shipped_shapes_text(name: str) -> str:
-    """The text of a shapes file shipped in the package (``urn.ttl``, ``catalog.ttl``)."""
-    return (resources.files("urnld") / "shapes" / name).read_text(encoding="utf-8")
-
-
-@functools.lru_cache(maxsize=1)
-def _shipped_signatures() -> dict[URIRef, frozenset[tuple[Any, ...]]]:
-    graph = Graph().parse(data=shipped_shapes_text("urn.ttl"), format="turtle")
-    return {iri: _signature(graph, iri) for iri in RULES}
-
-
-def _strings(graph: Graph, node: Node, prop: URIRef) -> tuple[str, ...]:
-    return tuple(sorted(str(o) for o in graph.objects(node, prop)))
-
-
-def _signature(graph: Graph, component: URIRef) -> frozenset[tuple[Any, ...]]:
-    """Everything about a component declaration that decides what its validators compute."""
-    items: set[tuple[Any, ...]] = set()
-    for kind in _VALIDATOR_KINDS:
-        for v in graph.objects(component, kind):
-            prefixes = tuple(
-                sorted(
-                    (str(graph.value(d, SH.prefix)), str(graph.value(d, SH.namespace)))
-                    for p in graph.objects(v, SH.prefixes)
-                    for d in graph.objects(p, SH.declare)
-                )
-            )
-            items.add(
-                (
-                    str(kind),
-                    _strings(graph, v, RDF.type),
-                    _strings(graph, v, SH.select),
-                    _strings(graph, v, SH.ask),
-                    _strings(graph, v, SH.message),
-                    prefixes,
-                )
-            )
-    for param in graph.objects(component, SH.parameter):
-        items.add(
-            ("parameter", _strings(graph, param, SH.path), _strings(graph, param, SH.optional))
-        )
-    return frozenset(items)
 
 
 class _URNComponent(SPARQLConstraintComponent):

@@ -12,9 +12,11 @@ from pyshacl.monkey import rdflib_bool_patch, rdflib_bool_unpatch
 from rdflib import Dataset, Graph, Literal
 from rdflib.namespace import XSD
 
+from .._core import open_regular
+from .._kernel import ReadingOptions
 from ..errors import URNError
 from ..jsonld import URNContextError
-from ..read import QUAD_FORMATS, Catalog, HazardMode, ReadError, format_for_path, read
+from ..read import QUAD_FORMATS, ReadError, format_for_path, read
 from ._rules import RULES, URNSH
 
 __all__ = [
@@ -59,6 +61,13 @@ def _read_into(
     # pyshacl.validate reads a shapes *file* with rdflib's boolean parsing made strict (only
     # "true" is true: SHACL's W3C test uniqueLang-002 depends on it); read it the same way.
     strict_booleans = error is ShapesError
+    if strict_booleans and path != "-" and os.path.exists(path):  # else: read says why
+        # A shapes file is read whole: a FIFO or a device is refused, and so is a file past
+        # the limit, with one line naming it.
+        try:
+            open_regular(path, "shapes file", max_bytes=MAX_SHAPES_BYTES).close()
+        except URNError as e:
+            raise ShapesError(str(e)) from None
     if strict_booleans:
         cast(Any, rdflib_bool_patch)()
     try:
@@ -75,16 +84,12 @@ def _read_into(
             cast(Any, rdflib_bool_unpatch)()
 
 
-class ReadOptions:
-    """How data or shapes files are read (see :func:`urnld.read.read`)."""
+#: The largest shapes file read (shapes graphs are small; a data dump given as shapes is not).
+MAX_SHAPES_BYTES = 256 << 20
 
-    __slots__ = ("base", "catalog", "format", "hazards")
-
-    def __init__(
-        self, *, format: str | None = None, catalog: Catalog = None,
-        hazards: HazardMode = "error", base: str | None = None,
-    ) -> None:
-        self.format, self.catalog, self.hazards, self.base = format, catalog, hazards, base
+#: How data or shapes files are read: the one reading-options value of every entry point
+#: (``format``, ``base``, ``catalog``, ``hazards``; :func:`urnld.read.read`).
+ReadOptions = ReadingOptions
 
 
 def _sources(source: GraphSource | Sequence[GraphSource]) -> list[GraphSource]:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import functools
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -10,7 +11,14 @@ from rdflib import RDF, BNode, Graph, Literal, URIRef
 from rdflib.namespace import SH, NamespaceManager
 from rdflib.term import Node
 
-__all__ = ["Report", "ValidationResult", "render_path", "render_term"]
+__all__ = [
+    "Report",
+    "ValidationResult",
+    "build_graph",
+    "render_path",
+    "render_term",
+    "results_of_graph",
+]
 
 _SEVERITY_RANK = {"Violation": 0, "Warning": 1, "Info": 2}
 
@@ -90,6 +98,11 @@ class ValidationResult:
     source_shape: Node
     path_text: str = ""
     shape_text: str = ""
+    # What the report graph says as written (sh:sourceConstraint of SPARQL constraints, the
+    # messages with their language tags, a severity IRI of the shape's own): not compared.
+    source_constraint: Node | None = field(default=None, compare=False, repr=False)
+    message_terms: tuple[Node, ...] = field(default=(), compare=False, repr=False)
+    severity_term: Node | None = field(default=None, compare=False, repr=False)
 
     def sort_key(self) -> tuple[Any, ...]:
         """Deterministic order: severity, then focus node, path, value, component, message."""
@@ -122,14 +135,19 @@ class Report:
     Attributes:
         conforms: ``sh:conforms`` (SHACL: true iff there are no results of any severity).
         results: the results, in :meth:`ValidationResult.sort_key` order.
-        graph: the standard SHACL validation report graph.
-        text: pyshacl's human-readable report.
+        graph: the standard SHACL validation report graph (built when first asked for).
+        text: a human-readable report (pyshacl's, where pyshacl ran every shape).
+        engines: which shapes ran where: each shape with targets (in Turtle syntax) mapped to
+            ``"plan"`` or to ``"pyshacl: "`` and the reason the plan did not compile it.
     """
 
     conforms: bool
     results: tuple[ValidationResult, ...]
-    graph: Graph = field(repr=False, compare=False)
-    text: str = field(default="", repr=False, compare=False)
+    report_graph: Graph | None = field(default=None, repr=False, compare=False)
+    pyshacl_text: str = field(default="", repr=False, compare=False)
+    shapes: Graph | None = field(default=None, repr=False, compare=False)
+    engines: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
+    descriptions: Graph | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_graph(cls, graph: Graph, text: str = "") -> Report:
@@ -138,8 +156,61 @@ class Report:
         if report is None:
             raise ValueError("the graph has no sh:ValidationReport")
         conforms = graph.value(report, SH.conforms)
-        nsm = graph.namespace_manager
-        results = []
+        return cls(
+            conforms=isinstance(conforms, Literal) and conforms.value is True,
+            results=tuple(sorted(results_of_graph(graph), key=ValidationResult.sort_key)),
+            report_graph=graph,
+            pyshacl_text=text,
+        )
+
+    @functools.cached_property
+    def graph(self) -> Graph:  # documented in the class
+        if self.report_graph is not None:
+            return self.report_graph
+        return build_graph(self.conforms, self.results, self.shapes, self.descriptions)
+
+    @property
+    def text(self) -> str:  # documented in the class
+        if self.pyshacl_text:
+            return self.pyshacl_text
+        lines = ["Validation Report", f"Conforms: {self.conforms}"]
+        if self.results:
+            lines.append(f"Results ({len(self.results)}):")
+        for r in self.results:
+            d = r.to_dict()
+            lines.append(f"{r.severity}: {_local_name(r.component)}: focus {d['focus_node']}"
+                         + (f", path {r.path_text}" if r.path_text else "")
+                         + (f", value {d['value']}" if d["value"] is not None else "")
+                         + (f": {r.message}" if r.message else ""))
+        return "\n".join(lines) + "\n"
+
+    def __iter__(self) -> Iterator[ValidationResult]:
+        return iter(self.results)
+
+    def __len__(self) -> int:
+        return len(self.results)
+
+    def _nsm(self) -> NamespaceManager:
+        if self.report_graph is not None:
+            return self.report_graph.namespace_manager
+        if self.shapes is not None:
+            return self.shapes.namespace_manager
+        return Graph().namespace_manager
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready and deterministic: ``{"conforms": bool, "results": [...]}``."""
+        nsm = self._nsm()
+        return {"conforms": self.conforms, "results": [r.to_dict(nsm) for r in self.results]}
+
+    def serialize(self, format: str = "turtle") -> str:
+        """The report graph as text (any rdflib serializer: turtle, json-ld, nt, xml…)."""
+        return self.graph.serialize(format=format)
+
+
+def results_of_graph(graph: Graph) -> Iterator[ValidationResult]:
+    """The results of a report graph, as :class:`ValidationResult`\\ s (unsorted)."""
+    nsm = graph.namespace_manager
+    for report in graph.subjects(RDF.type, SH.ValidationReport):
         for r in graph.objects(report, SH.result):
             # One pass over the result's triples (not one lookup per property): reports with
             # tens of thousands of results are common on real catalogs.
@@ -152,41 +223,82 @@ class Report:
                     props[p] = o
             path = props.get(SH.resultPath)
             shape = props.get(SH.sourceShape)
-            results.append(
-                ValidationResult(
-                    focus_node=props.get(SH.focusNode),  # type: ignore[arg-type]
-                    path=path,
-                    value=props.get(SH.value),
-                    component=props.get(SH.sourceConstraintComponent),  # type: ignore[arg-type]
-                    severity=_local_name(props.get(SH.resultSeverity)),
-                    message=" | ".join(sorted(messages)),
-                    source_shape=shape,  # type: ignore[arg-type]
-                    path_text=render_path(graph, path, nsm),
-                    shape_text=_shape_text(graph, shape, nsm),
-                )
+            yield ValidationResult(
+                focus_node=props.get(SH.focusNode),  # type: ignore[arg-type]
+                path=path,
+                value=props.get(SH.value),
+                component=props.get(SH.sourceConstraintComponent),  # type: ignore[arg-type]
+                severity=_local_name(props.get(SH.resultSeverity)),
+                message=" | ".join(sorted(messages)),
+                source_shape=shape,  # type: ignore[arg-type]
+                path_text=render_path(graph, path, nsm),
+                shape_text=_shape_text(graph, shape, nsm),
+                source_constraint=props.get(SH.sourceConstraint),
+                message_terms=tuple(graph.objects(r, SH.resultMessage)),
+                severity_term=props.get(SH.resultSeverity),
             )
-        results.sort(key=ValidationResult.sort_key)
-        return cls(
-            conforms=isinstance(conforms, Literal) and conforms.value is True,
-            results=tuple(results),
-            graph=graph,
-            text=text,
-        )
 
-    def __iter__(self) -> Iterator[ValidationResult]:
-        return iter(self.results)
 
-    def __len__(self) -> int:
-        return len(self.results)
+def build_graph(conforms: bool, results: Iterable[ValidationResult],
+                shapes: Graph | None, descriptions: Graph | None = None) -> Graph:
+    """The standard ``sh:ValidationReport`` graph of *results* (SHACL §3.6).
 
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready and deterministic: ``{"conforms": bool, "results": [...]}``."""
-        nsm = self.graph.namespace_manager
-        return {"conforms": self.conforms, "results": [r.to_dict(nsm) for r in self.results]}
+    A complex ``sh:resultPath`` is copied from *shapes*, where the result's path lives;
+    *descriptions* (what the data says about blank nodes the results name, as pyshacl's
+    reports hold it) is added.
+    """
+    graph = Graph()
+    graph.bind("sh", SH)
+    if shapes is not None:
+        for prefix, ns in shapes.namespaces():
+            graph.bind(prefix, ns, override=False)
+    report = BNode()
+    graph.add((report, RDF.type, SH.ValidationReport))
+    graph.add((report, SH.conforms, Literal(conforms)))
+    copied: set[Node] = set()
+    for r in results:
+        node = BNode()
+        graph.add((report, SH.result, node))
+        graph.add((node, RDF.type, SH.ValidationResult))
+        graph.add((node, SH.focusNode, r.focus_node))
+        graph.add((node, SH.resultSeverity, r.severity_term if r.severity_term is not None
+                   else SH[r.severity]))
+        graph.add((node, SH.sourceConstraintComponent, r.component))
+        graph.add((node, SH.sourceShape, r.source_shape))
+        if r.value is not None:
+            graph.add((node, SH.value, r.value))
+        if r.source_constraint is not None:
+            graph.add((node, SH.sourceConstraint, r.source_constraint))
+        if r.path is not None:
+            graph.add((node, SH.resultPath, r.path))
+            if isinstance(r.path, BNode) and shapes is not None and r.path not in copied:
+                copied.add(r.path)
+                _copy_tree(shapes, graph, r.path)
+        if isinstance(r.source_shape, BNode) and shapes is not None and \
+                r.source_shape not in copied:
+            copied.add(r.source_shape)
+            _copy_tree(shapes, graph, r.source_shape)
+        messages = r.message_terms or [Literal(m) for m in (r.message.split(" | ")
+                                                            if r.message else ())]
+        for m in messages:
+            graph.add((node, SH.resultMessage, m))
+    if descriptions is not None:
+        graph += descriptions
+    return graph
 
-    def serialize(self, format: str = "turtle") -> str:
-        """The report graph as text (any rdflib serializer: turtle, json-ld, nt, xml…)."""
-        return self.graph.serialize(format=format)
+
+def _copy_tree(source: Graph, target: Graph, node: Node) -> None:
+    """*node*'s statements and those of the blank nodes it reaches (a path, a shape)."""
+    todo, seen = [node], set()
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        for p, o in source.predicate_objects(n):
+            target.add((n, p, o))
+            if isinstance(o, BNode):
+                todo.append(o)
 
 
 def _shape_text(graph: Graph, shape: Node | None, nsm: NamespaceManager) -> str:

@@ -37,12 +37,8 @@ from rdflib.plugins.sparql.operators import EBV
 from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
-import urnld
-
 from .._core import Policy, active_policy
-from ..errors import URNError
-from ..findings import CheckOptions
-from ..namespaces import get_rule
+from .._kernel import check_fields
 
 __all__ = [
     "RULES",
@@ -53,6 +49,7 @@ __all__ = [
     "finding_codes",
     "in_scope",
     "index_holders",
+    "key_function",
     "namespace_codes",
     "namespace_verdict",
 ]
@@ -80,21 +77,102 @@ class Facts(NamedTuple):
 _NOT_A_URN = Facts(None, None, None)
 
 
-@functools.lru_cache(maxsize=_CACHE_SIZE)
+#: What the components ask about one spelling under one policy, as a plain tuple (the garbage
+#: collector stops tracking a tuple of strings, never a NamedTuple, and a run caches hundreds
+#: of thousands): (nid, canonical form, assigned name, check()'s codes). The first three are
+#: None for a string that is not a URN.
+Entry = tuple[str | None, str | None, str | None, tuple[str, ...]]
+
+
+@functools.lru_cache(maxsize=256)
+def code_set(codes: tuple[str, ...]) -> frozenset[str]:
+    """The codes of an :data:`Entry` as a set (few distinct tuples: one set each)."""
+    return frozenset(codes)
+
+
+@functools.lru_cache(maxsize=256)
+def _namespace_set(codes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(codes) & _NAMESPACE_CODES
+
+
+class _Checks:
+    """The URN core's verdicts on spellings under one policy: one check per distinct string
+    (the accelerator's where it answers), one cached :data:`Entry` holding what every
+    component asks. Bounded: past :data:`_CACHE_SIZE` strings the cache starts afresh (data
+    repeats a URN close to where it first said it).
+    """
+
+    __slots__ = ("entries", "plain", "policy")
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.plain = policy == Policy()
+        self.entries: dict[str, Entry] = {}
+
+    def entry(self, text: str) -> Entry:
+        found = self.entries.get(text)
+        if found is not None:
+            return found
+        codes, _, canonical, nid = check_fields(text, self.policy)
+        if not self.plain:
+            # The canonical form and NID do not depend on the policy's severities.
+            _, _, canonical, nid = check_fields(text)
+        if canonical is None or nid is None:
+            found = (None, None, None, codes)
+        else:
+            cut = len(canonical)
+            for ch in "?#":
+                i = canonical.find(ch, 4)
+                if 0 <= i < cut:
+                    cut = i
+            found = (nid, canonical, canonical[:cut], codes)
+        if len(self.entries) >= _CACHE_SIZE:
+            self.entries.clear()
+        self.entries[text] = found
+        return found
+
+    def fact(self, text: str) -> Facts:
+        nid, canonical, key, _ = self.entry(text)
+        return Facts(nid, canonical, key)
+
+
+_LAST: list[_Checks] = []
+
+
+def _checks() -> _Checks:
+    """The caches of the policy in force (the same object while it stays in force)."""
+    policy = active_policy()
+    if _LAST and _LAST[0].policy is policy:
+        return _LAST[0]
+    found = _Checks(policy)
+    _LAST[:] = [found]
+    return found
+
+
 def facts(text: str) -> Facts:
     """The :class:`Facts` of *text* (cached per distinct string).
+
+    From the kernel's check of the spelling (the accelerator's where it is built): the
+    canonical form and NID ``urnld.canonical`` and ``URN.parse`` give, and the assigned name
+    (the canonical form up to its first ``?`` or ``#``: a canonical NSS holds neither).
 
     >>> facts("URN:ISBN:0-395-36341-1")
     Facts(nid='isbn', canonical='urn:isbn:0395363411', key='urn:isbn:0395363411')
     >>> facts("no urn").canonical is None
     True
     """
-    try:
-        canonical = urnld.canonical(text)
-        urn = urnld.URN.parse(canonical)
-    except URNError:
-        return _NOT_A_URN
-    return Facts(urn.nid, canonical, urn.assigned_key)
+    return _checks().fact(text)
+
+
+def key_function() -> Callable[[str], str | None]:
+    """``urnfn:equivalent``'s class of a spelling under the policy in force: its canonical
+    assigned name, None for a string that is not a URN (equal to nothing).
+
+    >>> key_function()("URN:ISBN:0-395-36341-1?=x")
+    'urn:isbn:0395363411'
+    """
+    entry = _checks().entry
+    return lambda text: entry(text)[2]
 
 
 def finding_codes(text: str) -> frozenset[str]:
@@ -103,23 +181,13 @@ def finding_codes(text: str) -> frozenset[str]:
     >>> sorted(finding_codes("URN:ISBN:0-395-36341-2"))
     ['not-canonical', 'nss-check-digit']
     """
-    return _finding_codes(text, active_policy())
-
-
-@functools.lru_cache(maxsize=_CACHE_SIZE)
-def _finding_codes(text: str, policy: Policy) -> frozenset[str]:
     # check() itself reports "syntax" for a non-URN; a valid canonical URN has no findings.
-    return frozenset(f.code for f in urnld.check(text, **policy.check_kwargs()))
+    return code_set(_checks().entry(text)[3])
 
 
 def namespace_codes(text: str) -> frozenset[str]:
-    """The codes the namespace rule of *text*'s NID reports (a subset of :func:`finding_codes`).
-
-    ``urnld.check`` gets ``nss-invalid`` / ``nss-check-digit`` from exactly one place, the NID's
-    :meth:`~urnld.namespaces.NamespaceRule.check_nss` (with default options), after the syntax
-    level passed. Asking the rule alone skips the other levels: ``urnsh:namespaceValid`` is the
-    component users run over whole catalogs, and this halves its cost per value. The
-    test-suite checks ``namespace_codes(t) == finding_codes(t) & {nss codes}`` on many inputs.
+    """The codes the namespace rule of *text*'s NID reports (a subset of :func:`finding_codes`):
+    ``nss-invalid`` / ``nss-check-digit``.
 
     >>> sorted(namespace_codes("urn:isbn:0395363412"))
     ['nss-check-digit']
@@ -130,25 +198,11 @@ def namespace_codes(text: str) -> frozenset[str]:
 def namespace_verdict(text: str) -> frozenset[str] | None:
     """:func:`namespace_codes`, or None where *text* is not a URN (``urnfn:nid`` raises).
 
-    The rule needs the URN parsed anyway, so ``urnsh:namespaceValid`` learns whether a value is
-    a URN at all from the same (cached) parse; the test-suite checks that None here is exactly
-    :func:`facts` without a NID.
-
     >>> namespace_verdict("urn:isbn"), namespace_verdict("urn:isbn:0395363411")
     (None, frozenset())
     """
-    return _namespace_codes(text, active_policy())
-
-
-@functools.lru_cache(maxsize=_CACHE_SIZE)
-def _namespace_codes(text: str, policy: Policy) -> frozenset[str] | None:
-    try:
-        urn = urnld.URN(text)
-    except URNError:
-        return None
-    options = CheckOptions(strict=policy.strict, profiles=policy.profiles)
-    found = policy.severity.apply(get_rule(urn.nid).check_nss(urn.nss, options))
-    return frozenset(f.code for f in found)
+    nid, _, _, codes = _checks().entry(text)
+    return None if nid is None else _namespace_set(codes)
 
 
 def _text(value: Node) -> str | None:
@@ -167,15 +221,35 @@ def in_scope(value: Node, only_urns: Node | None) -> bool:
     >>> in_scope(URIRef("http://x"), None), in_scope(URIRef("http://x"), Literal(False))
     (True, True)
     """
-    if only_urns is None:
+    if not narrows(only_urns):
         return True
-    # `!error` is an error in SPARQL: an unusable flag leaves the value in scope only through
-    # STRSTARTS, as a flag that is true does.
+    text = _text(value)
+    return text is not None and text[:4].lower() == "urn:"
+
+
+def narrows(only_urns: Node | None) -> bool:
+    """Does ``urnsh:onlyURNs`` with this value narrow a component to values that start with
+    ``urn:``? (An unusable flag does: ``!error`` is an error in SPARQL, so the value stays in
+    scope only through STRSTARTS, as with a flag that is true.)
+
+    >>> narrows(Literal(True)), narrows(Literal(False)), narrows(None), narrows(Literal("x"))
+    (True, False, False, True)
+    """
+    if only_urns is None:
+        return False
     with contextlib.suppress(SPARQLError):
         if not EBV(only_urns):  # type: ignore[call-overload]  # any term; errors caught
-            return True
-    text = _text(value)
-    return text is not None and text.lower().startswith("urn:")
+            return False
+    return True
+
+
+def switched_on(param: Node | None) -> bool:
+    """``FILTER ($param)``: SPARQL's effective boolean value; an error counts as false.
+
+    >>> switched_on(Literal(True)), switched_on(Literal(False)), switched_on(None)
+    (True, False, False)
+    """
+    return _ebv(param)
 
 
 def _ebv(param: Node | None) -> bool:
@@ -188,8 +262,9 @@ def _ebv(param: Node | None) -> bool:
         return False
 
 
-#: A per-value test, made once per shape from its parameter values; None: never violated.
-Check = Callable[[Node], bool]
+#: A per-value test on the value's lexical form (``STR(?value)``; None for a blank node, where
+#: STR is an error), made once per shape from its parameter values; None: never violated.
+Check = Callable[[str | None], bool]
 Prepare = Callable[[Mapping[str, Node]], Check | None]
 
 
@@ -220,16 +295,28 @@ class Rule:
             if holders is None:
                 raise ValueError("a graph rule needs the index of the path's values")
             return _unique_violations(focus_values, params, holders)
-        check = self.prepare(params)
-        if check is None:
+        test = self.text_check(params)
+        if test is None:
             return []
-        only = params.get("onlyURNs")
-        return [
-            (f, v)
-            for f, values in focus_values.items()
-            for v in values
-            if in_scope(v, only) and check(v)
-        ]
+        return [(f, v) for f, values in focus_values.items() for v in values if test(_text(v))]
+
+    def text_check(self, params: Mapping[str, Node]) -> Check | None:
+        """Whether a value with this lexical form (None: a blank node) breaks the component,
+        ``urnsh:onlyURNs`` included; None where no value can (the component is off).
+
+        >>> from rdflib import Literal
+        >>> test = RULES[URNSH.CanonicalConstraintComponent].text_check(
+        ...     {"canonical": Literal(True), "onlyURNs": Literal(True)})
+        >>> test("URN:ISBN:0-395-36341-1"), test("urn:isbn:0395363411"), test("http://x")
+        (True, False, False)
+        """
+        if self.needs_graph:
+            raise ValueError("a graph rule is not judged value by value")
+        check = self.prepare(params)
+        if check is None or not narrows(params.get("onlyURNs")):
+            return check
+        inner = check
+        return lambda text: text is not None and text[:4].lower() == "urn:" and inner(text)
 
 
 def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
@@ -254,12 +341,12 @@ def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
     #         REPLACE(LCASE(STR($nid)), "\\s+", " "), " "), CONCAT(" ", ?valueNid, " ")))
     allowed = params.get("nid")
     if not isinstance(allowed, Literal):
-        return lambda value: True  # `true || error` is true: every value, even a blank node
+        return lambda text: True  # `true || error` is true: every value, even a blank node
     haystack = " " + _XPATH_SPACE.sub(" ", str(allowed).lower()) + " "
+    entry = _checks().entry
 
-    def check(value: Node) -> bool:
-        text = _text(value)
-        nid = None if text is None else facts(text).nid
+    def check(text: str | None) -> bool:
+        nid = None if text is None else entry(text)[0]
         return nid is None or f" {nid} " not in haystack
 
     return check
@@ -270,17 +357,27 @@ def _urn_codes(text: str) -> frozenset[str] | None:
     return None if facts(text).nid is None else finding_codes(text)
 
 
+def _namespace_source() -> Callable[[str], frozenset[str] | None]:
+    entry = _checks().entry
+
+    def source(text: str) -> frozenset[str] | None:
+        nid, _, _, codes = entry(text)
+        return None if nid is None else _namespace_set(codes)
+
+    return source
+
+
 def _prepare_codes(
-    param: str, codes: frozenset[str], source: Callable[[str], frozenset[str] | None]
+    param: str, codes: frozenset[str], sourced: Callable[[], Callable[[str], frozenset[str] | None]]
 ) -> Prepare:
     # FILTER ($param) FILTER (!BOUND(?valueNid)
     #                         || REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
     def prepare(params: Mapping[str, Node]) -> Check | None:
         if not _ebv(params.get(param)):
             return None
+        source = sourced()  # the policy in force now, once
 
-        def check(value: Node) -> bool:
-            text = _text(value)
+        def check(text: str | None) -> bool:
             found = None if text is None else source(text)  # None: not a URN
             return found is None or not codes.isdisjoint(found)
 
@@ -318,14 +415,22 @@ def _prepare_registered(params: Mapping[str, Node]) -> Check | None:
     if not _ebv(params.get("registered")):
         return None
     pattern = _registry_pattern(params.get("nidFindings"))
+    entry = _checks().entry
+    matched: dict[tuple[str, ...], bool] = {}  # few distinct code tuples: the regex once each
 
-    def check(value: Node) -> bool:
-        text = _text(value)
-        found = None if text is None else _urn_codes(text)
-        if found is None:  # not a URN
+    def check(text: str | None) -> bool:
+        if text is None:
             return True
-        # a bad pattern: REGEX raises, `false || error` drops the row
-        return pattern is not None and pattern.search(f" {' '.join(found)} ") is not None
+        nid, _, _, found = entry(text)
+        if nid is None:  # not a URN
+            return True
+        verdict = matched.get(found)
+        if verdict is None:
+            # a bad pattern: REGEX raises, `false || error` drops the row. The codes' order
+            # does not matter to the pattern (" (a|b) " finds any one of them).
+            verdict = matched[found] = pattern is not None and pattern.search(
+                f" {' '.join(sorted(found))} ") is not None
+        return verdict
 
     return check
 
@@ -336,11 +441,12 @@ def _prepare_canonical(params: Mapping[str, Node]) -> Check | None:
     if not _ebv(params.get("canonical")):
         return None
 
-    def check(value: Node) -> bool:
-        text = _text(value)
+    entry = _checks().entry
+
+    def check(text: str | None) -> bool:
         if text is None:
             return True
-        canonical = facts(text).canonical  # None exactly where nid is None: not a URN
+        canonical = entry(text)[1]  # None exactly where nid is None: not a URN
         return canonical is None or canonical != text
 
     return check
@@ -351,9 +457,10 @@ def _prepare_no_components(params: Mapping[str, Node]) -> Check | None:
     if not _ebv(params.get("noComponents")):
         return None
 
-    def check(value: Node) -> bool:
-        text = _text(value)
-        if text is None or facts(text).nid is None:
+    entry = _checks().entry
+
+    def check(text: str | None) -> bool:
+        if text is None or entry(text)[0] is None:
             return True
         return "?" in text or "#" in text
 
@@ -396,7 +503,7 @@ RULES: dict[URIRef, Rule] = {
     URNSH.NIDConstraintComponent: Rule("nid", _prepare_nid),
     URNSH.RegisteredConstraintComponent: Rule("registered", _prepare_registered),
     URNSH.NamespaceValidConstraintComponent: Rule(
-        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, namespace_verdict)
+        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, _namespace_source)
     ),
     URNSH.CanonicalConstraintComponent: Rule("canonical", _prepare_canonical),
     URNSH.NoComponentsConstraintComponent: Rule("noComponents", _prepare_no_components),

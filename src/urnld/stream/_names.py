@@ -9,15 +9,17 @@ N-Triples or N-Quads is read.
 
 from __future__ import annotations
 
-from typing import Final, Literal
+from typing import Final
 
 from .._kernel import SYNTAXES as SYNTAX_TABLE
-from .._kernel import get_syntax
+from .._kernel import (
+    HazardMode,  # the one definition (re-exported here)
+    get_syntax,
+)
 from ..errors import URNError
 
 __all__ = ["LINE_SYNTAXES", "SYNTAXES", "HazardMode", "RDFSyntaxError", "normalize_syntax"]
 
-HazardMode = Literal["error", "warn", "ignore"]
 
 #: Every syntax the streaming path reads and writes, by urnld's names (the kernel's syntax
 #: table): those pyoxigraph has a reader and a writer for.

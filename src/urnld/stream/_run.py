@@ -261,8 +261,8 @@ def canonicalize_file(
     if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be >= 1, got {jobs!r}")
     source = "<stdin>" if os.fspath(in_path) == "-" else os.fspath(in_path)
-    in_fmt = normalize_syntax(input_format) if input_format else None
-    out_fmt = normalize_syntax(output_format) if output_format else in_fmt
+    in_fmt, out_fmt = _file_syntaxes(os.fspath(in_path), os.fspath(out_path), input_format,
+                                     output_format)
     if not _lines_only(in_fmt, out_fmt):
         with atomic_output(out_path) as fout:
             from ._syntaxes import canonicalize_stream  # pyoxigraph: only for other syntaxes
@@ -393,6 +393,45 @@ def check_file(
             for _ in CheckPass(report, policy, spellings).run(chunks, source, 1, on_error):
                 pass
     return report
+
+
+def _file_syntaxes(
+    src: str, dst: str, input_format: str | None, output_format: str | None,
+) -> tuple[str | None, str | None]:
+    """The syntaxes of a file job, as the command takes them: given, else from the paths'
+    extensions through the syntax table (an input whose extension names none, and stdin, is
+    read line by line: N-Triples or N-Quads); the output's from its extension, else the
+    input's; an output extension that names no syntax is refused.
+
+    >>> _file_syntaxes("a.ttl", "b.nt", None, None)
+    ('turtle', 'nt')
+    >>> _file_syntaxes("one.nt", "x.ttl", None, None), _file_syntaxes("-", "-", None, None)
+    (('nt', 'turtle'), (None, None))
+    """
+    from pathlib import PurePath
+
+    from .._kernel import writable_output
+
+    if input_format:
+        in_fmt: str | None = normalize_syntax(input_format)
+    else:
+        found = None if src == "-" else _known_syntax(src)
+        in_fmt = None if found is None else normalize_syntax(found)
+    if output_format:
+        return in_fmt, normalize_syntax(writable_output(dst, output_format, default="nt").name)
+    if dst == "-" or not PurePath(dst[:-3] if dst.lower().endswith(".gz") else dst).suffix:
+        return in_fmt, in_fmt
+    return in_fmt, normalize_syntax(writable_output(dst, None, default=in_fmt or "nt").name)
+
+
+def _known_syntax(path: str) -> str | None:
+    """The syntax *path*'s extension names, or None."""
+    from .._kernel import syntax_for_path
+
+    try:
+        return syntax_for_path(path).name
+    except URNError:
+        return None
 
 
 def _lines_only(in_fmt: str | None, out_fmt: str | None) -> bool:

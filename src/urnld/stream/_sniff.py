@@ -9,7 +9,7 @@ import re
 from typing import IO, Any, Final
 
 from .._core import accel as _accel
-from .._kernel import MAX_XML_DEPTH
+from .._kernel import MAX_XML_DEPTH, SYNTAXES
 from ._names import RDFSyntaxError
 
 __all__ = ["MAX_JSON_DEPTH", "MAX_XML_DEPTH", "MAX_XML_TEXT"]
@@ -19,15 +19,10 @@ _BLOCK: Final = 1 << 20
 # Bytes of the previous block searched again, so a base declaration cut by a block end is seen.
 _OVERLAP: Final = 256
 
-# A base declaration naming a URN, searched in lower-cased blocks. Turtle, TriG, N3: "@base <"
-# or SPARQL's "BASE <" (the reader's guard looks for the same); RDF/XML: xml:base="urn:…";
-# JSON-LD: "@base": "urn:…", and a term named "urn" (it turns every urn: IRI into a compact IRI).
-_URN_BASE: Final = {
-    "turtle": re.compile(rb"base\s*<\s*urn:"),
-    "xml": re.compile(rb"xml:base\s*=\s*[\"']\s*urn:"),
-    "json-ld": re.compile(rb"\"@base\"\s*:\s*\"\s*urn:|\"urn\"\s*:"),
-}
-_URN_BASE["trig"] = _URN_BASE["n3"] = _URN_BASE["turtle"]
+# A base declaration naming a URN, searched in lower-cased blocks: the syntax table's
+# scanner of each syntax (a streamed syntax without one is refused by the table at import).
+_URN_BASE: Final = {name: re.compile(s.urn_base) for name, s in SYNTAXES.items()
+                    if s.urn_base is not None}
 #: The longest stretch of RDF/XML without markup (an attribute value, a text node) read:
 #: pyoxigraph holds one whole, as it holds a Turtle or JSON token up to the same size.
 MAX_XML_TEXT: Final = 16 << 20

@@ -12,11 +12,14 @@ Three stages, each in bounded memory:
 
 pyoxigraph keeps what urnld must not change: literals keep their lexical form, datatype and
 language (``"01"^^xsd:integer`` stays ``"01"``), the default graph stays the default graph and
-blank nodes keep their labels. On a large input stage A runs in a child process that feeds the
-parent through a pipe, and stage C (written to a file) in another that the parent feeds, so
-the three stages share the cores and B, the heaviest, has a process to itself; a check has no
-stage C, and its B is shared among the line pass's workers. A parse error in a child is raised
-in the parent as :class:`RDFSyntaxError` (source, line and column when the parser gives them).
+blank nodes keep their labels; the labels pyoxigraph invents for the blank nodes the input did
+not name are replaced by ``b0``, ``b1``… in order of appearance, so every run writes the same
+bytes (:mod:`urnld._kernel._blanks`). On a large input stage A runs in a child process that
+feeds the parent through a pipe, and stage C (written to a file) in another that the parent
+feeds, so the three stages share the cores and B, the heaviest, has a process to itself; a check
+has no stage C, and its B is shared among the line pass's workers. A parse error in a child is
+raised in the parent as :class:`RDFSyntaxError` (source, line and column when the parser gives
+them).
 
 Why N-Quads text between the stages rather than pyoxigraph's terms: the rule on the terms
 themselves (one parse, a cache from term to rewritten term, one serialize) costs more than
@@ -50,6 +53,7 @@ from __future__ import annotations
 import contextlib
 import itertools
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -65,6 +69,7 @@ from .._kernel import (
     extras_of_report,
     ntriples,
     open_input,
+    relabel_chunks,
 )
 from .._kernel import SYNTAXES as SYNTAX_TABLE
 from ..errors import URNError
@@ -74,7 +79,7 @@ from ._grammar import NTriplesSyntaxError
 from ._guard import guard_document
 from ._names import LINE_SYNTAXES, SYNTAXES, HazardMode, RDFSyntaxError, normalize_syntax
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
-from ._sniff import _BLOCK, _Sniffer
+from ._sniff import _BLOCK, _URN_BASE, _Sniffer
 from ._stage_a import (
     _convert,
     _explained,
@@ -125,15 +130,65 @@ MIN_CHILD_BYTES: Final = 1 << 20
 
 def _default_base(path: str, syntax: str, base: str | None) -> str | None:
     """The base IRI of the document: *base*, else the file's ``file:`` URI (as the reader
-    does; none for stdin, and none for JSON-LD, whose relative references without a base are
-    dropped)."""
+    does, for every syntax; none for stdin)."""
     if base is not None:
-        return base if not (syntax == "json-ld" and base.startswith("file:")) else None
-    if path == "-" or syntax == "json-ld":
+        return base
+    if path == "-":
         return None
     from pathlib import Path
 
     return Path(path).resolve().as_uri()
+
+
+#: The largest JSON-LD document looked at for the constructs pyoxigraph 0.5 reads otherwise
+#: than JSON-LD 1.1 (and, when it has one, read by the algorithm: whole, as the URN-base
+#: guard reads it). Larger documents stream through pyoxigraph as they are.
+MAX_ALGORITHM_BYTES: Final = 64 << 20
+# A dot segment as a whole path segment ("a/./b", "../x", "."), in bytes of a JSON string.
+_DOT_SEGMENT: Final = re.compile(rb'(?:^|/|")\.\.?(?:$|[/?#"])')
+# What pyoxigraph 0.5 reads otherwise: a dot segment in an @base value (W3C toRdf e091, 0122,
+# 0123) or in a network-path reference (e062), and (counted apart: two "@context" keys) a
+# scoped context (c013).
+_DEVIATES: Final = re.compile(
+    rb'"@base"\s*:\s*"(?:[^"]*?/)?\.\.?[/?#"]|"//[^"]*?/\.\.?[/?#"]')
+
+# The key of a context in JSON text (not a quote escaped inside a string).
+_CONTEXT_KEY: Final = re.compile(rb'(?<!\\)"@context"\s*:\s*')
+
+# A directional literal (RDF 1.2) as pyoxigraph writes it in N-Quads: "…"@en--ltr.
+_DIRECTIONAL: Final = re.compile(rb'"@[A-Za-z][A-Za-z0-9-]*--(?:ltr|rtl)[ \t]')
+
+
+def _drop_directions(chunk: bytes) -> bytes:
+    """*chunk* (N-Quads) with each directional literal ``"x"@en--ltr`` written ``"x"@en``:
+    JSON-LD 1.1's toRdf with the default ``rdfDirection`` (null) drops ``@direction``, where
+    pyoxigraph 0.5 makes RDF 1.2 directional literals. Only the lines that may hold one are
+    parsed again.
+
+    >>> _drop_directions(b'<http://a/s> <http://a/p> "x"@en--rtl .\\n')
+    b'<http://a/s> <http://a/p> "x"@en .\\n'
+    """
+    if b"--ltr" not in chunk and b"--rtl" not in chunk:
+        return chunk
+    import io
+
+    import pyoxigraph as ox
+
+    out = []
+    for line in chunk.splitlines(keepends=True):
+        if _DIRECTIONAL.search(line) is None:
+            out.append(line)
+            continue
+        quads = []
+        for q in ox.parse(line, ox.RdfFormat.N_QUADS):
+            o = q.object
+            if isinstance(o, ox.Literal) and o.direction is not None:
+                o = ox.Literal(o.value, language=o.language)
+            quads.append(ox.Quad(q.subject, q.predicate, o, q.graph_name))
+        buf = io.BytesIO()
+        ox.serialize(quads, buf, ox.RdfFormat.N_QUADS)
+        out.append(buf.getvalue())
+    return b"".join(out)
 
 
 # --- the passes ------------------------------------------------------------------------------
@@ -204,6 +259,10 @@ class _Input:
         size = None
         with contextlib.suppress(OSError):
             size = os.path.getsize(self.path)
+        if self.syntax == "json-ld":
+            algorithm = self._jsonld_by_algorithm(base_iri, size)
+            if algorithm is not None:
+                return self._checked(algorithm)
         if self._use_child(size):
             # Stage A has a process of its own, and so has stage C (canonicalize); stage B runs
             # here, or on the line pass's workers on the cores A leaves when there are several.
@@ -224,6 +283,113 @@ class _Input:
         return self._checked(self._positions(
             _convert(sniffer, self.syntax, base_iri, self.source, self.state), sniffer))
 
+    def _jsonld_by_algorithm(self, base: str | None, size: int | None) -> Iterator[bytes] | None:
+        """The N-Quads of a JSON-LD document on which pyoxigraph 0.5 deviates from the JSON-LD
+        1.1 toRdf algorithm (dot segments in a base or a network-path reference, scoped
+        contexts: see :data:`_DEVIATES`), made by the algorithm (pyld, through
+        :func:`urnld.jsonld.to_rdf`); None for every other document, which streams. Only
+        documents of at most :data:`MAX_ALGORITHM_BYTES` are looked at (read whole), and every
+        document read with a catalog (read whole, as the JSON-LD processor reads it: its
+        contexts are inlined, then it streams from memory)."""
+        catalog = self.catalog is not None
+        if not catalog and (size is None or size > MAX_ALGORITHM_BYTES or self.path == "-"):
+            return None
+        with open_input(self.path) as (f, _size):
+            raw = f.read() if catalog else f.read(MAX_ALGORITHM_BYTES + 1)
+        if not catalog and len(raw) > MAX_ALGORITHM_BYTES:
+            return None
+        dotted_base = base is not None and _DOT_SEGMENT.search(base.encode("utf-8")) is not None
+        if catalog:
+            chunks = self._catalog_chunks(raw, base, dotted_base) if b'"@context"' in raw \
+                else None
+            return chunks if chunks is not None else self._stream_bytes(raw, base)
+        if not dotted_base and _DEVIATES.search(raw) is None and raw.count(b'"@context"') < 2:
+            return None
+        return self._algorithm_chunks(raw, base)
+
+    def _loader(self) -> Any:
+        from ..jsonld import URNDocumentLoader
+
+        if isinstance(self.catalog, URNDocumentLoader):
+            return self.catalog
+        return URNDocumentLoader(self.catalog if self.catalog is not None else {})
+
+    def _catalog_chunks(self, raw: bytes, base: str | None,
+                        dotted_base: bool) -> Iterator[bytes] | None:
+        """A document read with a catalog: its contexts inlined from the catalog, streamed
+        through pyoxigraph (or made by the algorithm where pyoxigraph deviates or the contexts
+        cannot be inlined); None when it names no context (it streams as it is)."""
+        import json
+
+        from ..jsonld import inline_contexts, oxigraph_deviates
+
+        m = _CONTEXT_KEY.search(raw)
+        if m is not None and raw.count(b'"@context"') == 1 and not dotted_base:
+            # One context (the usual document): only its value is read and replaced, the rest
+            # of the bytes go to pyoxigraph as they are.
+            try:
+                text = raw[m.end():].decode("utf-8")
+                value, end = json.JSONDecoder().raw_decode(text)
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+                raise RDFSyntaxError(self.source, f"cannot parse as json-ld: {e}") from None
+            inlined = inline_contexts({"@context": value}, self._loader(), base)
+            if inlined is not None and not oxigraph_deviates(inlined, None, base) \
+                    and _DEVIATES.search(raw) is None:
+                if inlined["@context"] == value:
+                    return None
+                tail = text[end:].encode("utf-8")
+                return self._stream_bytes(
+                    raw[:m.end()] + json.dumps(inlined["@context"]).encode("utf-8") + tail, base)
+        try:
+            doc = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+            raise RDFSyntaxError(self.source, f"cannot parse as json-ld: {e}") from None
+        inlined = inline_contexts(doc, self._loader(), base)
+        if inlined is None or oxigraph_deviates(inlined, None, base):
+            return self._algorithm_chunks(raw, base, doc)
+        if inlined == doc:
+            return None
+        return self._stream_bytes(json.dumps(inlined).encode("utf-8"), base)
+
+    def _stream_bytes(self, data: bytes, base: str | None) -> Iterator[bytes]:
+        """Stage A over the document *data*, held in memory."""
+        import io
+
+        sniffer = _Sniffer(io.BytesIO(data), self.syntax, self.source)
+        return self._positions(_convert(sniffer, self.syntax, base, self.source, self.state),
+                               sniffer)
+
+    def _algorithm_chunks(self, raw: bytes, base: str | None,
+                          doc: Any = None) -> Iterator[bytes]:
+        import json
+
+        from ..jsonld import JsonLdProcessingError, to_rdf
+
+        if doc is None:
+            try:
+                doc = json.loads(raw.decode("utf-8"))
+            except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
+                raise RDFSyntaxError(self.source, f"cannot parse as json-ld: {e}") from None
+        try:
+            # hazards: the guard judges them (as for the streamed documents).
+            text = to_rdf(doc, loader=self._loader(), base=base, canonicalize=False,
+                          hazards="ignore", format="nquads")
+        except JsonLdProcessingError as e:
+            raise RDFSyntaxError(self.source, f"cannot parse as json-ld: {e}") from None
+        data = str(text).encode("utf-8")
+        # As the sniffer tells it of a streamed document: the guard then reads it again (with
+        # a catalog always: a URN @base or a term "urn" may be in one of its contexts).
+        self.state.urn_base = (self.catalog is not None
+                               or _URN_BASE["json-ld"].search(raw.lower()) is not None)
+        self.state.statements = data.count(b"\n")
+        self.position = len(raw)
+        start, n = 0, len(data)
+        while start < n:  # chunks of whole lines, about a megabyte each
+            end = data.find(b"\n", min(start + (1 << 20), n) - 1)
+            end = n if end < 0 else end + 1
+            yield data[start:end]
+            start = end
+
     def _positions(self, chunks: Iterator[bytes], sniffer: _Sniffer) -> Iterator[bytes]:
         for chunk in chunks:
             self.position = sniffer.position
@@ -234,19 +400,42 @@ class _Input:
         before the first one, for a URN base given): no statement made under a URN base is
         passed on before the document's references against it are known to be fine."""
         self.guard(given_only=True)
+        jsonld = self.syntax == "json-ld"
+        base = _default_base(self.path, self.syntax, self.base)
+        local = jsonld and base is not None and base.startswith("file:")
+        under_file = 0  # IRIs under file: (references resolved against the file's location)
         try:
             for chunk in chunks:
                 self.guard()
-                yield chunk
+                if not jsonld:
+                    yield chunk
+                    continue
+                fixed = _drop_directions(chunk)
+                if local:
+                    under_file += fixed.count(b"<file:")
+                yield fixed
         except RDFSyntaxError as e:
             if self.catalog is not None and e.reason.startswith("JSON-LD context "):
                 # The contexts of a catalog are loaded by the JSON-LD processor only.
                 raise RDFSyntaxError(e.source, e.reason.split(" is not in", 1)[0] + " is not "
-                                     "loaded: the streaming path takes no catalog; read the "
-                                     "document with urnld.read (or urnld check --catalog)",
-                                     statement=e.statement) from None
+                                     "loaded: the streaming path loads catalog contexts into "
+                                     f"documents of up to {MAX_ALGORITHM_BYTES >> 20} MiB; "
+                                     "read the document with urnld.read (or urnld check "
+                                     "--catalog)", statement=e.statement) from None
             raise _explained(e, self.path) from None
         self.guard()
+        if under_file:
+            import warnings
+
+            from ..errors import URNContextWarning
+
+            # As the reader says it: the IRIs name a local path, not where the document is
+            # published.
+            warnings.warn(
+                f"{self.source}: {under_file:,} IRI{'s' if under_file != 1 else ''} resolved "
+                f"against the file's location <{base}> (relative references with no @base): "
+                "give --base (base=) for the IRIs the document is published under",
+                URNContextWarning, stacklevel=2)
 
     def guard(self, *, given_only: bool = False) -> None:
         """Run the reader's guard over the whole document, once, when a URN base is given or
@@ -338,6 +527,10 @@ def canonicalize_stream(
                 inp, fout, out_fmt, report, options=options, on_progress=on_progress):
             return
         chunks = inp.chunks()
+        if in_fmt not in LINE_SYNTAXES:
+            # The parser's invented blank-node labels are random: numbered in order instead,
+            # so that the same input gives the same bytes on every run.
+            chunks = relabel_chunks(chunks)
         if out_fmt not in LINE_SYNTAXES:
             chunks = _primed(chunks)  # the first chunk read: the prefixes are known
         passed = _pass_chunks(chunks, report, inp, options=options)

@@ -1,0 +1,140 @@
+"""Benchmark: ``urnld validate`` (the compiled plan) against ``urnld check`` of the same dump.
+
+    python bench/validate.py                                   # 1,000,000 statements, N-Triples
+    python bench/validate.py --triples 300000 --syntax turtle --repeat 3
+    python bench/validate.py --dump part-00000.nt --store disk   # your own dump; store on disk
+    python bench/validate.py --triples 100000 --pyshacl          # also the pyshacl evaluator
+
+The data: one file of ``bench/gen_dump.py`` (written as Turtle by pyoxigraph with
+``--syntax turtle``), validated with the default shapes (``urn.ttl`` + ``catalog.ttl``). Whole
+commands as a user runs them, A B A B: ``urnld check FILE`` (the baseline: the same data read
+and every URN judged) and ``urnld validate FILE -q --store S``; optionally ``urnld validate
+--evaluator pyshacl`` (every shape on pyshacl, the way validation ran before the plan). Each
+run is a fresh process; its CPU seconds (user + system) and peak memory (``ru_maxrss``) come
+from the operating system (``os.wait4``). Prints the median of ``--repeat`` runs of each and
+the ratios to ``check``, then the same in one process: ``urnld.shacl.validate`` against
+``urnld.stream.check_file``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).parent
+
+
+def _data(triples: int, syntax: str, tmp: Path) -> Path:
+    subprocess.run([sys.executable, str(HERE / "gen_dump.py"), str(tmp / "dump"), "--triples",
+                    str(triples), "--files", "1", "--quads-every", "0", "--gz-every", "0"],
+                   check=True, capture_output=True)
+    nt = next((tmp / "dump").iterdir())
+    if syntax == "nt":
+        return nt
+    import pyoxigraph as ox
+
+    out = tmp / "dump.ttl"
+    ox.serialize(ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES), output=str(out),
+                 format=ox.RdfFormat.TURTLE,
+                 prefixes={"dct": "http://purl.org/dc/terms/",
+                           "bibo": "http://purl.org/ontology/bibo/"})
+    return out
+
+
+def _run(argv: list[str]) -> tuple[float, float, float, int]:
+    """CPU seconds, wall seconds, peak MiB and the exit status of one whole command."""
+    start = time.perf_counter()
+    with open(os.devnull, "wb") as null:
+        proc = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
+        assert proc.stderr is not None
+        err = proc.stderr.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(argv)} exited {code}: {err.decode(errors='replace')}")
+    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, code
+
+
+def _commands(data: Path, store: str, pyshacl: bool) -> dict[str, list[str]]:
+    urnld = str(Path(sys.executable).with_name("urnld"))
+    commands = {
+        "check": [urnld, "check", str(data)],
+        "validate": [urnld, "validate", str(data), "-q", "--store", store],
+    }
+    if pyshacl:
+        commands["validate --evaluator pyshacl"] = [urnld, "validate", str(data), "-q",
+                                                    "--evaluator", "pyshacl"]
+    return commands
+
+
+def whole_commands(data: Path, store: str, repeat: int, pyshacl: bool) -> None:
+    commands = _commands(data, store, pyshacl)
+    runs: dict[str, list[tuple[float, float, float, int]]] = {k: [] for k in commands}
+    for _ in range(repeat):
+        for name, argv in commands.items():  # A B A B: a drift of the machine hits both
+            runs[name].append(_run(argv))
+    base_cpu = statistics.median(r[0] for r in runs["check"])
+    base_rss = statistics.median(r[2] for r in runs["check"])
+    print(f"whole commands on {data.name} ({data.stat().st_size / 2**20:.1f} MiB), median of "
+          f"{repeat}:")
+    print(f"  {'command':34} {'CPU s':>8} {'wall s':>8} {'peak MiB':>9} {'CPU ×':>7} "
+          f"{'memory ×':>9}")
+    for name, rs in runs.items():
+        cpu = statistics.median(r[0] for r in rs)
+        wall = statistics.median(r[1] for r in rs)
+        rss = statistics.median(r[2] for r in rs)
+        print(f"  {name:34} {cpu:8.2f} {wall:8.2f} {rss:9.0f} {cpu / base_cpu:7.2f} "
+              f"{rss / base_rss:9.2f}")
+
+
+def in_process(data: Path, store: str, repeat: int) -> None:
+    from urnld.report import CheckReport
+    from urnld.shacl import validate
+    from urnld.stream import check_file
+
+    def check() -> None:
+        check_file(str(data), report=CheckReport(), jobs=1)  # one process: its CPU is ours
+
+    def plan() -> None:
+        validate(str(data), store=store)
+
+    times: dict[str, list[float]] = {"check_file": [], "validate": []}
+    for _ in range(repeat):
+        for name, fn in (("check_file", check), ("validate", plan)):
+            start = time.process_time()
+            fn()
+            times[name].append(time.process_time() - start)
+    base = statistics.median(times["check_file"])
+    print(f"in one process (CPU of this process), median of {repeat}:")
+    for name, ts in times.items():
+        t = statistics.median(ts)
+        print(f"  {name:34} {t:8.2f} s   {t / base:5.2f}×")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--triples", type=int, default=1_000_000)
+    parser.add_argument("--syntax", choices=("nt", "turtle"), default="nt")
+    parser.add_argument("--dump", type=Path, help="a dump of your own instead")
+    parser.add_argument("--store", default="auto", help="auto, memory, disk or a directory")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--pyshacl", action="store_true",
+                        help="also time --evaluator pyshacl (slow: 50x check at 1M)")
+    parser.add_argument("--no-in-process", action="store_true")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        data = args.dump or _data(args.triples, args.syntax, Path(tmp))
+        whole_commands(data, args.store, args.repeat, args.pyshacl)
+        if not args.no_in_process:
+            in_process(data, args.store, args.repeat)
+
+
+if __name__ == "__main__":
+    main()

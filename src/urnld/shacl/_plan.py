@@ -1,0 +1,451 @@
+"""Running a compiled validation plan: on a local pyoxigraph store or a SPARQL endpoint.
+
+:func:`load_store` fills a pyoxigraph ``Store`` (in memory, or on disk in a temporary
+directory) from urnld's reader, keeping only the predicates the plan reads and holding literals
+in the lossless form of :mod:`._terms`. :func:`execute` runs each step's query and turns its
+rows into results; the steps of urnld's own components ask for (focus node, value) pairs and
+judge each distinct value once with the URN core.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import Any, Protocol
+
+from rdflib import BNode, Graph, URIRef
+from rdflib.namespace import SH
+from rdflib.term import Node
+
+from ._compile import Root, Step
+from ._report import ValidationResult, render_path, render_term
+from ._rules import RULES, URNSH, key_function, narrows, switched_on
+from ._terms import LANG_PREFIX, LIT_PREFIX, Encoded, Plain, decode_literal, needs_encoding
+
+__all__ = ["AUTO_DISK_BYTES", "Backend", "LocalStore", "execute", "load_store", "store_directory"]
+
+# What a result says when its shape has no sh:message (pyshacl's wording where it has one).
+_DEFAULT_MESSAGES = {
+    "Class": "Value does not have class {p}",
+    "Datatype": "Value is not Literal with datatype {p}",
+    "NodeKind": "Value is not of Node Kind {p}",
+    "MinCount": "Less than {p} values on {focus}->{path}",
+    "MaxCount": "More than {p} values on {focus}->{path}",
+    "MinExclusive": "Value is not > {p}",
+    "MinInclusive": "Value is not >= {p}",
+    "MaxExclusive": "Value is not < {p}",
+    "MaxInclusive": "Value is not <= {p}",
+    "MinLength": "String length not >= {p}",
+    "MaxLength": "String length not <= {p}",
+    "Pattern": "Value does not match pattern {p}",
+    "LanguageIn": "String language is not in {p}",
+    "UniqueLang": "More than one String shares the same Language",
+    "Equals": "Value of {focus}->{path} != {p}",
+    "Disjoint": "Value of {focus}->{path} == {p}",
+    "LessThan": "Value of {focus}->{path} is not < value of {p}",
+    "LessThanOrEquals": "Value of {focus}->{path} is not <= value of {p}",
+    "Not": "Value conforms to the shape in sh:not",
+    "And": "Value does not conform to every shape in sh:and",
+    "Or": "Value does not conform to any shape in sh:or",
+    "Xone": "Value does not conform to exactly one shape in sh:xone",
+    "Node": "Value does not conform to Shape {p}",
+    "QualifiedMinCount": "Focus node does not have enough values conforming to the qualified "
+                         "value shape",
+    "QualifiedMaxCount": "Focus node has too many values conforming to the qualified value shape",
+    "Closed": "Node {focus} is closed. It cannot have value: {value}",
+    "HasValue": "Node {focus}->{path} does not contain Value {p}",
+    "In": "Value is not in {p}",
+}
+_PARAM_OF = {
+    "Class": SH["class"], "Datatype": SH.datatype, "NodeKind": SH.nodeKind,
+    "MinCount": SH.minCount, "MaxCount": SH.maxCount, "MinExclusive": SH.minExclusive,
+    "MinInclusive": SH.minInclusive, "MaxExclusive": SH.maxExclusive,
+    "MaxInclusive": SH.maxInclusive, "MinLength": SH.minLength, "MaxLength": SH.maxLength,
+    "Pattern": SH.pattern, "Equals": SH.equals, "Disjoint": SH.disjoint,
+    "LessThan": SH.lessThan, "LessThanOrEquals": SH.lessThanOrEquals, "Node": SH.node,
+    "HasValue": SH.hasValue,
+}
+
+
+class Backend(Protocol):
+    """Where the plan's queries run: rows of terms, in the backend's own term type."""
+
+    terms: Plain
+
+    def select(self, sparql: str) -> Iterable[Sequence[Any]]: ...
+
+    def node(self, term: Any) -> Node | None: ...
+
+    def text(self, term: Any) -> str | None: ...
+
+
+class LocalStore:
+    """A pyoxigraph ``Store`` filled by :func:`load_store` (literals in the lossless form)."""
+
+    terms: Plain = Encoded()
+
+    def __init__(self, store: Any, directory: str | None = None) -> None:
+        import pyoxigraph as ox
+
+        self.store = store
+        self.directory = directory
+        self._nodes: dict[Any, Node] = {}
+        self._blank = ox.BlankNode
+
+    def select(self, sparql: str) -> Iterable[Sequence[Any]]:
+        return self.store.query(sparql, use_default_graph_as_union=True)  # type: ignore[no-any-return]
+
+    def node(self, term: Any) -> Node | None:
+        if term is None:
+            return None
+        found = self._nodes.get(term)
+        if found is None:
+            found = self._nodes[term] = _to_rdflib(term)
+        return found
+
+    def text(self, term: Any) -> str | None:
+        """``STR(term)`` as written (None for a blank node, where STR is an error)."""
+        if term is None or type(term) is self._blank:
+            return None
+        return term.value  # type: ignore[no-any-return]
+
+    def describe(self, nodes: Iterable[Node]) -> Graph:
+        """What the store says about these blank nodes and the blank nodes they reach."""
+        back: dict[Node, Any] = {v: k for k, v in self._nodes.items() if isinstance(v, BNode)}
+        graph = Graph()
+        todo = [back[n] for n in nodes if n in back]
+        seen: set[Any] = set()
+        while todo:
+            b = todo.pop()
+            if b in seen:
+                continue
+            seen.add(b)
+            for q in self.store.quads_for_pattern(b, None, None):
+                o = q.object
+                graph.add((self.node(b), self.node(q.predicate), self.node(o)))  # type: ignore[arg-type]
+                if type(o) is type(b):
+                    todo.append(o)
+        return graph
+
+    def close(self) -> None:
+        self._nodes.clear()
+        self.store = None
+        if self.directory is not None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+            self.directory = None
+
+
+def _to_rdflib(term: Any) -> Node:
+    import pyoxigraph as ox
+
+    kind = type(term)
+    if kind is ox.NamedNode:
+        return str.__new__(URIRef, term.value)
+    if kind is ox.BlankNode:
+        return BNode(term.value)
+    if kind is ox.Literal:
+        return decode_literal(term.value, term.datatype.value if term.language is None else None,
+                              term.language)
+    raise ValueError(f"the store answered with a term urnld cannot report: {term}")
+
+
+def load_store(
+    quad_sources: Sequence[Iterable[Any]],
+    *,
+    predicates: set[str] | None,
+    directory: str | None = None,
+) -> LocalStore:
+    """A store holding the statements of *quad_sources* (pyoxigraph quads, one iterable per
+    document) whose predicate is in *predicates* (None: all), literals in the lossless form.
+
+    *directory*: the parent of the store's temporary directory on disk (removed by
+    :meth:`LocalStore.close`); None keeps the store in memory. Blank nodes of different
+    documents stay apart (each document's labels get its own prefix).
+    """
+    import pyoxigraph as ox
+
+    where = None
+    if directory is not None:
+        where = tempfile.mkdtemp(prefix="urnld-shacl-", dir=directory)
+    try:
+        store = ox.Store(where) if where is not None else ox.Store()
+        for i, quads in enumerate(quad_sources):
+            prefix = f"d{i}_" if len(quad_sources) > 1 else None
+            store.bulk_extend(_prepared(quads, predicates, prefix))
+        if where is not None:
+            store.optimize()
+    except BaseException:
+        if where is not None:
+            shutil.rmtree(where, ignore_errors=True)
+        raise
+    return LocalStore(store, where)
+
+
+def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -> Iterator[Any]:
+    """The quads to store: projected on *keep*, literals lossless, blank nodes apart."""
+    import pyoxigraph as ox
+
+    literal, blank, quad_t = ox.Literal, ox.BlankNode, ox.Quad
+    encoded: dict[tuple[str, str | None, str | None], Any] = {}
+    for q in quads:
+        p = q.predicate
+        if keep is not None and p.value not in keep:
+            continue
+        s, o, g = q.subject, q.object, q.graph_name
+        changed = False
+        if type(o) is literal:
+            language = o.language
+            dt = None if language is not None else o.datatype.value
+            if needs_encoding(dt, language):  # the one rule, in _terms
+                key = (o.value, dt, language)
+                new = encoded.get(key)
+                if new is None:
+                    if len(encoded) > 65536:
+                        encoded.clear()
+                    tag = LANG_PREFIX + language if language is not None else LIT_PREFIX + str(dt)
+                    new = encoded[key] = literal(o.value, datatype=ox.NamedNode(tag))
+                o = new
+                changed = True
+        if prefix is not None:
+            if type(s) is blank:
+                s, changed = blank(prefix + s.value), True
+            if type(o) is blank:
+                o, changed = blank(prefix + o.value), True
+            if type(g) is blank:
+                g, changed = blank(prefix + g.value), True
+        yield quad_t(s, p, o, g) if changed else q
+
+
+class _Texts:
+    """Per-step texts of a result that do not depend on the row: computed once per step."""
+
+    def __init__(self, shapes: Graph) -> None:
+        self.shapes = shapes
+        self.nsm = shapes.namespace_manager
+        self._cache: dict[tuple[Node | None, Node], tuple[str, str]] = {}
+
+    def path_and_shape(self, path: Node | None, shape: Node) -> tuple[str, str]:
+        key = (path, shape)
+        found = self._cache.get(key)
+        if found is None:
+            path_text = render_path(self.shapes, path, self.nsm)
+            if isinstance(shape, BNode):
+                p = self.shapes.value(shape, SH.path)
+                shape_text = f"[ sh:path {render_path(self.shapes, p, self.nsm)} ]" \
+                    if p is not None else "[]"
+            else:
+                shape_text = render_term(shape, self.nsm)
+            found = self._cache[key] = (path_text, shape_text)
+        return found
+
+
+def _messages(step: Step, shapes: Graph) -> Callable[[Node, Node | None], str]:
+    """How a step words its results: the shape's sh:message, else the component's own."""
+    if step.messages:
+        fixed = " | ".join(sorted(str(m) for m in step.messages))
+        return lambda focus, value: fixed
+    name = str(step.component)
+    if name.startswith(str(URNSH)):
+        kind = SH.nodeValidator if step.path is None else SH.propertyValidator
+        template = name
+        for validator in shapes.objects(step.component, kind):
+            for m in shapes.objects(validator, SH.message):
+                template = str(m)
+        for name_, v in step.params.items():
+            template = template.replace("{$" + name_ + "}", str(v))
+        return lambda focus, value: template.replace("{$value}", "" if value is None
+                                                     else str(value))
+    local = name.rsplit("#", 1)[-1].removesuffix("ConstraintComponent")
+    text = _DEFAULT_MESSAGES.get(local, f"{local} constraint violated")
+    parameter: Node | None = step.parameter
+    if parameter is None and local in _PARAM_OF:
+        parameter = shapes.value(step.shape, _PARAM_OF[local])
+    text = text.replace("{p}", render_term(parameter)).replace("{path}",
+                                                           render_path(shapes, step.path))
+    if "{focus}" not in text and "{value}" not in text:
+        return lambda focus, value: text
+    return lambda focus, value: text.replace("{focus}", render_term(focus)).replace(
+        "{value}", render_term(value))
+
+
+class _Out:
+    """How one step's rows become results: the texts that do not depend on the row, once."""
+
+    __slots__ = ("emit", "node", "path_text", "severity", "shape_text", "shapes", "step",
+                 "word")
+
+    def __init__(self, step: Step, texts: _Texts, node: Callable[[Any], Node | None],
+                 emit: Callable[[ValidationResult], None]) -> None:
+        self.step, self.node, self.emit, self.shapes = step, node, emit, texts.shapes
+        self.path_text, self.shape_text = texts.path_and_shape(step.path, step.shape)
+        self.severity = str(step.severity).rsplit("#", 1)[-1]
+        self.word = _messages(step, texts.shapes)
+
+    def add(self, focus: Node | None, value: Node | None, path: Node | None = None,
+            path_text: str | None = None) -> None:
+        if focus is None:
+            return
+        step = self.step
+        self.emit(ValidationResult(
+            focus_node=focus, path=step.path if path is None else path, value=value,
+            component=step.component, severity=self.severity,
+            message=self.word(focus, value), source_shape=step.shape,
+            path_text=self.path_text if path_text is None else path_text,
+            shape_text=self.shape_text, message_terms=step.messages,
+            severity_term=step.severity))
+
+    def rows(self, rows: Iterable[Sequence[Any]]) -> None:
+        node, kind = self.node, self.step.kind
+        if kind == "value":
+            for row in rows:
+                self.add(node(row[0]), node(row[1]))
+        elif kind == "self":
+            for row in rows:
+                focus = node(row[0])
+                self.add(focus, focus)
+        elif kind in ("focus", "lang"):
+            for row in rows:
+                self.add(node(row[0]), None)
+        elif kind == "closed":
+            for row in rows:
+                predicate = node(row[1])
+                self.add(node(row[0]), node(row[2]), predicate,
+                         render_path(self.shapes, predicate, self.shapes.namespace_manager)
+                         if predicate is not None else "")
+        else:  # pragma: no cover - the compiler makes no other kind here
+            raise AssertionError(kind)
+
+
+def execute(
+    roots: Sequence[Root],
+    backend: Backend,
+    shapes: Graph,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    emit: Callable[[ValidationResult], None] | None = None,
+) -> list[ValidationResult]:
+    """Run every step of *roots* on *backend*: the results (unsorted), or, with *emit*, each
+    result handed to it as it is found (and an empty list returned).
+
+    The steps of urnld's own components that ask the same (focus node, value) pairs (a node
+    shape with three components, two shapes with the same targets) share one query and one
+    reading of its rows.
+    """
+    texts = _Texts(shapes)
+    results: list[ValidationResult] = []
+    sink = emit if emit is not None else results.append
+    steps = [s for r in roots for s in r.steps]
+    groups: dict[str, list[Step]] = {}
+    for step in steps:
+        if step.kind == "urn":
+            groups.setdefault(step.sparql, []).append(step)
+    total, done = len(steps), 0
+    if progress is not None:
+        progress(0, total)
+    for step in steps:
+        if step.kind == "urn":
+            group = groups.pop(step.sparql, None)
+            if group is None:
+                continue  # done with the first step of its group
+            _judge(group, backend, [_Out(s, texts, backend.node, sink) for s in group])
+            done += len(group)
+        else:
+            _Out(step, texts, backend.node, sink).rows(backend.select(step.sparql))
+            done += 1
+        if progress is not None:
+            progress(done, total)
+    return results
+
+
+def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out]) -> None:
+    """urnld's components over one query's (focus, value) rows, each row read once and each
+    value judged by its lexical form; the URN core's verdicts are cached per distinct string
+    (a catalog repeats its URNs), in bounded memory. ``urnsh:uniqueByEquivalence`` judges a
+    value against the holders of its equivalence class, gathered first."""
+    live: list[tuple[Callable[[str | None, Any], bool], _Out]] = []
+    for step, out in zip(group, outs, strict=True):
+        test = _unique_test(step, backend) if RULES[step.component].needs_graph else \
+            _value_test(step)
+        if test is not None:
+            live.append((test, out))
+    if not live:
+        return
+    node, text = backend.node, backend.text
+    column = 0 if group[0].path is None else 1
+    for row in backend.select(group[0].sparql):
+        raw = row[column]
+        t = text(raw)
+        focus = value = None
+        for test, out in live:
+            if test(t, row[0]):
+                if focus is None:
+                    focus = node(row[0])
+                    value = focus if column == 0 else node(raw)
+                out.add(focus, value)
+
+
+def _value_test(step: Step) -> Callable[[str | None, Any], bool] | None:
+    test = RULES[step.component].text_check(step.params)
+    if test is None:
+        return None
+    return lambda text, focus: test(text)
+
+
+def _unique_test(step: Step, backend: Backend) -> Callable[[str | None, Any], bool] | None:
+    """``urnsh:uniqueByEquivalence`` (:func:`._rules.index_holders` and the SPARQL's
+    ``!sameTerm(?other, $this) && urnfn:equivalent(…)``, on the store's own terms): the path's
+    values of every subject grouped by their canonical assigned name."""
+    if not switched_on(step.params.get(RULES[step.component].param)):
+        return None
+    text = backend.text
+    key_of = key_function()
+    narrow = narrows(step.params.get("onlyURNs"))
+    holders: dict[str, Any] = {}  # key -> one holder, or a set of them once there are two
+    for subject, value in backend.select(step.holders or ""):
+        t = text(value)
+        key = None if t is None else key_of(t)
+        if key is None:
+            continue
+        seen = holders.get(key)
+        if seen is None:
+            holders[key] = subject
+        elif isinstance(seen, set):
+            seen.add(subject)
+        elif seen != subject:
+            holders[key] = {seen, subject}
+
+    def test(t: str | None, focus: Any) -> bool:
+        if narrow and (t is None or t[:4].lower() != "urn:"):
+            return False
+        key = None if t is None else key_of(t)
+        if key is None:
+            return True  # not a URN
+        seen = holders.get(key)
+        # another subject holds an equivalent value
+        return isinstance(seen, set) or (seen is not None and seen != focus)
+
+    return test
+
+
+#: ``store="auto"`` keeps inputs up to this size (bytes read) in memory, larger ones on disk.
+AUTO_DISK_BYTES = 256 << 20
+
+
+def store_directory(choice: str | os.PathLike[str], size: int) -> str | None:
+    """Where the store goes: None (memory) or the parent directory of a store on disk.
+
+    ``"memory"``, ``"disk"`` (``$TMPDIR``), ``"auto"`` (disk past :data:`AUTO_DISK_BYTES`), or
+    a directory to put it in.
+
+    >>> store_directory("auto", 1000) is None, store_directory("memory", 10**12) is None
+    (True, True)
+    """
+    if choice == "memory":
+        return None
+    if choice == "auto":
+        return tempfile.gettempdir() if size > AUTO_DISK_BYTES else None
+    if choice == "disk":
+        return tempfile.gettempdir()
+    return os.fspath(choice)

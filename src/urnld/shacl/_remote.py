@@ -1,0 +1,153 @@
+"""The plan against a running store: the same queries over the SPARQL 1.1 Protocol, read-only.
+
+Each step's SELECT is sent as it is, wrapped to name the graphs (``FROM``); with a page size,
+it is read in pages (``ORDER BY`` the selected variables, ``LIMIT``/``OFFSET``), for stores
+that cap the rows of a result. Virtuoso sorts at most 10,000 rows for a paged query
+(``MaxSortedTopRows``), offset included: there, raise its ``ResultSetMaxRows`` and read each
+result whole instead. Results come back as SPARQL JSON
+results (the CSV form cannot tell an IRI from a literal). Terms are queried as the store keeps
+them (:class:`~._terms.Plain`): a store that keeps literals by value (Oxigraph, Virtuoso)
+answers about them so, as it would to any other query.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from rdflib import BNode, Literal, URIRef
+from rdflib.term import Node
+
+from ..endpoint import Endpoint, EndpointError
+from ._terms import Plain
+
+__all__ = ["DEFAULT_PAGE_SIZE", "RemoteStore"]
+
+#: Rows asked for per request: None, each result read whole as it streams in.
+DEFAULT_PAGE_SIZE: int | None = None
+_JSON = "application/sparql-results+json"
+_HEAD = re.compile(r"^SELECT\s+(DISTINCT\s+)?(.*?)\s+WHERE\s", re.DOTALL)
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+class RemoteStore:
+    """A SPARQL endpoint as the plan's backend (see the module's text).
+
+    *graph*: validate that named graph; *all_graphs*: the default graph and every named
+    graph (Virtuoso's default graph is already their union; Oxigraph is asked for its union
+    default graph; elsewhere, the named graphs, listed first); neither: the store's default
+    graph.
+    """
+
+    terms: Plain = Plain()
+
+    def __init__(self, endpoint: Endpoint, *, graph: str | None = None,
+                 all_graphs: bool = False, page_size: int | None = DEFAULT_PAGE_SIZE) -> None:
+        if graph is not None and all_graphs:
+            raise ValueError("give a graph IRI or all graphs, not both")
+        if graph is not None and (not graph or any(c in graph for c in '<>"{}|^`\\ \n')):
+            raise ValueError(f"not a usable graph IRI: {graph!r}")
+        if page_size is not None and page_size < 1:
+            raise ValueError(f"the page size must be a positive number, not {page_size}")
+        self.endpoint = endpoint
+        self.page_size = page_size
+        self._from = f"FROM <{graph}> " if graph is not None else ""
+        if all_graphs:
+            # Virtuoso's default graph is the union already; an Oxigraph endpoint is opened
+            # with union-default-graph (see union_url)
+            vendor = endpoint.vendor
+            if vendor not in ("virtuoso", "oxigraph") and "union-default-graph" not in \
+                    endpoint.url:
+                names = [_term(r.get("g")) for r in _bindings(
+                    endpoint, "SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")]
+                self._from = "".join(f"FROM <{n[1]}> " for n in names
+                                     if n is not None and n[0] == "uri")
+
+    def select(self, sparql: str) -> Iterable[Sequence[Any]]:
+        """The rows of *sparql* (one of the plan's SELECTs), page by page."""
+        m = _HEAD.match(sparql)
+        if m is None:  # pragma: no cover - the compiler writes every query this way
+            raise EndpointError(f"cannot page the query {sparql[:60]!r}")
+        names = [v[1:] for v in _selected(m.group(2))]
+        if self.page_size is None:
+            query = f"SELECT * {self._from}WHERE {{ {{ {sparql} }} }}"
+            yield from (tuple(_term(b.get(n)) for n in names)
+                        for b in _bindings(self.endpoint, query))
+            return
+        order = " ".join(f"?{n}" for n in names)
+        offset = 0
+        while True:
+            page = (f"SELECT * {self._from}WHERE {{ {{ {sparql} }} }} ORDER BY {order} "
+                    f"LIMIT {self.page_size} OFFSET {offset}")
+            rows = [tuple(_term(b.get(n)) for n in names)
+                    for b in _bindings(self.endpoint, page)]
+            yield from rows
+            if len(rows) < self.page_size:
+                return
+            offset += self.page_size
+
+    def node(self, term: Any) -> Node | None:
+        if term is None:
+            return None
+        kind, value, language, datatype = term
+        if kind == "uri":
+            return URIRef(value)
+        if kind == "bnode":
+            return BNode(value)
+        if language:
+            return Literal(value, lang=language)
+        if datatype and datatype != _XSD_STRING:
+            return Literal(value, datatype=URIRef(datatype), normalize=False)
+        return Literal(value)
+
+    def text(self, term: Any) -> str | None:
+        if term is None or term[0] == "bnode":
+            return None
+        return term[1]  # type: ignore[no-any-return]
+
+    def describe(self, nodes: Iterable[Node]) -> None:
+        """A store's blank-node labels name nothing outside one answer: not described."""
+        del nodes
+
+
+#: A term of the answers, hashable: (kind, value, language, datatype).
+Term = tuple[str, str, str | None, str | None]
+
+
+def _term(binding: Any) -> Term | None:
+    if not isinstance(binding, dict):
+        return None
+    kind = binding.get("type")
+    if kind == "typed-literal":  # the SPARQL 1.0 JSON form some stores still send
+        kind = "literal"
+    return (str(kind), str(binding.get("value", "")), binding.get("xml:lang"),
+            binding.get("datatype"))
+
+
+def _selected(head: str) -> list[str]:
+    # "?this ?value ?t1" or "?this (LCASE(…) AS ?lang) ?t1": the names the rows carry
+    return [part.group(1) or part.group(2)
+            for part in re.finditer(r"\(.*?\sAS\s(\?\w+)\)|(\?\w+)", head)]
+
+
+def union_url(url: str, timeout: float) -> str:
+    """The query URL that reads the default graph and every named graph as one: Oxigraph's
+    ``union-default-graph`` parameter; other stores' URL as it is."""
+    with Endpoint(url, timeout=timeout) as probe:
+        if probe.vendor != "oxigraph":
+            return url
+    return url + ("&" if "?" in url else "?") + "union-default-graph"
+
+
+def _bindings(endpoint: Endpoint, query: str) -> Iterator[dict[str, Any]]:
+    body = b"".join(endpoint.raw(query, _JSON))
+    try:
+        doc = json.loads(body)
+        rows = doc["results"]["bindings"]
+    except (ValueError, KeyError, TypeError) as e:
+        raise EndpointError(f"{endpoint.url}: malformed SPARQL JSON results") from e
+    if not isinstance(rows, list):
+        raise EndpointError(f"{endpoint.url}: malformed SPARQL JSON results")
+    yield from rows

@@ -1,0 +1,178 @@
+"""The compiled plan (``evaluator="plan"``) gives pyshacl's results: on generated catalogs, on
+Hypothesis-made ones, on the bundled examples, with literals as written; shapes it does not
+compile run on pyshacl, and the report says so.
+
+Results are compared as sets of (focus node, path, value, source shape, component, severity),
+blank nodes as "a blank node" (each engine labels them its own way).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rdflib import RDF, BNode, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import XSD
+from rdflib.term import Node
+from shacl_helpers import EX, PREFIXES
+
+from urnld.shacl import Report, validate
+
+REPO = Path(__file__).parents[2]
+DCT = Namespace("http://purl.org/dc/terms/")
+BIBO = Namespace("http://purl.org/ontology/bibo/")
+SCHEMA = Namespace("http://schema.org/")
+
+
+def _keys(report: Report) -> set[tuple[object, ...]]:
+    def term(t: Node | None) -> object:
+        return "_:" if isinstance(t, BNode) else t
+
+    return {(term(r.focus_node), r.path_text, term(r.value), r.shape_text, r.component,
+             r.severity) for r in report}
+
+
+def _same(data: object, shapes: object = None) -> Report:
+    plan = validate(data, shapes)  # type: ignore[arg-type]
+    reference = validate(data, shapes, evaluator="pyshacl")  # type: ignore[arg-type]
+    assert _keys(plan) == _keys(reference)
+    assert plan.conforms == reference.conforms
+    return plan
+
+
+# -- literals as written ------------------------------------------------------------------------
+
+LITERALS = PREFIXES + """
+ex:S a sh:NodeShape ; sh:targetNode ex:a ;
+    sh:property [ sh:path ex:byte ; sh:datatype xsd:byte ] ,
+                [ sh:path ex:int ; sh:maxCount 1 ; sh:in ( "01"^^xsd:int ) ] ,
+                [ sh:path ex:lang ; sh:languageIn ( "en" ) ; sh:uniqueLang true ] ,
+                [ sh:path ex:dec ; sh:minInclusive 1.5 ; sh:hasValue "1.50"^^xsd:decimal ] .
+"""
+LITERAL_DATA = """
+@prefix ex: <http://example.org/> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+ex:a ex:byte "100"^^xsd:byte , "300"^^xsd:byte ;
+     ex:int "01"^^xsd:int , "1"^^xsd:int ;
+     ex:lang "x"@EN , "y"@en-GB , "z"@de ;
+     ex:dec "1.50"^^xsd:decimal , "1.4"^^xsd:decimal .
+"""
+
+
+def test_literals_are_judged_and_reported_as_written(tmp_path: Path) -> None:
+    # pyoxigraph's Store would make "01"^^xsd:int "1"^^xsd:integer (one statement, not two),
+    # "100"^^xsd:byte an xsd:integer and "x"@EN "x"@en: the plan stores them losslessly.
+    data, shapes = tmp_path / "d.ttl", tmp_path / "s.ttl"
+    data.write_text(LITERAL_DATA)
+    shapes.write_text(LITERALS)  # read by urnld's reader: "01" stays "01" in sh:in too
+    report = _same(str(data), str(shapes))
+    values = {(r.component.split("#")[1], r.value) for r in report}
+    assert values == {
+        ("DatatypeConstraintComponent", Literal("300", datatype=XSD.byte)),  # ill-formed
+        ("MaxCountConstraintComponent", None),  # "01" and "1" are two values
+        ("InConstraintComponent", Literal("1", datatype=XSD.int)),
+        ("LanguageInConstraintComponent", Literal("z", lang="de")),
+        ("MinInclusiveConstraintComponent", Literal("1.4", datatype=XSD.decimal)),
+    }
+    shown = {r.to_dict()["value"] for r in report}
+    assert '"300"^^<http://www.w3.org/2001/XMLSchema#byte>' in shown
+
+
+def test_disk_and_memory_stores_agree(tmp_path: Path) -> None:
+    data = tmp_path / "d.ttl"
+    data.write_text(LITERAL_DATA)
+    shapes = Graph().parse(data=LITERALS, format="turtle")
+    memory = validate(str(data), shapes, store="memory")
+    disk = validate(str(data), shapes, store=str(tmp_path))
+    assert memory.results == disk.results
+    assert not any(p.name.startswith("urnld-shacl-") for p in tmp_path.iterdir())
+
+
+# -- where each shape ran -----------------------------------------------------------------------
+
+MIXED = PREFIXES + """
+ex:Compiled a sh:NodeShape ; sh:targetClass ex:R ;
+    sh:property [ sh:path ex:id ; sh:minCount 1 ; urnsh:namespaceValid true ] .
+ex:Sparql a sh:NodeShape ; sh:targetClass ex:R ;
+    sh:sparql [ sh:select "SELECT $this ?value WHERE { $this <http://example.org/id> ?value . FILTER (STRLEN(STR(?value)) > 20) }" ] .
+ex:Recursive a sh:NodeShape ; sh:targetNode ex:r1 ; sh:node ex:Again .
+ex:Again a sh:NodeShape ; sh:property [ sh:path ex:next ; sh:node ex:Again ] .
+"""
+
+
+def test_shapes_the_plan_does_not_compile_run_on_pyshacl() -> None:
+    data = Graph().parse(format="turtle", data="""
+        @prefix ex: <http://example.org/> .
+        ex:r1 a ex:R ; ex:id "urn:isbn:0395363412" , "urn:example:a-rather-long-name" .
+        ex:r2 a ex:R .""")
+    report = _same(data, Graph().parse(data=MIXED, format="turtle"))
+    engines = report.engines
+    assert engines["ex:Compiled"] == "plan"
+    assert engines["ex:Sparql"].startswith("pyshacl: ") and "sparql" in engines["ex:Sparql"]
+    assert engines["ex:Recursive"].startswith("pyshacl: ")
+    assert "refers to itself" in engines["ex:Recursive"]
+    components = sorted(r.component.split("#")[1] for r in report)
+    assert components == ["MinCountConstraintComponent", "NamespaceValidConstraintComponent",
+                          "SPARQLConstraintComponent"]
+
+
+# -- generated catalogs -------------------------------------------------------------------------
+
+def test_a_generated_catalog_dump(tmp_path: Path) -> None:
+    subprocess.run([sys.executable, str(REPO / "bench" / "gen_dump.py"), str(tmp_path / "d"),
+                    "--triples", "3000", "--files", "1", "--quads-every", "0",
+                    "--gz-every", "0"], check=True, capture_output=True)
+    dump = next((tmp_path / "d").iterdir())
+    report = _same(str(dump))
+    assert len(report.results) > 100  # duplicates and non-canonical spellings galore
+
+
+@pytest.mark.parametrize("example", ["examples/shacl/catalog.ttl", "examples/catalog/catalog.ttl"])
+def test_the_bundled_catalogs(example: str) -> None:
+    report = _same(str(REPO / example))
+    assert not report.conforms
+
+
+_SPELLINGS = [
+    "urn:isbn:0395363411", "URN:ISBN:0-395-36341-1", "urn:isbn:0395363412", "urn:isbn:12345",
+    "urn:issn:1476-4687", "urn:ISSN:1476-4687", "urn:issn:2049-3631",
+    "urn:nbn:de:gbv:089-3321752945", "urn:uuid:f81d4fae-7dec-11d0-a765-00a0c91e6bf6",
+    "urn:uuid:F81D4FAE-7DEC-11D0-A765-00A0C91E6BF6", "urn:uuid:f81d4fae-7dec-11d0-a765",
+    "urn:x-local:1", "urn:isbn:9780140449136#p211", "urn:isbn", "ISBN 0-395-36341-1",
+    "https://doi.org/10.1000/182", "urn:example:a?+r", "",
+]
+_CLASSES = [BIBO.Book, SCHEMA.Book, BIBO.Periodical, BIBO.Thesis, SCHEMA.Dataset,
+            BIBO.Article, SCHEMA.CreativeWork, EX.Other]
+_LINKS = [DCT.identifier, DCT.isPartOf, DCT.references, SCHEMA.sameAs, DCT.title]
+
+
+@st.composite
+def catalogs(draw: st.DrawFn) -> Graph:
+    g = Graph()
+    for i in range(draw(st.integers(1, 8))):
+        record: Node = BNode() if draw(st.booleans()) and i % 3 == 0 else EX[f"r{i}"]
+        for cls in draw(st.lists(st.sampled_from(_CLASSES), max_size=2)):
+            g.add((record, RDF.type, cls))
+        for _ in range(draw(st.integers(0, 3))):
+            text = draw(st.sampled_from(_SPELLINGS))
+            kind = draw(st.sampled_from(["iri", "plain", "anyURI", "lang"]))
+            value: Node
+            if kind == "iri" and text.lower().startswith(("urn:", "https:")) and " " not in text:
+                value = URIRef(text)
+            elif kind == "anyURI":
+                value = Literal(text, datatype=XSD.anyURI)
+            elif kind == "lang":
+                value = Literal(text, lang="EN")
+            else:
+                value = Literal(text)
+            g.add((record, draw(st.sampled_from(_LINKS)), value))
+    return g
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(catalogs())
+def test_hypothesis_catalogs_give_pyshacls_results(catalog: Graph) -> None:
+    _same(catalog)

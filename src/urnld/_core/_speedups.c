@@ -32,6 +32,10 @@
  *                                         through the line pass's term rule and written
  *                                         again (only where libserd was found at build time:
  *                                         URNLD_HAVE_SERD; readers() says which);
+ *   serd_probe(read)                      whether a Turtle or TriG document holds anonymous
+ *                                         blank nodes or collections, both label styles or
+ *                                         nesting past the bound (the serd path leaves
+ *                                         those to pyoxigraph);
  *   iri_resolve(base, ref)                RFC 3986 reference resolution (the serd pass's);
  *   readers()                             the native readers built in: ("serd", version) or ().
  *
@@ -147,6 +151,8 @@ static PyMethodDef methods[] = {
 #ifdef URNLD_HAVE_SERD
     {"serd_pass", (PyCFunction)(void (*)(void))sp_serd_pass, METH_FASTCALL,
      "serd_pass(read, emit, directive, config, ctx) -> (statements, error | None)"},
+    {"serd_probe", (PyCFunction)(void (*)(void))sp_serd_probe, METH_FASTCALL,
+     "serd_probe(read) -> (anonymous, both_label_styles, deep)"},
     {"iri_resolve", (PyCFunction)(void (*)(void))sp_iri_resolve, METH_FASTCALL,
      "iri_resolve(base, ref) -> str: RFC 3986 reference resolution"},
 #endif

@@ -64,6 +64,7 @@ from .._core import Policy
 from .._kernel import (
     DEFAULT_OPTIONS,
     SPELLING,
+    BlankLabels,
     CanonOptions,
     LinkOptions,
     extras_of_report,
@@ -81,10 +82,12 @@ from ._names import LINE_SYNTAXES, SYNTAXES, HazardMode, RDFSyntaxError, normali
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass
 from ._sniff import _BLOCK, _URN_BASE, _Sniffer
 from ._stage_a import (
+    BATCH_STATEMENTS,
     _convert,
     _explained,
     _in_child,
     _Job,
+    _ox_format,
     _State,
 )
 from ._stage_c import output_prefixes, write_quads
@@ -593,14 +596,54 @@ def check_stream(
 # --- the native quad path (libserd) --------------------------------------------------------
 
 
+def _header_prefixes(inp: _Input) -> dict[str, str] | None:
+    """The prefixes the pyoxigraph path writes at the top of Turtle or TriG output: those
+    its parser knows after the first chunk of statements (stage A's :data:`BATCH_STATEMENTS`),
+    read here by the same parser, so that both paths write the same header and the same
+    prefixed names. None: the document fails there (the pyoxigraph path says how)."""
+    import pyoxigraph
+
+    if inp.syntax in LINE_SYNTAXES:
+        return {}
+    base = _default_base(inp.path, inp.syntax, inp.base)
+    try:
+        with open_input(inp.path) as (fin, _size):
+            parser = pyoxigraph.parse(input=fin, format=_ox_format(inp.syntax), base_iri=base)
+            for _ in itertools.islice(parser, BATCH_STATEMENTS):
+                pass
+            return dict(parser.prefixes)
+    except (SyntaxError, ValueError, OSError):
+        return None
+
+
 def _serd_run(
     inp: _Input, state: CanonPass | CheckPass, *, fout: IO[bytes] | None, out_fmt: str | None,
     on_progress: Callable[[int, int], None] | None,
 ) -> bool:
     """Read *inp* with serd through *state* (see :mod:`urnld.stream._serd`), the guard and
     progress as on the pyoxigraph path. False when pyoxigraph must read it (nothing was
-    counted or written)."""
+    counted or written).
+
+    Output is the pyoxigraph path's, byte for byte: a Turtle or TriG document with anonymous
+    blank nodes or collections goes to pyoxigraph (:func:`urnld.stream._serd.faithful`), the
+    labels are :class:`urnld._kernel.BlankLabels`'s, and Turtle and TriG output gets the
+    prefixes of :func:`_header_prefixes`."""
     inp.guard(given_only=True)
+    prefixes: dict[str, str] | None = None
+    relabel: Callable[[bytes], bytes] | None = None
+    if inp.syntax not in LINE_SYNTAXES and not _serd.faithful(inp.path,
+                                                              order=fout is not None):
+        return False
+    if fout is not None and inp.syntax not in LINE_SYNTAXES:
+        labels = BlankLabels()
+
+        def relabel(old: bytes) -> bytes:
+            return labels.label(old.decode("utf-8")).encode("utf-8")
+
+    if fout is not None and out_fmt not in LINE_SYNTAXES:
+        prefixes = _header_prefixes(inp)
+        if prefixes is None:
+            return False
     with open_input(inp.path) as (fin, _size):
         sniffer = _Sniffer(fin, inp.syntax, inp.source)
 
@@ -621,7 +664,7 @@ def _serd_run(
         try:
             _serd.run(read, inp.syntax, state, out=fout, out_syntax=out_fmt,
                       source=inp.source, base=_default_base(inp.path, inp.syntax, inp.base),
-                      on_chunk=on_chunk, path=inp.path)
+                      on_chunk=on_chunk, path=inp.path, prefixes=prefixes, relabel=relabel)
         except _serd.SerdUnfit:
             return False
         except RDFSyntaxError as e:
@@ -639,6 +682,10 @@ def _serd_canonicalize(
     options: CanonOptions, on_progress: Callable[[int, int], None] | None,
 ) -> bool:
     """:func:`canonicalize_stream` on the serd path; False: take the pyoxigraph path."""
+    if options.links and out_fmt not in LINE_SYNTAXES:
+        # the added statements' prefixes join the input's in the header, and the writer
+        # groups them with the statements before: the pyoxigraph path writes that
+        return False
     if not _serd_run(inp, CanonPass(report, options), fout=fout, out_fmt=out_fmt,
                      on_progress=on_progress):
         return False

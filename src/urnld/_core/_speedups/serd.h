@@ -62,6 +62,7 @@ typedef struct {
     long depth;
     size_t token_bytes; /* bytes of tokens since the last statement or directive */
     int seen_lower, seen_upper; /* labels "b<digit>…" and "B<digit>…" met */
+    int anon;           /* a "[" or "(" met: anonymous blank nodes or a collection */
     int digits;         /* SC_NUM: digits of the number read */
     size_t dot_at;      /* SC_NUMDOT: where its "." is in the block */
     int pending_dot;    /* the block ended with a number and its ".": held back */
@@ -89,7 +90,10 @@ typedef struct {
     int have_base;
     /* scratch */
     SBuf iri[5]; /* s, p, o, g, datatype */
-    SBuf tok, lex, label[4];
+    SBuf tok, lex, label[4], lang;
+    /* relabel(label) -> label: urnld._kernel.BlankLabels.label for the labels it may rename
+     * (those a parser invents, and "b<n>"), cached in labels; NULL: labels as serd gives them */
+    PyObject *relabel, *labels;
     char seed[24];
     size_t seed_len;
     int seeded;
@@ -267,6 +271,7 @@ scan_block(SP *c, const unsigned char *p, size_t n, SBuf *feed)
                 s->token_bytes++;
                 break;
             case '[': case '(':
+                s->anon = 1;
                 if (++s->depth > SERD_MAX_DEPTH) {
                     sp_fail(c, "depth", "collections or blank-node property lists nested more "
                             "than %d levels deep: refused (nested too deeply)", SERD_MAX_DEPTH);
@@ -640,8 +645,72 @@ node_iri(SP *c, const SerdNode *n, SBuf *out)
     return high ? check_utf8(c, out->p, out->n, "an IRI") : 0;
 }
 
+static int
+hex_lower(unsigned char b)
+{
+    return DIGIT(b) || (b >= 'a' && b <= 'f');
+}
+
+/* Can BlankLabels rename this label: one a parser invents ([a-f][0-9a-f]{23,31}, "N" and 32
+ * hexadecimal digits: urnld._kernel._blanks._INVENTED) or one of its own ("b" and a number
+ * without leading zero: _FRESH)? Every other label is kept as written. */
+static int
+relabel_shape(const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    if (n >= 2 && s[0] == 'b' && all_digits(p + 1, n - 1))
+        return s[1] != '0' || n == 2;
+    size_t from = 1;
+    if (n == 33 && s[0] == 'N')
+        from = 1;
+    else if (n >= 24 && n <= 32 && s[0] >= 'a' && s[0] <= 'f')
+        from = 1;
+    else
+        return 0;
+    for (size_t i = from; i < n; i++)
+        if (!hex_lower(s[i]))
+            return 0;
+    return 1;
+}
+
+/* out, a label relabel_shape() took, replaced by what relabel() makes of it (cached). */
+static int
+relabel_label(SP *c, SBuf *out)
+{
+    PyObject *key = PyBytes_FromStringAndSize(out->p, (Py_ssize_t)out->n);
+    if (key == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    PyObject *v = PyDict_GetItemWithError(c->labels, key);
+    if (v == NULL) {
+        if (PyErr_Occurred()) {
+            Py_DECREF(key);
+            c->failed = 1;
+            return -1;
+        }
+        v = PyObject_CallOneArg(c->relabel, key);
+        if (v == NULL || !PyBytes_CheckExact(v) || PyDict_SetItem(c->labels, key, v) < 0) {
+            if (v != NULL && !PyErr_Occurred())
+                PyErr_SetString(PyExc_TypeError, "relabel() must return bytes");
+            Py_XDECREF(v);
+            Py_DECREF(key);
+            c->failed = 1;
+            return -1;
+        }
+        Py_DECREF(v); /* the dict holds it */
+    }
+    Py_DECREF(key);
+    out->n = 0;
+    if (sbuf_put(out, PyBytes_AS_STRING(v), (size_t)PyBytes_GET_SIZE(v)) < 0) {
+        c->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
 /* A blank node's output label into out (Turtle, TriG: serd's renaming undone, its labels of
- * anonymous nodes in urnld's own family). */
+ * anonymous nodes in urnld's own family, and with relabel the labels BlankLabels gives). */
 static int
 node_label(SP *c, const SerdNode *n, SBuf *out, Term *t)
 {
@@ -681,6 +750,8 @@ node_label(SP *c, const SerdNode *n, SBuf *out, Term *t)
             c->failed = 1;
             return -1;
         }
+        if (c->relabel != NULL && relabel_shape(out->p, out->n) && relabel_label(c, out) < 0)
+            return -1;
     }
     t->s = out->p;
     t->n = out->n;
@@ -937,8 +1008,17 @@ sp_statement(void *handle, SerdStatementFlags flags, const SerdNode *graph,
         if (check_utf8(c, o.s, o.n, "a literal") < 0)
             return SERD_ERR_UNKNOWN;
         if (lang != NULL && lang->buf != NULL) {
-            o.lang = (const char *)lang->buf;
-            o.langn = lang->n_bytes;
+            /* in lower case, as pyoxigraph reads them (both paths write the same bytes) */
+            c->lang.n = 0;
+            if (sbuf_put(&c->lang, (const char *)lang->buf, lang->n_bytes) < 0) {
+                c->failed = 1;
+                return SERD_ERR_UNKNOWN;
+            }
+            for (size_t k = 0; k < c->lang.n; k++)
+                if (c->lang.p[k] >= 'A' && c->lang.p[k] <= 'Z')
+                    c->lang.p[k] = (char)(c->lang.p[k] + ('a' - 'A'));
+            o.lang = c->lang.p;
+            o.langn = c->lang.n;
         }
         else if (datatype != NULL && datatype->buf != NULL) {
             if (node_iri(c, datatype, &c->iri[4]) < 0)
@@ -1047,8 +1127,60 @@ sp_free(SP *c)
     sbuf_free(&c->lex);
     for (int k = 0; k < 4; k++)
         sbuf_free(&c->label[k]);
+    sbuf_free(&c->lang);
+    Py_CLEAR(c->labels);
     sbuf_free(&c->obuf);
     writer_free(&c->w);
+}
+
+/* serd_probe(read) -> (anonymous, both_label_styles, deep): the whole Turtle or TriG document
+ * read by the scanner alone (no serd, nothing kept): does it hold "[" or "(" outside strings,
+ * IRIs and comments (anonymous blank nodes, collections: pyoxigraph's statement order for
+ * those is its own), blank-node labels of both the "b1" and "B1" style, or brackets nested
+ * past SERD_MAX_DEPTH (which serd would recurse into; pyoxigraph reads them)? */
+static PyObject *
+sp_serd_probe(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
+{
+    (void)self;
+    if (!nargs_are("serd_probe", nargs, 1))
+        return NULL;
+    SP c;
+    memset(&c, 0, sizeof(c));
+    c.fancy = 1;
+    PyObject *size = PyLong_FromLong(SERD_BLOCK);
+    if (size == NULL)
+        return NULL;
+    int ok = 1, deep = 0;
+    while (ok && !deep && !(c.scan.seen_lower && c.scan.seen_upper)) {
+        PyObject *b = PyObject_CallOneArg(args[0], size);
+        if (b == NULL || !PyBytes_Check(b)) {
+            if (b != NULL)
+                PyErr_SetString(PyExc_TypeError, "read() must return bytes");
+            Py_XDECREF(b);
+            ok = 0;
+            break;
+        }
+        Py_ssize_t n = PyBytes_GET_SIZE(b);
+        if (n == 0) {
+            Py_DECREF(b);
+            break;
+        }
+        c.feed.n = 0;
+        if (scan_block(&c, (const unsigned char *)PyBytes_AS_STRING(b), (size_t)n, &c.feed) < 0) {
+            if (PyErr_Occurred())
+                ok = 0;
+            else
+                deep = 1;
+        }
+        Py_DECREF(b);
+    }
+    Py_DECREF(size);
+    sbuf_free(&c.feed);
+    if (!ok)
+        return NULL;
+    return Py_BuildValue("(OOO)", c.scan.anon ? Py_True : Py_False,
+                         c.scan.seen_lower && c.scan.seen_upper ? Py_True : Py_False,
+                         deep ? Py_True : Py_False);
 }
 
 static PyObject *
@@ -1057,8 +1189,8 @@ sp_serd_pass(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
     if (!nargs_are("serd_pass", nargs, 5))
         return NULL;
     PyObject *config = args[3], *ctx = args[4];
-    if (!PyTuple_CheckExact(config) || PyTuple_GET_SIZE(config) != 5) {
-        PyErr_SetString(PyExc_TypeError, "config must be a tuple of 5");
+    if (!PyTuple_CheckExact(config) || PyTuple_GET_SIZE(config) != 7) {
+        PyErr_SetString(PyExc_TypeError, "config must be a tuple of 7");
         return NULL;
     }
     if (ctx != Py_None && (!PyTuple_CheckExact(ctx) || PyTuple_GET_SIZE(ctx) != 12)) {
@@ -1089,11 +1221,43 @@ sp_serd_pass(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     c.skip = skip == Py_None ? NULL : skip;
+    PyObject *relabel = PyTuple_GET_ITEM(config, 5), *header = PyTuple_GET_ITEM(config, 6);
+    if ((relabel != Py_None && !PyCallable_Check(relabel)) ||
+        (header != Py_None && !PyTuple_CheckExact(header))) {
+        PyErr_SetString(PyExc_TypeError, "bad relabel or prefixes");
+        return NULL;
+    }
     c.w.out = &c.obuf;
     c.w.syntax = c.out;
+    if (relabel != Py_None) {
+        c.relabel = relabel;
+        c.labels = PyDict_New();
+        if (c.labels == NULL)
+            return NULL;
+    }
     c.env = serd_env_new(NULL);
-    if (c.env == NULL)
+    if (c.env == NULL) {
+        Py_CLEAR(c.labels);
         return PyErr_NoMemory();
+    }
+    /* the output's prefixes, written first and used throughout (as pyoxigraph's writer) */
+    if (header != Py_None)
+        for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(header); k++) {
+            PyObject *pair = PyTuple_GET_ITEM(header, k);
+            if (!PyTuple_CheckExact(pair) || PyTuple_GET_SIZE(pair) != 2 ||
+                !PyBytes_CheckExact(PyTuple_GET_ITEM(pair, 0)) ||
+                !PyBytes_CheckExact(PyTuple_GET_ITEM(pair, 1))) {
+                PyErr_SetString(PyExc_TypeError, "prefixes must be (name, namespace) bytes");
+                sp_free(&c);
+                return NULL;
+            }
+            PyObject *name = PyTuple_GET_ITEM(pair, 0), *ns = PyTuple_GET_ITEM(pair, 1);
+            if (writer_prefix(&c.w, PyBytes_AS_STRING(name), (size_t)PyBytes_GET_SIZE(name),
+                              PyBytes_AS_STRING(ns), (size_t)PyBytes_GET_SIZE(ns)) < 0) {
+                sp_free(&c);
+                return NULL;
+            }
+        }
     if (base != Py_None) {
         Py_ssize_t n;
         const char *b = PyUnicode_AsUTF8AndSize(base, &n);

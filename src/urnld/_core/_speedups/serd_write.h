@@ -155,44 +155,104 @@ put_nt_term(SBuf *b, const Term *t)
     }
 }
 
-/* Whether s[0..n) can be written as the local part of a prefixed name without escapes: empty,
- * or ASCII letters, digits, '_', '-' and '.', not starting with '-' or '.', not ending with
- * '.' (a subset of PN_LOCAL that every reader takes). */
+/* PN_CHARS_BASE, PN_CHARS_U and PN_CHARS of the Turtle grammar (code points). */
 static int
-plain_local(const char *s, size_t n)
+pn_chars_base(uint32_t c)
 {
-    if (n == 0)
-        return 1;
-    for (size_t i = 0; i < n; i++) {
-        unsigned char c = (unsigned char)s[i];
-        int ok = ((c | 0x20) >= 'a' && (c | 0x20) <= 'z') || DIGIT(c) || c == '_' ||
-                 ((c == '-' || c == '.') && i > 0);
-        if (!ok)
-            return 0;
-    }
-    return s[n - 1] != '.';
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= 0xC0 && c <= 0xD6) ||
+           (c >= 0xD8 && c <= 0xF6) || (c >= 0xF8 && c <= 0x2FF) || (c >= 0x370 && c <= 0x37D) ||
+           (c >= 0x37F && c <= 0x1FFF) || (c >= 0x200C && c <= 0x200D) ||
+           (c >= 0x2070 && c <= 0x218F) || (c >= 0x2C00 && c <= 0x2FEF) ||
+           (c >= 0x3001 && c <= 0xD7FF) || (c >= 0xF900 && c <= 0xFDCF) ||
+           (c >= 0xFDF0 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0xEFFFF);
 }
 
-/* An IRI in Turtle: a prefixed name under the longest namespace that leaves a plain local
- * part, else <iri>. */
+static int
+pn_chars(uint32_t c)
+{
+    return pn_chars_base(c) || c == '_' || c == '-' || (c >= '0' && c <= '9') || c == 0xB7 ||
+           (c >= 0x300 && c <= 0x36F) || (c >= 0x203F && c <= 0x2040);
+}
+
+/* The characters a local name may hold escaped (PN_LOCAL_ESC). */
+static int
+local_escapable(uint32_t c)
+{
+    return c < 0x80 && c != 0 && strchr("_~.-!$&'()*+,;=/?#@%", (int)c) != NULL;
+}
+
+/* The code point at s[*i] (valid UTF-8: checked when read), *i moved past it. */
+static uint32_t
+utf8_next(const unsigned char *s, size_t n, size_t *i)
+{
+    uint32_t c = s[*i];
+    size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    if (*i + len > n)
+        len = n - *i;
+    if (len > 1) {
+        c &= len == 2 ? 0x1F : len == 3 ? 0x0F : 0x07;
+        for (size_t k = 1; k < len; k++)
+            c = (c << 6) | (s[*i + k] & 0x3F);
+    }
+    *i += len;
+    return c;
+}
+
+/* The local part s[0..n) (not empty) as pyoxigraph's writer escapes it into b (its
+ * escape_local_name: PN_LOCAL with PN_LOCAL_ESC, no %-escapes); 1: written, 0: it cannot be
+ * one (b as it was), -1: out of memory. */
+static int
+put_local(SBuf *b, const char *p, size_t n)
+{
+    const unsigned char *s = (const unsigned char *)p;
+    size_t at = b->n, i = 0;
+    int first = 1;
+    while (i < n) {
+        size_t from = i;
+        uint32_t c = utf8_next(s, n, &i);
+        int plain = first ? (pn_chars_base(c) || c == '_' || c == ':' || (c >= '0' && c <= '9'))
+                          : (pn_chars(c) || c == ':' || (c == '.' && i < n));
+        first = 0;
+        if (plain) {
+            if (sbuf_put(b, p + from, i - from) < 0)
+                return -1;
+        }
+        else if (local_escapable(c)) {
+            if (sbuf_putc(b, '\\') < 0 || sbuf_putc(b, (char)c) < 0)
+                return -1;
+        }
+        else {
+            b->n = at;
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* An IRI in Turtle as pyoxigraph writes it: under the first prefix (longest namespace first,
+ * the order they were declared in) whose namespace starts it and whose local part can be
+ * written (escaped), else <iri>. */
 static int
 put_ttl_iri(Writer *w, const char *s, size_t n)
 {
-    Py_ssize_t best = -1;
-    size_t best_len = 0;
     for (Py_ssize_t k = 0; k < w->n_prefixes; k++) {
         const SBuf *ns = &w->prefixes[k].ns;
-        if (ns->n <= n && (best < 0 || ns->n > best_len) && MEMEQ(ns->p, s, ns->n) &&
-            plain_local(s + ns->n, n - ns->n)) {
-            best = k;
-            best_len = ns->n;
-        }
+        if (ns->n > n || !MEMEQ(ns->p, s, ns->n))
+            continue;
+        const SBuf *name = &w->prefixes[k].name;
+        size_t at = w->out->n;
+        if (sbuf_put(w->out, name->p, name->n) < 0 || sbuf_putc(w->out, ':') < 0)
+            return -1;
+        if (ns->n == n)
+            return 0;
+        int r = put_local(w->out, s + ns->n, n - ns->n);
+        if (r < 0)
+            return -1;
+        if (r > 0)
+            return 0;
+        w->out->n = at;
     }
-    if (best < 0)
-        return put_iriref(w->out, s, n);
-    const SBuf *name = &w->prefixes[best].name;
-    return sbuf_put(w->out, name->p, name->n) | sbuf_putc(w->out, ':') |
-           sbuf_put(w->out, s + best_len, n - best_len);
+    return put_iriref(w->out, s, n);
 }
 
 static int

@@ -4,7 +4,9 @@ Parsers invent random labels for the blank nodes a document does not name (Turtl
 and ``( … )``, JSON-LD nodes without ``@id``, RDF/XML's nested descriptions); urnld numbers
 them in order of appearance and keeps the labels the input wrote
 (:mod:`urnld._kernel._blanks`). Each run below is a fresh process (a fresh hash seed and fresh
-random labels), accelerated and ``URNLD_PURE_PYTHON=1``, writing every output syntax.
+random labels), accelerated and ``URNLD_PURE_PYTHON=1``, writing every output syntax; and, where
+the accelerator is built with libserd, with ``URNLD_SERD=0`` too (Turtle, TriG, N-Triples and
+N-Quads then go through pyoxigraph rather than serd: the same bytes either way).
 """
 
 from __future__ import annotations
@@ -51,7 +53,40 @@ XML = """\
 </rdf:RDF>
 """
 
-INPUTS = {"in.ttl": TURTLE, "in.trig": TRIG, "in.jsonld": JSONLD, "in.rdf": XML}
+# No "[ ]" or "( )": what the serd path reads itself (labels a parser would invent, labels
+# like ours, prefixes redefined, language tags in upper case, names that need escapes).
+PLAIN_TURTLE = """\
+@prefix ex: <http://example.org/> .
+@prefix isbn: <URN:ISBN:> .
+@base <http://example.org/base/> .
+ex:s ex:p _:c4ca4238a0b923820dcc509a6f75849b , _:b0 , isbn:0-395-36341-1 , "Hi"@EN-gb .
+_:b0 ex:q <rel> , <http://example.org/a#b> , "1"^^ex:t , 1.5 , true , "x"^^<http://www.w3.org/2001/XMLSchema#string> .
+@prefix ex: <http://example.org/other/> .
+ex:z ex:p _:N00000000000000000000000000000000 .
+"""
+
+PLAIN_TRIG = """\
+@prefix ex: <http://example.org/> .
+ex:g { ex:s ex:p _:c4ca4238a0b923820dcc509a6f75849b , <URN:ISBN:0-395-36341-1> . }
+_:gg { _:x ex:p "a"@DE . }
+<urn:x:s> ex:p ex:o .
+"""
+
+NQUADS = """\
+<URN:ISBN:0-395-36341-1> <http://example.org/p> _:b1 <urn:ex:g> .
+_:B1 <http://example.org/p> "x"@EN .
+_:c4ca4238a0b923820dcc509a6f75849b <http://example.org/p> <urn:ex:o> _:g .
+"""
+
+NTRIPLES = """\
+<URN:ISBN:0-395-36341-1> <http://example.org/p> _:b1 .
+_:B1 <http://example.org/p> "x"@EN .
+_:c4ca4238a0b923820dcc509a6f75849b <http://example.org/p> <urn:ex:o> .
+"""
+
+INPUTS = {"in.ttl": TURTLE, "in.trig": TRIG, "in.jsonld": JSONLD, "in.rdf": XML,
+          "plain.ttl": PLAIN_TURTLE, "plain.trig": PLAIN_TRIG, "in.nq": NQUADS,
+          "in.nt": NTRIPLES}
 
 # Every syntax urnld writes, by the extension -o names it with (the writer-only layouts by
 # --output-format).
@@ -74,25 +109,26 @@ for line in sys.stdin.read().splitlines():
 def _jobs(tmp: Path, out: Path) -> list[list[str]]:
     jobs = []
     for name in INPUTS:
-        quads = name.endswith(".trig")
+        quads = name.endswith((".trig", ".nq"))
         for ext, fmt in OUTPUTS:
             syntax = SYNTAXES[fmt] if fmt else next(
                 s for s in SYNTAXES.values() if ext in s.extensions)
             if quads and not syntax.quads:
                 continue  # named graphs cannot be written as triples: refused, tested elsewhere
             # --iris rfc3986 takes the whole-graph road: both roads, from Turtle
-            for extra in ([], ["--iris", "rfc3986"]) if name == "in.ttl" else ([],):
+            for extra in ([], ["--iris", "rfc3986"]) if name.endswith(".ttl") else ([],):
                 target = out / f"{name}-{syntax.name}{'.iris' if extra else ''}{ext}"
                 jobs.append(["canonicalize", "-q", str(tmp / name), "-o", str(target),
                              *(["--output-format", fmt] if fmt else []), *extra])
     return jobs
 
 
-def _round(tmp: Path, tag: str, pure: bool) -> dict[str, bytes]:
+def _round(tmp: Path, tag: str, path: str) -> dict[str, bytes]:
     out = tmp / tag
     out.mkdir()
     jobs = _jobs(tmp, out)
-    env = {**os.environ, "URNLD_PURE_PYTHON": "1" if pure else ""}
+    env = {**os.environ, "URNLD_PURE_PYTHON": "1" if path == "pure" else "",
+           "URNLD_SERD": "0" if path == "noserd" else ""}
     env.pop("PYTHONHASHSEED", None)  # each process its own seed, as a user's runs
     subprocess.run([sys.executable, "-c", _SCRIPT], input="\n".join("\t".join(j) for j in jobs),
                    text=True, env=env, check=True, timeout=600)
@@ -104,8 +140,11 @@ def test_every_output_syntax_is_the_same_bytes_on_every_run_and_both_paths(
         tmp_path: Path) -> None:
     for name, text in INPUTS.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
-    runs = {f"{path}{i}": _round(tmp_path, f"{path}{i}", path == "pure")
-            for path in ("accel", "pure") for i in (1, 2)}
+    from urnld.stream import _serd
+
+    paths = ["accel", "pure"] + (["noserd"] if _serd.available() else [])
+    runs = {f"{path}{i}": _round(tmp_path, f"{path}{i}", path)
+            for path in paths for i in (1, 2)}
     first = runs["accel1"]
     assert len(first) >= 2 * len(OUTPUTS)  # every syntax written, from several inputs
     differ = set()

@@ -33,6 +33,7 @@ from urnld._kernel import resolve
 from urnld.jsonld import URNBaseError
 from urnld.report import CanonicalizeReport, CheckReport
 from urnld.stream import RDFSyntaxError, _serd, canonicalize_file, check_file
+from urnld.stream._grammar import NTriplesSyntaxError
 from urnld.stream._passes import CheckPass
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -475,3 +476,81 @@ def test_check_report_type_on_every_path(tmp_path: Path) -> None:
     reports = across_paths(lambda: check_file(src, input_format="turtle", report=CheckReport()))
     assert all(r.to_dict() == reports["pure"].to_dict() for r in reports.values())
     assert sorted(reports["pure"].invalid) == ["urn:x-y:1"]
+
+
+# --- hostile input: the serd path against the pyoxigraph path ----------------------------------
+
+_SYNTAX_BYTES = st.sampled_from([b"<", b">", b'"', b"'", b'"""', b"\\", b"\\u", b"[", b"]",
+                                 b"(", b")", b"{", b"}", b".", b";", b",", b"@", b"^^", b"_:",
+                                 b"#", b":", b"\n", b" ", b"\x00", b"\xff", b"\xc3", b"1.",
+                                 b"@base <urn:x:y> .", b"@prefix : <> ."])
+
+
+@st.composite
+def _mutated(draw: st.DrawFn) -> tuple[str, bytes]:
+    """A Hypothesis-made Turtle or TriG document with a few bytes cut, added or doubled."""
+    syntax, data = draw(st.one_of(documents(trig=False).map(lambda d: ("turtle", d)),
+                                  documents(trig=True).map(lambda d: ("trig", d))))
+    for _ in range(draw(st.integers(1, 3))):
+        at = draw(st.integers(0, len(data)))
+        kind = draw(st.sampled_from(["cut", "add", "double"]))
+        if kind == "cut":
+            data = data[:at] + data[at + draw(st.integers(1, 4)):]
+        elif kind == "add":
+            data = data[:at] + draw(_SYNTAX_BYTES) + data[at:]
+        else:
+            data = data[:at] + data[at:at + 8] + data[at:]
+    return syntax, data
+
+
+def _outcome(tmp_path: Path, src: Path, syntax: str) -> tuple[str, bytes | str]:
+    """("ok", output bytes) or ("refused", the line the command would print); any other
+    exception fails the test."""
+    try:
+        out, _ = canonicalize(tmp_path, src, syntax, "nquads")
+    except (RDFSyntaxError, NTriplesSyntaxError) as e:
+        # (pyoxigraph's own messages may hold a newline: the command prints the first line)
+        assert src.name in str(e).splitlines()[0]
+        return "refused", str(e)
+    check_file(src, input_format=syntax, jobs=1)  # the check reads it too
+    return "ok", out
+
+
+@needs_serd
+@settings(max_examples=150, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=st.one_of(_mutated(),
+                     st.tuples(st.sampled_from(["turtle", "trig", "nt", "nquads"]),
+                               st.binary(max_size=120))))
+def test_hostile_bytes_same_verdict_and_output_as_pyoxigraph(tmp_path: Path,
+                                                             doc: tuple[str, bytes]) -> None:
+    # what the serd path accepts, the pyoxigraph path accepts with the same output bytes;
+    # what one refuses (one line naming the file), the other refuses; nothing else is raised
+    syntax, data = doc
+    src = tmp_path / f"in.{EXT[syntax]}"
+    src.write_bytes(data)
+    serd = _outcome(tmp_path, src, syntax)
+    with reader("pyoxigraph"):
+        oxigraph = _outcome(tmp_path, src, syntax)
+    assert serd[0] == oxigraph[0], (serd, oxigraph)
+    if serd[0] == "ok":
+        assert serd[1] == oxigraph[1]
+
+
+@needs_serd
+@pytest.mark.parametrize(("name", "data"), [
+    ("bad.ttl", b"<urn:example:s> <http://e/p> \"open .\n<urn:example:t> <http://e/p> 1 .\n"),
+    ("bad.trig", b"<urn:ex:g> { <urn:example:s> <http://e/p> 1 . \n"),
+    ("bad.nq", b"<urn:example:s> <http://e/p> <urn:x:o> <urn:ex:g> <urn:ex:h> .\n"),
+])
+def test_syntax_error_exit_2_one_line_naming_the_file(tmp_path: Path, name: str,
+                                                      data: bytes) -> None:
+    src = tmp_path / name
+    src.write_bytes(data)
+    fmt = ["--output-format", "nt"] if name.endswith(".ttl") else []
+    for command in (["canonicalize", str(src), "-o", str(tmp_path / f"out-{name}"), *fmt],
+                    ["check", str(src)]):
+        code, err = _command(command)
+        assert code == 2 and err.count("\n") == 1 and str(src) in err, err
+        assert "Traceback" not in err
+    assert not (tmp_path / f"out-{name}").exists()

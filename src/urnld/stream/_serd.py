@@ -97,7 +97,7 @@ def reader_names() -> dict[str, str]:
     return names
 
 
-def faithful(path: str, *, order: bool = True) -> bool:
+def faithful(path: str, *, order: bool = True, turtle: bool = True) -> bool:
     """Whether the serd path reads the Turtle or TriG file *path* exactly as the pyoxigraph
     path does: not both the ``_:b1`` and the ``_:B1`` label style, which serd renames into
     one another; no collections or blank-node property lists nested past :data:`MAX_DEPTH`
@@ -105,7 +105,9 @@ def faithful(path: str, *, order: bool = True) -> bool:
     written) no anonymous blank node (``[ ]``) and no collection (``( )``), whose statements
     pyoxigraph gives in an order of its own and under labels it invents. A search for the
     bytes ``[``, ``(`` and ``_:B`` first (most files hold none: one read of the file); where
-    one is found, the scanner reads the whole file (no parse: a few milliseconds a MB).
+    one is found, the scanner reads the whole file (no parse: a few milliseconds a MB). In any
+    syntax (*turtle* False: N-Triples, N-Quads, only this is looked for), no NUL byte: serd
+    takes one for the end of the document.
 
     >>> import tempfile, os
     >>> with tempfile.NamedTemporaryFile("wb", suffix=".ttl", delete=False) as f:
@@ -123,16 +125,22 @@ def faithful(path: str, *, order: bool = True) -> bool:
     c = _accel.speedups
     if c is None or not hasattr(c, "serd_probe"):
         return False
-    marks = (b"[", b"(", b"_:B")
+    if path == "-":
+        return not turtle  # N-Triples on stdin is read once (the pass refuses a NUL byte)
+    marks = (b"[", b"(", b"_:B") if turtle else ()
     with open_input(path) as (fin, _size):
         tail = b""
         while block := fin.read(1 << 20):
+            if b"\0" in block:
+                return False
             # "_:B" may straddle two blocks: the last two bytes go with the next
             if any(m in tail + block[:2] or m in block for m in marks):
                 break
             tail = block[-2:]
         else:
             return True
+    if not turtle:
+        return True
     with open_input(path) as (fin, _size):
         anonymous, both_styles, deep = c.serd_probe(fin.read)
     return not (both_styles or deep or (order and anonymous))
@@ -253,6 +261,10 @@ def _error(
         reason = (f"{message}: serd, urnld's reader of {syntax}, renames one into the other, and "
                   "the second style was met after statements were written; set URNLD_SERD=0 to "
                   "read the document with pyoxigraph")
+    elif kind == "nul":
+        reason = (f"cannot parse as {syntax}: a NUL byte (U+0000), which serd, urnld's reader "
+                  f"of {syntax}, takes for the end of the document; set URNLD_SERD=0 to read it "
+                  "with pyoxigraph")
     elif kind == "depth":
         reason = (f"cannot parse as {syntax}: collections or blank-node property lists nested "
                   f"more than {MAX_DEPTH:,} levels deep: refused (nested too deeply)")

@@ -631,8 +631,8 @@ def _serd_run(
     inp.guard(given_only=True)
     prefixes: dict[str, str] | None = None
     relabel: Callable[[bytes], bytes] | None = None
-    if inp.syntax not in LINE_SYNTAXES and not _serd.faithful(inp.path,
-                                                              order=fout is not None):
+    if not _serd.faithful(inp.path, order=fout is not None,
+                          turtle=inp.syntax not in LINE_SYNTAXES):
         return False
     if fout is not None and inp.syntax not in LINE_SYNTAXES:
         labels = BlankLabels()

@@ -456,6 +456,12 @@ next_block(SP *c)
         }
         return 0;
     }
+    if (memchr(p, 0, n) != NULL) {
+        /* serd takes a NUL byte for the end of the document: what follows would be lost */
+        Py_DECREF(b);
+        sp_fail(c, "nul", "a NUL byte (U+0000)");
+        return -1;
+    }
     if (!c->seeded) {
         c->seeded = 1;
         uint64_t h = fnv1a(p, n < SERD_SEED_BYTES ? n : SERD_SEED_BYTES);

@@ -109,7 +109,7 @@ def convert(nt: Path, syntax: str) -> Path:
     out = nt.with_suffix("." + FORMATS[syntax][1])
     if not out.exists():
         quads = ox.parse(path=str(nt), format=ox.RdfFormat.N_TRIPLES)
-        if syntax == "nquads":
+        if syntax in ("nquads", "trig"):
             quads = (ox.Quad(q.subject, q.predicate, q.object,
                              ox.NamedNode(f"urn:example:graph:{i % 7}") if i % 3 == 0
                              else ox.DefaultGraph()) for i, q in enumerate(quads))

@@ -612,7 +612,7 @@ def _header_prefixes(inp: _Input) -> dict[str, str] | None:
             for _ in itertools.islice(parser, BATCH_STATEMENTS):
                 pass
             return dict(parser.prefixes)
-    except (SyntaxError, ValueError, OSError):
+    except (SyntaxError, ValueError, OSError, MemoryError):  # MemoryError: a token too long
         return None
 
 

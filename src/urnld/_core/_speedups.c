@@ -33,9 +33,9 @@
  *                                         again (only where libserd was found at build time:
  *                                         URNLD_HAVE_SERD; readers() says which);
  *   serd_probe(read)                      whether a Turtle or TriG document holds anonymous
- *                                         blank nodes or collections, both label styles or
- *                                         nesting past the bound (the serd path leaves
- *                                         those to pyoxigraph);
+ *                                         blank nodes or collections, both label styles,
+ *                                         nesting past the bound or a NUL byte (the serd
+ *                                         path leaves those to pyoxigraph);
  *   iri_resolve(base, ref)                RFC 3986 reference resolution (the serd pass's);
  *   readers()                             the native readers built in: ("serd", version) or ().
  *
@@ -152,7 +152,7 @@ static PyMethodDef methods[] = {
     {"serd_pass", (PyCFunction)(void (*)(void))sp_serd_pass, METH_FASTCALL,
      "serd_pass(read, emit, directive, config, ctx) -> (statements, error | None)"},
     {"serd_probe", (PyCFunction)(void (*)(void))sp_serd_probe, METH_FASTCALL,
-     "serd_probe(read) -> (anonymous, both_label_styles, deep)"},
+     "serd_probe(read) -> (anonymous, both_label_styles, unfit)"},
     {"iri_resolve", (PyCFunction)(void (*)(void))sp_iri_resolve, METH_FASTCALL,
      "iri_resolve(base, ref) -> str: RFC 3986 reference resolution"},
 #endif

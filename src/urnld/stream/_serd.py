@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import gc
 import os
+import re
 from collections.abc import Callable, Mapping
 from typing import IO, Final
 
@@ -58,6 +59,12 @@ MAX_TOKEN: Final = 16 << 20
 CHUNK_STATEMENTS: Final = 8192
 #: ``URNLD_SERD=0`` (at run time) sends every syntax through pyoxigraph.
 SWITCH_ENV: Final = "URNLD_SERD"
+
+
+# What faithful() looks for in one pass over a block: a NUL byte, and in Turtle and TriG the
+# bytes that may start an anonymous node or a collection, or a label of the "_:B1" style.
+_MARKS: Final = re.compile(rb"[\[(\x00]|_:B")
+_NUL: Final = re.compile(rb"\x00")
 
 
 class SerdUnfit(Exception):  # a signal, not an error the caller sees
@@ -127,14 +134,15 @@ def faithful(path: str, *, order: bool = True, turtle: bool = True) -> bool:
         return False
     if path == "-":
         return not turtle  # N-Triples on stdin is read once (the pass refuses a NUL byte)
-    marks = (b"[", b"(", b"_:B") if turtle else ()
+    marks = _MARKS if turtle else _NUL
     with open_input(path) as (fin, _size):
         tail = b""
         while block := fin.read(1 << 20):
-            if b"\0" in block:
-                return False
             # "_:B" may straddle two blocks: the last two bytes go with the next
-            if any(m in tail + block[:2] or m in block for m in marks):
+            found = marks.search(tail + block[:2]) or marks.search(block)
+            if found is not None:
+                if found.group() == b"\0":
+                    return False
                 break
             tail = block[-2:]
         else:
@@ -142,8 +150,8 @@ def faithful(path: str, *, order: bool = True, turtle: bool = True) -> bool:
     if not turtle:
         return True
     with open_input(path) as (fin, _size):
-        anonymous, both_styles, deep = c.serd_probe(fin.read)
-    return not (both_styles or deep or (order and anonymous))
+        anonymous, both_styles, unfit = c.serd_probe(fin.read)
+    return not (both_styles or unfit or (order and anonymous))
 
 
 def usable(in_fmt: str, out_fmt: str | None) -> bool:

@@ -1139,11 +1139,12 @@ sp_free(SP *c)
     writer_free(&c->w);
 }
 
-/* serd_probe(read) -> (anonymous, both_label_styles, deep): the whole Turtle or TriG document
+/* serd_probe(read) -> (anonymous, both_label_styles, unfit): the whole Turtle or TriG document
  * read by the scanner alone (no serd, nothing kept): does it hold "[" or "(" outside strings,
  * IRIs and comments (anonymous blank nodes, collections: pyoxigraph's statement order for
- * those is its own), blank-node labels of both the "b1" and "B1" style, or brackets nested
- * past SERD_MAX_DEPTH (which serd would recurse into; pyoxigraph reads them)? */
+ * those is its own), blank-node labels of both the "b1" and "B1" style, or (unfit) brackets
+ * nested past SERD_MAX_DEPTH (which serd would recurse into; pyoxigraph reads them) or a NUL
+ * byte (serd's end of input)? */
 static PyObject *
 sp_serd_probe(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
 {
@@ -1172,7 +1173,9 @@ sp_serd_probe(PyObject *self, PyObject *const *args, Py_ssize_t nargs)
             break;
         }
         c.feed.n = 0;
-        if (scan_block(&c, (const unsigned char *)PyBytes_AS_STRING(b), (size_t)n, &c.feed) < 0) {
+        if (memchr(PyBytes_AS_STRING(b), 0, (size_t)n) != NULL)
+            deep = 1;
+        else if (scan_block(&c, (const unsigned char *)PyBytes_AS_STRING(b), (size_t)n, &c.feed) < 0) {
             if (PyErr_Occurred())
                 ok = 0;
             else

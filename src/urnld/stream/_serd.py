@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import gc
 import os
-import re
 from collections.abc import Callable, Mapping
 from typing import IO, Final
 
@@ -59,12 +58,6 @@ MAX_TOKEN: Final = 16 << 20
 CHUNK_STATEMENTS: Final = 8192
 #: ``URNLD_SERD=0`` (at run time) sends every syntax through pyoxigraph.
 SWITCH_ENV: Final = "URNLD_SERD"
-
-
-# What faithful() looks for in one pass over a block: a NUL byte, and in Turtle and TriG the
-# bytes that may start an anonymous node or a collection, or a label of the "_:B1" style.
-_MARKS: Final = re.compile(rb"[\[(\x00]|_:B")
-_NUL: Final = re.compile(rb"\x00")
 
 
 class SerdUnfit(Exception):  # a signal, not an error the caller sees
@@ -134,15 +127,16 @@ def faithful(path: str, *, order: bool = True, turtle: bool = True) -> bool:
         return False
     if path == "-":
         return not turtle  # N-Triples on stdin is read once (the pass refuses a NUL byte)
-    marks = _MARKS if turtle else _NUL
+    marks = (b"[", b"(", b"_:B") if turtle else ()
     with open_input(path) as (fin, _size):
         tail = b""
         while block := fin.read(1 << 20):
-            # "_:B" may straddle two blocks: the last two bytes go with the next
-            found = marks.search(tail + block[:2]) or marks.search(block)
-            if found is not None:
-                if found.group() == b"\0":
-                    return False
+            if b"\0" in block:
+                return False
+            # "_:B" may straddle two blocks: the last two bytes go with the next (bytes'
+            # own search, a few times faster than one regular expression for all three)
+            seam = tail + block[:2]
+            if any(m in block or m in seam for m in marks):
                 break
             tail = block[-2:]
         else:

@@ -55,11 +55,24 @@ def test_everyday_commands_load_no_heavy_library(argv, nt, tmp_path):
 
 
 def test_the_probe_sees_heavy_imports(tmp_path):
-    # The probe must report what it looks for, or the test above passes vacuously. Turtle
+    # The probe must report what it looks for, or the test above passes vacuously. RDF/XML
     # streams through pyoxigraph's parser, and no further: rdflib is not loaded for it.
+    rdf = tmp_path / "one.rdf"
+    rdf.write_text('<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#">'
+                   '<rdf:Description rdf:about="urn:example:a">'
+                   '<p xmlns="http://e/" rdf:resource="urn:example:b"/>'
+                   "</rdf:Description></rdf:RDF>\n")
+    assert _loaded(["check", str(rdf)], tmp_path) == ["pyoxigraph"]
+
+
+def test_turtle_checked_by_serd_loads_no_heavy_library(tmp_path):
+    # where the accelerator reads Turtle with libserd, pyoxigraph is not even imported
+    from urnld.stream import _serd
+
     ttl = tmp_path / "one.ttl"
     ttl.write_text("<urn:example:a> <http://e/p> <urn:example:b> .\n")
-    assert _loaded(["check", str(ttl)], tmp_path) == ["pyoxigraph"]
+    expected = [] if _serd.available() else ["pyoxigraph"]
+    assert _loaded(["check", str(ttl)], tmp_path) == expected
 
 
 def test_a_source_tree_without_a_build_runs_in_pure_python(tmp_path) -> None:

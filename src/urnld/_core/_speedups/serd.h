@@ -524,6 +524,12 @@ sp_read_error(void *stream)
 
 /* Characters IRIREF excludes (after \u escapes are decoded): controls, space, <>"{}|^`\ */
 static int
+hex_digit(unsigned char b)
+{
+    return DIGIT(b) || ((b | 0x20) >= 'a' && (b | 0x20) <= 'f');
+}
+
+static int
 bad_iri_byte(unsigned char b)
 {
     if (b > '`')
@@ -595,6 +601,20 @@ has_scheme(const uint8_t *s, size_t n)
     return 0;
 }
 
+/* Whether a reference without a scheme has a ":" before its first "/", "?" or "#" (which
+ * no relative reference may: RFC 3986 §4.2). */
+static int
+colon_in_first_segment(const uint8_t *s, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '/' || s[i] == '?' || s[i] == '#')
+            return 0;
+        if (s[i] == ':')
+            return 1;
+    }
+    return 0;
+}
+
 /* The absolute IRI of a URI or CURIE node into out. Returns 0, or -1 (error set, or
  * sp_fail). */
 static int
@@ -607,6 +627,12 @@ node_iri(SP *c, const SerdNode *n, SBuf *out)
                 c->failed = 1;
                 return -1;
             }
+        }
+        else if (colon_in_first_segment(n->buf, n->n_bytes)) {
+            /* RFC 3986 §4.2: no relative reference (and no scheme: "://x", "1a:b") */
+            sp_fail(c, "syntax", "invalid IRI <%.200s>: no scheme, and a colon in its first "
+                    "segment", (const char *)n->buf);
+            return -1;
         }
         else if (!c->have_base) {
             sp_fail(c, "syntax", "relative IRI <%.200s> and no base IRI to resolve it against",
@@ -644,6 +670,39 @@ node_iri(SP *c, const SerdNode *n, SBuf *out)
         high |= q[i] & 0x80;
         if (bad_iri_byte(q[i])) {
             sp_fail(c, "syntax", "invalid IRI character U+%04X in <%.200s>", (unsigned)q[i],
+                    (const char *)n->buf);
+            return -1;
+        }
+        /* RFC 3987 pct-encoded: "%" and two hexadecimal digits (pyoxigraph checks it too) */
+        if (q[i] == '%' && (i + 2 >= out->n || !hex_digit(q[i + 1]) || !hex_digit(q[i + 2]))) {
+            sp_fail(c, "syntax", "invalid percent-encoding in <%.200s>", (const char *)n->buf);
+            return -1;
+        }
+    }
+    if (memchr(q, '[', out->n) != NULL || memchr(q, ']', out->n) != NULL) {
+        /* RFC 3987: brackets only around an IP literal, the host of an authority */
+        size_t i = 0, end;
+        while (i < out->n && q[i] != ':')
+            i++;
+        int ok = i + 2 < out->n && q[i + 1] == '/' && q[i + 2] == '/';
+        if (ok) {
+            size_t a = i + 3;
+            for (end = a; end < out->n && q[end] != '/' && q[end] != '?' && q[end] != '#'; end++)
+                ;
+            size_t host = a;
+            for (size_t k = a; k < end; k++)
+                if (q[k] == '@')
+                    host = k + 1;
+            const unsigned char *close = memchr(q + host, ']', end - host);
+            ok = host < end && q[host] == '[' && close != NULL &&
+                 memchr(q + host + 1, '[', end - host - 1) == NULL &&
+                 memchr(close + 1, ']', (size_t)(q + end - (close + 1))) == NULL &&
+                 memchr(q + end, '[', out->n - end) == NULL &&
+                 memchr(q + end, ']', out->n - end) == NULL &&
+                 memchr(q, '[', host) == NULL && memchr(q, ']', host) == NULL;
+        }
+        if (!ok) {
+            sp_fail(c, "syntax", "invalid IRI <%.200s>: \"[\" or \"]\" outside an IP literal",
                     (const char *)n->buf);
             return -1;
         }

@@ -355,7 +355,11 @@ class CheckReport(_ReportBase):
              "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b,
                           "count": n, "spellings": n, "sizes": {"2": n, …}},
              "errors": {"count": n, "truncated": b,
-                        "lines": [{"source": s, "line": n, "message": m}]}}
+                        "lines": [{"source": s, "line": n, "message": m}]},
+             # only when reading met some (see record_note):
+             "notes": {"count": n, "truncated": b, "codes": {code: n},
+                       "items": [{"source": s, "where": w, "code": c, "message": m,
+                                  "count": n}]}}
 
         Every ``count``/``occurrences``/``distinct`` is exact, at any size. A map with
         ``"truncated": true`` shows the ``max_examples`` smallest keys (code-point order) with

@@ -60,6 +60,7 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
         self._key: str | None = None  # the key pyld expanded last (then drops, or not)
         self._file_base = file_base
         self.resolved_under_file = 0
+        self._well_formed: dict[str, bool] = {}
 
     def _index(self, value: Any, pointer: str) -> None:
         # The ids of the document's (pyld's copy's) objects: alive for the whole expansion,
@@ -140,31 +141,36 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
         self, active_ctx: Any, value: Any, base: Any = None, vocab: bool = False,
         local_ctx: Any = None, defined: Any = None,
     ) -> Any:
-        result = super()._expand_iri(active_ctx, value, base=base, vocab=vocab,
-                                     local_ctx=local_ctx, defined=defined)
-        if local_ctx is not None or not self._stack or not isinstance(value, str):
+        # Called for every key and IRI of the document: the plain call, few tests after it.
+        result = _EXPAND_IRI(self, active_ctx, value, base, vocab, local_ctx, defined)
+        if local_ctx is not None or not self._stack or type(value) is not str:
             return result  # a context being processed: its own errors are pyld's
-        element = self._stack[-1][1]
         if base is None:
             # A key (or pyld looking at a key or a type before expanding it): values are
             # always expanded with a base argument.
-            if vocab and isinstance(element, dict) and value in element:
+            if vocab and value in self._stack[-1][1]:
                 self._key = value  # dropped or kept: on_property_dropped says
-                if isinstance(result, str) and result.startswith("_:"):
+                if type(result) is str and result[:2] == "_:":
                     self._note(self._where(value), "jsonld-dropped-key",
                                f"key {value!r} expands to the blank node {result!r}: RDF has "
                                "no blank-node properties, its statements are dropped")
             return result
-        if not isinstance(result, str) or result.startswith(("@", "_:")):
+        if type(result) is not str or result[:1] == "@" or result[:2] == "_:":
             return result
-        if not _WELL_FORMED.match(result):
+        well_formed = self._well_formed.get(result)
+        if well_formed is None:
+            well_formed = self._well_formed[result] = _WELL_FORMED.match(result) is not None
+        if not well_formed:
             self._note(self._value_where(value), "jsonld-dropped-iri",
                        f"{value!r} expands to {result!r}, not a well-formed absolute IRI: "
                        "the statements it is part of are dropped")
-        elif (self._file_base is not None and not _SCHEME.match(value)
-              and result.startswith("file:")):
+        elif (self._file_base is not None and result[:5] == "file:"
+              and not _SCHEME.match(value)):
             self.resolved_under_file += 1
         return result
+
+
+_EXPAND_IRI = _pyld.JsonLdProcessor._expand_iri
 
 
 def reading_notes(document: Any, *, loader: Any = None,

@@ -92,3 +92,22 @@ def test_a_failing_later_output_leaves_the_old_outdir(
     assert good.exists()
     assert sorted(p.name for p in out.iterdir()) == sorted(Path(p).name for p in inputs)
     assert [p.name for p in work.iterdir()] == ["out"]
+
+
+def test_jsonld_notes_same_on_both_engines(
+    dask_scheduler: str, tmp_path: Path, capsys, monkeypatch
+) -> None:
+    # What reading JSON-LD drops (issue 36) is in the Dask engine's check report too: its
+    # document task runs the library's file job, notes included.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d.jsonld").write_text(json.dumps({
+        "@context": {"name": "https://schema.org/name"}, "@id": "urn:example:a",
+        "name": "Ada", "nickname": "dropped", "https://schema.org/knows": {"@id": "not an iri"},
+    }))
+    (tmp_path / "b.nt").write_text("<urn:example:b> <http://e/p> <urn:example:c> .\n")
+    outs = []
+    for engine in (["--engine", "local"], ["--engine", "dask", "--scheduler", dask_scheduler]):
+        assert main(["check", "d.jsonld", "b.nt", "--json", *engine]) == 0
+        outs.append(json.loads(capsys.readouterr().out))
+    assert outs[0]["notes"] == outs[1]["notes"]
+    assert outs[0]["notes"]["codes"] == {"jsonld-dropped-iri": 1, "jsonld-dropped-key": 1}

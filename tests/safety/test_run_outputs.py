@@ -228,3 +228,18 @@ def test_a_document_read_with_a_catalog_is_bounded(
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "d.jsonld" in err and f"{size - 1:,} bytes" in err, err
     assert _files(work) == before
+
+
+def test_fix_base_reads_a_bounded_document(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # fix-base (which takes --catalog) read its input whole, whatever its size.
+    size = (work / "d.jsonld").stat().st_size
+    monkeypatch.setattr("urnld.cli._fix_base.MAX_FIX_BYTES", size - 1)
+    before = _files(work)
+    assert main(["fix-base", "d.jsonld", "--catalog", "cat", "-o", "fixed.jsonld"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "d.jsonld" in err and f"{size - 1:,} bytes" in err, err
+    assert _files(work) == before
+    monkeypatch.setattr("urnld.cli._fix_base.MAX_FIX_BYTES", size)
+    assert main(["fix-base", "d.jsonld", "--catalog", "cat", "-o", "fixed.jsonld"]) in (0, 1)

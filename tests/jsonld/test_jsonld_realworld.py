@@ -4,7 +4,7 @@ The documents in ``tests/data/realworld/jsonld/`` are published examples (W3C Th
 Description 1.1 and Verifiable Credentials 2.0; sources and licences in its ``NOTE.md``), with
 the contexts they name vendored beside them and served by a catalog: nothing is fetched. Each
 reader of JSON-LD as RDF — the in-memory reader (:func:`urnld.read.read`, what ``urnld check``
-and ``validate`` use) and the streaming path (:func:`urnld.stream.canonicalize_file`, what
+and ``validate`` use), ``Graph(store="URN").parse`` and the streaming path (:func:`urnld.stream.canonicalize_file`, what
 ``urnld canonicalize`` uses) — must give the statements plain pyld's ``to_rdf`` gives, as sets
 with blank nodes compared up to isomorphism (RDF canonicalization), except that URNs are in
 canonical form: urnld changes nothing but URNs.
@@ -67,6 +67,17 @@ def _read(path: Path) -> str:
     return str(read(path, catalog=_catalog()).serialize(format="nquads"))
 
 
+def _store(path: Path) -> str:
+    from rdflib import Dataset
+
+    import urnld.rdf  # noqa: F401  # registers the URN store
+
+    ds = Dataset(store="URN")
+    ds.parse(data=path.read_bytes(), format="json-ld", publicID=path.as_uri(),
+             catalog=_catalog())
+    return str(ds.serialize(format="nquads"))
+
+
 def _stream(path: Path, tmp_path: Path) -> str:
     from urnld.read import read
     from urnld.stream import canonicalize_file
@@ -85,7 +96,7 @@ def test_the_corpus_is_there() -> None:
 
 
 @pytest.mark.parametrize("path", DOCUMENTS, ids=[p.name for p in DOCUMENTS])
-@pytest.mark.parametrize("reader", ["read", "stream"])
+@pytest.mark.parametrize("reader", ["read", "store", "stream"])
 def test_urnld_reads_the_statements_of_the_algorithm(
     path: Path, reader: str, tmp_path: Path
 ) -> None:
@@ -94,5 +105,6 @@ def test_urnld_reads_the_statements_of_the_algorithm(
     with warnings.catch_warnings():
         # References resolved against the file's location are said (a warning): not checked here.
         warnings.simplefilter("ignore", URNContextWarning)
-        got = _read(path) if reader == "read" else _stream(path, tmp_path)
+        got = {"read": lambda: _read(path), "store": lambda: _store(path),
+               "stream": lambda: _stream(path, tmp_path)}[reader]()
     assert canonical_nquads(got) == canonical_nquads(_canonical_urns(expected))

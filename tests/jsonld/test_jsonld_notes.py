@@ -55,6 +55,17 @@ def test_each_drop_is_placed_by_its_json_pointer() -> None:
     assert "'not an iri'" in by_where["/http:~1~1schema.org~1knows/1/@id"]
 
 
+def test_the_urn_hazards_of_the_contexts_are_notes_too() -> None:
+    # 'yang:eth0' stays as written: the term maps to a URN namespace with no gen-delim at its
+    # end, which JSON-LD 1.1 uses as a prefix only with "@prefix": true (was a stderr line of
+    # the in-memory reader only, and nothing on the streaming path).
+    doc = {"@context": {"yang": "urn:ietf:params:xml:ns:yang:ietf-interfaces"},
+           "@id": "yang:eth0", "https://schema.org/p": 1}
+    notes = reading_notes(doc, base="http://example.org/")
+    assert [(n.where, n.code) for n in notes] == [("/@id", "jsonld-prefix-not-usable")]
+    assert notes[0].message.startswith("'yang:eth0' was not expanded: term 'yang' maps")
+
+
 def test_a_document_that_drops_nothing_has_no_notes() -> None:
     doc = {"@context": {"@vocab": "http://schema.org/"}, "@id": "urn:example:a", "name": "x",
            "knows": {"@id": "http://example.org/b"}}

@@ -331,6 +331,9 @@ NOTE_CODES = {
     "jsonld-dropped-iri": "a node or value whose IRI is not well-formed is dropped",
     "jsonld-file-base": "relative references were resolved against the file's location",
     "jsonld-warning": "the JSON-LD processor warned while reading the document",
+    "jsonld-scheme-term": "a term is named like a URI scheme the document uses",
+    "jsonld-prefix-not-usable": "a term maps to a URN namespace JSON-LD will not use as a "
+                                "prefix (no gen-delim at its end, no \"@prefix\": true)",
     "jsonld-not-analysed": "the document is too large to be looked at for what reading drops",
 }
 

@@ -8,7 +8,9 @@ and a relative reference in a file with no ``@base`` is resolved against the fil
 algorithm (pyld's, on the document with its contexts from the same loader the readers use) and
 says each of these, with the JSON pointer (RFC 6901) of the key or value as written; pyld's own
 warnings (an invalid language tag, a term that looks like a keyword) come with the document's
-pointer ``""``.
+pointer ``""``, and so do the URN hazards of its contexts that are not errors (a term named like
+a URI scheme the document uses, a URN namespace term JSON-LD will not use as a prefix), placed
+at the value they name when it is written in the document.
 
 These are findings, not errors: the statements the readers give are the algorithm's.
 """
@@ -20,7 +22,10 @@ import warnings
 from typing import Any, NamedTuple
 
 from pyld import jsonld as _pyld
-from pyld.context_resolver import ContextResolver
+
+from ._api import _Resolver
+from ._canon import Canonicalizer
+from ._hazards import _pointer, context_hazards
 
 __all__ = ["ReadingNote", "reading_notes"]
 
@@ -34,8 +39,10 @@ class ReadingNote(NamedTuple):
     """One thing reading a document dropped or warned about.
 
     ``where``: the JSON pointer of the key or value as written (``""``: the document);
-    ``code``: ``jsonld-dropped-key``, ``jsonld-dropped-iri``, ``jsonld-file-base`` or
-    ``jsonld-warning``; ``message``: what happened, in words.
+    ``code``: ``jsonld-dropped-key``, ``jsonld-dropped-iri``, ``jsonld-file-base``,
+    ``jsonld-warning``, or ``jsonld-`` and the code of a URN hazard of the contexts
+    (:class:`urnld.jsonld.Hazard`: ``jsonld-scheme-term``, ``jsonld-prefix-not-usable``);
+    ``message``: what happened, in words.
     """
 
     where: str
@@ -173,6 +180,26 @@ class _Processor(_pyld.JsonLdProcessor):  # type: ignore[misc]
 _EXPAND_IRI = _pyld.JsonLdProcessor._expand_iri
 
 
+def _iris(expanded: Any) -> set[str]:
+    """The IRIs of an expanded document: node ids, types and properties."""
+    found: set[str] = set()
+    stack = [expanded]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, dict):
+            for key, held in value.items():
+                if key in ("@id", "@type"):
+                    found.update(v for v in (held if isinstance(held, list) else [held])
+                                 if isinstance(v, str))
+                elif key[:1] != "@":
+                    found.add(key)
+                if key != "@value":
+                    stack.append(held)
+    return found
+
+
 def reading_notes(document: Any, *, loader: Any = None,
                   base: str | None = None) -> list[ReadingNote]:
     """What reading *document* (parsed JSON) as RDF against *base* drops or warns about; its
@@ -193,20 +220,24 @@ def reading_notes(document: Any, *, loader: Any = None,
         loader = URNDocumentLoader({})
     file_base = base if base is not None and base[:5].lower() == "file:" else None
     processor = _Processor(file_base)
-    options: dict[str, Any] = {
-        "documentLoader": loader,
-        # A private cache: pyld's shared one is keyed by URL, whatever the loader.
-        "contextResolver": ContextResolver(
-            _pyld.LRUCache(maxsize=_pyld.RESOLVED_CONTEXT_CACHE_MAX_SIZE), loader),
-    }
+    # A private cache (pyld's shared one is keyed by URL, whatever the loader) that remembers
+    # the contexts it resolves, as written: the URN hazards of the contexts are judged on them.
+    resolver = _Resolver(loader, Canonicalizer(), None, rewrite=False)
+    options: dict[str, Any] = {"documentLoader": loader, "contextResolver": resolver}
     if base is not None:
         options["base"] = base
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            processor.expand(document, options)
+            expanded = processor.expand(document, options)
+            # Invalid URNs are the check report's findings already: not judged again here.
+            hazards = context_hazards(resolver.contexts, _iris(expanded), {})
         except (_pyld.JsonLdError, RecursionError, ValueError, TypeError, KeyError):
             return []
+    for hazard in hazards:
+        named = re.match(r"'([^']+)'", hazard.message)
+        where = _pointer(document, named[1]) if named else None
+        processor._note(where or "", f"jsonld-{hazard.code}", hazard.message)
     for w in caught:
         if issubclass(w.category, (SyntaxWarning, UserWarning)):
             processor._note("", "jsonld-warning", str(w.message))

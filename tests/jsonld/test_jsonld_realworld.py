@@ -108,3 +108,20 @@ def test_urnld_reads_the_statements_of_the_algorithm(
         got = {"read": lambda: _read(path), "store": lambda: _store(path),
                "stream": lambda: _stream(path, tmp_path)}[reader]()
     assert canonical_nquads(got) == canonical_nquads(_canonical_urns(expected))
+
+
+@pytest.mark.parametrize("path", DOCUMENTS, ids=[p.name for p in DOCUMENTS])
+def test_check_notes_say_what_the_reader_says(path: Path) -> None:
+    # The notes of check (issue 36) count the references resolved against the file's location
+    # as the streaming reader's warning does, and the published examples drop nothing else.
+    import re
+
+    from urnld.files import ReadingOptions, check
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", URNContextWarning)
+        report = check(path, reading=ReadingOptions(catalog=_catalog()))
+    said = [re.search(r"(\d+) IRIs? resolved", str(w.message)) for w in caught]
+    noted = [re.match(r"(\d+) IRIs? resolved", m) for _s, _w, _c, m, _n in report.iter_notes()]
+    assert [m[1] for m in said if m] == [m[1] for m in noted if m]
+    assert {c for _s, _w, c, _m, _n in report.iter_notes()} <= {"jsonld-file-base"}

@@ -156,3 +156,21 @@ def test_same_bytes_on_both_code_paths(doc: Path, tmp_path: Path, catalog: bool)
         outs.append(proc.stdout)
     assert outs[0] == outs[1]
     assert json.loads(outs[0])["notes"]["count"] == 5
+
+
+SUITE = Path(__file__).resolve().parents[1] / "data" / "w3c" / "json-ld-api" / "tests"
+
+
+@pytest.mark.parametrize(("test", "where"), [
+    ("wf01", "/@id"), ("wf03", "/http:~1~1example.com~1bar/@id"), ("wf04", "/@type/1"),
+    ("wf07", "/@id"),
+])
+def test_w3c_ill_formed_iris_are_the_ones_the_suite_drops(test: str, where: str) -> None:
+    # The suite's toRdf "well-formed" tests: the IRI noted is absent from the expected output.
+    doc = json.loads((SUITE / "toRdf" / f"{test}-in.jsonld").read_text(encoding="utf-8"))
+    notes = [n for n in reading_notes(doc, base=f"https://w3c.github.io/json-ld-api/tests/"
+                                      f"toRdf/{test}-in.jsonld")
+             if n.code == "jsonld-dropped-iri"]
+    assert [n.where for n in notes] == [where]
+    iri = notes[0].message.split("'")[1]
+    assert f"<{iri}>" not in (SUITE / "toRdf" / f"{test}-out.nq").read_text(encoding="utf-8")

@@ -232,7 +232,7 @@ def reading_notes(document: Any, *, loader: Any = None,
             expanded = processor.expand(document, options)
             # Invalid URNs are the check report's findings already: not judged again here.
             hazards = context_hazards(resolver.contexts, _iris(expanded), {})
-        except (_pyld.JsonLdError, RecursionError, ValueError, TypeError, KeyError):
+        except (_pyld.JsonLdError, RecursionError):
             return []
     for hazard in hazards:
         named = re.match(r"'([^']+)'", hazard.message)

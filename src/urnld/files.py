@@ -309,5 +309,12 @@ def _jsonld_notes(src: str, report: CheckReport, *, source: str,
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
         return  # the reader has refused it already
     base = reading.base if reading.base is not None else Path(src).resolve().as_uri()
-    for note in reading_notes(document, loader=loader_for(reading.catalog), base=base):
+    try:
+        notes = reading_notes(document, loader=loader_for(reading.catalog), base=base)
+    except Exception as e:  # pyld failing where the reader did not: said, never fatal
+        report.record_note(source, "", "jsonld-not-analysed",
+                           f"what reading it drops could not be looked for: "
+                           f"{type(e).__name__}: {e}")
+        return
+    for note in notes:
         report.record_note(source, note.where, note.code, note.message)

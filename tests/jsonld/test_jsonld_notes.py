@@ -174,3 +174,18 @@ def test_w3c_ill_formed_iris_are_the_ones_the_suite_drops(test: str, where: str)
     assert [n.where for n in notes] == [where]
     iri = notes[0].message.split("'")[1]
     assert f"<{iri}>" not in (SUITE / "toRdf" / f"{test}-out.nq").read_text(encoding="utf-8")
+
+
+def test_a_failing_analysis_is_a_note_not_a_crash(
+    doc: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(*args: object, **kwargs: object) -> list[ReadingNote]:
+        raise TypeError("pyld changed")
+
+    monkeypatch.setattr("urnld.jsonld.reading_notes", broken)
+    with pytest.warns(URNContextWarning):
+        report = check(doc, name="d.jsonld")
+    assert [(c, m) for _s, _w, c, m, _n in report.iter_notes()] == [(
+        "jsonld-not-analysed",
+        "what reading it drops could not be looked for: TypeError: pyld changed")]
+    assert report.statements_in > 0

@@ -334,7 +334,8 @@ NOTE_CODES = {
     "jsonld-scheme-term": "a term is named like a URI scheme the document uses",
     "jsonld-prefix-not-usable": "a term maps to a URN namespace JSON-LD will not use as a "
                                 "prefix (no gen-delim at its end, no \"@prefix\": true)",
-    "jsonld-not-analysed": "the document is too large to be looked at for what reading drops",
+    "jsonld-not-analysed": "the document could not be looked at for what reading drops (too "
+                           "large, or the JSON-LD processor failed)",
 }
 
 

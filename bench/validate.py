@@ -5,6 +5,7 @@
     python bench/validate.py --dump part-00000.nt --store disk   # your own dump; store on disk
     python bench/validate.py --triples 100000 --pyshacl          # also the pyshacl evaluator
     python bench/validate.py --endpoint --no-in-process          # also --endpoint on Oxigraph
+    python bench/validate.py --triples 300000 --compare --no-in-process  # same as pyshacl?
 
 The data: one file of ``bench/gen_dump.py`` (written as Turtle by pyoxigraph with
 ``--syntax turtle``), validated with the default shapes (``urn.ttl`` + ``catalog.ttl``). Whole
@@ -21,6 +22,10 @@ test extra, on a free loopback port, its database in a temporary directory) and 
 validate --endpoint URL -q``: its CPU is the client's plus what the server spent during the
 run (read from ``/proc``), its memory the client's; the ratios to the local ``validate`` are
 printed too.
+
+``--compare`` validates the data with the plan and with ``--evaluator pyshacl`` in this
+process and compares the results as sets of (focus node, path, value, source shape, component,
+severity), blank nodes as "a blank node" (each engine labels them its own way).
 """
 
 from __future__ import annotations
@@ -152,6 +157,30 @@ def in_process(data: Path, store: str, repeat: int) -> None:
         print(f"  {name:34} {t:8.2f} s   {t / base:5.2f}×")
 
 
+def compare(data: Path) -> None:
+    from rdflib import BNode
+
+    from urnld.shacl import Report, validate
+
+    def keys(report: Report) -> set[tuple[object, ...]]:
+        def term(t: object) -> object:
+            return "_:" if isinstance(t, BNode) else t
+
+        return {(term(r.focus_node), r.path_text, term(r.value), r.shape_text, r.component,
+                 r.severity) for r in report.results}
+
+    start = time.process_time()
+    plan = validate(str(data))
+    middle = time.process_time()
+    reference = validate(str(data), evaluator="pyshacl")
+    end = time.process_time()
+    a, b = keys(plan), keys(reference)
+    print(f"plan: {len(plan.results)} results ({middle - start:.1f} s CPU); pyshacl: "
+          f"{len(reference.results)} results ({end - middle:.1f} s CPU); identical sets: "
+          f"{'yes' if a == b else 'NO'} (only plan {len(a - b)}, only pyshacl {len(b - a)}); "
+          f"conforms equal: {plan.conforms == reference.conforms}")
+
+
 def _load_turtle(server: object, data: Path) -> None:
     import httpx
 
@@ -171,6 +200,8 @@ def main() -> None:
     parser.add_argument("--pyshacl", action="store_true",
                         help="also time --evaluator pyshacl (slow: 50x check at 1M)")
     parser.add_argument("--no-in-process", action="store_true")
+    parser.add_argument("--compare", action="store_true",
+                        help="compare the plan's results with pyshacl's (slow: pyshacl)")
     parser.add_argument("--endpoint", action="store_true",
                         help="also validate --endpoint against an Oxigraph server of the data")
     args = parser.parse_args()
@@ -187,6 +218,8 @@ def main() -> None:
             server.load(data) if data.suffix == ".nt" else _load_turtle(server, data)
             print(f"loaded {data.name} into Oxigraph in {time.perf_counter() - start:.1f} s")
         try:
+            if args.compare:
+                compare(data)
             whole_commands(data, args.store, args.repeat, args.pyshacl,
                            f"{server.base}/query" if server else None)
         finally:

@@ -40,10 +40,10 @@ from rdflib.term import Node
 
 from ._report import ValidationResult, render_term
 
-__all__ = ["RUN_ROWS", "ResultSink", "Results", "Tally"]
+__all__ = ["RUN_ROWS", "ResultSink", "Results", "Tally", "external_sort"]
 
 #: Rows a sink holds in memory before it writes them, sorted, to a run on disk.
-RUN_ROWS = 1 << 16
+RUN_ROWS = 1 << 15
 _BLOCK = 2048  # rows per pickled block of a run
 
 _RANK = {"Violation": 0, "Warning": 1, "Info": 2}
@@ -251,6 +251,29 @@ class Results(Sequence[ValidationResult]):
 
     def __repr__(self) -> str:
         return f"<Results: {self._count}>"
+
+
+def external_sort(rows: Iterable[tuple[Any, ...]], *, directory: str | None = None,
+                  run_rows: int | None = None) -> Iterator[tuple[Any, ...]]:
+    """*rows* sorted, in bounded memory: runs of *run_rows* (None: :data:`RUN_ROWS`) sorted and
+    written to anonymous temporary files, then merged.
+
+    >>> list(external_sort([(3, "c"), (1, "a"), (2, "b")], run_rows=2))
+    [(1, 'a'), (2, 'b'), (3, 'c')]
+    """
+    size = RUN_ROWS if run_rows is None else run_rows
+    runs: list[_Run] = []
+    batch: list[tuple[Any, ...]] = []
+    for row in rows:
+        batch.append(row)
+        if len(batch) >= size:
+            batch.sort()
+            runs.append(_Run(batch, directory))
+            batch = []
+    batch.sort()
+    if not runs:
+        return iter(batch)
+    return heapq.merge(*runs, batch)
 
 
 def results_of(items: Iterable[ValidationResult]) -> Results:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from ._blanks import BlankLabels, invented, relabel_chunks, relabel_nquads
     from ._files import (
         atomic_output,
+        defer_to_run,
         open_input,
         open_regular,
         output_transaction,
@@ -94,7 +95,7 @@ if TYPE_CHECKING:
         without_repair_nids,
     )
     from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
-    from ._term_check import CheckFields, check_fields, check_term
+    from ._term_check import CheckFields, check_fields, check_term, fields_function
     from ._terms import (
         POLICY_OK_NIDS,
         SPELLING,
@@ -135,6 +136,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "invented": ("_blanks", "invented"),
     "relabel_nquads": ("_blanks", "relabel_nquads"),
     "atomic_output": ("_files", "atomic_output"),
+    "defer_to_run": ("_files", "defer_to_run"),
     "open_input": ("_files", "open_input"),
     "output_transaction": ("_files", "output_transaction"),
     "outside_transaction": ("_files", "outside_transaction"),
@@ -194,6 +196,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "TermRule": ("_terms", "TermRule"),
     "TermVerdict": ("_terms", "TermVerdict"),
     "check_fields": ("_term_check", "check_fields"),
+    "fields_function": ("_term_check", "fields_function"),
     "check_term": ("_term_check", "check_term"),
     "is_rdflib_internal": ("_terms", "is_rdflib_internal"),
     "is_urn_like": ("_terms", "is_urn_like"),
@@ -276,8 +279,10 @@ __all__ = [
     "check_term",
     "cluster_stats",
     "default_memory_budget",
+    "defer_to_run",
     "extra_statements",
     "extras_of_report",
+    "fields_function",
     "get_syntax",
     "handoff_runs",
     "invented",

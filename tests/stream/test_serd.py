@@ -613,3 +613,17 @@ def test_iri_references_as_pyoxigraph_reads_them(tmp_path: Path, doc: bytes) -> 
     serd = outcome()
     with reader("pyoxigraph"):
         assert outcome() == serd
+
+
+@needs_serd
+@pytest.mark.parametrize("count", [3, 20, 21, 40])
+def test_many_prefixes_of_one_length_written_as_pyoxigraph_writes_them(tmp_path: Path,
+                                                                        count: int) -> None:
+    # namespaces of equal length: pyoxigraph's writer keeps their order up to 20 of them
+    head = b"".join(b"@prefix p%02d: <http://example.org/n%02d/> .\n" % (i, i)
+                    for i in range(count))
+    body = b"".join(b"<http://example.org/n%02d/s> <http://e/p> <urn:example:a> .\n" % i
+                    for i in range(count))
+    out, _ = run(tmp_path, head + body, "turtle")
+    with reader("pyoxigraph"):
+        assert run(tmp_path, head + body, "turtle")[0] == out

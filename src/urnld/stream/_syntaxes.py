@@ -654,6 +654,12 @@ def _serd_run(
         prefixes = _header_prefixes(inp)
         if prefixes is None:
             return False
+        # pyoxigraph's writer orders them longest namespace first with Rust's unstable sort,
+        # which keeps the order of equal lengths only up to 20 (an insertion sort): past that,
+        # with a tie, its order is its own
+        lengths = [len(ns.encode("utf-8")) for ns in output_prefixes(prefixes).values()]
+        if len(lengths) > 20 and len(set(lengths)) < len(lengths):
+            return False
     with open_input(inp.path) as (fin, _size):
         sniffer = _Sniffer(fin, inp.syntax, inp.source)
 

@@ -402,9 +402,9 @@ def canonicalize_files(
 
         check_output_format(output_format)
     files = stat_inputs(inputs)
-    from ._documents import streams
+    from ._documents import partitions
 
-    route = _router(input_format, lambda fmt: streams(fmt, output_format, iris),
+    route = _router(input_format, lambda fmt: partitions(fmt, output_format, iris),
                     catalog=catalog, base=base, hazards=hazards)
     routes = [route(f) for f in files]
     names = output_names([f.path for f in files])
@@ -492,6 +492,7 @@ def check_files(
     on_unreadable: Callable[[str, Exception], None] | None = None,
     memory_budget: int | None = None,
     reading: ReadingOptions | None = None,
+    options: CanonOptions | None = None,
 ) -> CheckReport:
     """Check the URNs of RDF files on a Dask cluster; return the merged report.
 
@@ -510,9 +511,15 @@ def check_files(
     ``on_unreadable``, it is called instead with the input as given and the error, in input
     order, and the other inputs are checked (what ``urnld check`` does with several files).
     ``reading`` (:class:`urnld.files.ReadingOptions`) gives ``input_format``, ``catalog``,
-    ``base`` and ``hazards`` as one value (the keywords are then ignored).
+    ``base`` and ``hazards`` as one value (the keywords are then ignored). ``options``
+    (:class:`urnld.stream.CanonOptions`, as :func:`urnld.files.check` takes it): the Dask
+    engine checks by the default policy, without the locator modes; other options are
+    refused, as ``urnld check --engine dask`` refuses them.
     """
     _check_args(workers, scheduler, partition_size)
+    if options is not None and options != CanonOptions():
+        raise URNError("the Dask engine checks with the default options only "
+                       "(no policy, no locators)")
     if reading is not None:
         input_format, catalog, base, hazards = (reading.format, reading.catalog, reading.base,
                                                 reading.hazards)

@@ -15,6 +15,7 @@ from .._kernel import (
     extras_of_report,
     ntriples,
     record_extras,
+    resolve_options,
 )
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
@@ -590,6 +591,7 @@ def digest_files(
     scheduler: str | None = None,
     ignore_components: bool = False,
     literals: bool = False,
+    options: CanonOptions | None = None,
 ) -> dict[str, str]:
     """RDFC-1.0 digest of every input file on its own, one Dask task per file.
 
@@ -600,9 +602,14 @@ def digest_files(
     the files, not their union (moving a statement to another file changes them). Each file is
     held in memory by its task; RDFC-1.0 cannot be split below one file.
     Raises as :func:`canonicalize_files`, plus ``urnld.rdf``'s errors for blank-node structures
-    too complex to canonicalize.
+    too complex to canonicalize. ``options`` (:class:`urnld.stream.CanonOptions`) may give
+    ``ignore_components`` and ``literals`` as one value; the digest takes no other option.
     """
     _check_args(workers, scheduler, DEFAULT_PARTITION_SIZE)
+    opts = resolve_options(options, ignore_components=ignore_components, literals=literals)
+    if opts.replace(ignore_components=False, literals=False) != CanonOptions():
+        raise URNError("digest_files takes ignore_components and literals only")
+    ignore_components, literals = opts.ignore_components, opts.literals
     files = stat_inputs(inputs)
     with client_for(workers, scheduler) as client:
         digests = _map(

@@ -4,6 +4,8 @@
     python bench/validate.py --triples 300000 --syntax turtle --repeat 3
     python bench/validate.py --dump part-00000.nt --store disk   # your own dump; store on disk
     python bench/validate.py --triples 100000 --pyshacl          # also the pyshacl evaluator
+    python bench/validate.py --endpoint --no-in-process          # also --endpoint on Oxigraph
+    python bench/validate.py --triples 300000 --compare --no-in-process  # same as pyshacl?
 
 The data: one file of ``bench/gen_dump.py`` (written as Turtle by pyoxigraph with
 ``--syntax turtle``), validated with the default shapes (``urn.ttl`` + ``catalog.ttl``). Whole
@@ -14,6 +16,16 @@ run is a fresh process; its CPU seconds (user + system) and peak memory (``ru_ma
 from the operating system (``os.wait4``). Prints the median of ``--repeat`` runs of each and
 the ratios to ``check``, then the same in one process: ``urnld.shacl.validate`` against
 ``urnld.stream.check_file``.
+
+``--endpoint`` loads the same data into an ``oxigraph serve`` of its own (the server from the
+test extra, on a free loopback port, its database in a temporary directory) and adds ``urnld
+validate --endpoint URL -q``: its CPU is the client's plus what the server spent during the
+run (read from ``/proc``), its memory the client's; the ratios to the local ``validate`` are
+printed too.
+
+``--compare`` validates the data with the plan and with ``--evaluator pyshacl`` in this
+process and compares the results as sets of (focus node, path, value, source shape, component,
+severity), blank nodes as "a blank node" (each engine labels them its own way).
 """
 
 from __future__ import annotations
@@ -47,8 +59,20 @@ def _data(triples: int, syntax: str, tmp: Path) -> Path:
     return out
 
 
+SERVER: list[int] = []  # the pid of the Oxigraph server of --endpoint
+
+
+def _server_cpu() -> float:
+    if not SERVER:
+        return 0.0
+    fields = Path(f"/proc/{SERVER[0]}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _run(argv: list[str]) -> tuple[float, float, float, int]:
-    """CPU seconds, wall seconds, peak MiB and the exit status of one whole command."""
+    """CPU seconds (with the server's, for --endpoint), wall seconds, peak MiB and the exit
+    status of one whole command."""
+    server = _server_cpu() if "--endpoint" in argv else None
     start = time.perf_counter()
     with open(os.devnull, "wb") as null:
         proc = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
@@ -59,23 +83,31 @@ def _run(argv: list[str]) -> tuple[float, float, float, int]:
     code = os.waitstatus_to_exitcode(status)
     if code not in (0, 1):
         raise SystemExit(f"{' '.join(argv)} exited {code}: {err.decode(errors='replace')}")
-    return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, code
+    spent = usage.ru_utime + usage.ru_stime
+    if server is not None:
+        spent += _server_cpu() - server
+    return spent, wall, usage.ru_maxrss / 1024, code
 
 
-def _commands(data: Path, store: str, pyshacl: bool) -> dict[str, list[str]]:
+def _commands(data: Path, store: str, pyshacl: bool, endpoint: str | None
+              ) -> dict[str, list[str]]:
     urnld = str(Path(sys.executable).with_name("urnld"))
     commands = {
         "check": [urnld, "check", str(data)],
         "validate": [urnld, "validate", str(data), "-q", "--store", store],
     }
+    if endpoint:
+        commands["validate --endpoint (client+server)"] = [
+            urnld, "validate", "--endpoint", endpoint, "-q", "--timeout", "3600"]
     if pyshacl:
         commands["validate --evaluator pyshacl"] = [urnld, "validate", str(data), "-q",
                                                     "--evaluator", "pyshacl"]
     return commands
 
 
-def whole_commands(data: Path, store: str, repeat: int, pyshacl: bool) -> None:
-    commands = _commands(data, store, pyshacl)
+def whole_commands(data: Path, store: str, repeat: int, pyshacl: bool,
+                   endpoint: str | None = None) -> None:
+    commands = _commands(data, store, pyshacl, endpoint)
     runs: dict[str, list[tuple[float, float, float, int]]] = {k: [] for k in commands}
     for _ in range(repeat):
         for name, argv in commands.items():  # A B A B: a drift of the machine hits both
@@ -92,6 +124,13 @@ def whole_commands(data: Path, store: str, repeat: int, pyshacl: bool) -> None:
         rss = statistics.median(r[2] for r in rs)
         print(f"  {name:34} {cpu:8.2f} {wall:8.2f} {rss:9.0f} {cpu / base_cpu:7.2f} "
               f"{rss / base_rss:9.2f}")
+    if endpoint:
+        local = runs["validate"]
+        remote = runs["validate --endpoint (client+server)"]
+        ratio = [statistics.median(r[i] for r in remote) / statistics.median(r[i] for r in local)
+                 for i in range(3)]
+        print(f"  --endpoint / local validate: CPU {ratio[0]:.2f}×, wall {ratio[1]:.2f}×, "
+              f"client memory {ratio[2]:.2f}×")
 
 
 def in_process(data: Path, store: str, repeat: int) -> None:
@@ -118,6 +157,39 @@ def in_process(data: Path, store: str, repeat: int) -> None:
         print(f"  {name:34} {t:8.2f} s   {t / base:5.2f}×")
 
 
+def compare(data: Path) -> None:
+    from rdflib import BNode
+
+    from urnld.shacl import Report, validate
+
+    def keys(report: Report) -> set[tuple[object, ...]]:
+        def term(t: object) -> object:
+            return "_:" if isinstance(t, BNode) else t
+
+        return {(term(r.focus_node), r.path_text, term(r.value), r.shape_text, r.component,
+                 r.severity) for r in report.results}
+
+    start = time.process_time()
+    plan = validate(str(data))
+    middle = time.process_time()
+    reference = validate(str(data), evaluator="pyshacl")
+    end = time.process_time()
+    a, b = keys(plan), keys(reference)
+    print(f"plan: {len(plan.results)} results ({middle - start:.1f} s CPU); pyshacl: "
+          f"{len(reference.results)} results ({end - middle:.1f} s CPU); identical sets: "
+          f"{'yes' if a == b else 'NO'} (only plan {len(a - b)}, only pyshacl {len(b - a)}); "
+          f"conforms equal: {plan.conforms == reference.conforms}")
+
+
+def _load_turtle(server: object, data: Path) -> None:
+    import httpx
+
+    with data.open("rb") as f:
+        r = httpx.post(f"{server.base}/store?default", content=f,  # type: ignore[attr-defined]
+                       headers={"Content-Type": "text/turtle"}, timeout=3600)
+    r.raise_for_status()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--triples", type=int, default=1_000_000)
@@ -128,10 +200,31 @@ def main() -> None:
     parser.add_argument("--pyshacl", action="store_true",
                         help="also time --evaluator pyshacl (slow: 50x check at 1M)")
     parser.add_argument("--no-in-process", action="store_true")
+    parser.add_argument("--compare", action="store_true",
+                        help="compare the plan's results with pyshacl's (slow: pyshacl)")
+    parser.add_argument("--endpoint", action="store_true",
+                        help="also validate --endpoint against an Oxigraph server of the data")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         data = args.dump or _data(args.triples, args.syntax, Path(tmp))
-        whole_commands(data, args.store, args.repeat, args.pyshacl)
+        server = None
+        if args.endpoint:
+            sys.path.insert(0, str(HERE))
+            from endpoint import Server
+
+            server = Server(Path(tmp) / "oxigraph")
+            SERVER.append(server.process.pid)
+            start = time.perf_counter()
+            server.load(data) if data.suffix == ".nt" else _load_turtle(server, data)
+            print(f"loaded {data.name} into Oxigraph in {time.perf_counter() - start:.1f} s")
+        try:
+            if args.compare:
+                compare(data)
+            whole_commands(data, args.store, args.repeat, args.pyshacl,
+                           f"{server.base}/query" if server else None)
+        finally:
+            if server is not None:
+                server.stop()
         if not args.no_in_process:
             in_process(data, args.store, args.repeat)
 

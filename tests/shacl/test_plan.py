@@ -91,6 +91,63 @@ def test_disk_and_memory_stores_agree(tmp_path: Path) -> None:
     assert not any(p.name.startswith("urnld-shacl-") for p in tmp_path.iterdir())
 
 
+def test_results_spilled_to_disk_and_a_store_loaded_in_batches_give_the_same_report(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """At dump scale the results wait on disk in sorted runs and a store on disk is loaded in
+    batches: both made tiny here, the report is the one held whole in memory, in order."""
+    from urnld.shacl import _plan, _results
+
+    subprocess.run([sys.executable, str(REPO / "bench" / "gen_dump.py"), str(tmp_path / "d"),
+                    "--triples", "3000", "--files", "1", "--quads-every", "0",
+                    "--gz-every", "0"], check=True, capture_output=True)
+    dump = str(next((tmp_path / "d").iterdir()))
+    whole = validate(dump)
+    monkeypatch.setattr(_results, "RUN_ROWS", 7)
+    monkeypatch.setattr(_plan, "DISK_BATCH", 50)
+    spilled = validate(dump, store=str(tmp_path))
+    assert len(whole.results) > 100
+    assert list(spilled.results) == list(whole.results)
+    assert list(spilled.results) == sorted(whole.results, key=lambda r: r.sort_key())
+    assert spilled.counts() == whole.counts() == Report(whole.conforms,
+                                                         tuple(whole.results)).counts()
+    assert sum(spilled.counts().values()) == len(spilled.results)
+    assert spilled.results[3] == whole.results[3]  # random access, too
+    assert not any(p.name.startswith("urnld-") for p in tmp_path.iterdir())
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Violation", "Warning", "Info"]),
+                          st.integers(0, 5), st.sampled_from(["a", "b", None]),
+                          st.text(max_size=3)), max_size=40),
+       st.integers(1, 9))
+def test_a_sink_gives_its_results_sorted_however_many_runs_it_wrote(
+        rows: list[tuple[str, int, str | None, str]], run_rows: int) -> None:
+    """Sorted runs merged (:mod:`urnld.shacl._results`) are the sort of everything held whole:
+    the same results, in :meth:`ValidationResult.sort_key` order, ties in the order found."""
+    from rdflib.namespace import SH
+
+    from urnld.shacl._results import ResultSink
+
+    def fill(sink: ResultSink) -> None:
+        steps = {sev: sink.step(path=DCT.identifier, component=SH.PatternConstraintComponent,
+                                severity=SH[sev], source_shape=EX.S, shape_text="ex:S",
+                                path_text="dcterms:identifier")
+                 for sev in ("Violation", "Warning", "Info")}
+        for severity, n, value, message in rows:
+            sink.add(steps[severity], EX[f"r{n}"], None if value is None else Literal(value),
+                     message=message)
+
+    small, whole = ResultSink(run_rows=run_rows), ResultSink(run_rows=10**6)
+    fill(small)
+    fill(whole)
+    got, expected = list(small.results()), list(whole.results())
+    assert got == expected
+    assert [r.sort_key() for r in got] == sorted(r.sort_key() for r in got)
+    assert sorted(map(repr, got)) == sorted(
+        repr(r) for r in list(whole.results()))  # nothing lost, nothing added
+    assert len(got) == len(rows) == sum(small.tally.values())
+
+
 # -- where each shape ran -----------------------------------------------------------------------
 
 MIXED = PREFIXES + """

@@ -94,7 +94,7 @@ if TYPE_CHECKING:
         without_repair_nids,
     )
     from ._spill import handoff_runs, set_spill_directory, spill_directory, spill_settings
-    from ._term_check import CheckFields, check_fields, check_term
+    from ._term_check import CheckFields, check_fields, check_term, fields_function
     from ._terms import (
         POLICY_OK_NIDS,
         SPELLING,
@@ -194,6 +194,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "TermRule": ("_terms", "TermRule"),
     "TermVerdict": ("_terms", "TermVerdict"),
     "check_fields": ("_term_check", "check_fields"),
+    "fields_function": ("_term_check", "fields_function"),
     "check_term": ("_term_check", "check_term"),
     "is_rdflib_internal": ("_terms", "is_rdflib_internal"),
     "is_urn_like": ("_terms", "is_urn_like"),
@@ -278,6 +279,7 @@ __all__ = [
     "default_memory_budget",
     "extra_statements",
     "extras_of_report",
+    "fields_function",
     "get_syntax",
     "handoff_runs",
     "invented",

@@ -23,6 +23,7 @@ import argparse
 import json
 import sys
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 from ._policy_options import add_policy_options, policy_from_args
@@ -107,7 +108,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _summary(report: Report) -> dict[str, int]:
-    return dict(sorted(Counter(r.severity for r in report.results).items()))
+    found: Counter[str] = Counter()
+    for (_, _, severity), n in report.counts().items():
+        found[severity] += n
+    return dict(sorted(found.items()))
 
 
 def _short(iri: str) -> str:
@@ -121,7 +125,7 @@ def _short(iri: str) -> str:
 def _print_text(report: Report) -> None:
     from ._common import colour, is_terminal, print_table
 
-    nsm = report.graph.namespace_manager
+    nsm = report.namespace_manager  # not .graph: that builds the whole report graph
     rows = []
     for r in report.results:
         d = r.to_dict(nsm)
@@ -176,21 +180,29 @@ def _run(args: argparse.Namespace) -> int:
         more = f" and {len(fallback) - 3} more" if len(fallback) > 3 else ""
         print(f"urnld validate: {len(fallback)} shape{'s' if len(fallback) != 1 else ''} ran "
               f"on pyshacl: {shown}{more}", file=sys.stderr)
-    wants_records = bool(args.findings or args.sarif or args.html or args.format == "json")
     out: dict[str, Any] = {}
-    if wants_records:
+    if args.html or args.format == "json":
         out = {"ok": not failing(report, args.fail_on), "conforms": report.conforms,
                "summary": _summary(report), "counts": _counts(report),
                "engines": dict(report.engines), **report.to_dict()}
+
+    def records() -> Iterable[dict[str, Any]]:
+        # The streamed lists read the results one at a time: a report of millions of results
+        # waits on disk, and is never held whole for them.
+        if "results" in out:
+            return out["results"]  # type: ignore[no-any-return]
+        nsm = report.namespace_manager
+        return (r.to_dict(nsm) for r in report.results)
+
     if args.findings:
         from ._findings import FindingsWriter, validate_records
 
         with FindingsWriter(args.findings) as writer:
-            writer.write_all(validate_records(out["results"]))
+            writer.write_all(validate_records(records()))
     if args.sarif:
         from ._findings import write_shacl_sarif
 
-        write_shacl_sarif(args.sarif, out["results"])
+        write_shacl_sarif(args.sarif, records())
     if args.html:
         from ._html_report import validate_document, write_html
 
@@ -258,7 +270,9 @@ def _validate(args: argparse.Namespace) -> Report:
 
 def _counts(report: Report) -> list[dict[str, Any]]:
     """Exact counts per source shape, component and severity, largest first."""
-    found = Counter((r.shape_text, _short(str(r.component)), r.severity) for r in report)
+    found: Counter[tuple[str, str, str]] = Counter()
+    for (shape, component, severity), n in report.counts().items():
+        found[(shape, _short(component), severity)] += n
     return [{"source_shape": shape, "component": component, "severity": severity, "count": n}
             for (shape, component, severity), n in sorted(
                 found.items(), key=lambda kv: (-kv[1], kv[0]))]
@@ -270,17 +284,17 @@ def failing(report: Report, fail_on: str = "info") -> bool:
     A result of a severity SHACL does not define (a shape may use its own IRI) counts as a
     violation: an unknown level is never let through.
 
-    >>> from types import SimpleNamespace as R
-    >>> report = R(conforms=False, results=[R(severity="Warning")])
+    >>> from urnld.shacl import Report
+    >>> report = Report(False, (), tally={("ex:S", "ex:C", "Warning"): 1})
     >>> failing(report), failing(report, "warning"), failing(report, "violation")
     (True, True, False)
     """
     if report.conforms:
         return False
-    if not report.results:  # not conforming, and nothing to weigh: fail
+    severities = {severity for (_, _, severity), n in report.counts().items() if n}
+    if not severities:  # not conforming, and nothing to weigh: fail
         return True
     floor = _LEVELS.index(fail_on)
     return any(
-        _LEVELS.index(r.severity.lower()) >= floor if r.severity.lower() in _LEVELS else True
-        for r in report.results
+        _LEVELS.index(s.lower()) >= floor if s.lower() in _LEVELS else True for s in severities
     )

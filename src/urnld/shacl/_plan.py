@@ -9,8 +9,11 @@ judge each distinct value once with the URN core.
 
 from __future__ import annotations
 
+import ctypes
+import itertools
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol
@@ -20,11 +23,13 @@ from rdflib.namespace import SH
 from rdflib.term import Node
 
 from ._compile import Root, Step
-from ._report import ValidationResult, render_path, render_term
+from ._report import render_path, render_term
+from ._results import ResultSink, external_sort
 from ._rules import RULES, URNSH, key_function, narrows, switched_on
 from ._terms import LANG_PREFIX, LIT_PREFIX, Encoded, Plain, decode_literal, needs_encoding
 
-__all__ = ["AUTO_DISK_BYTES", "Backend", "LocalStore", "execute", "load_store", "store_directory"]
+__all__ = ["AUTO_DISK_BYTES", "DISK_BATCH", "Backend", "LocalStore", "execute", "load_store",
+           "store_directory"]
 
 # What a result says when its shape has no sh:message (pyshacl's wording where it has one).
 _DEFAULT_MESSAGES = {
@@ -73,12 +78,19 @@ class Backend(Protocol):
     """Where the plan's queries run: rows of terms, in the backend's own term type."""
 
     terms: Plain
+    #: where sorting on disk writes its runs (None: the system's temporary directory)
+    spill: str | None
 
     def select(self, sparql: str) -> Iterable[Sequence[Any]]: ...
 
     def node(self, term: Any) -> Node | None: ...
 
     def text(self, term: Any) -> str | None: ...
+
+
+#: Quads a store on disk takes in one bulk load (its memory is about proportional to this).
+DISK_BATCH = 1 << 17
+_NODE_CACHE = 1 << 15  # store terms -> rdflib terms, per store
 
 
 class LocalStore:
@@ -91,6 +103,7 @@ class LocalStore:
 
         self.store = store
         self.directory = directory
+        self.spill = directory
         self._nodes: dict[Any, Node] = {}
         self._blank = ox.BlankNode
 
@@ -102,6 +115,8 @@ class LocalStore:
             return None
         found = self._nodes.get(term)
         if found is None:
+            if len(self._nodes) >= _NODE_CACHE:
+                self._nodes.clear()  # bounded: results name nodes close to one another
             found = self._nodes[term] = _to_rdflib(term)
         return found
 
@@ -113,9 +128,8 @@ class LocalStore:
 
     def describe(self, nodes: Iterable[Node]) -> Graph:
         """What the store says about these blank nodes and the blank nodes they reach."""
-        back: dict[Node, Any] = {v: k for k, v in self._nodes.items() if isinstance(v, BNode)}
         graph = Graph()
-        todo = [back[n] for n in nodes if n in back]
+        todo = [self._blank(str(n)) for n in nodes if isinstance(n, BNode)]
         seen: set[Any] = set()
         while todo:
             b = todo.pop()
@@ -173,14 +187,40 @@ def load_store(
         store = ox.Store(where) if where is not None else ox.Store()
         for i, quads in enumerate(quad_sources):
             prefix = f"d{i}_" if len(quad_sources) > 1 else None
-            store.bulk_extend(_prepared(quads, predicates, prefix))
+            prepared = _prepared(quads, predicates, prefix)
+            if where is None:
+                store.bulk_extend(prepared)
+                continue
+            # On disk, in batches: one bulk_extend buffers what it is given before it writes
+            # (measured: 0.8 GB for a million statements, 0.25 GB in batches of 128k, the same
+            # at four million), and the store on disk is there to keep memory flat.
+            while batch := list(itertools.islice(prepared, DISK_BATCH)):
+                store.bulk_extend(batch)
         if where is not None:
             store.optimize()
     except BaseException:
         if where is not None:
             shutil.rmtree(where, ignore_errors=True)
         raise
+    _give_back_memory()
     return LocalStore(store, where)
+
+
+def _give_back_memory() -> None:
+    """Hand the memory the load freed back to the system, where the C library can.
+
+    pyoxigraph's loader allocates from several threads; glibc keeps what they freed in
+    per-thread arenas, so after a load of four million statements the process held 150 MB it
+    no longer used, and the queries' memory came on top of it. ``malloc_trim`` (glibc only:
+    elsewhere this does nothing) returns it.
+    """
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError):  # not glibc (musl has no malloc_trim)
+        return
+    trim(0)
 
 
 def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -> Iterator[Any]:
@@ -273,28 +313,24 @@ def _messages(step: Step, shapes: Graph) -> Callable[[Node, Node | None], str]:
 class _Out:
     """How one step's rows become results: the texts that do not depend on the row, once."""
 
-    __slots__ = ("emit", "node", "path_text", "severity", "shape_text", "shapes", "step",
-                 "word")
+    __slots__ = ("node", "number", "shapes", "sink", "step", "word")
 
     def __init__(self, step: Step, texts: _Texts, node: Callable[[Any], Node | None],
-                 emit: Callable[[ValidationResult], None]) -> None:
-        self.step, self.node, self.emit, self.shapes = step, node, emit, texts.shapes
-        self.path_text, self.shape_text = texts.path_and_shape(step.path, step.shape)
-        self.severity = str(step.severity).rsplit("#", 1)[-1]
+                 sink: ResultSink) -> None:
+        self.step, self.node, self.sink, self.shapes = step, node, sink, texts.shapes
+        path_text, shape_text = texts.path_and_shape(step.path, step.shape)
+        self.number = sink.step(path=step.path, component=step.component,
+                                severity=step.severity, source_shape=step.shape,
+                                shape_text=shape_text, message_terms=step.messages,
+                                path_text=path_text)
         self.word = _messages(step, texts.shapes)
 
     def add(self, focus: Node | None, value: Node | None, path: Node | None = None,
-            path_text: str | None = None) -> None:
+            path_text: str = "") -> None:
         if focus is None:
             return
-        step = self.step
-        self.emit(ValidationResult(
-            focus_node=focus, path=step.path if path is None else path, value=value,
-            component=step.component, severity=self.severity,
-            message=self.word(focus, value), source_shape=step.shape,
-            path_text=self.path_text if path_text is None else path_text,
-            shape_text=self.shape_text, message_terms=step.messages,
-            severity_term=step.severity))
+        self.sink.add(self.number, focus, value, path_text=path_text,
+                      message=self.word(focus, value), path=path)
 
     def rows(self, rows: Iterable[Sequence[Any]]) -> None:
         node, kind = self.node, self.step.kind
@@ -322,20 +358,17 @@ def execute(
     roots: Sequence[Root],
     backend: Backend,
     shapes: Graph,
+    sink: ResultSink,
     *,
     progress: Callable[[int, int], None] | None = None,
-    emit: Callable[[ValidationResult], None] | None = None,
-) -> list[ValidationResult]:
-    """Run every step of *roots* on *backend*: the results (unsorted), or, with *emit*, each
-    result handed to it as it is found (and an empty list returned).
+) -> None:
+    """Run every step of *roots* on *backend*, each result handed to *sink* as it is found.
 
     The steps of urnld's own components that ask the same (focus node, value) pairs (a node
     shape with three components, two shapes with the same targets) share one query and one
     reading of its rows.
     """
     texts = _Texts(shapes)
-    results: list[ValidationResult] = []
-    sink = emit if emit is not None else results.append
     steps = [s for r in roots for s in r.steps]
     groups: dict[str, list[Step]] = {}
     for step in steps:
@@ -356,7 +389,6 @@ def execute(
             done += 1
         if progress is not None:
             progress(done, total)
-    return results
 
 
 def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out]) -> None:
@@ -364,57 +396,79 @@ def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out]) -> Non
     value judged by its lexical form; the URN core's verdicts are cached per distinct string
     (a catalog repeats its URNs), in bounded memory. ``urnsh:uniqueByEquivalence`` judges a
     value against the holders of its equivalence class, gathered first."""
-    live: list[tuple[Callable[[str | None, Any], bool], _Out]] = []
+    by_text: list[tuple[Callable[[str | None], bool], _Out]] = []
+    by_pair: list[tuple[Callable[[str | None, Any], bool], _Out]] = []
     for step, out in zip(group, outs, strict=True):
-        test = _unique_test(step, backend) if RULES[step.component].needs_graph else \
-            _value_test(step)
-        if test is not None:
-            live.append((test, out))
-    if not live:
+        if RULES[step.component].needs_graph:
+            unique = _unique_test(step, backend)
+            if unique is not None:
+                by_pair.append((unique, out))
+        else:
+            test = RULES[step.component].text_check(step.params)
+            if test is not None:
+                by_text.append((test, out))
+    if not by_text and not by_pair:
         return
     node, text = backend.node, backend.text
     column = 0 if group[0].path is None else 1
+    # A catalog repeats its values: the text tests' verdicts on a spelling, once per distinct
+    # spelling (bounded), so a row costs a lookup; the uniqueness test depends on the focus.
+    failing: dict[str | None, tuple[_Out, ...]] = {}
     for row in backend.select(group[0].sparql):
         raw = row[column]
         t = text(raw)
-        focus = value = None
-        for test, out in live:
-            if test(t, row[0]):
-                if focus is None:
-                    focus = node(row[0])
-                    value = focus if column == 0 else node(raw)
+        outs_failed = failing.get(t)
+        if outs_failed is None:
+            if len(failing) >= _VERDICTS:
+                failing.clear()
+            outs_failed = failing[t] = tuple(out for test, out in by_text if test(t))
+        if by_pair:
+            this = row[0]
+            pair_failed = [out for test, out in by_pair if test(t, this)]
+            if pair_failed:
+                outs_failed = outs_failed + tuple(pair_failed)
+        if outs_failed:
+            focus = node(row[0])
+            value = focus if column == 0 else node(raw)
+            for out in outs_failed:
                 out.add(focus, value)
 
 
-def _value_test(step: Step) -> Callable[[str | None, Any], bool] | None:
-    test = RULES[step.component].text_check(step.params)
-    if test is None:
-        return None
-    return lambda text, focus: test(text)
+#: How many distinct spellings :func:`_judge` keeps verdicts for before starting afresh.
+_VERDICTS = 1 << 15
 
 
 def _unique_test(step: Step, backend: Backend) -> Callable[[str | None, Any], bool] | None:
     """``urnsh:uniqueByEquivalence`` (:func:`._rules.index_holders` and the SPARQL's
     ``!sameTerm(?other, $this) && urnfn:equivalent(…)``, on the store's own terms): the path's
-    values of every subject grouped by their canonical assigned name."""
+    values of every subject grouped by their canonical assigned name.
+
+    A focus node holds the key of each of its values itself, so "another subject holds an
+    equivalent value" is "two subjects hold that key". The (key, subject) pairs are sorted on
+    disk past :data:`._results.RUN_ROWS` (:func:`._results.external_sort`), so only the keys
+    held twice stay in memory, however many records the catalog has.
+    """
     if not switched_on(step.params.get(RULES[step.component].param)):
         return None
     text = backend.text
     key_of = key_function()
     narrow = narrows(step.params.get("onlyURNs"))
-    holders: dict[str, Any] = {}  # key -> one holder, or a set of them once there are two
-    for subject, value in backend.select(step.holders or ""):
-        t = text(value)
-        key = None if t is None else key_of(t)
-        if key is None:
-            continue
-        seen = holders.get(key)
-        if seen is None:
-            holders[key] = subject
-        elif isinstance(seen, set):
-            seen.add(subject)
-        elif seen != subject:
-            holders[key] = {seen, subject}
+
+    def pairs() -> Iterator[tuple[str, str]]:
+        for subject, value in backend.select(step.holders or ""):
+            t = text(value)
+            key = None if t is None else key_of(t)
+            if key is not None:
+                yield key, str(subject)
+
+    shared: set[str] = set()
+    last_key = last_subject = None
+    for key, subject in external_sort(pairs(), directory=backend.spill):
+        if key == last_key:
+            if subject != last_subject:
+                shared.add(key)
+        else:
+            last_key, last_subject = key, subject
 
     def test(t: str | None, focus: Any) -> bool:
         if narrow and (t is None or t[:4].lower() != "urn:"):
@@ -422,9 +476,7 @@ def _unique_test(step: Step, backend: Backend) -> Callable[[str | None, Any], bo
         key = None if t is None else key_of(t)
         if key is None:
             return True  # not a URN
-        seen = holders.get(key)
-        # another subject holds an equivalent value
-        return isinstance(seen, set) or (seen is not None and seen != focus)
+        return key in shared  # held by this focus node and another subject
 
     return test
 

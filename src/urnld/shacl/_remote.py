@@ -42,6 +42,7 @@ class RemoteStore:
     """
 
     terms: Plain = Plain()
+    spill: str | None = None  # sorting on disk in the system's temporary directory
 
     def __init__(self, endpoint: Endpoint, *, graph: str | None = None,
                  all_graphs: bool = False, page_size: int | None = DEFAULT_PAGE_SIZE) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -134,20 +134,41 @@ class Report:
 
     Attributes:
         conforms: ``sh:conforms`` (SHACL: true iff there are no results of any severity).
-        results: the results, in :meth:`ValidationResult.sort_key` order.
+        results: the results, in :meth:`ValidationResult.sort_key` order (a sequence that,
+            after a compiled run, reads them from disk past a few tens of thousands).
         graph: the standard SHACL validation report graph (built when first asked for).
         text: a human-readable report (pyshacl's, where pyshacl ran every shape).
         engines: which shapes ran where: each shape with targets (in Turtle syntax) mapped to
             ``"plan"`` or to ``"pyshacl: "`` and the reason the plan did not compile it.
+        tally: the counts :meth:`counts` gives, where the run kept them (else None).
     """
 
     conforms: bool
-    results: tuple[ValidationResult, ...]
+    results: Sequence[ValidationResult]
     report_graph: Graph | None = field(default=None, repr=False, compare=False)
     pyshacl_text: str = field(default="", repr=False, compare=False)
     shapes: Graph | None = field(default=None, repr=False, compare=False)
     engines: Mapping[str, str] = field(default_factory=dict, repr=False, compare=False)
     descriptions: Graph | None = field(default=None, repr=False, compare=False)
+    tally: Mapping[tuple[str, str, str], int] | None = field(default=None, repr=False,
+                                                              compare=False)
+
+    def counts(self) -> dict[tuple[str, str, str], int]:
+        """How many results each (source shape as shown, component IRI, severity) has.
+
+        Kept as the results were found where the compiled plan ran, so a report whose
+        results wait on disk is counted without reading them.
+
+        >>> Report(True, ()).counts()
+        {}
+        """
+        if self.tally is not None:
+            return dict(self.tally)
+        found: dict[tuple[str, str, str], int] = {}
+        for r in self.results:
+            key = (r.shape_text, str(r.component), r.severity)
+            found[key] = found.get(key, 0) + 1
+        return found
 
     @classmethod
     def from_graph(cls, graph: Graph, text: str = "") -> Report:
@@ -189,6 +210,14 @@ class Report:
 
     def __len__(self) -> int:
         return len(self.results)
+
+    @property
+    def namespace_manager(self) -> NamespaceManager:
+        """The prefixes terms are shown with: the report graph's, else the shapes'.
+
+        Unlike :attr:`graph`, this never builds the report graph.
+        """
+        return self._nsm()
 
     def _nsm(self) -> NamespaceManager:
         if self.report_graph is not None:

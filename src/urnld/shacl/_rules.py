@@ -38,7 +38,7 @@ from rdflib.plugins.sparql.sparql import SPARQLError
 from rdflib.term import Node
 
 from .._core import Policy, active_policy
-from .._kernel import check_fields
+from .._kernel import fields_function
 
 __all__ = [
     "RULES",
@@ -102,21 +102,23 @@ class _Checks:
     repeats a URN close to where it first said it).
     """
 
-    __slots__ = ("entries", "plain", "policy")
+    __slots__ = ("entries", "fields", "plain", "plain_fields", "policy")
 
     def __init__(self, policy: Policy) -> None:
         self.policy = policy
         self.plain = policy == Policy()
         self.entries: dict[str, Entry] = {}
+        self.fields = fields_function(policy)
+        self.plain_fields = fields_function()
 
     def entry(self, text: str) -> Entry:
         found = self.entries.get(text)
         if found is not None:
             return found
-        codes, _, canonical, nid = check_fields(text, self.policy)
+        codes, _, canonical, nid = self.fields(text)
         if not self.plain:
             # The canonical form and NID do not depend on the policy's severities.
-            _, _, canonical, nid = check_fields(text)
+            _, _, canonical, nid = self.plain_fields(text)
         if canonical is None or nid is None:
             found = (None, None, None, codes)
         else:

@@ -7,7 +7,7 @@ import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from rdflib import BNode, Graph, URIRef
+from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, RDFS, SH
 
 from ..errors import URNError
@@ -16,7 +16,8 @@ from ..read import ReadError, UnstorableTermError, quads_of_graph, read_quads
 from ._compile import compile_shapes, roots_of
 from ._load import DataError, GraphSource, ReadOptions, _sources, load_data
 from ._plan import execute, load_store, store_directory
-from ._report import Report, ValidationResult, render_term
+from ._report import Report, render_term
+from ._results import ResultSink
 from ._terms import Encoded
 
 __all__ = ["input_size", "plan_sources", "run_endpoint", "run_plan", "subclass_relation"]
@@ -91,32 +92,33 @@ def run_plan(
             predicates = None
         else:
             predicates |= root.predicates
+    directory = store_directory(store, input_size(sources))
     try:
         backend = load_store(plan_sources(sources, read_options), predicates=predicates,
-                             directory=store_directory(store, input_size(sources)))
+                             directory=directory)
     except UnstorableTermError as e:
         # rdflib's N3 parser takes what no store holds: validate the graph rdflib read.
         return _all_on_pyshacl(data, shapes, read_options, f"pyshacl: {e}")
+    sink = ResultSink(directory=directory)
     try:
         roots, _ = compile_shapes(shapes, Encoded(), subclass_relation(backend))
-        results = execute(roots, backend, shapes, progress=progress)
+        execute(roots, backend, shapes, sink, progress=progress)
         # pyshacl's reports describe the blank nodes they name; so does this one.
-        blanks = {n for r in results for n in (r.focus_node, r.value) if isinstance(n, BNode)}
-        descriptions = backend.describe(blanks) if blanks else None
+        descriptions = backend.describe(sink.blanks) if sink.blanks else None
     finally:
         backend.close()
     nsm = shapes.namespace_manager
     engines = {render_term(r.shape, nsm): "plan" for r in roots}
-    conforms = not results
+    conforms = sink.count == 0
     if failed:
         fallback = _fallback(data, shapes, roots, read_options)
-        results.extend(fallback.results)
+        for result in fallback.results:
+            sink.keep(result)
         conforms = conforms and fallback.conforms
         for shape, reason in failed.items():
             engines[render_term(shape, nsm)] = f"pyshacl: {reason}"
-    results.sort(key=ValidationResult.sort_key)
-    return Report(conforms, tuple(results), None, "", shapes, dict(sorted(engines.items())),
-                  descriptions)
+    return Report(conforms, sink.results(), None, "", shapes, dict(sorted(engines.items())),
+                  descriptions, dict(sink.tally))
 
 
 def _all_on_pyshacl(data: GraphSource | Sequence[GraphSource], shapes: Graph,
@@ -179,7 +181,8 @@ def run_endpoint(
         backend = RemoteStore(endpoint, graph=graph, all_graphs=all_graphs,
                               page_size=page_size)
         roots, _ = compile_shapes(shapes, Plain(), subclass_relation(backend))
-        results = execute(roots, backend, shapes, progress=progress)
-    results.sort(key=ValidationResult.sort_key)
+        sink = ResultSink()
+        execute(roots, backend, shapes, sink, progress=progress)
     engines = {render_term(r.shape, nsm): "plan" for r in roots}
-    return Report(not results, tuple(results), None, "", shapes, dict(sorted(engines.items())))
+    return Report(sink.count == 0, sink.results(), None, "", shapes,
+                  dict(sorted(engines.items())), None, dict(sink.tally))

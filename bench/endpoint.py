@@ -341,7 +341,9 @@ def main() -> None:
     if args.store == "virtuoso":  # updates go to /sparql-auth with Digest, as a user's would
         os.environ.update(URNLD_ENDPOINT_USER="dba", URNLD_ENDPOINT_PASSWORD="dba",
                           URNLD_ENDPOINT_AUTH="digest")
-    scope = _Scope(union_default=args.store == "virtuoso")
+    from urnld.endpoint import profile_for
+
+    scope = _Scope(profile=profile_for(args.store))
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)

@@ -273,6 +273,8 @@ def _check_one(src: str, report: CheckReport, *, options: CanonOptions,
             check_file(src, report=report, progress=progress, policy=options.policy,
                        jobs=jobs, input_format=fmt, **reading.stream_kwargs(),
                        **extra)  # type: ignore[arg-type]
+        if fmt == "json-ld":
+            _jsonld_notes(src, report, source=str(extra["source"]), reading=reading)
         return
     from .rdf import check_graph
     from .read import read
@@ -281,3 +283,47 @@ def _check_one(src: str, report: CheckReport, *, options: CanonOptions,
     graph = read(src, name=str(label), **reading.replace(format=fmt).reader_kwargs())
     check_graph(graph, report, policy=options.policy, iris=iris,
                 **extra)  # type: ignore[arg-type]
+    if fmt == "json-ld":
+        _jsonld_notes(src, report, source=str(label), reading=reading)
+
+
+#: The largest JSON-LD document whose reading is looked at for what it drops
+#: (:func:`urnld.jsonld.reading_notes` runs the Expansion algorithm over it, in memory).
+MAX_NOTES_BYTES = 16 << 20
+
+
+def _jsonld_notes(src: str, report: CheckReport, *, source: str,
+                  reading: ReadingOptions) -> None:
+    """Record in *report* what reading the JSON-LD document *src* drops or warns about: keys
+    that expand to no IRI, IRIs that are not well-formed, references resolved against the
+    file's location (:func:`urnld.jsonld.reading_notes`), each with its JSON pointer. Read
+    again, within :data:`MAX_NOTES_BYTES` (a larger document gets one note saying it was not
+    looked at); standard input cannot be read again and gets none."""
+    import json
+
+    from .jsonld import reading_notes
+    from .read import loader_for
+
+    if src == "-":
+        return
+    with open_input(src) as (f, _size):
+        raw = f.read(MAX_NOTES_BYTES + 1)
+    if len(raw) > MAX_NOTES_BYTES:
+        report.record_note(source, "", "jsonld-not-analysed",
+                           f"over {MAX_NOTES_BYTES:,} bytes: what reading it drops is not "
+                           "looked for")
+        return
+    try:
+        document = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError, RecursionError):
+        return  # the reader has refused it already
+    base = reading.base if reading.base is not None else Path(src).resolve().as_uri()
+    try:
+        notes = reading_notes(document, loader=loader_for(reading.catalog), base=base)
+    except Exception as e:  # pyld failing where the reader did not: said, never fatal
+        report.record_note(source, "", "jsonld-not-analysed",
+                           f"what reading it drops could not be looked for: "
+                           f"{type(e).__name__}: {e}")
+        return
+    for note in notes:
+        report.record_note(source, note.where, note.code, note.message)

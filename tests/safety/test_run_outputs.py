@@ -209,3 +209,37 @@ def test_findings_are_complete_or_absent(work: Path) -> None:
     assert main(["check", "in.nt", "--findings", "f.jsonl", "-q"]) == 1
     records = [json.loads(line) for line in (work / "f.jsonl").read_text().splitlines()]
     assert [r["urn"] for r in records if r["kind"] == "invalid-urn"] == ["urn:isbn:12345"]
+
+
+@pytest.mark.parametrize("command", ["check", "canonicalize"])
+def test_a_document_read_with_a_catalog_is_bounded(
+    work: Path, command: str, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # With --catalog a JSON-LD document was read whole, whatever its size (its contexts are
+    # inlined in memory): now it is read up to the limit, and a larger one is refused with one
+    # line naming the file. The limit is lowered here instead of writing 64 MiB.
+    size = (work / "d.jsonld").stat().st_size
+    monkeypatch.setattr("urnld.stream._syntaxes.MAX_ALGORITHM_BYTES", size)
+    assert main([command, "d.jsonld", "--catalog", "cat", "-o", "out", "-q"]) in (0, 1)
+    capsys.readouterr()
+    monkeypatch.setattr("urnld.stream._syntaxes.MAX_ALGORITHM_BYTES", size - 1)
+    before = _files(work)
+    assert main([command, "d.jsonld", "--catalog", "cat", "-o", "out2", "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "d.jsonld" in err and f"{size - 1:,} bytes" in err, err
+    assert _files(work) == before
+
+
+def test_fix_base_reads_a_bounded_document(
+    work: Path, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:
+    # fix-base (which takes --catalog) read its input whole, whatever its size.
+    size = (work / "d.jsonld").stat().st_size
+    monkeypatch.setattr("urnld.cli._fix_base.MAX_FIX_BYTES", size - 1)
+    before = _files(work)
+    assert main(["fix-base", "d.jsonld", "--catalog", "cat", "-o", "fixed.jsonld"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "d.jsonld" in err and f"{size - 1:,} bytes" in err, err
+    assert _files(work) == before
+    monkeypatch.setattr("urnld.cli._fix_base.MAX_FIX_BYTES", size)
+    assert main(["fix-base", "d.jsonld", "--catalog", "cat", "-o", "fixed.jsonld"]) in (0, 1)

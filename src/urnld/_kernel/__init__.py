@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from ._blanks import BlankLabels, invented, relabel_chunks, relabel_nquads
     from ._files import (
         atomic_output,
+        defer_to_run,
         open_input,
         open_regular,
         output_transaction,
@@ -135,6 +136,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "invented": ("_blanks", "invented"),
     "relabel_nquads": ("_blanks", "relabel_nquads"),
     "atomic_output": ("_files", "atomic_output"),
+    "defer_to_run": ("_files", "defer_to_run"),
     "open_input": ("_files", "open_input"),
     "output_transaction": ("_files", "output_transaction"),
     "outside_transaction": ("_files", "outside_transaction"),
@@ -277,6 +279,7 @@ __all__ = [
     "check_term",
     "cluster_stats",
     "default_memory_budget",
+    "defer_to_run",
     "extra_statements",
     "extras_of_report",
     "fields_function",

@@ -33,7 +33,7 @@ import re
 import stat
 import sys
 import zlib
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any, Literal, NamedTuple, overload
 
 from .._core import open_regular, read_regular
@@ -41,6 +41,7 @@ from ..errors import URNError
 
 __all__ = [
     "atomic_output",
+    "defer_to_run",
     "is_gzip",
     "open_input",
     "open_regular",
@@ -251,13 +252,25 @@ class _Pending(NamedTuple):
     fd: int | None
 
 
+class _Deferred(NamedTuple):
+    """An output that is not one file (the Dask engine's directory): its own commit and
+    discard, called where a file's rename and removal would be."""
+
+    commit: Callable[[], None]
+    discard: Callable[[], None]
+
+
 class _Run:
     def __init__(self) -> None:
-        self.pending: list[_Pending] = []
+        self.pending: list[_Pending | _Deferred] = []
 
     def discard(self) -> None:
         pending, self.pending = self.pending, []
         for item in pending:
+            if isinstance(item, _Deferred):
+                with contextlib.suppress(OSError):
+                    item.discard()
+                continue
             if item.fd is not None:
                 with contextlib.suppress(OSError):
                     os.close(item.fd)
@@ -270,6 +283,13 @@ class _Run:
         try:
             while pending:
                 item = pending[0]
+                if isinstance(item, _Deferred):
+                    item.commit()
+                    pending.pop(0)
+                    # Committed: nothing is left to discard if a later output fails.
+                    with contextlib.suppress(OSError):
+                        item.discard()
+                    continue
                 tmp = item.tmp
                 if tmp is None:
                     assert item.fd is not None
@@ -302,6 +322,32 @@ class OutputTransaction:
     def discard(self) -> None:
         """Remove every output written so far; nothing they would replace is touched."""
         self._run.discard()
+
+
+def defer_to_run(commit: Callable[[], None], discard: Callable[[], None]) -> bool:
+    """Within :func:`output_transaction`, make an output that is not one file (a directory
+    staged beside its target) part of the run: *commit* is called when the run commits, in
+    the order outputs were written, then *discard*; *discard* alone when the run does not
+    commit. Returns False outside a transaction: the caller commits at once.
+
+    >>> done = []
+    >>> defer_to_run(lambda: done.append("commit"), lambda: done.append("discard"))
+    False
+    >>> with output_transaction() as run:
+    ...     defer_to_run(lambda: done.append("commit"), lambda: done.append("discard"))
+    ...     run.commit()
+    True
+    >>> with output_transaction():  # left without commit()
+    ...     defer_to_run(lambda: done.append("commit"), lambda: done.append("discard"))
+    True
+    >>> done
+    ['commit', 'discard', 'discard']
+    """
+    run = _RUN.get()
+    if run is None:
+        return False
+    run.pending.append(_Deferred(commit, discard))
+    return True
 
 
 @contextlib.contextmanager

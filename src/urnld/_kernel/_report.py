@@ -53,7 +53,7 @@ MIN_KEYS = 4
 #: Runs a map keeps before it merges them into one (the fan-in of the final merge).
 _FAN_IN = 64
 
-K = TypeVar("K", str, tuple[str, str], tuple[str, int])
+K = TypeVar("K", str, tuple[str, str], tuple[str, int], tuple[str, str, str, str])
 V = TypeVar("V")
 _R = TypeVar("_R", bound="_ReportBase")
 

@@ -46,10 +46,11 @@ class CheckReport(_ReportBase):
 
     _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
                "error_occurrences", "non_canonical_occurrences", "locator_occurrences",
-               "iri_occurrences_not_normal")
+               "iri_occurrences_not_normal", "note_count")
     # The non-canonical spellings are the clusters' pairs whose spelling is not the canonical
     # form: derived from them, not kept twice.
-    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters", "_locators", "_iris")
+    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters", "_locators", "_iris",
+             "_notes")
 
     def __init__(
         self, *, max_examples: int = DEFAULT_MAX_EXAMPLES,
@@ -74,6 +75,10 @@ class CheckReport(_ReportBase):
         # after each batch, the clusters hold the same pairs.
         self._scratch: dict[str, Any] = {}
         self._clusters: _Capped[tuple[str, str], int] = self._new_map(_add)
+        # What reading a document dropped or warned about (JSON-LD: keys that expand to no
+        # IRI, IRIs toRdf drops, ...): (source, where, code, message) -> times met.
+        self.note_count = 0
+        self._notes: _Capped[tuple[str, str, str, str], int] = self._new_map(_add)
 
     def record_urn(
         self,
@@ -275,6 +280,24 @@ class CheckReport(_ReportBase):
         """locator IRI -> (statements, the URN it stands for)."""
         return dict(self._locators.items())
 
+    def record_note(self, source: str, where: str, code: str, message: str) -> None:
+        """Record what reading *source* dropped or warned about, at *where* (a JSON pointer
+        for JSON-LD, ``""`` for the whole document): a finding that is not about a URN and
+        does not make the report fail (:attr:`ok`).
+
+        >>> r = CheckReport()
+        >>> r.record_note("d.jsonld", "/name", "jsonld-dropped-key", "dropped")
+        >>> r.note_count, r.ok, r.to_dict()["notes"]["items"][0]["where"]
+        (1, True, '/name')
+        """
+        self.note_count += 1
+        self._notes.add((source, where, code, message), 1)
+
+    def iter_notes(self) -> Iterator[tuple[str, str, str, str, int]]:
+        """Every note ``(source, where, code, message, times)``, sorted, however many."""
+        for (source, where, code, message), n in self._notes.iter_all():
+            yield source, where, code, message, n
+
     @property
     def ok(self) -> bool:
         """True when no error-level finding was met (``urnld check`` exits 0)."""
@@ -361,10 +384,14 @@ class CheckReport(_ReportBase):
              "clusters": {"groups": {canonical: {spelling: n}}, "truncated": b,
                           "count": n, "spellings": n, "sizes": {"2": n, …}},
              "errors": {"count": n, "truncated": b,
-                        "lines": [{"source": s, "line": n, "message": m}]}}
+                        "lines": [{"source": s, "line": n, "message": m}]},
+             # only when reading met some (see record_note):
+             "notes": {"count": n, "truncated": b, "codes": {code: n},
+                       "items": [{"source": s, "where": w, "code": c, "message": m,
+                                  "count": n}]}}
 
-        plus ``locators`` (``check --locators``) and ``iris`` (``check --iris rfc3986``:
-        IRIs other than URNs not in RFC 3986 normal form) when they met something.
+        plus, when they met something, ``locators`` (``check --locators``) and ``iris``
+        (``check --iris rfc3986``: IRIs other than URNs not in RFC 3986 normal form).
 
         Every ``count``/``occurrences``/``distinct`` is exact, at any size. A map with
         ``"truncated": true`` shows the ``max_examples`` smallest keys (code-point order) with
@@ -405,7 +432,7 @@ class CheckReport(_ReportBase):
                 "sizes": stats.to_dict()["sizes"],
             },
             "errors": self._errors_dict(),
-        } | self._locators_dict() | self._iris_dict()
+        } | self._locators_dict() | self._iris_dict() | self._notes_dict()
 
     def _iris_dict(self) -> dict[str, Any]:
         """``{"iris": {"spellings": {iri: {"normal": n, "count": c}}, "truncated": b,
@@ -421,6 +448,25 @@ class CheckReport(_ReportBase):
             "occurrences": self.iri_occurrences_not_normal,
             "distinct": stats.rewritten_spellings,
             "normal_forms": stats.merged_canonical,
+        }}
+
+    def _notes_dict(self) -> dict[str, Any]:
+        """``{"notes": {"count": n, "truncated": b, "codes": {code: n}, "items": [{"source",
+        "where", "code", "message", "count"}]}}`` when reading met some, else nothing (the
+        report of a check without them keeps its shape)."""
+        if not self.note_count:
+            return {}
+        codes: dict[str, int] = {}
+        for _source, _where, code, _message, n in self.iter_notes():
+            codes[code] = codes.get(code, 0) + n
+        return {"notes": {
+            "count": self.note_count,
+            "truncated": self._notes.truncated,
+            "codes": dict(sorted(codes.items())),
+            "items": [
+                {"source": s, "where": w, "code": c, "message": m, "count": n}
+                for (s, w, c, m), n in self._notes.items()
+            ],
         }}
 
     def _locators_dict(self) -> dict[str, Any]:

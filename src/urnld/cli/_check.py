@@ -403,3 +403,12 @@ def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None
         "Findings (occurrences of valid and invalid URNs; one URN can have several findings)",
         findings, ["code", "occurrences"], total=None, what="codes",
     )
+    notes = d.get("notes")
+    if notes:
+        section(
+            "What reading dropped or warned about (JSON-LD; not about URNs, not errors)",
+            [(i["source"], i["where"] or "(document)", i["code"], i["message"])
+             for i in notes["items"]],
+            ["file", "where (JSON pointer)", "code", "what"],
+            total=notes["count"] if notes["truncated"] else None, what="notes",
+        )

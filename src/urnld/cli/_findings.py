@@ -19,6 +19,9 @@ joined by spaces):
 * ``{"kind": "iri", "canonical", "spellings", "count"}``: IRIs merged (or, by ``check``, not in
   normal form) under ``--iris rfc3986``;
 * ``{"kind": "malformed-line", "source", "line", "message"}``;
+* ``{"kind": "jsonld", "source", "where", "code", "message", "count"}``: what reading a
+  JSON-LD document dropped or warned about (:func:`urnld.jsonld.reading_notes`), ``where`` the
+  JSON pointer of the key or value as written (``""``: the document);
 * ``urnld xmlns``: ``invalid-urn``, ``cluster``, ``xml-base`` and ``concatenation`` records
   with file and line; ``urnld validate``: one ``shacl-result`` record per SHACL result
   (``urn``: the value, ``code``: the constraint component, ``source``: the focus node).
@@ -42,6 +45,7 @@ __all__ = [
     "canonicalize_records",
     "check_records",
     "invalid_places",
+    "note_records",
     "validate_records",
     "write_sarif",
     "xmlns_records",
@@ -56,7 +60,7 @@ URN_TOKEN = re.compile(rb"""[<"']([Uu][Rr][Nn]:[^<>"'\s]+)(?=[>"'])""")
 SLICE = 200_000
 
 CSV_FIELDS = ["kind", "urn", "canonical", "code", "message", "source", "line", "count",
-              "spellings", "severity", "path", "source_shape"]
+              "spellings", "severity", "path", "source_shape", "where"]
 
 
 class FindingsWriter:
@@ -67,7 +71,7 @@ class FindingsWriter:
     >>> with FindingsWriter(str(p)) as w:
     ...     w.write({"kind": "cluster", "canonical": "urn:a:b", "spellings": {"URN:A:b": 1}})
     >>> p.read_text().splitlines()[1]
-    'cluster,,urn:a:b,,,,,,URN:A:b=1,,,'
+    'cluster,,urn:a:b,,,,,,URN:A:b=1,,,,'
     """
 
     def __init__(self, path: str) -> None:
@@ -230,6 +234,15 @@ def check_records(report: Any, paths: Iterable[str]) -> Iterator[dict[str, Any]]
         yield {"kind": "iri", "canonical": canonical, "spellings": spellings,
                "count": sum(spellings.values())}
     yield from _error_records(report)
+    yield from note_records(report)
+
+
+def note_records(report: Any) -> Iterator[dict[str, Any]]:
+    """One ``jsonld`` record per note of a check report (what reading dropped or warned
+    about), in (source, where, code) order."""
+    for source, where, code, message, count in report.iter_notes():
+        yield {"kind": "jsonld", "source": source, "where": where, "code": code,
+               "message": message, "count": count}
 
 
 def canonicalize_records(report: Any, paths: Iterable[str]) -> Iterator[dict[str, Any]]:
@@ -302,7 +315,32 @@ def _rules() -> list[dict[str, Any]]:
         if uri:
             rule["helpUri"] = uri
         rules.append(rule)
+    for code, text in NOTE_CODES.items():
+        rules.append({
+            "id": code,
+            "name": "".join(part.capitalize() for part in code.split("-")),
+            "shortDescription": {"text": text},
+            "fullDescription": {"text": text},
+            "help": {"text": f"{code}: {text} (JSON-LD 1.1 Processing Algorithms and API)."},
+            "defaultConfiguration": {"level": "warning"},
+            "helpUri": "https://www.w3.org/TR/json-ld11-api/",
+        })
     return rules
+
+
+#: The codes of what reading a JSON-LD document drops or warns about (check reports' notes).
+NOTE_CODES = {
+    "jsonld-dropped-key": "a key that expands to no absolute IRI (or to a blank node) is "
+                          "dropped with its values",
+    "jsonld-dropped-iri": "a node or value whose IRI is not well-formed is dropped",
+    "jsonld-file-base": "relative references were resolved against the file's location",
+    "jsonld-warning": "the JSON-LD processor warned while reading the document",
+    "jsonld-scheme-term": "a term is named like a URI scheme the document uses",
+    "jsonld-prefix-not-usable": "a term maps to a URN namespace JSON-LD will not use as a "
+                                "prefix (no gen-delim at its end, no \"@prefix\": true)",
+    "jsonld-not-analysed": "the document could not be looked at for what reading drops (too "
+                           "large, or the JSON-LD processor failed)",
+}
 
 
 def _sarif_frame(version: str, information_uri: str, rules: list[dict[str, Any]], *,
@@ -323,10 +361,12 @@ def _sarif_frame(version: str, information_uri: str, rules: list[dict[str, Any]]
 
 def write_sarif(
     path: str, places: Iterable[tuple[str, str, str | None, int | None, int]], *,
-    version: str,
+    version: str, notes: Iterable[tuple[str, str, str, str, int]] = (),
 ) -> int:
     """Write a SARIF 2.1.0 log with one result per placed invalid URN occurrence (one per
-    spelling that could not be placed, without a region); return the number of results.
+    spelling that could not be placed, without a region), then one warning per *note* (what
+    reading a JSON-LD document dropped: source, JSON pointer, code, message, times, the
+    pointer as the result's logical location); return the number of results.
 
     The results are streamed into the file, not held in memory.
     """
@@ -357,6 +397,22 @@ def write_sarif(
             else:
                 result["occurrenceCount"] = count
             f.write(("\n" if n == 0 else ",\n") + json.dumps(result, ensure_ascii=False))
+            n += 1
+        for source, where, code, message, count in notes:
+            note: dict[str, Any] = {
+                "ruleId": code, "level": "warning",
+                "message": {"text": f"{message} (at {where or 'the document'})"},
+                "locations": [{
+                    "physicalLocation": {"artifactLocation": {"uri": _uri(source)}},
+                }],
+            }
+            if where:  # "": the whole document, no narrower place
+                note["locations"][0]["logicalLocations"] = [{"fullyQualifiedName": where}]
+            if code in rule_index:
+                note["ruleIndex"] = rule_index[code]
+            if count > 1:
+                note["occurrenceCount"] = count
+            f.write(("\n" if n == 0 else ",\n") + json.dumps(note, ensure_ascii=False))
             n += 1
         f.write(after)
         f.write("\n")

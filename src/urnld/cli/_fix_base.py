@@ -22,6 +22,10 @@ EXIT_CODES = ("exit status: 0 written (also when nothing needed rewriting), 1 wr
               "reference under a URN base is left as it was (listed), 2 error or usage error")
 
 
+#: The largest document fix-base reads (its text is held, and a JSON-LD document parsed).
+MAX_FIX_BYTES = 256 << 20
+
+
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.description = HELP
     parser.add_argument("file", metavar="FILE",
@@ -49,7 +53,11 @@ def run(args: argparse.Namespace) -> int:
         # The rewrite scans the text: a giant line would take minutes.
         refuse_long_lines(args.file)
     with open_input(args.file) as (stream, _size):
-        raw = stream.read()
+        # The rewrite holds the text (and a JSON-LD document parsed): bounded, as every read.
+        raw = stream.read(MAX_FIX_BYTES + 1)
+    if len(raw) > MAX_FIX_BYTES:
+        raise URNError(f"{source}: over {MAX_FIX_BYTES:,} bytes, the limit for a document "
+                       "fix-base rewrites (it holds the text in memory)")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as e:

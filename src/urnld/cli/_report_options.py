@@ -138,7 +138,8 @@ def emit_findings(
     if sarif:
         if version is None:
             from .. import __version__ as version
-        _findings.write_sarif(sarif, places, version=version or "")
+        notes = report.iter_notes() if hasattr(report, "iter_notes") else ()
+        _findings.write_sarif(sarif, places, version=version or "", notes=notes)
     else:
         for _ in places:
             pass

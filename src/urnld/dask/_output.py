@@ -8,11 +8,12 @@ directory containing all inputs (``a/x.nt b/x.nt`` give ``OUTDIR/a/x.nt`` and ``
 Commit: everything is written under a fresh hidden sibling
 ``.OUTDIR.urnld-tmp-<owner>-<random>/`` (same file system, so the final step is one ``rename``);
 the partition pieces of a split file are concatenated in partition order into the file's output.
-Only when every task succeeded is the output renamed to ``OUTDIR``; the hidden sibling is deleted
-in every case. So ``OUTDIR`` either does not exist or is complete, and a rerun starts from
-nothing. A process killed outright (SIGKILL) cannot delete its sibling: ``<owner>`` names the
-process (host, pid, start time), and the next job writing into the same parent directory removes
-the siblings whose owner is gone.
+Only when every task succeeded is the output renamed to ``OUTDIR`` (within a CLI run's output
+transaction, only when the whole run succeeds, with its report and HTML page); the hidden
+sibling is deleted in every case. So ``OUTDIR`` either does not exist or is complete, and a
+rerun starts from nothing. A process killed outright (SIGKILL) cannot delete its sibling:
+``<owner>`` names the process (host, pid, start time), and the next job writing into the same
+parent directory removes the siblings whose owner is gone.
 
 >>> output_names(["/d/a/x.nt", "/d/b/x.nt"])
 ['a/x.nt', 'b/x.nt']
@@ -28,7 +29,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from .._kernel import owner_gone, owner_tag
+from .._kernel import defer_to_run, owner_gone, owner_tag
 from ..errors import URNError
 
 __all__ = ["OutputDir", "concat", "output_names", "sweep_stale"]
@@ -134,6 +135,7 @@ class OutputDir:
         ))
         self.out = self.root / "out"
         self.out.mkdir()
+        self._deferred = False  # commit() handed the rename to the run's transaction
         # mkdtemp makes its directory 0700; OUTDIR gets the usual umask-based mode of mkdir.
 
     def _check_free(self) -> None:
@@ -158,7 +160,16 @@ class OutputDir:
         return str(target)
 
     def commit(self) -> None:
-        """Move the finished output into place (one ``rename``)."""
+        """Move the finished output into place (one ``rename``) — within
+        :func:`urnld._kernel.output_transaction` (a CLI run), only when the whole run commits,
+        with its other outputs: until then the hidden sibling outlives this context."""
+        self._check_free()
+        if defer_to_run(self._rename, self.cleanup):
+            self._deferred = True
+            return
+        self._rename()
+
+    def _rename(self) -> None:
         self._check_free()
         # rename() replaces a missing or empty directory atomically on POSIX and fails
         # (ENOTEMPTY) if something appeared there meanwhile.
@@ -189,4 +200,5 @@ class OutputDir:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        self.cleanup()
+        if not self._deferred:  # else the transaction renames or deletes it
+            self.cleanup()

@@ -23,6 +23,7 @@ from ._errors import (
 )
 from ._inline import inline_contexts, oxigraph_deviates
 from ._loader import CATALOG_FILE, URNDocumentLoader
+from ._notes import ReadingNote, reading_notes
 from ._rdflib import rdflib_loader
 
 __all__ = [
@@ -30,6 +31,7 @@ __all__ = [
     "CatalogError",
     "Hazard",
     "JsonLdProcessingError",
+    "ReadingNote",
     "URNBaseError",
     "URNContextError",
     "URNContextWarning",
@@ -46,6 +48,7 @@ __all__ = [
     "inline_contexts",
     "oxigraph_deviates",
     "rdflib_loader",
+    "reading_notes",
     "to_rdf",
 ]
 

@@ -249,6 +249,11 @@ class Results(Sequence[ValidationResult]):
 
     __hash__ = None  # type: ignore[assignment]
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Pickled (a report sent to another process) as the tuple of its results: the runs
+        # on disk are this process's.
+        return (tuple, (tuple(self),))
+
     def __repr__(self) -> str:
         return f"<Results: {self._count}>"
 

@@ -289,14 +289,24 @@ class _Input:
         :func:`urnld.jsonld.to_rdf`); None for every other document, which streams. Only
         documents of at most :data:`MAX_ALGORITHM_BYTES` are looked at (read whole), and every
         document read with a catalog (read whole, as the JSON-LD processor reads it: its
-        contexts are inlined, then it streams from memory)."""
+        contexts are inlined, then it streams from memory), which may be no larger: a larger
+        one is refused (:class:`RDFSyntaxError` naming the file)."""
         catalog = self.catalog is not None
-        if not catalog and (size is None or size > MAX_ALGORITHM_BYTES or self.path == "-"):
+        limit = MAX_ALGORITHM_BYTES  # read at call time: tests lower it
+        if not catalog and (size is None or size > limit or self.path == "-"):
             return None
         with open_input(self.path) as (f, _size):
-            raw = f.read() if catalog else f.read(MAX_ALGORITHM_BYTES + 1)
-        if not catalog and len(raw) > MAX_ALGORITHM_BYTES:
-            return None
+            raw = f.read(limit + 1)
+        if len(raw) > limit:
+            if not catalog:
+                return None
+            # Its contexts are inlined from the catalog in memory: a document of any size
+            # would be held whole (several times over, by the JSON parser), so it is refused.
+            raise RDFSyntaxError(
+                self.source,
+                f"a JSON-LD document read with --catalog (catalog=) is held in memory and may "
+                f"be at most {limit:,} bytes; this one is larger (inline its contexts, or "
+                "convert it to N-Quads first)")
         dotted_base = base is not None and _DOT_SEGMENT.search(base.encode("utf-8")) is not None
         if catalog:
             chunks = self._catalog_chunks(raw, base, dotted_base) if b'"@context"' in raw \

@@ -332,13 +332,18 @@ def main() -> None:
 
     make = VirtuosoServer if args.store == "virtuoso" else Server
     if args.max_terms is not None:  # how the request size weighs on Virtuoso's compile time
-        import urnld.endpoint._endpoint as in_place
+        import dataclasses
 
-        in_place._VIRTUOSO_MAX_TERMS = args.max_terms
+        from urnld.endpoint import _profile
+
+        _profile._PROFILES["virtuoso"] = dataclasses.replace(_profile.VIRTUOSO,
+                                                             max_terms=args.max_terms)
     if args.store == "virtuoso":  # updates go to /sparql-auth with Digest, as a user's would
         os.environ.update(URNLD_ENDPOINT_USER="dba", URNLD_ENDPOINT_PASSWORD="dba",
                           URNLD_ENDPOINT_AUTH="digest")
-    scope = _Scope(union_default=args.store == "virtuoso")
+    from urnld.endpoint import profile_for
+
+    scope = _Scope(profile=profile_for(args.store))
 
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)

@@ -58,6 +58,8 @@ __all__ = [
     "HazardMode",
     "ReadingOptions",
     "canonicalize",
+    "check",
+    "check_plan",
     "plan",
 ]
 
@@ -190,14 +192,14 @@ def _lines_rdfc(src: str, out: str, *, options: CanonOptions, rdfc: RDFC,
 
 
 def check_plan(src: str | os.PathLike[str], *,
-               reading: ReadingOptions = DEFAULT_READING) -> Engine:
+               reading: ReadingOptions = DEFAULT_READING, iris: Iris = "as-is") -> Engine:
     """The engine that checks *src* (its syntax from the path or ``reading.format``).
 
-    >>> check_plan("a.nq"), check_plan("a.trix")
-    (<Engine.LINES: 'lines'>, <Engine.DOCUMENT: 'document'>)
+    >>> check_plan("a.nq"), check_plan("a.trix"), check_plan("a.nq", iris="rfc3986")
+    (<Engine.LINES: 'lines'>, <Engine.DOCUMENT: 'document'>, <Engine.DOCUMENT: 'document'>)
     """
     syntax = syntax_for_path(_name(src), reading.format, stdin="nt")
-    return check_route(syntax.name, catalog=reading.catalog is not None)
+    return check_route(syntax.name, iris=iris, catalog=reading.catalog is not None)
 
 
 def check(
@@ -210,6 +212,7 @@ def check(
     report: CheckReport | None = None,
     on_unreadable: Callable[[str, Exception], None] | None = None,
     name: str | None = None,
+    iris: Iris = "as-is",
 ) -> CheckReport:
     """Check the URNs of the RDF files *srcs* as ``urnld check FILE…`` does; return one
     report for all of them.
@@ -219,7 +222,9 @@ def check(
     how the files are read. *jobs*, *progress*: the streaming engine's. A file that cannot be
     read raises its error; with *on_unreadable* it is called instead (the path, the error)
     and the other files are checked. *name*: how messages and the report name a single input
-    (default: its path).
+    (default: its path). *iris*: ``"rfc3986"`` also counts the IRIs other than URNs that are
+    not in RFC 3986 normal form (what :func:`canonicalize` with it rewrites; the files are
+    then read into a graph, as there).
 
     >>> import pathlib, tempfile
     >>> d = pathlib.Path(tempfile.mkdtemp())
@@ -229,6 +234,8 @@ def check(
     """
     from .errors import URNError
 
+    if iris not in ("as-is", "rfc3986"):
+        raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
     paths = [srcs] if isinstance(srcs, (str, os.PathLike)) else list(srcs)
     if name is not None and len(paths) != 1:
         raise ValueError("name= names a single input")
@@ -240,7 +247,8 @@ def check(
         s = _name(src)
         try:
             _check_one(s, report, options=options, reading=reading, jobs=jobs,
-                       progress=progress, extra={**extra, "source": name or _source(s)})
+                       progress=progress, iris=iris,
+                       extra={**extra, "source": name or _source(s)})
         except (URNError, OSError) as e:
             if on_unreadable is None:
                 raise
@@ -250,9 +258,9 @@ def check(
 
 def _check_one(src: str, report: CheckReport, *, options: CanonOptions,
                reading: ReadingOptions, jobs: int | None, progress: ProgressCallback | None,
-               extra: dict[str, object]) -> None:
+               iris: Iris, extra: dict[str, object]) -> None:
     fmt = syntax_for_path(src, reading.format, stdin="nt").name
-    engine = check_route(fmt, catalog=reading.catalog is not None)
+    engine = check_route(fmt, iris=iris, catalog=reading.catalog is not None)
     if engine in (Engine.LINES, Engine.SYNTAX):
         # Streamed in bounded memory, never built into a graph: N-Triples line by line, the
         # other syntaxes pyoxigraph reads converted on the way.
@@ -273,7 +281,8 @@ def _check_one(src: str, report: CheckReport, *, options: CanonOptions,
 
     label = extra.pop("source")
     graph = read(src, name=str(label), **reading.replace(format=fmt).reader_kwargs())
-    check_graph(graph, report, policy=options.policy, **extra)  # type: ignore[arg-type]
+    check_graph(graph, report, policy=options.policy, iris=iris,
+                **extra)  # type: ignore[arg-type]
     if fmt == "json-ld":
         _jsonld_notes(src, report, source=str(label), reading=reading)
 

@@ -14,7 +14,7 @@ import pytest
 import urnld._kernel._route as route_module
 from urnld._kernel import Engine, canonicalize_route, check_route, get_syntax, output_syntax
 from urnld.cli import main
-from urnld.dask._documents import streams
+from urnld.dask._documents import partitions
 
 # (input, output, rdfc, iris, engine)
 TABLE = [
@@ -46,7 +46,8 @@ def test_the_table(src, dst, rdfc, iris, engine):
 @pytest.mark.parametrize(("src", "dst", "rdfc", "iris", "engine"),
                          [row for row in TABLE if not row[2]])
 def test_dask_partitions_exactly_what_the_route_streams(src, dst, rdfc, iris, engine):
-    assert streams(src, dst, iris) is (engine is Engine.LINES)
+    assert partitions(src, dst, iris) is (engine is Engine.LINES)
+    assert canonicalize_route(src, dst, iris=iris).partitions is (engine is Engine.LINES)
 
 
 def _cli_engine(monkeypatch, tmp_path, src_syntax, dst_syntax, iris):

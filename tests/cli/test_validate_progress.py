@@ -72,3 +72,16 @@ def test_an_eta_on_a_pseudo_terminal(tmp_path) -> None:
     text = shown.decode()
     assert "urnld validate: running the shapes: 100.0% of " in text and "ETA " in text, text
     assert (tmp_path / "r.tsv").read_text(encoding="utf-8").startswith("severity\t")
+
+
+@pytest.mark.parametrize(("flag", "tty", "drawn"), [
+    ("--progress", False, True),  # forced on, though stderr is no terminal
+    ("--no-progress", True, False),  # forced off on a terminal
+])
+def test_progress_forced_on_or_off(flag, tty, drawn, monkeypatch, capsys) -> None:
+    """``--progress``/``--no-progress`` as in check and canonicalize."""
+    err = _Tty() if tty else io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert main(["validate", flag, str(EXAMPLE)]) == 1
+    assert ("urnld validate: running the shapes: " in err.getvalue()) is drawn
+    assert capsys.readouterr().out.startswith("severity\t")

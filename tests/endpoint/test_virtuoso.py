@@ -33,6 +33,13 @@ XSD = "http://www.w3.org/2001/XMLSchema#"
 CATALOG = Path(__file__).resolve().parents[2] / "examples" / "catalog" / "catalog.ttl"
 
 
+def urnld_profiles() -> dict[str, object]:
+    """The profiles by product name (the test raises one of Virtuoso's limits)."""
+    from urnld.endpoint import _profile
+
+    return _profile._PROFILES  # type: ignore[return-value]
+
+
 @pytest.fixture
 def vstore(store: Store) -> Store:
     if not store.virtuoso:
@@ -195,9 +202,13 @@ def test_undo_of_a_thousand_terms(vstore: Store, tmp_path: Path,
     (10,000 lines of SQL, a 32 KiB code vector): read in slices, sent an operation at a
     time, it restores every statement. (Batches end at 300 terms there; 1,000 keeps the
     slicing tested with room to spare.)"""
+    import dataclasses
     import uuid
 
-    monkeypatch.setattr("urnld.endpoint._endpoint._VIRTUOSO_MAX_TERMS", 1000)
+    from urnld.endpoint import VIRTUOSO
+
+    monkeypatch.setitem(urnld_profiles(), "virtuoso",
+                        dataclasses.replace(VIRTUOSO, max_terms=1000))
 
     g = Graph()
     for i in range(1200):  # RFC 9562 UUIDs, spelled in upper case (canonical: lower case)

@@ -30,7 +30,6 @@ OLDER = {
     "urnld.endpoint.canonicalize_endpoint": 20,
     "urnld.rdf.canonicalize": 12,  # options= given
     "urnld.rdf.canonicalize_document": 10,  # options= given; urnld.files.canonicalize
-    "urnld.rdf.write_canonical_nquads": 9,
     "urnld.report.CheckReport.record_counts": 9,
     "urnld.stream.canonicalize_file": 22,  # options= given; urnld.files.canonicalize
     "urnld.stream.canonicalize_lines": 15,  # options= given

@@ -46,10 +46,11 @@ class CheckReport(_ReportBase):
 
     _COUNTS = (*_ReportBase._COUNTS, "iri_occurrences", "literal_occurrences",
                "error_occurrences", "non_canonical_occurrences", "locator_occurrences",
-               "note_count")
+               "iri_occurrences_not_normal", "note_count")
     # The non-canonical spellings are the clusters' pairs whose spelling is not the canonical
     # form: derived from them, not kept twice.
-    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters", "_locators", "_notes")
+    _MAPS = (*_ReportBase._MAPS, "_findings", "_invalid", "_clusters", "_locators", "_iris",
+             "_notes")
 
     def __init__(
         self, *, max_examples: int = DEFAULT_MAX_EXAMPLES,
@@ -60,6 +61,10 @@ class CheckReport(_ReportBase):
         # of code "locator", with the URN each stands for.
         self.locator_occurrences = 0
         self._locators: _Capped[str, tuple[int, str]] = self._new_map(_count_with_text)
+        # IRIs other than URNs not in RFC 3986 normal form (``check --iris rfc3986``): what
+        # ``canonicalize --iris rfc3986`` rewrites, (normal form, spelling) -> statements.
+        self.iri_occurrences_not_normal = 0
+        self._iris: _Capped[tuple[str, str], int] = self._new_map(_add)
         self.iri_occurrences = 0
         self.literal_occurrences = 0
         self.error_occurrences = 0
@@ -246,6 +251,30 @@ class CheckReport(_ReportBase):
             self.locator_occurrences += counts
             self._findings.add_counts({"locator": counts})
 
+    def record_iris(self, pairs: dict[tuple[str, str], int]) -> None:
+        """Record IRIs other than URNs that are not in RFC 3986 normal form:
+        ``(normal form, spelling)`` → statement-occurrences (what ``canonicalize`` with
+        ``iris="rfc3986"`` rewrites; its report counts them the same way).
+
+        >>> r = CheckReport()
+        >>> r.record_iris({("http://e.org/", "HTTP://E.org"): 2})
+        >>> r.iris_not_normal, r.to_dict()["iris"]["occurrences"]
+        ({'HTTP://E.org': (2, 'http://e.org/')}, 2)
+        """
+        self.iri_occurrences_not_normal += sum(pairs.values())
+        self._iris.add_counts(pairs)
+
+    @property
+    def iris_not_normal(self) -> dict[str, tuple[int, str]]:
+        """spelling → (statements, RFC 3986 normal form) of the IRIs other than URNs not in
+        normal form (the ``max_examples`` smallest spellings; ``check --iris rfc3986``)."""
+        return dict(rewritten_examples(self._iris))
+
+    def iter_iris(self) -> Iterator[tuple[str, dict[str, int]]]:
+        """Every IRI other than a URN not in RFC 3986 normal form: normal form and
+        {spelling: statements}, sorted."""
+        return _iter_groups(self._iris.iter_all(), several=False)
+
     @property
     def locators(self) -> dict[str, tuple[int, str]]:
         """locator IRI -> (statements, the URN it stands for)."""
@@ -361,6 +390,9 @@ class CheckReport(_ReportBase):
                        "items": [{"source": s, "where": w, "code": c, "message": m,
                                   "count": n}]}}
 
+        plus, when they met something, ``locators`` (``check --locators``) and ``iris``
+        (``check --iris rfc3986``: IRIs other than URNs not in RFC 3986 normal form).
+
         Every ``count``/``occurrences``/``distinct`` is exact, at any size. A map with
         ``"truncated": true`` shows the ``max_examples`` smallest keys (code-point order) with
         their exact counts; ``distinct`` (and the clusters' ``count``: URNs spelled several
@@ -400,7 +432,23 @@ class CheckReport(_ReportBase):
                 "sizes": stats.to_dict()["sizes"],
             },
             "errors": self._errors_dict(),
-        } | self._locators_dict() | self._notes_dict()
+        } | self._locators_dict() | self._iris_dict() | self._notes_dict()
+
+    def _iris_dict(self) -> dict[str, Any]:
+        """``{"iris": {"spellings": {iri: {"normal": n, "count": c}}, "truncated": b,
+        "occurrences": n, "distinct": n, "normal_forms": n}}`` when ``check --iris rfc3986``
+        met IRIs not in normal form, else nothing (the report keeps its shape)."""
+        if not self.iri_occurrences_not_normal:
+            return {}
+        stats = cluster_stats(self._iris)
+        return {"iris": {
+            "spellings": {s: {"normal": c, "count": n}
+                          for s, (n, c) in rewritten_examples(self._iris)},
+            "truncated": stats.rewritten_spellings > self.max_examples,
+            "occurrences": self.iri_occurrences_not_normal,
+            "distinct": stats.rewritten_spellings,
+            "normal_forms": stats.merged_canonical,
+        }}
 
     def _notes_dict(self) -> dict[str, Any]:
         """``{"notes": {"count": n, "truncated": b, "codes": {code: n}, "items": [{"source",

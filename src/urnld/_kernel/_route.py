@@ -52,9 +52,34 @@ class Route:
 
     @property
     def streams(self) -> bool:
-        """Does the input travel as a stream (bounded memory)? Only line input is
-        partitionable (by Dask)."""
+        """Does the input travel as a stream (bounded memory, not deduplicated: a report's
+        ``duplicates_merged`` is not counted)?"""
         return self.engine in (Engine.LINES, Engine.LINES_RDFC, Engine.SYNTAX)
+
+    @property
+    def counts_duplicates(self) -> bool:
+        """Does the job's report count the duplicate statements it merged? Not where the
+        statements pass one by one, never all held (the line pass, the syntax stream): there
+        the command writes ``duplicates_merged`` as null and shows a progress line.
+
+        >>> canonicalize_route("nt", "nt").counts_duplicates
+        False
+        >>> canonicalize_route("turtle", "trix").counts_duplicates
+        True
+        """
+        return self.engine not in (Engine.LINES, Engine.SYNTAX)
+
+    @property
+    def partitions(self) -> bool:
+        """May the input be cut into line partitions (the line pass alone does the job: what
+        :mod:`urnld.stream` runs line by line and Dask partitions)?
+
+        >>> canonicalize_route("nt", "nquads").partitions
+        True
+        >>> [canonicalize_route(a, "nt").partitions for a in ("nquads", "turtle")]
+        [False, False]
+        """
+        return self.engine is Engine.LINES
 
 
 def _syntax(s: Syntax | str) -> Syntax:

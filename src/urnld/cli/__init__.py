@@ -35,7 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "namespaces": ("_namespaces", "list the IANA URN namespaces and which have urnld rules"),
     "check": ("_check", "scan RDF files for invalid, non-canonical and duplicate URNs"),
     "canonicalize": ("_canonicalize", "merge URN-equivalent nodes in RDF files"),
-    "jsonld": ("_jsonld", "JSON-LD expand/compact/flatten/context with URN-aware contexts"),
+    "jsonld": ("_jsonld", "JSON-LD expand/compact/flatten/frame/context with URN-aware contexts"),
     "xmlns": ("_xmlns", "audit URN namespace names in XML documents"),
     "validate": ("_validate", "validate URN identifiers in RDF data with SHACL shapes"),
     "fix-base": ("_fix_base", "write out references made under a URN base used as a prefix"),

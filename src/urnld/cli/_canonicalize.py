@@ -18,9 +18,7 @@ from typing import Any
 
 from .._kernel import (
     CanonOptions,
-    Engine,
     ReadingOptions,
-    canonicalize_route,
     syntax_for_path,
     writable_output,
 )
@@ -322,7 +320,7 @@ def _one(
     route = files.plan(src, out, reading=reading, output_format=out_fmt, rdfc=rdfc,
                        iris=args.iris)
     bar = None
-    if route.streams and route.engine is not Engine.LINES_RDFC:
+    if not route.counts_duplicates:
         args.streamed = True
         show = args.progress if args.progress is not None else sys.stderr.isatty()
         bar = ProgressLine("urnld canonicalize") if show and not args.quiet else None
@@ -478,16 +476,16 @@ def _run_dask(args: argparse.Namespace) -> int:
         raise URNError(
             f"the Dask engine is not available ({e}); install it with: pip install 'urnld[dask]'"
         ) from e
+    # Line-based inputs are partitioned and streamed, the other syntaxes the route streams are
+    # streamed whole by one worker: not deduplicated either way. The route of each input is
+    # the library's (each output is written in the input's syntax or --output-format's).
+    from .. import files
     from ._input_options import read_options, warnings_to_stderr
 
-    # Line-based inputs are partitioned and streamed, the other syntaxes the route streams are
-    # streamed whole by one worker: not deduplicated either way.
     args.streamed = any(
-        canonicalize_route(
-            (fmt := syntax_for_path(p, args.input_format, stdin="nt").name),
-            args.output_format or fmt, iris=args.iris,
-            catalog=bool(getattr(args, "catalog", None)),
-        ).streams
+        not files.plan(p, "-", reading=ReadingOptions(format=args.input_format,
+                                                        **read_options(args)),
+                       output_format=args.output_format, iris=args.iris).counts_duplicates
         for p in args.inputs
     )
     try:

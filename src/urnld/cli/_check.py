@@ -61,6 +61,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
         help="progress line on stderr (default: when stderr is a terminal)",
     )
     parser.add_argument(
+        "--iris", choices=("as-is", "rfc3986"), default="as-is",
+        help="rfc3986: also count the IRIs other than URNs not in RFC 3986 normal form (what "
+        "canonicalize --iris rfc3986 rewrites; the files are read whole); as-is: URNs only "
+        "(default)",
+    )
+    parser.add_argument(
         "--locators", action="store_true",
         help="also count IRIs that are a resolver's address of a URN (https://doi.org/10.…, "
         "nbn-resolving.org/urn:nbn:…): info findings 'locator', with the URN each stands for",
@@ -103,12 +109,13 @@ def _check_one(
     locators = _locator_opts(args)
     options = CanonOptions(policy=policy, link_locators=bool(locators),
                            prefix_lengths=locators.get("prefix_lengths"))
-    if files.check_plan(path, reading=reading) is Engine.DOCUMENT:
+    iris: files.Iris = "rfc3986" if getattr(args, "iris", "as-is") == "rfc3986" else "as-is"
+    if files.check_plan(path, reading=reading, iris=iris) is Engine.DOCUMENT:
         wanted = getattr(args, "progress", None)
         bar = Progress(f"urnld check {source}", enabled=False if quiet else wanted)
         try:
             with bar.ticking("reading and checking"):
-                files.check(path, options=options, reading=reading, report=report)
+                files.check(path, options=options, reading=reading, report=report, iris=iris)
         finally:
             bar.close()
         return
@@ -146,6 +153,9 @@ def _run(args: argparse.Namespace) -> int:
         raise URNError("--gs1-prefix-lengths needs --locators")
     if args.locators and (args.endpoint is not None or args.engine == "dask"):
         raise URNError("--locators runs on local files, not with --endpoint or --engine dask")
+    if getattr(args, "iris", "as-is") != "as-is" and (args.endpoint is not None
+                                                      or args.engine == "dask"):
+        raise URNError("--iris runs on local files, not with --endpoint or --engine dask")
     from ._canonicalize import prefix_lengths_option
 
     args.prefix_lengths = prefix_lengths_option(args.gs1_prefix_lengths)
@@ -320,7 +330,11 @@ def summary_lines(d: dict[str, Any], *, partial: bool) -> list[str]:
         f"met {d['locators']['occurrences']:,} occurrences of "
         f"{_distinct(len(d['locators']['iris']), d['locators']['truncated'])} locator IRIs "
         "that stand for a URN (canonicalize --link-locators joins them to it)"
-    ] if "locators" in d else [])
+    ] if "locators" in d else []) + ([
+        f"met {d['iris']['occurrences']:,} occurrences of "
+        f"{_distinct(d['iris']['distinct'], False)} IRIs other than URNs not in RFC 3986 normal "
+        "form (canonicalize --iris rfc3986 rewrites them)"
+    ] if "iris" in d else [])
 
 
 def _print_text(report: Any, out: IO[str], limit: int, *, partial: bool) -> None:

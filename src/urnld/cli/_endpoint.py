@@ -138,6 +138,7 @@ def run_canonicalize(
     ``summary(report)`` is the one-line summary of ``urnld canonicalize``, ``finish(args,
     report)`` writes its HTML report and prints its summary, as for files.
     """
+    from .._kernel import CanonOptions
     from ..rdf import EndpointBatchError, canonicalize_endpoint
 
     if args.inputs:
@@ -153,28 +154,26 @@ def run_canonicalize(
         raise URNError(f"--batch must be a positive integer, got {args.batch}")
     shown = sys.stderr.isatty() if args.progress is None else args.progress
     bar = _Bar(shown and not args.quiet)
-    options = _common(args)
-    # The spelling modes, given only when on (so a call without them is the call it was).
-    spellings: dict[str, Any] = {
-        k: True for k in ("repair", "link_locators", "merge_locators") if getattr(args, k)
-    }
-    if getattr(args, "prefix_lengths", None) is not None:
-        spellings["prefix_lengths"] = args.prefix_lengths
+    common = _common(args)
+    options = CanonOptions(
+        ignore_components=args.ignore_components, literals=common.pop("literals"),
+        link=args.link, keep_spellings=args.keep_spellings, link_resolvers=args.link_resolvers,
+        repair=bool(getattr(args, "repair", False)),
+        link_locators=bool(getattr(args, "link_locators", False)),
+        merge_locators=bool(getattr(args, "merge_locators", False)),
+        prefix_lengths=getattr(args, "prefix_lengths", None),
+    )
     run: dict[str, Any] = {"endpoint": args.endpoint, "dry_run": args.dry_run}
     try:
         report = canonicalize_endpoint(
             args.endpoint,
             update_url=args.update_endpoint,
-            ignore_components=args.ignore_components,
-            link=args.link,
-            keep_spellings=args.keep_spellings,
-            link_resolvers=args.link_resolvers,
             dry_run=args.dry_run,
             undo=args.undo,
             progress=bar,
             **({"batch": args.batch} if args.batch else {}),
-            **options,
-            **spellings,
+            **common,
+            options=options,
         )
     except EndpointBatchError as e:
         bar.close()

@@ -16,7 +16,8 @@ joined by spaces):
 * ``{"kind": "non-canonical", "urn", "canonical", "count"}``: one per spelling;
 * ``{"kind": "cluster", "canonical", "spellings": {spelling: count}, "count"}``: one per URN
   spelled several ways (``canonicalize``: one per canonical URN it merged into);
-* ``{"kind": "iri", "canonical", "spellings", "count"}``: IRIs merged by ``--iris rfc3986``;
+* ``{"kind": "iri", "canonical", "spellings", "count"}``: IRIs merged (or, by ``check``, not in
+  normal form) under ``--iris rfc3986``;
 * ``{"kind": "malformed-line", "source", "line", "message"}``;
 * ``{"kind": "jsonld", "source", "where", "code", "message", "count"}``: what reading a
   JSON-LD document dropped or warned about (:func:`urnld.jsonld.reading_notes`), ``where`` the
@@ -228,6 +229,9 @@ def check_records(report: Any, paths: Iterable[str]) -> Iterator[dict[str, Any]]
         yield {"kind": "non-canonical", "urn": spelling, "canonical": canonical, "count": count}
     for canonical, spellings in report.iter_clusters():
         yield {"kind": "cluster", "canonical": canonical, "spellings": spellings,
+               "count": sum(spellings.values())}
+    for canonical, spellings in report.iter_iris():  # check --iris rfc3986
+        yield {"kind": "iri", "canonical": canonical, "spellings": spellings,
                "count": sum(spellings.values())}
     yield from _error_records(report)
     yield from note_records(report)

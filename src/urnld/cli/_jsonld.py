@@ -29,7 +29,7 @@ import warnings
 from pathlib import Path
 from typing import Any
 
-HELP = "JSON-LD expand/compact/flatten/context with URN-aware contexts"
+HELP = "JSON-LD expand/compact/flatten/frame/context with URN-aware contexts"
 EXIT_CODES = ("exit status: 0 done, 1 done with findings (invalid URNs, scheme-named terms), "
               "2 error (bad input, unsafe document, usage)")
 

@@ -61,6 +61,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="also write the results as one self-contained HTML page")
     parser.add_argument("-q", "--quiet", action="store_true",
                         help="print only the verdict line (no table, no progress)")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="progress line on stderr (default: when stderr is a terminal)")
     # The old spelling (--format text|json|turtle), kept working for scripts.
     parser.add_argument("--format", choices=["text", "json", "turtle"], default="text",
                         help=argparse.SUPPRESS)
@@ -246,7 +248,8 @@ def _validate(args: argparse.Namespace) -> Report:
     from ._progress import Progress
 
     policy = policy_from_args(args, "urnld validate")
-    bar = Progress("urnld validate", enabled=False if args.quiet else None)
+    bar = Progress("urnld validate",
+                   enabled=False if args.quiet else getattr(args, "progress", None))
     unit = "queries" if args.evaluator == "plan" and args.inference == "none" else "checks"
     counter = (bar.counter("running the shapes", unit, then="building the report")
                if bar.enabled else None)

@@ -22,11 +22,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .._kernel import Engine, canonicalize_route, get_syntax
+from .._kernel import canonicalize_route
 from ..errors import URNContextWarning, URNError
 from ..read import Catalog, HazardMode, ReadError
 
-__all__ = ["Reading", "check_hazards", "reading_catalog", "recorded", "relay", "streams"]
+__all__ = ["Reading", "check_hazards", "partitions", "reading_catalog", "recorded", "relay"]
 
 T = TypeVar("T")
 
@@ -68,20 +68,20 @@ def check_hazards(hazards: object) -> HazardMode:
     return hazards
 
 
-def streams(in_fmt: str, output_format: str | None, iris: str) -> bool:
-    """Is an input of syntax *in_fmt* cut into line partitions? Whenever the one route
-    (:func:`urnld._kernel.canonicalize_route`) streams it, as the local command does.
+def partitions(in_fmt: str, output_format: str | None, iris: str) -> bool:
+    """Is an input of syntax *in_fmt* cut into line partitions? When the one route says the
+    line pass alone does the job (:attr:`urnld._kernel.Route.partitions`), as the local
+    command and :func:`urnld.stream.canonicalize_file` ask it.
 
-    >>> streams("nt", None, "as-is"), streams("nquads", "nt", "as-is")
+    >>> partitions("nt", None, "as-is"), partitions("nquads", "nt", "as-is")
     (True, False)
-    >>> streams("turtle", "nt", "as-is"), streams("nt", "turtle", "as-is")
+    >>> partitions("turtle", "nt", "as-is"), partitions("nt", "turtle", "as-is")
     (False, False)
     """
     try:
-        out = get_syntax(output_format) if output_format is not None else get_syntax(in_fmt)
+        return canonicalize_route(in_fmt, output_format or in_fmt, iris=iris).partitions
     except URNError:
         return False  # a serializer of a plugin urnld does not know: written from a graph
-    return canonicalize_route(in_fmt, out, iris=iris).engine is Engine.LINES
 
 
 def recorded(func: Callable[[], T]) -> tuple[T, list[str]]:

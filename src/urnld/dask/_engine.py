@@ -15,6 +15,7 @@ from .._kernel import (
     extras_of_report,
     ntriples,
     record_extras,
+    resolve_options,
 )
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
@@ -402,9 +403,9 @@ def canonicalize_files(
 
         check_output_format(output_format)
     files = stat_inputs(inputs)
-    from ._documents import streams
+    from ._documents import partitions
 
-    route = _router(input_format, lambda fmt: streams(fmt, output_format, iris),
+    route = _router(input_format, lambda fmt: partitions(fmt, output_format, iris),
                     catalog=catalog, base=base, hazards=hazards)
     routes = [route(f) for f in files]
     names = output_names([f.path for f in files])
@@ -492,6 +493,7 @@ def check_files(
     on_unreadable: Callable[[str, Exception], None] | None = None,
     memory_budget: int | None = None,
     reading: ReadingOptions | None = None,
+    options: CanonOptions | None = None,
 ) -> CheckReport:
     """Check the URNs of RDF files on a Dask cluster; return the merged report.
 
@@ -510,9 +512,15 @@ def check_files(
     ``on_unreadable``, it is called instead with the input as given and the error, in input
     order, and the other inputs are checked (what ``urnld check`` does with several files).
     ``reading`` (:class:`urnld.files.ReadingOptions`) gives ``input_format``, ``catalog``,
-    ``base`` and ``hazards`` as one value (the keywords are then ignored).
+    ``base`` and ``hazards`` as one value (the keywords are then ignored). ``options``
+    (:class:`urnld.stream.CanonOptions`, as :func:`urnld.files.check` takes it): the Dask
+    engine checks by the default policy, without the locator modes; other options are
+    refused, as ``urnld check --engine dask`` refuses them.
     """
     _check_args(workers, scheduler, partition_size)
+    if options is not None and options != CanonOptions():
+        raise URNError("the Dask engine checks with the default options only "
+                       "(no policy, no locators)")
     if reading is not None:
         input_format, catalog, base, hazards = (reading.format, reading.catalog, reading.base,
                                                 reading.hazards)
@@ -583,6 +591,7 @@ def digest_files(
     scheduler: str | None = None,
     ignore_components: bool = False,
     literals: bool = False,
+    options: CanonOptions | None = None,
 ) -> dict[str, str]:
     """RDFC-1.0 digest of every input file on its own, one Dask task per file.
 
@@ -593,9 +602,14 @@ def digest_files(
     the files, not their union (moving a statement to another file changes them). Each file is
     held in memory by its task; RDFC-1.0 cannot be split below one file.
     Raises as :func:`canonicalize_files`, plus ``urnld.rdf``'s errors for blank-node structures
-    too complex to canonicalize.
+    too complex to canonicalize. ``options`` (:class:`urnld.stream.CanonOptions`) may give
+    ``ignore_components`` and ``literals`` as one value; the digest takes no other option.
     """
     _check_args(workers, scheduler, DEFAULT_PARTITION_SIZE)
+    opts = resolve_options(options, ignore_components=ignore_components, literals=literals)
+    if opts.replace(ignore_components=False, literals=False) != CanonOptions():
+        raise URNError("digest_files takes ignore_components and literals only")
+    ignore_components, literals = opts.ignore_components, opts.literals
     files = stat_inputs(inputs)
     with client_for(workers, scheduler) as client:
         digests = _map(

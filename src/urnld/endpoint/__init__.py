@@ -15,19 +15,25 @@ from __future__ import annotations
 
 from ._client import DEFAULT_TIMEOUT, Endpoint, EndpointError, ResultCapError
 from ._endpoint import BatchProgress, EndpointBatchError, canonicalize_endpoint, check_endpoint
+from ._profile import OXIGRAPH, STANDARD, VIRTUOSO, StoreProfile, profile_for
 from ._undo import UndoProgress, apply_undo
 
 __all__ = [
     "DEFAULT_TIMEOUT",
+    "OXIGRAPH",
+    "STANDARD",
+    "VIRTUOSO",
     "BatchProgress",
     "Endpoint",
     "EndpointBatchError",
     "EndpointError",
     "ResultCapError",
+    "StoreProfile",
     "UndoProgress",
     "apply_undo",
     "canonicalize_endpoint",
     "check_endpoint",
+    "profile_for",
 ]
 
 

@@ -16,7 +16,8 @@ server's challenge with HTTP Digest (RFC 7616) instead of sending Basic credenti
 and password from either source (Virtuoso's ``/sparql-auth`` asks for Digest).
 
 The store's product is read once from the ``Server`` header of its first answer
-(:attr:`Endpoint.vendor`): a few stores need their own spelling of standard operations.
+(:attr:`Endpoint.vendor`), and with it the store's :class:`~._profile.StoreProfile`
+(:attr:`Endpoint.profile`): a few stores need their own spelling of standard operations.
 
 >>> Endpoint("ftp://example.org/sparql")
 Traceback (most recent call last):
@@ -40,6 +41,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from ..errors import URNLDEnvironmentError
+from ._profile import StoreProfile, profile_for
 
 __all__ = ["Endpoint", "EndpointError", "ResultCapError"]
 
@@ -121,7 +123,9 @@ class _Bearer(httpx.Auth):
 class Endpoint:
     """A SPARQL 1.1 query endpoint, and the update endpoint (default: the same URL).
 
-    Use as a context manager (or call :meth:`close`): it holds one pooled HTTP connection.
+    *profile*: the store's quirks (default: chosen from the ``Server`` header, see
+    :attr:`profile`). Use as a context manager (or call :meth:`close`): it holds one pooled
+    HTTP connection.
     """
 
     def __init__(
@@ -130,6 +134,7 @@ class Endpoint:
         *,
         update_url: str | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        profile: StoreProfile | None = None,
     ) -> None:
         for u in (url, update_url):
             if u is not None and urlsplit(u).scheme not in ("http", "https"):
@@ -148,6 +153,15 @@ class Endpoint:
         )
         self._auth = {u: _auth(u) for u in {self.url, self.update_url}}
         self._vendor: str | None = None
+        self._profile = profile
+
+    @property
+    def profile(self) -> StoreProfile:
+        """What this store does where the standards leave room (:class:`StoreProfile`): the
+        one given, else the profile of :attr:`vendor`, chosen once."""
+        if self._profile is None:
+            self._profile = profile_for(self.vendor)
+        return self._profile
 
     @property
     def vendor(self) -> str:
@@ -265,6 +279,13 @@ class Endpoint:
             return int(value)
         except ValueError as e:
             raise EndpointError(f"{self.url}: expected one number, got {rows[:2]!r}") from e
+
+    def holds(self, pattern: str) -> bool:
+        """Does the group graph pattern *pattern* (``{ … }``) match? ``ASK``, or on a store
+        whose profile says it does not answer ASK, ``SELECT * … LIMIT 1``."""
+        if self.profile.ask:
+            return self.ask(f"ASK {pattern}")
+        return any(True for _row in self.select(f"SELECT * WHERE {pattern} LIMIT 1"))
 
     def ask(self, query: str) -> bool:
         """Run an ASK query."""

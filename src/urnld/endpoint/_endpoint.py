@@ -39,7 +39,9 @@ from collections.abc import Callable, Iterator
 from typing import IO, TYPE_CHECKING, Any
 
 from .._kernel import (
+    DEFAULT_OPTIONS,
     SPELLING,
+    CanonOptions,
     CheckFields,
     Extra,
     LinkOptions,
@@ -53,6 +55,7 @@ from .._kernel import (
     record_extras,
     repair_counts,
     report_extras,
+    resolve_options,
     spelling_options,
 )
 from ..errors import URNError
@@ -137,6 +140,7 @@ def check_endpoint(
     timeout: float = DEFAULT_TIMEOUT,
     page_size: int | None = None,
     report: CheckReport | None = None,
+    options: CanonOptions | None = None,
 ) -> CheckReport:
     """Scan the URN terms of the SPARQL endpoint at ``url``; fill a :class:`CheckReport`.
 
@@ -144,12 +148,17 @@ def check_endpoint(
     every named graph and the graph names. With ``literals=True`` plain / ``xsd:string`` /
     ``xsd:anyURI`` literals whose whole value is a URN count too. ``page_size`` reads the term
     list in pages of that many terms (``ORDER BY``/``LIMIT``/``OFFSET``) for endpoints that cap
-    result sizes; by default it is one streamed result.
+    result sizes; by default it is one streamed result. ``options``
+    (:class:`urnld.stream.CanonOptions`) may give ``literals`` instead; a store is judged by
+    the default policy, without the locator modes (other options are refused).
 
     Raises :class:`EndpointError` (an environment failure) when the endpoint fails, ``URNError`` on
     bad arguments or a named graph that holds no statement.
     """
     scope = _validate_graph(graph, all_graphs)
+    opts = resolve_options(options, literals=literals)
+    _endpoint_options(opts, "check_endpoint", allowed={"literals"})
+    literals = opts.literals
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
     if report is None:
@@ -172,6 +181,20 @@ def check_endpoint(
     return report
 
 
+def _endpoint_options(opts: CanonOptions, caller: str, allowed: set[str] | None = None) -> None:
+    """Refuse what a run on a store does not do: another policy than the default (the
+    command's ``--endpoint`` takes none either), and for the check the rewriting options."""
+    if opts.policy != DEFAULT_OPTIONS.policy:
+        raise URNError(f"{caller} takes the default policy only")
+    if allowed is None:
+        return
+    given = [f.name for f in dataclasses.fields(opts)
+             if f.name not in allowed | {"policy", "write_added"}
+             and getattr(opts, f.name) != getattr(DEFAULT_OPTIONS, f.name)]
+    if given:
+        raise URNError(f"{caller} does not take {', '.join(given)}")
+
+
 # -- canonicalize ----------------------------------------------------------------------------------
 
 def _rewrite_ops(scope: _Scope, changes: list[_Change], *, keep_spellings: bool = False) -> str:
@@ -189,7 +212,7 @@ def _rewrite_ops(scope: _Scope, changes: list[_Change], *, keep_spellings: bool 
     keep = _not_spelling("?f") if keep_spellings and literal_rows else ""
     parts = [("?f ?p ?o", "?f ?p ?o", "?t ?p ?o", iri_rows, ""),
              ("?s ?f ?o", "?s ?f ?o", "?s ?t ?o", iri_rows, "")]
-    if scope.virtuoso:
+    if scope.profile.typed_strings:
         # Virtuoso does not always delete a literal given as a constant (VALUES included):
         # it does through a variable read from the store (openlink/virtuoso-opensource #379,
         # #633, #247). The statement is found by either spelling of the old literal (a plain
@@ -289,6 +312,7 @@ def canonicalize_endpoint(
     link_locators: bool = False,
     merge_locators: bool = False,
     prefix_lengths: PrefixLengths | None = None,
+    options: CanonOptions | None = None,
 ) -> CanonicalizeReport:
     """Rewrite, in place, every non-canonical URN spelling the store at ``url`` holds.
 
@@ -318,11 +342,26 @@ def canonicalize_endpoint(
     the file paths do. The locator modes read, besides URNs, the IRIs that start like an
     address of the resolver table.
 
+    ``options`` (:class:`urnld.stream.CanonOptions`) gives all of these as one value, as every
+    file path takes them (then leave their keywords out); a store is judged by the default
+    policy.
+
     Idempotent (a second run changes nothing) and resumable: when a batch fails,
     :class:`EndpointBatchError` says which; batches before it are committed, and running again
     finishes the job with the same final store as one uninterrupted run.
     """
     scope = _validate_graph(graph, all_graphs)
+    opts = resolve_options(
+        options, ignore_components=ignore_components, literals=literals, link=link,
+        keep_spellings=keep_spellings, link_resolvers=link_resolvers, repair=repair,
+        link_locators=link_locators, merge_locators=merge_locators,
+        prefix_lengths=prefix_lengths,
+    )
+    _endpoint_options(opts, "canonicalize_endpoint")
+    ignore_components, literals, repair = opts.ignore_components, opts.literals, opts.repair
+    link_locators, merge_locators = opts.link_locators, opts.merge_locators
+    prefix_lengths = opts.prefix_lengths
+    link, keep_spellings, link_resolvers = opts.link, opts.keep_spellings, opts.link_resolvers
     if undo is not None and not dry_run:
         from ._undo import check_undo_file
 
@@ -333,7 +372,7 @@ def canonicalize_endpoint(
         raise URNError("a dry run changes nothing, so it has nothing to undo: drop the undo file")
     if page_size is not None and page_size < 1:
         raise URNError(f"page size must be a positive integer, got {page_size}")
-    options = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
+    links = LinkOptions(link, keep_spellings, link_resolvers, link_locators)
     spellings = spelling_options(repair=repair, link_locators=link_locators,
                                  merge_locators=merge_locators, prefix_lengths=prefix_lengths)
     # The locator modes read the IRIs that start like a locator too (a SPARQL string holds
@@ -350,7 +389,7 @@ def canonicalize_endpoint(
     try:
         with Endpoint(url, update_url=update_url, timeout=timeout) as endpoint:
             scope = _for_store(scope, endpoint)
-            if options and scope.union_default:
+            if links and scope.union_default:
                 scope.target()  # no default graph to add statements to: fail before reading
             report.statements_in = _check_scope(endpoint, scope)
             verdicts: list[tuple[str, TermVerdict, int]] = []
@@ -382,7 +421,7 @@ def canonicalize_endpoint(
                     spool.add(_Change(term, term._replace(value=verdict.output), count))
             record()
             # Decided before anything is written: past the cap, nothing is added or rewritten.
-            extras = report_extras(report, options, endpoint.url) if options else []
+            extras = report_extras(report, links, endpoint.url) if links else []
             if dry_run:
                 for i in range(0, len(extras), batch):
                     record_extras(report, _missing(endpoint, scope, extras[i:i + batch]))
@@ -422,17 +461,10 @@ def _locator(
     return _Change(term, term._replace(value=v.output), count) if merged else None
 
 
-# Virtuoso compiles an update into a code vector of at most 32 KiB ("SQ199: Maximum size
-# (32767) of a code vector exceeded"): about 6,000 VALUES rows in one request exceed it, 2,000
-# do not. There a batch also ends at this many distinct terms, well below that limit: the time
-# Virtuoso takes to compile a request grows faster than its rows, so requests of 1,000 terms
-# made the whole rewrite slower than requests of 100-500 (docs/performance.md, the
-# --max-terms runs of bench/endpoint.py).
-_VIRTUOSO_MAX_TERMS = 300
-
-
 def _max_terms(scope: _Scope) -> int | None:
-    return _VIRTUOSO_MAX_TERMS if scope.virtuoso else None
+    # Virtuoso compiles an update into a code vector of at most 32 KiB: a batch also ends at
+    # the profile's max_terms distinct terms (see urnld.endpoint._profile.VIRTUOSO).
+    return scope.profile.max_terms
 
 
 def _plan(
@@ -473,7 +505,7 @@ def _extras_op(scope: _Scope, verb: str, extras: list[Extra]) -> str:
     scope.target()  # a store without a default graph needs a named one
     g = _Term("iri", scope.graph) if scope.graph is not None else None
     quads: list[_Quad] = [(*_extra_terms(e), g) for e in extras]
-    return _data_op(verb, quads, virtuoso=scope.virtuoso)
+    return _data_op(verb, quads, scope.profile)
 
 
 def _missing(endpoint: Endpoint, scope: _Scope, extras: list[Extra]) -> list[Extra]:

@@ -10,6 +10,7 @@ from typing import NamedTuple
 from .._kernel import SPELLING
 from ..errors import URNError
 from ._client import Endpoint, EndpointError, ResultCapError
+from ._profile import STANDARD, StoreProfile
 
 __all__ = ["DEFAULT_BATCH"]
 
@@ -72,22 +73,24 @@ def _plain(body: str) -> str:
 
 @dataclasses.dataclass(frozen=True, slots=True)
 class _Scope:
-    """Which graphs a run reads and writes: the default graph, one named graph, or all.
+    """Which graphs a run reads and writes: the default graph, one named graph, or all; and
+    the store's :class:`~._profile.StoreProfile` (how it spells them).
 
-    ``union_default`` is Virtuoso's model: its default graph is the union of the named graphs
-    and cannot be written without naming a graph (openlink/virtuoso-opensource #215, ``SP031:
-    No plain default graph specified in the preamble``). There the default graph and all graphs
-    are read and rewritten graph by graph (``GRAPH ?g``): each statement keeps its graph, and
-    the union is not counted a second time beside the graphs it is made of.
+    On a store whose default graph is the union of the named graphs (``default_graph ==
+    "union"``, Virtuoso: it cannot be written without naming a graph,
+    openlink/virtuoso-opensource #215, ``SP031: No plain default graph specified in the
+    preamble``) the default graph and all graphs are read and rewritten graph by graph
+    (``GRAPH ?g``): each statement keeps its graph, and the union is not counted a second time
+    beside the graphs it is made of.
     """
 
     graph: str | None = None
     all_graphs: bool = False
-    union_default: bool = False
+    profile: StoreProfile = STANDARD
 
     @property
-    def virtuoso(self) -> bool:
-        return self.union_default
+    def union_default(self) -> bool:
+        return self.profile.union_default
 
     def parts(self) -> list[tuple[Callable[[str], str], Callable[[str], str]]]:
         """Per part of the scope: the template wrapper (``DELETE``/``INSERT``) and the pattern
@@ -122,7 +125,8 @@ class _Scope:
             return self.parts()[0][0]
         if self.union_default:
             raise URNError(
-                "this store (Virtuoso) has no default graph to add statements to: give --graph"
+                f"this store ({self.profile.name.capitalize()}) has no default graph to add "
+                "statements to: give --graph"
             )
         return _plain
 
@@ -136,7 +140,7 @@ class _Scope:
         ``"v"^^xsd:string`` apart although RDF 1.1 makes them one term
         (openlink/virtuoso-opensource #633, #247); :meth:`plain_rows` reaches the other.
         """
-        if self.virtuoso and _is_string(term):
+        if self.profile.typed_strings and _is_string(term):
             return [_typed(term)]
         return [term.sparql()]
 
@@ -146,9 +150,10 @@ class _Scope:
                                             strict=True)]
 
     def plain_rows(self, changes: Iterable[_Change]) -> str:
-        """On Virtuoso, VALUES rows ``(?fs ?ts)`` of typed string constants whose ``STR()`` is
-        the plain spelling of the old and new literal (``""`` elsewhere, or without any)."""
-        if not self.virtuoso:
+        """With typed strings (Virtuoso), VALUES rows ``(?fs ?ts)`` of typed string constants
+        whose ``STR()`` is the plain spelling of the old and new literal (``""`` elsewhere,
+        or without any)."""
+        if not self.profile.typed_strings:
             return ""
         return " ".join(f"({_typed(c.old)} {_typed(c.new)})" for c in changes
                         if _is_string(c.old))
@@ -167,14 +172,11 @@ def _typed(term: _Term) -> str:
     return f'"{_escape_string(term.value)}"^^<{_XSD_STRING}>'
 
 
-# Statements per INSERT/DELETE operation on Virtuoso (see _data_op).
-_VIRTUOSO_OP_QUADS = 50
+def _data_op(verb: str, quads: list[_Quad], profile: StoreProfile) -> str:
+    """``INSERT DATA`` / ``DELETE DATA`` of ``quads``, or what a store of typed strings
+    (Virtuoso) needs instead, in operations of at most ``profile.op_quads`` statements.
 
-
-def _data_op(verb: str, quads: list[_Quad], *, virtuoso: bool) -> str:
-    """``INSERT DATA`` / ``DELETE DATA`` of ``quads``, or what Virtuoso needs instead.
-
-    Virtuoso: a plain string literal is inserted as ``STR("v"^^xsd:string)`` (a plain constant
+    Typed strings: a plain string literal is inserted as ``STR("v"^^xsd:string)`` (a plain constant
     may be taken for the IRI of the same text, see :meth:`_Scope.constants`), a typed one
     (``datatype`` xsd:string, as the store returned it) typed, since Virtuoso keeps the two
     apart, and a statement
@@ -183,16 +185,15 @@ def _data_op(verb: str, quads: list[_Quad], *, virtuoso: bool) -> str:
     (openlink/virtuoso-opensource #379, #633, #247, #335). A blank node is its ``nodeID://``
     name there.
     """
-    if not virtuoso:
-        return f"{verb} DATA {{ " + " ".join(_quad_text(q, _constant) for q in quads) + " }"
     # Virtuoso compiles each operation to SQL of at most 10,000 lines ("SP031: … The length of
     # generated SQL text has exceeded 10000 lines of code"); one BIND or UNION branch per
     # literal makes a few hundred too many: the statements go in operations of a few dozen.
-    if len(quads) > _VIRTUOSO_OP_QUADS:
-        return " ;\n".join(
-            _data_op(verb, quads[i:i + _VIRTUOSO_OP_QUADS], virtuoso=True)
-            for i in range(0, len(quads), _VIRTUOSO_OP_QUADS)
-        )
+    step = profile.op_quads
+    if step is not None and len(quads) > step:
+        return " ;\n".join(_data_op(verb, quads[i:i + step], profile)
+                            for i in range(0, len(quads), step))
+    if not profile.typed_strings:
+        return f"{verb} DATA {{ " + " ".join(_quad_text(q, _constant) for q in quads) + " }"
     if verb == "INSERT":
         binds: dict[str, str] = {}
 
@@ -315,7 +316,7 @@ def term_count_query(
     """
     patterns = _occurrence_patterns(scope, literals=literals, keep_spellings=keep_spellings,
                                     heads=heads)
-    if scope.virtuoso and literals:
+    if scope.profile.typed_strings and literals:
         return (
             "SELECT ?x (COUNT(*) AS ?n) ?dt WHERE { "
             f"{{ {patterns} }} BIND(COALESCE(STR(DATATYPE(?x)), \"\") AS ?dt) }} GROUP BY ?x ?dt"
@@ -364,7 +365,7 @@ def _term_rows(
             page_size = e.cap
     offset = 0
     while True:  # ends at the first short page: the term list is finite
-        if scope.virtuoso:
+        if scope.profile.sort_in_subquery:
             # Virtuoso sorts at most MaxSortedTopRows for ORDER BY … OFFSET (SR353), except in
             # a subquery ("scrollable cursor"), which keeps the order for the outer slice.
             page = (f"SELECT * WHERE {{ {{ {query} ORDER BY ?x }} }} "
@@ -401,14 +402,14 @@ def _check_scope(endpoint: Endpoint, scope: _Scope) -> int:
     """Count the statements in scope; a named graph that holds none is an error."""
     if scope.graph is not None:
         g = _Term("iri", scope.graph).sparql()
-        if not endpoint.ask(f"ASK {{ GRAPH {g} {{ ?s ?p ?o }} }}"):
+        if not endpoint.holds(f"{{ GRAPH {g} {{ ?s ?p ?o }} }}"):
             raise URNError(f"graph {g} does not exist or is empty at {endpoint.url}")
     return endpoint.count(scope.count_query())
 
 
 def _for_store(scope: _Scope, endpoint: Endpoint) -> _Scope:
-    """The scope as this store needs it spelled (asked once per run, from its answers)."""
-    return dataclasses.replace(scope, union_default=endpoint.vendor == "virtuoso")
+    """The scope as this store needs it spelled (its profile, chosen once per endpoint)."""
+    return dataclasses.replace(scope, profile=endpoint.profile)
 
 
 def _validate_graph(graph: str | None, all_graphs: bool) -> _Scope:

@@ -282,7 +282,7 @@ def apply_undo(
         statements = 0
         with Endpoint(update_url, timeout=timeout) as endpoint, \
                 open(done_path, "a", encoding="utf-8") as record:
-            split = bool(todo) and endpoint.vendor == "virtuoso"
+            split = bool(todo) and endpoint.profile.split_updates
             for k, entry in enumerate(todo, 1):
                 text = text_of(entry)
                 try:
@@ -302,7 +302,8 @@ def apply_undo(
 
 
 def _requests(text: str, *, split: bool) -> list[str]:
-    """The requests that send one block: the block itself, or on Virtuoso one per operation.
+    """The requests that send one block: the block itself, or one per operation on a store
+    whose profile says ``split_updates`` (Virtuoso).
 
     Virtuoso compiles a request into a code vector of at most 32 KiB ("SQ199: Maximum size
     (32767) of a code vector exceeded"), which a block of a thousand terms exceeds. Every

@@ -4,6 +4,7 @@ back, blank nodes told apart by their other statements."""
 from __future__ import annotations
 
 from ._client import Endpoint, EndpointError
+from ._profile import StoreProfile
 from ._sparql import (
     _XSD_STRING,
     _Change,
@@ -73,24 +74,20 @@ def _undo_ops(
     # Virtuoso compiles a query to SQL of at most 10,000 lines: there the statements are
     # looked for a slice of the batch's terms at a time (each still mapped with all of them,
     # so a statement holding terms of two slices is read as the batch will write it).
-    step = max(1, _VIRTUOSO_FIND_TERMS if scope.virtuoso else len(changes))
+    step = max(1, scope.profile.find_terms or len(changes))
     for i in range(0, len(changes), step):
         _find(endpoint, scope, (changes[i:i + step], changes), mapping, groups,
               keep_spellings=keep_spellings)
-    if scope.virtuoso:
-        there = _existing(endpoint, list(groups))
+    if scope.profile.find_terms is not None:
+        there = _existing(endpoint, list(groups), scope.profile.find_terms)
         groups = {new: (new in there, olds) for new, (_e, olds) in groups.items()}
     olds = " ".join(k for c in changes for k in scope.constants(c.old))
     stars: dict[str, list[_Quad]] = {}
-    if not scope.virtuoso:
+    if not scope.profile.named_bnodes:
         blank = {t.value for new in groups for t in new if t is not None and t.kind == "bnode"}
         if blank:
             stars = _stars(endpoint, scope, olds, blank, mapping)
-    return " ;\n".join(_revert(groups, named_bnodes=scope.virtuoso, stars=stars))
-
-
-# Terms per statement-finding query on Virtuoso (see _undo_ops).
-_VIRTUOSO_FIND_TERMS = 100
+    return " ;\n".join(_revert(groups, scope.profile, stars=stars))
 
 
 def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Change]],
@@ -108,13 +105,15 @@ def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Ch
     keep = " " + _not_spelling("?f") if keep_spellings else ""
     plain = scope.plain_rows(changes)
     plain_olds = " ".join(_typed(c.old) for c in chunk if _is_string(c.old))
+    # A store of bounded query size (the profile's find_terms, Virtuoso): compact queries.
+    compact = scope.profile.find_terms is not None
     for t, w in scope.parts():
         named = t is not _plain
         branches = []
         for pos in ("?s", "?p", "?o"):
             pattern = "?s ?p ?o".replace(pos, "?f")
             only = keep if pos == "?o" else ""
-            if scope.virtuoso:
+            if compact:
                 # Each branch its own VALUES, IRIs only in a subject or predicate: given a
                 # literal ?f there, Virtuoso may fail the whole query ("SR066: Unsupported
                 # case in CONVERT (incomplete RDF box -> IRI_ID)").
@@ -130,7 +129,7 @@ def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Ch
             # statements of every graph (its schema graph's too).
             branches.append(f"{{ VALUES ?f {{ {iri_olds} }} GRAPH ?f {{ ?s ?p ?o }} "
                             "BIND(?f AS ?g) }")
-        if scope.virtuoso:
+        if compact:
             found = f"{{ {' UNION '.join(branches)} }}"
         else:
             found = f"{{ VALUES ?f {{ {olds} }} {' UNION '.join(branches)} }}"
@@ -156,7 +155,7 @@ def _find(endpoint: Endpoint, scope: _Scope, part: tuple[list[_Change], list[_Ch
         else:
             graph_bind = ""
             there = "?ns ?np ?no"
-        if scope.virtuoso:
+        if compact:
             # The statements only: with the batch's whole mapping in it the query exceeds
             # Virtuoso's 10,000 lines of SQL; the batch's statements are mapped here, and
             # _existing asks which of them the store holds.
@@ -197,7 +196,7 @@ def _mapped(mapping: dict[_Term, _Term], t: _Term) -> _Term:
     return found or t
 
 
-def _existing(endpoint: Endpoint, quads: list[_Quad]) -> set[_Quad]:
+def _existing(endpoint: Endpoint, quads: list[_Quad], step: int) -> set[_Quad]:
     """Which of ``quads`` (ground, each in a named graph: Virtuoso's) the store holds.
 
     Asked by subject, predicate and graph, the objects compared here as RDF 1.1 terms: a
@@ -210,8 +209,8 @@ def _existing(endpoint: Endpoint, quads: list[_Quad]) -> set[_Quad]:
                 _same_term(o))
     keys = list(wanted)
     held: set[tuple[tuple[str, str, str], _Term]] = set()
-    for i in range(0, len(keys), _VIRTUOSO_FIND_TERMS):
-        part = keys[i:i + _VIRTUOSO_FIND_TERMS]
+    for i in range(0, len(keys), step):
+        part = keys[i:i + step]
         rows = " ".join(f"({k} {' '.join(key)})" for k, key in enumerate(part))
         query = (
             "SELECT DISTINCT ?i ?o (DATATYPE(?o) AS ?o_dt) (LANG(?o) AS ?o_lang) "
@@ -263,8 +262,9 @@ def _stars(endpoint: Endpoint, scope: _Scope, olds: str, wanted: set[str],
     return out
 
 
-def _revert(groups: dict[_Quad, tuple[bool, list[_Quad]]], *, named_bnodes: bool,
+def _revert(groups: dict[_Quad, tuple[bool, list[_Quad]]], profile: StoreProfile, *,
             stars: dict[str, list[_Quad]] | None = None) -> list[str]:
+    named_bnodes = profile.named_bnodes
     deletes: list[_Quad] = []
     inserts: list[_Quad] = []
     patterns: list[str] = []
@@ -279,7 +279,7 @@ def _revert(groups: dict[_Quad, tuple[bool, list[_Quad]]], *, named_bnodes: bool
     for verb, quads in (("DELETE", deletes), ("INSERT", inserts)):
         if quads:
             unique = sorted(set(quads), key=repr)
-            ops.append(_data_op(verb, unique, virtuoso=named_bnodes))
+            ops.append(_data_op(verb, unique, profile))
     return ops + patterns
 
 

@@ -498,6 +498,7 @@ def check_graph(
     policy: Policy = _DEFAULT_POLICY,
     locators: bool = False,
     prefix_lengths: PrefixLengths | None = None,
+    iris: _Choice["as-is", "rfc3986"] = "as-is",
 ) -> CheckReport:
     """Scan an rdflib graph or dataset for URNs (IRIs and literals); fill a :class:`CheckReport`.
 
@@ -505,7 +506,10 @@ def check_graph(
     starting with ``urn:`` (any case), and plain / ``xsd:string`` / ``xsd:anyURI`` literals whose
     whole lexical form does. Findings are :func:`urnld.check`'s under ``policy``. With
     ``locators``, IRIs that are a resolver's address of a URN are counted as ``locator``
-    findings, as :func:`urnld.stream.check_lines` counts them.
+    findings, as :func:`urnld.stream.check_lines` counts them. With ``iris="rfc3986"``, the
+    IRIs other than URNs that are not in RFC 3986 normal form are counted too
+    (:meth:`CheckReport.record_iris`): what :func:`canonicalize` with the same option rewrites,
+    counted as its report counts them.
 
     >>> from rdflib import Graph
     >>> g = Graph().parse(data='<URN:ISBN:0-395-36341-1> <http://e/p> "urn:isbn:0395363411" .',
@@ -528,24 +532,38 @@ def check_graph(
     spellings = SpellingOptions(locators="link", prefix_lengths=prefix_lengths)
     # locator -> its URN (canonical), or None: asked once per distinct IRI
     urn_of: dict[str, str | None] = {}
+    if iris not in ("as-is", "rfc3986"):
+        raise URNError(f"iris must be 'as-is' or 'rfc3986', not {iris!r}")
+    normalize = iris == "rfc3986"
+    normal_of: dict[str, str] = {}  # non-URN IRI -> its normal form, asked once per IRI
+    not_normal: dict[tuple[str, str], int] = {}
     terms = TermCache(TermRule(policy=policy))
     found: dict[tuple[str, str], int] = {}
     for st in statements:
         n += 1
         seen: set[tuple[str, bool]] = set()
         met: set[tuple[str, str]] = set()
+        odd: set[tuple[str, str]] = set()
         for t in st:
             if isinstance(t, URIRef):
                 text = str(getattr(t, "original", t))
                 if is_urn_like(text) and not is_rdflib_internal(text):
                     seen.add((text, False))
-                elif locators:
+                    continue
+                if locators:
                     if text not in urn_of:
                         urn = spellings.locator(text)
                         v = terms.get(urn) if urn else None
                         urn_of[text] = v.output if v is not None and v.nid else None
                     if urn_of[text]:
                         met.add((text, urn_of[text] or ""))
+                        continue  # a locator is linked, not normalized (as canonicalize)
+                if normalize and not is_urn_like(text) and not is_rdflib_internal(text):
+                    normal = normal_of.get(text)
+                    if normal is None:
+                        normal = normal_of[text] = normalize_iri(text)
+                    if normal != text:
+                        odd.add((normal, text))
             elif (isinstance(t, Literal) and t.language is None and t.datatype in _URN_DATATYPES
                   and str(st[1]) != SPELLING):
                 text = str(t)
@@ -555,7 +573,11 @@ def check_graph(
             occ[key] = occ.get(key, 0) + 1
         for pair in met:
             found[pair] = found.get(pair, 0) + 1
+        for pair in odd:
+            not_normal[pair] = not_normal.get(pair, 0) + 1
     report.statements_in += n
+    if not_normal:
+        report.record_iris(dict(sorted(not_normal.items())))
     if found:
         report.record_locators((loc, urn, c) for (loc, urn), c in sorted(found.items()))
     report.record_checks(

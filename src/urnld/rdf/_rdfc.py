@@ -325,7 +325,6 @@ def write_canonical_nquads(
     tmp_dir: str | None = None,
     source: str = "<input>",
     max_time: float | None = DEFAULT_MAX_TIME,
-    _engine: str = "auto",
 ) -> None:
     r"""Write the RDFC-1.0 canonical N-Quads of ``lines`` through ``write``.
 
@@ -346,6 +345,17 @@ def write_canonical_nquads(
     <urn:a:b> <http://e/p> _:c14n0 .
     _:c14n0 <http://e/p> "b" .
     """
+    _write_canonical(lines, write, hash_algorithm=hash_algorithm, max_work=max_work,
+                     run_bytes=run_bytes, tmp_dir=tmp_dir, source=source, max_time=max_time)
+
+
+def _write_canonical(
+    lines: Iterable[bytes], write: Callable[[bytes], object], *, hash_algorithm: str,
+    max_work: int | None, run_bytes: int = RUN_BYTES, tmp_dir: str | None = None,
+    source: str = "<input>", max_time: float | None = DEFAULT_MAX_TIME, engine: str = "auto",
+) -> None:
+    """:func:`write_canonical_nquads`, with the labelling *engine* chosen (``"auto"``,
+    ``"python"`` or ``"pyoxigraph"``: the tests run both)."""
     if hash_algorithm not in _HASHES:
         raise ValueError(f"hash_algorithm must be one of {sorted(_HASHES)}, not {hash_algorithm!r}")
     runs = _SortedRuns(run_bytes, tmp_dir)
@@ -369,7 +379,7 @@ def write_canonical_nquads(
     if blank:
         data = b"".join(blank)
         del blank
-        runs.add(_blank_node_lines(data, hash_algorithm, max_work, _engine, source,
+        runs.add(_blank_node_lines(data, hash_algorithm, max_work, engine, source,
                                     max_time=max_time))
     runs.write(write)
 
@@ -379,10 +389,8 @@ def _canonical_from_quads(
 ) -> str:
     out = io.BytesIO()
     text = ox.serialize(quads, format=ox.RdfFormat.N_QUADS) or b""
-    write_canonical_nquads(
-        text.splitlines(keepends=True), out.write, hash_algorithm=hash_algorithm,
-        max_work=max_work, _engine=engine,
-    )
+    _write_canonical(text.splitlines(keepends=True), out.write, hash_algorithm=hash_algorithm,
+                     max_work=max_work, engine=engine)
     return out.getvalue().decode("utf-8")
 
 

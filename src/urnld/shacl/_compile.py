@@ -647,10 +647,29 @@ class _Compiler:
                 if path_node is None:
                     raise NotCompiled("urnsh:uniqueByEquivalence needs a property shape")
                 holders = f"SELECT ?this ?value WHERE {{ ?this {self.path(path_node)} ?value }}"
-            pairs = (f"SELECT DISTINCT ?this ?value {ctx} WHERE {{ {f} {values} }}" if path_node
-                     is not None else f"SELECT DISTINCT ?this {ctx} WHERE {{ {f} }}")
+            flat = _flat_focus(f, ctx)
+            pairs = (f"SELECT DISTINCT ?this ?value {ctx} WHERE {{ {flat} {values} }}"
+                     if path_node is not None
+                     else f"SELECT DISTINCT ?this {ctx} WHERE {{ {flat} }}")
             step(component, pairs, "urn", params={k: v for k, v in params.items()
                                                   if v is not None}, holders=holders)
+
+
+_DISTINCT_FOCUS = "{ SELECT DISTINCT ?this WHERE { "
+
+
+def _flat_focus(f: str, ctx: str) -> str:
+    """A shape's own targets, *f*, without the subquery that makes each focus node distinct,
+    for a query that is itself DISTINCT on ``?this`` (and ``?value``): the same rows, and
+    oxigraph's evaluation of the subquery and its join was a third of the query's time.
+
+    >>> _flat_focus("{ SELECT DISTINCT ?this WHERE { { ?this a ?c } } }", "")
+    '{ { ?this a ?c } }'
+    """
+    if ctx or not f.startswith(_DISTINCT_FOCUS) or not f.endswith(" } }") or \
+            f.count("SELECT") != 1:
+        return f  # focus nodes reached from another shape's values: kept as compiled
+    return "{ " + f[len(_DISTINCT_FOCUS):-len(" } }")] + " }"
 
 
 def _template(text: str) -> Condition:

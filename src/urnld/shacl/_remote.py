@@ -56,11 +56,11 @@ class RemoteStore:
         self.page_size = page_size
         self._from = f"FROM <{graph}> " if graph is not None else ""
         if all_graphs:
-            # Virtuoso's default graph is the union already; an Oxigraph endpoint is opened
-            # with union-default-graph (see union_url)
-            vendor = endpoint.vendor
-            if vendor not in ("virtuoso", "oxigraph") and "union-default-graph" not in \
-                    endpoint.url:
+            # A store whose default graph is the union already (Virtuoso), or one opened with
+            # its union option (Oxigraph's union-default-graph, see union_url): as it is.
+            profile = endpoint.profile
+            if not (profile.union_default or profile.union_option) and \
+                    "union-default-graph" not in endpoint.url:
                 names = [_term(r.get("g")) for r in _bindings(
                     endpoint, "SELECT DISTINCT ?g WHERE { GRAPH ?g { } }")]
                 self._from = "".join(f"FROM <{n[1]}> " for n in names
@@ -134,12 +134,14 @@ def _selected(head: str) -> list[str]:
 
 
 def union_url(url: str, timeout: float) -> str:
-    """The query URL that reads the default graph and every named graph as one: Oxigraph's
-    ``union-default-graph`` parameter; other stores' URL as it is."""
+    """The query URL that reads the default graph and every named graph as one: with the
+    store profile's ``union_option`` (Oxigraph's ``union-default-graph`` parameter); other
+    stores' URL as it is."""
     with Endpoint(url, timeout=timeout) as probe:
-        if probe.vendor != "oxigraph":
-            return url
-    return url + ("&" if "?" in url else "?") + "union-default-graph"
+        option = probe.profile.union_option
+    if option is None:
+        return url
+    return url + ("&" if "?" in url else "?") + option
 
 
 def _bindings(endpoint: Endpoint, query: str) -> Iterator[dict[str, Any]]:

@@ -18,8 +18,11 @@ from .._core import Policy
 from .._kernel import (
     NO_SPELLINGS,
     CanonOptions,
+    Engine,
     SpellingOptions,
     atomic_output,
+    canonicalize_route,
+    check_route,
     extras_of_report,
     ntriples,
     open_input,
@@ -28,7 +31,7 @@ from .._kernel import (
 from ..errors import URNError
 from ..report import CanonicalizeReport, CheckReport
 from ._chunks import line_chunks, read_chunks
-from ._names import LINE_SYNTAXES, HazardMode, normalize_syntax
+from ._names import HazardMode, normalize_syntax
 from ._passes import DEFAULT_POLICY, CanonPass, CheckPass, OnError
 from ._workers import MIN_PARALLEL_BYTES, canonicalize_chunks, check_chunks, default_jobs
 
@@ -263,7 +266,7 @@ def canonicalize_file(
     source = "<stdin>" if os.fspath(in_path) == "-" else os.fspath(in_path)
     in_fmt, out_fmt = _file_syntaxes(os.fspath(in_path), os.fspath(out_path), input_format,
                                      output_format)
-    if not _lines_only(in_fmt, out_fmt):
+    if not _line_pass(in_fmt, out_fmt):
         with atomic_output(out_path) as fout:
             from ._syntaxes import canonicalize_stream  # pyoxigraph: only for other syntaxes
 
@@ -358,7 +361,7 @@ def check_file(
     if spellings:
         jobs = 1  # the check workers do not carry the locator mode
     in_fmt = normalize_syntax(input_format) if input_format else None
-    if in_fmt is not None and in_fmt not in LINE_SYNTAXES:
+    if in_fmt is not None and not _line_check(in_fmt):
         if spellings:
             raise URNError(
                 f"{source}: check's locator mode reads N-Triples / N-Quads; convert the "
@@ -434,12 +437,32 @@ def _known_syntax(path: str) -> str | None:
         return None
 
 
-def _lines_only(in_fmt: str | None, out_fmt: str | None) -> bool:
-    """True when the line pass alone does the work: N-Triples / N-Quads in and out (N-Quads
-    cannot be written as N-Triples line by line)."""
-    line_in = in_fmt is None or in_fmt in LINE_SYNTAXES
-    line_out = out_fmt is None or out_fmt in LINE_SYNTAXES
-    return line_in and line_out and not (in_fmt == "nquads" and out_fmt == "nt")
+def _line_pass(in_fmt: str | None, out_fmt: str | None) -> bool:
+    """Does the line pass alone do the job? The route says (:func:`canonicalize_route`); an
+    input of no known syntax (stdin, an unknown extension) is read line by line, as
+    N-Triples/N-Quads, and written as it was read.
+
+    >>> _line_pass(None, None), _line_pass("nquads", "nt"), _line_pass("nt", "turtle")
+    (True, False, False)
+    """
+    src = in_fmt or "nt"
+    try:
+        return canonicalize_route(src, out_fmt or src).partitions
+    except URNError:  # a syntax the table does not name: the syntax path says so
+        return False
+
+
+def _line_check(in_fmt: str) -> bool:
+    """Is an input of syntax *in_fmt* checked line by line? The route says
+    (:func:`check_route`).
+
+    >>> _line_check("nquads"), _line_check("turtle")
+    (True, False)
+    """
+    try:
+        return check_route(in_fmt) is Engine.LINES
+    except URNError:  # a syntax the table does not name: the syntax path says so
+        return False
 
 
 def _progress_of(

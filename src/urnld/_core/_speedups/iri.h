@@ -1,7 +1,7 @@
 /* Part of _speedups.c (one translation unit), built with libserd only (serd.h uses it). RFC
  * 3986 §5.2 reference resolution: what pyoxigraph (oxiri) computes for a relative IRI of a
  * Turtle or TriG document, written here because serd's own resolution differs from it on the
- * W3C "IRI-resolution" tests (it keeps dot segments of some references). Its twin is
+ * W3C "IRI-resolution" tests (it keeps dot segments of some references). The twin of
  * urnld._kernel.resolve; tests/stream/test_serd.py runs both on the same references. */
 #ifndef URNLD_SPEEDUPS_IRI_H
 #define URNLD_SPEEDUPS_IRI_H

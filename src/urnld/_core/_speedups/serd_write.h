@@ -1,5 +1,5 @@
-/* Part of _speedups.c (one translation unit), built with libserd only. The writer of the serd
- * path (serd.h): statements out as N-Triples, N-Quads, Turtle or TriG, in the layout
+/* Part of _speedups.c (one translation unit), built with libserd only. Twin of pyoxigraph's
+ * writer as urnld.stream._stage_c calls it. The writer of the serd path (serd.h): statements out as N-Triples, N-Quads, Turtle or TriG, in the layout
  * pyoxigraph's serializer uses (subjects grouped with ";", objects with ",", "a" for
  * rdf:type, prefixed names where the local part is a plain name, numbers and booleans bare
  * when their lexical form is the Turtle one), so that both paths write alike.

@@ -64,6 +64,8 @@
  *   _speedups/iri.h          urnld._kernel.resolve: RFC 3986 reference resolution (with serd)
  *   _speedups/serd_write.h   urnld.stream._serd: N-Triples, N-Quads, Turtle, TriG out (with serd)
  *   _speedups/serd.h         urnld.stream._serd: libserd's reader through the term rule
+ *   _speedups/serd_scan.h    urnld.stream._serd: the bounds scanned before serd reads (with serd)
+ *   _speedups/serd_terms.h   urnld.stream._serd: serd's nodes as N-Triples tokens (with serd)
  *
  * The differential tests (tests/core/test_speedups.py, tests/core/test_speedups_check.py,
  * tests/core/test_speedups_issn.py, tests/canon/test_canon_speedups.py) run both paths on the

@@ -488,37 +488,46 @@ def write_shacl_sarif(path: str, results: Iterable[dict[str, Any]]) -> int:
     """Write ``urnld validate``'s results (their JSON form) as a SARIF 2.1.0 log: one rule per
     constraint component, one result per SHACL result (the focus node, path and value named in
     the message and the logical location); return the number of results."""
+    import shutil
+    import tempfile
+
     from .. import __version__
     from .._kernel import atomic_output
 
     levels = {"Violation": "error", "Warning": "warning", "Info": "note"}
     rules: dict[str, int] = {}
-    body: list[str] = []
-    for r in results:
-        component = str(r.get("component") or "")
-        where = " ".join(x for x in (r.get("focus_node"), r.get("path")) if x)
-        message = f"{where}: {r.get('message') or component}"
-        if r.get("value") is not None:
-            message += f" (value {r['value']})"
-        body.append(json.dumps({
-            "ruleId": component, "ruleIndex": rules.setdefault(component, len(rules)),
-            "level": levels.get(str(r.get("severity")), "error"),
-            "message": {"text": message},
-            "locations": [{"logicalLocations": [{
-                "name": r.get("focus_node"), "kind": "resource",
-                "fullyQualifiedName": str(r.get("source_shape")),
-            }]}],
-        }, ensure_ascii=False))
+    count = 0
     # The rules come before the results in the log and are known only once every result was
-    # seen: the results are held as text until then.
-    rule_list = [{"id": c, "name": c.rsplit(":", 1)[-1].rsplit("#", 1)[-1],
-                  "shortDescription": {"text": f"SHACL constraint component {c}"}}
-                 for c in rules]
-    before, after = _sarif_frame(__version__, "https://www.w3.org/TR/shacl/", rule_list,
-                                 columns=False)
-    with atomic_output(path, text=True) as f:
-        f.write(before)
-        f.write(",\n".join(body))
-        f.write(after)
-        f.write("\n")
-    return len(body)
+    # seen: the results wait as text in an anonymous temporary file (a catalog can have
+    # millions of them), then are copied after the rules.
+    with tempfile.TemporaryFile("w+", encoding="utf-8", prefix="urnld-sarif-") as body:
+        for r in results:
+            component = str(r.get("component") or "")
+            where = " ".join(x for x in (r.get("focus_node"), r.get("path")) if x)
+            message = f"{where}: {r.get('message') or component}"
+            if r.get("value") is not None:
+                message += f" (value {r['value']})"
+            if count:
+                body.write(",\n")
+            body.write(json.dumps({
+                "ruleId": component, "ruleIndex": rules.setdefault(component, len(rules)),
+                "level": levels.get(str(r.get("severity")), "error"),
+                "message": {"text": message},
+                "locations": [{"logicalLocations": [{
+                    "name": r.get("focus_node"), "kind": "resource",
+                    "fullyQualifiedName": str(r.get("source_shape")),
+                }]}],
+            }, ensure_ascii=False))
+            count += 1
+        rule_list = [{"id": c, "name": c.rsplit(":", 1)[-1].rsplit("#", 1)[-1],
+                      "shortDescription": {"text": f"SHACL constraint component {c}"}}
+                     for c in rules]
+        before, after = _sarif_frame(__version__, "https://www.w3.org/TR/shacl/", rule_list,
+                                     columns=False)
+        body.seek(0)
+        with atomic_output(path, text=True) as f:
+            f.write(before)
+            shutil.copyfileobj(body, f)
+            f.write(after)
+            f.write("\n")
+    return count

@@ -22,6 +22,7 @@ from rdflib import BNode, Graph, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
 
+from .._kernel import BlankLabels
 from ._compile import Root, Step
 from ._report import render_path, render_term
 from ._results import ResultSink, external_sort
@@ -224,11 +225,17 @@ def _give_back_memory() -> None:
 
 
 def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -> Iterator[Any]:
-    """The quads to store: projected on *keep*, literals lossless, blank nodes apart."""
+    """The quads to store: projected on *keep*, literals lossless, blank nodes apart and
+    labelled as the input gives them."""
     import pyoxigraph as ox
 
     literal, blank, quad_t = ox.Literal, ox.BlankNode, ox.Quad
     encoded: dict[tuple[str, str | None, str | None], Any] = {}
+    # The parser invents a random label for each [ ] of Turtle (and the like); a report names
+    # blank nodes by label, so they get the labels canonicalize writes (numbered in order of
+    # appearance, the input's own kept): the same report on every run.
+    name = BlankLabels().label
+    before = prefix or ""
     for q in quads:
         p = q.predicate
         if keep is not None and p.value not in keep:
@@ -248,13 +255,18 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
                     new = encoded[key] = literal(o.value, datatype=ox.NamedNode(tag))
                 o = new
                 changed = True
-        if prefix is not None:
-            if type(s) is blank:
-                s, changed = blank(prefix + s.value), True
-            if type(o) is blank:
-                o, changed = blank(prefix + o.value), True
-            if type(g) is blank:
-                g, changed = blank(prefix + g.value), True
+        if type(s) is blank:
+            label = before + name(s.value)
+            if label != s.value:
+                s, changed = blank(label), True
+        if type(o) is blank:
+            label = before + name(o.value)
+            if label != o.value:
+                o, changed = blank(label), True
+        if type(g) is blank:
+            label = before + name(g.value)
+            if label != g.value:
+                g, changed = blank(label), True
         yield quad_t(s, p, o, g) if changed else q
 
 

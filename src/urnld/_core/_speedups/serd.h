@@ -59,6 +59,35 @@ sp_emit(SP *c)
     return 0;
 }
 
+/* What directive(kind, name, iri) makes of an @base or @prefix of the input, for Turtle or
+ * TriG output: 1 and *r* the bytes to write (a new reference), 0 where nothing is written
+ * (None, or no such output), -1 on an error (c->failed set). */
+static int
+sp_directive(SP *c, const char *kind, const char *name, Py_ssize_t name_n, const char *iri,
+             Py_ssize_t iri_n, PyObject **r)
+{
+    *r = NULL;
+    if (!((c->out == SERD_TURTLE || c->out == SERD_TRIG) && c->directive != Py_None))
+        return 0;
+    PyObject *v = PyObject_CallFunction(c->directive, "sy#y#", kind, name, name_n, iri, iri_n);
+    if (v == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    if (v == Py_None) {
+        Py_DECREF(v);
+        return 0;
+    }
+    if (!PyBytes_Check(v)) {
+        Py_DECREF(v);
+        PyErr_SetString(PyExc_TypeError, "directive() must return bytes or None");
+        c->failed = 1;
+        return -1;
+    }
+    *r = v;
+    return 1;
+}
+
 static SerdStatus
 sp_base(void *handle, const SerdNode *uri)
 {
@@ -75,29 +104,17 @@ sp_base(void *handle, const SerdNode *uri)
         return SERD_ERR_UNKNOWN;
     }
     c->have_base = 1;
-    if ((c->out == SERD_TURTLE || c->out == SERD_TRIG) && c->directive != Py_None) {
-        PyObject *r = PyObject_CallFunction(c->directive, "sy#y#", "base", "", (Py_ssize_t)0,
-                                            c->base.p, (Py_ssize_t)c->base.n);
-        if (r == NULL) {
+    PyObject *r;
+    int k = sp_directive(c, "base", "", 0, c->base.p, (Py_ssize_t)c->base.n, &r);
+    if (k < 0)
+        return SERD_ERR_UNKNOWN;
+    if (k > 0) {
+        int bad = writer_base(&c->w, PyBytes_AS_STRING(r), (size_t)PyBytes_GET_SIZE(r)) < 0;
+        Py_DECREF(r);
+        if (bad) {
             c->failed = 1;
             return SERD_ERR_UNKNOWN;
         }
-        if (r != Py_None) {
-            if (!PyBytes_Check(r)) {
-                Py_DECREF(r);
-                PyErr_SetString(PyExc_TypeError, "directive() must return bytes or None");
-                c->failed = 1;
-                return SERD_ERR_UNKNOWN;
-            }
-            const char *s = PyBytes_AS_STRING(r);
-            Py_ssize_t n = PyBytes_GET_SIZE(r);
-            if (writer_base(&c->w, s, (size_t)n) < 0) {
-                Py_DECREF(r);
-                c->failed = 1;
-                return SERD_ERR_UNKNOWN;
-            }
-        }
-        Py_DECREF(r);
     }
     return SERD_SUCCESS;
 }
@@ -123,30 +140,19 @@ sp_prefix(void *handle, const SerdNode *name, const SerdNode *uri)
         sp_fail(c, "syntax", "cannot declare the prefix %.100s", (const char *)name->buf);
         return SERD_ERR_UNKNOWN;
     }
-    if ((c->out == SERD_TURTLE || c->out == SERD_TRIG) && c->directive != Py_None) {
-        PyObject *r = PyObject_CallFunction(c->directive, "sy#y#", "prefix",
-                                            (const char *)name->buf, (Py_ssize_t)name->n_bytes,
-                                            t->p, (Py_ssize_t)t->n);
-        if (r == NULL) {
+    PyObject *r;
+    int k = sp_directive(c, "prefix", (const char *)name->buf, (Py_ssize_t)name->n_bytes, t->p,
+                         (Py_ssize_t)t->n, &r);
+    if (k < 0)
+        return SERD_ERR_UNKNOWN;
+    if (k > 0) {
+        int bad = writer_prefix(&c->w, (const char *)name->buf, name->n_bytes,
+                                PyBytes_AS_STRING(r), (size_t)PyBytes_GET_SIZE(r)) < 0;
+        Py_DECREF(r);
+        if (bad) {
             c->failed = 1;
             return SERD_ERR_UNKNOWN;
         }
-        if (r != Py_None) {
-            if (!PyBytes_Check(r)) {
-                Py_DECREF(r);
-                PyErr_SetString(PyExc_TypeError, "directive() must return bytes or None");
-                c->failed = 1;
-                return SERD_ERR_UNKNOWN;
-            }
-            const char *s = PyBytes_AS_STRING(r);
-            Py_ssize_t n = PyBytes_GET_SIZE(r);
-            if (writer_prefix(&c->w, (const char *)name->buf, name->n_bytes, s, (size_t)n) < 0) {
-                Py_DECREF(r);
-                c->failed = 1;
-                return SERD_ERR_UNKNOWN;
-            }
-        }
-        Py_DECREF(r);
     }
     return SERD_SUCCESS;
 }

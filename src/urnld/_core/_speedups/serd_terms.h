@@ -328,6 +328,26 @@ node_term(SP *c, const SerdNode *n, int slot, Term *t)
 
 /* ---- the term rule --------------------------------------------------------------------- */
 
+
+/* The term rule's answer for the token in c->tok (the line pass's lookup(): its caches, then
+ * *miss* or *fast_miss*): *out* the replacement, or NULL where the term stays as written. */
+static int
+rule_lookup(SP *c, PyObject *miss, FastMiss fast_miss, PyObject **out, PyObject **tok)
+{
+    PyObject *v = lookup((const unsigned char *)c->tok.p, 0, (Py_ssize_t)c->tok.n, c->tokens,
+                         miss, c->use_fast ? &c->fast : NULL, fast_miss, tok);
+    if (v == NULL) {
+        c->failed = 1;
+        return -1;
+    }
+    if (PyBytes_GET_SIZE(v) == 0) {
+        Py_DECREF(v);
+        Py_CLEAR(*tok);
+        return 0;
+    }
+    *out = v;
+    return 0;
+}
 /* The output for the IRI t through the line pass's cache (lookup: its token is "<iri>", as
  * pyoxigraph writes it). *out: a new reference (b"" for "as it is"), *tok: the token or NULL
  * (no URN). Returns 0 or -1. */
@@ -345,19 +365,7 @@ rule_iri(SP *c, const Term *t, PyObject **out, PyObject **tok)
         c->failed = 1;
         return -1;
     }
-    PyObject *v = lookup((const unsigned char *)c->tok.p, 0, (Py_ssize_t)c->tok.n, c->tokens,
-                         c->iri_fn, c->use_fast ? &c->fast : NULL, fast_iri, tok);
-    if (v == NULL) {
-        c->failed = 1;
-        return -1;
-    }
-    if (PyBytes_GET_SIZE(v) == 0) {
-        Py_DECREF(v);
-        Py_CLEAR(*tok);
-        return 0;
-    }
-    *out = v;
-    return 0;
+    return rule_lookup(c, c->iri_fn, fast_iri, out, tok);
 }
 
 /* The same for a literal object (its token: the N-Triples form, xsd:string plain). */
@@ -373,19 +381,7 @@ rule_literal(SP *c, const Term *t, PyObject **out, PyObject **tok)
         c->failed = 1;
         return -1;
     }
-    PyObject *v = lookup((const unsigned char *)c->tok.p, 0, (Py_ssize_t)c->tok.n, c->tokens,
-                         c->literal_fn, c->use_fast ? &c->fast : NULL, fast_literal, tok);
-    if (v == NULL) {
-        c->failed = 1;
-        return -1;
-    }
-    if (PyBytes_GET_SIZE(v) == 0) {
-        Py_DECREF(v);
-        Py_CLEAR(*tok);
-        return 0;
-    }
-    *out = v;
-    return 0;
+    return rule_lookup(c, c->literal_fn, fast_literal, out, tok);
 }
 
 static int

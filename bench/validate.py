@@ -65,8 +65,9 @@ SERVER: list[int] = []  # the pid of the Oxigraph server of --endpoint
 def _server_cpu() -> float:
     if not SERVER:
         return 0.0
-    fields = Path(f"/proc/{SERVER[0]}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    from endpoint import _server_cpu as server_cpu  # bench/endpoint.py's reading of /proc
+
+    return server_cpu(SERVER[0])
 
 
 def _run(argv: list[str]) -> tuple[float, float, float, int]:

@@ -21,8 +21,9 @@ import urnld
 from urnld import URNSyntaxError
 
 MB = 1_000_000
-# Below this, timings are dominated by noise: the growth ratio is not judged under it.
-NOISE_FLOOR = 0.05
+# Below this, timings are dominated by noise (a busy machine, the suite's other worker): the
+# growth ratio is not judged under it. A quadratic algorithm takes seconds on 2 MB.
+NOISE_FLOOR = 0.1
 
 
 def _parse(s: str) -> object:

@@ -148,6 +148,97 @@ def test_a_sink_gives_its_results_sorted_however_many_runs_it_wrote(
     assert len(got) == len(rows) == sum(small.tally.values())
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(["Violation", "Warning"]), st.integers(0, 4),
+                          st.sampled_from(["a", "b", None]), st.integers(1, 3)), max_size=30),
+       st.integers(1, 5), st.randoms(use_true_random=False))
+def test_a_sink_keeps_one_of_each_repeated_result(
+        rows: list[tuple[str, int, str | None, int]], run_rows: int, rng: object) -> None:
+    """A query without DISTINCT hands a result once per row that finds it: the sink keeps
+    one, in order, however the repeats fall across its runs, and counts it once."""
+    import random
+
+    from rdflib.namespace import SH
+
+    from urnld.shacl._results import ResultSink
+
+    assert isinstance(rng, random.Random)
+
+    def fill(sink: ResultSink, items: list[tuple[str, int, str | None]]) -> None:
+        steps = {sev: sink.step(path=DCT.identifier, component=SH.PatternConstraintComponent,
+                                severity=SH[sev], source_shape=EX.S, shape_text="ex:S")
+                 for sev in ("Violation", "Warning")}
+        sink.may_repeat()
+        for severity, n, value in items:
+            sink.add(steps[severity], EX[f"r{n}"], None if value is None else Literal(value),
+                     message="m")
+
+    once = sorted({(sev, n, value) for sev, n, value, _ in rows}, key=repr)
+    repeated = [(sev, n, value) for sev, n, value, times in rows for _ in range(times)]
+    rng.shuffle(repeated)
+    small, whole = ResultSink(run_rows=run_rows), ResultSink(run_rows=10**6)
+    fill(small, repeated)
+    fill(whole, once)
+    got, expected = list(small.results()), list(whole.results())
+    assert got == expected
+    assert len(got) == len(once) == small.count == sum(small.tally.values())
+    assert small.tally == whole.tally
+
+
+def test_a_focus_node_two_targets_find_is_reported_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """urnld's components ask their pairs without DISTINCT on a local store: a record typed
+    bibo:Book that another record also references is found twice by catalog.ttl's "any URN"
+    shapes, and its bad check digit is still one result per shape, in every run of results."""
+    from urnld.shacl import _results
+
+    data = tmp_path / "d.nt"
+    bad = "<urn:isbn:0395363412>"  # check digit 1 is right (RFC 8141's own example)
+    lines = [f"{bad} <{RDF.type}> <{BIBO.Book}> .",
+             f'{bad} <{DCT.identifier}> "urn:isbn:0395363411" .']
+    lines += [f"<urn:isbn:978000000000{i}> <{DCT.references}> {bad} ." for i in range(10)]
+    data.write_text("\n".join(lines) + "\n")
+    whole = _same(str(data))
+    monkeypatch.setattr(_results, "RUN_ROWS", 1)
+    spilled = validate(str(data), store=str(tmp_path))
+    assert list(spilled.results) == list(whole.results)
+    mine = [r for r in whole.results if str(r.focus_node) == bad[1:-1]]
+    shapes = [r.shape_text for r in mine]
+    assert "catsh:AnyURN" in shapes and len(shapes) == len(set(shapes))
+    assert spilled.counts() == whole.counts()
+    assert sum(spilled.counts().values()) == len(spilled.results)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(), st.sampled_from([None, "en", "de-ch", "x-urnld"]),
+       st.sampled_from(["named", "blank", "literal", "typed"]))
+def test_a_store_term_is_held_as_its_rdflib_term_is(text: str, language: str | None,
+                                                    kind: str) -> None:
+    """The plan puts IRIs, blank nodes and plain or tagged literals into result rows without
+    an rdflib term: the row is what :func:`urnld.shacl._results.cell` makes of the rdflib term
+    (rendering and plain values), so a report sorts and prints alike either way."""
+    import pyoxigraph as ox
+
+    from urnld.shacl._plan import LocalStore, _to_rdflib
+    from urnld.shacl._results import cell
+
+    try:
+        if kind == "named":
+            term: object = ox.NamedNode("urn:example:" + "".join(
+                c for c in text if c.isalnum() or c in "-._~%!$&'()*+,;=:@/?#"))
+        elif kind == "blank":
+            term = ox.BlankNode("b" + "".join(c for c in text if c.isalnum()))
+        elif kind == "typed":
+            term = ox.Literal(text, datatype=ox.NamedNode(str(XSD.string)))
+        else:
+            term = ox.Literal(text, language=language)
+    except ValueError:
+        return  # not a term pyoxigraph makes (an IRI it refuses)
+    store = LocalStore(ox.Store())
+    assert store.cell(term) == cell(_to_rdflib(term))
+    assert store.cell(term) == store.cell(term)  # cached: the same answer
+
+
 # -- where each shape ran -----------------------------------------------------------------------
 
 MIXED = PREFIXES + """

@@ -35,6 +35,7 @@ root, which then runs on pyshacl (:mod:`._plan` says which).
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
@@ -47,7 +48,7 @@ from ._rules import RULES, URNSH
 from ._signature import is_shipped
 from ._terms import NotCompiled, Plain, sparql_string
 
-__all__ = ["Focus", "Root", "Step", "compile_shapes", "roots_of"]
+__all__ = ["Focus", "Root", "Step", "compile_shapes", "query_key", "roots_of"]
 
 _TARGETS = (SH.targetNode, SH.targetClass, SH.targetSubjectsOf, SH.targetObjectsOf)
 _TYPE_PATH = f"<{RDF.type}>/<{RDFS.subClassOf}>*"
@@ -129,6 +130,9 @@ class Step:
     params: dict[str, Node] = field(default_factory=dict)
     holders: str | None = None
     parameter: Node | None = None
+    #: ``"urn"`` steps: the query without DISTINCT, for a backend whose results sink keeps one
+    #: of each (a store's DISTINCT holds every row it returned); None: only :attr:`sparql`.
+    bag: str | None = None
 
 
 @dataclass
@@ -652,7 +656,30 @@ class _Compiler:
                      if path_node is not None
                      else f"SELECT DISTINCT ?this {ctx} WHERE {{ {flat} }}")
             step(component, pairs, "urn", params={k: v for k, v in params.items()
-                                                  if v is not None}, holders=holders)
+                                                  if v is not None}, holders=holders,
+                 bag=None if ctx else pairs.replace("SELECT DISTINCT ", "SELECT ", 1))
+
+
+# A string or IRI of the query (kept), or a variable the compiler numbered (renamed).
+_TOKEN = re.compile(r'("(?:[^"\\]|\\.)*"|<[^<>"\s]*>)|\?([A-Za-z_]+)[0-9]+\b')
+
+
+def query_key(sparql: str) -> str:
+    """*sparql* with the variables the compiler numbered renumbered in order of appearance:
+    two shapes with the same targets and path compile to queries that differ only there
+    (each shape's ``?c3``, ``?c4``), and equal keys mean the same rows.
+
+    >>> query_key('SELECT ?this WHERE { VALUES ?c7 { <urn:x:?c1> "?p2" } ?this a ?c7 }')
+    'SELECT ?this WHERE { VALUES ?c0 { <urn:x:?c1> "?p2" } ?this a ?c0 }'
+    """
+    names: dict[str, str] = {}
+
+    def rename(m: re.Match[str]) -> str:
+        if m.group(1) is not None:
+            return m.group(1)
+        return names.setdefault(m.group(0), f"?{m.group(2)}{len(names)}")
+
+    return _TOKEN.sub(rename, sparql)
 
 
 _DISTINCT_FOCUS = "{ SELECT DISTINCT ?this WHERE { "

@@ -16,17 +16,17 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, cast
 
-from rdflib import BNode, Graph, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
 
 from .._kernel import BlankLabels
-from ._compile import Root, Step
+from ._compile import Root, Step, query_key
 from ._report import render_path, render_term
-from ._results import ResultSink, external_sort
-from ._rules import RULES, URNSH, key_function, narrows, switched_on
+from ._results import Cell, ResultSink, cell, external_sort
+from ._rules import RULES, URNSH, Entry, entry_function, narrows, switched_on
 from ._terms import LANG_PREFIX, LIT_PREFIX, Encoded, Plain, decode_literal, needs_encoding
 
 __all__ = ["AUTO_DISK_BYTES", "DISK_BATCH", "Backend", "LocalStore", "execute", "load_store",
@@ -81,10 +81,14 @@ class Backend(Protocol):
     terms: Plain
     #: where sorting on disk writes its runs (None: the system's temporary directory)
     spill: str | None
+    #: urnld's components ask their pairs without DISTINCT (:attr:`Step.bag`)
+    repeats: bool
 
     def select(self, sparql: str) -> Iterable[Sequence[Any]]: ...
 
     def node(self, term: Any) -> Node | None: ...
+
+    def cell(self, term: Any) -> Cell | None: ...
 
     def text(self, term: Any) -> str | None: ...
 
@@ -92,12 +96,22 @@ class Backend(Protocol):
 #: Quads a store on disk takes in one bulk load (its memory is about proportional to this).
 DISK_BATCH = 1 << 17
 _NODE_CACHE = 1 << 15  # store terms -> rdflib terms, per store
+# What rdflib refuses to write in an IRI (URIRef.n3 raises): such an IRI takes rdflib's path.
+_NOT_IN_IRI = frozenset('<>" {}|\\^`')
+# How rdflib quotes a literal's lexical form in Literal.n3 (the report's rendering of a term):
+# its own function, so a result rendered without an rdflib term is rendered the same.
+_quoted: Callable[[str], str] = cast(Any, Literal)._quote_encode
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 class LocalStore:
     """A pyoxigraph ``Store`` filled by :func:`load_store` (literals in the lossless form)."""
 
     terms: Plain = Encoded()
+    #: oxigraph's DISTINCT holds every row it returned, the largest query's being every focus
+    #: node of the data: urnld's components ask without it, and the sink keeps one of each
+    #: result.
+    repeats = True
 
     def __init__(self, store: Any, directory: str | None = None) -> None:
         import pyoxigraph as ox
@@ -106,7 +120,10 @@ class LocalStore:
         self.directory = directory
         self.spill = directory
         self._nodes: dict[Any, Node] = {}
+        self._cells: dict[Any, Cell] = {}
         self._blank = ox.BlankNode
+        self._named = ox.NamedNode
+        self._literal = ox.Literal
 
     def select(self, sparql: str) -> Iterable[Sequence[Any]]:
         return self.store.query(sparql, use_default_graph_as_union=True)  # type: ignore[no-any-return]
@@ -119,6 +136,31 @@ class LocalStore:
             if len(self._nodes) >= _NODE_CACHE:
                 self._nodes.clear()  # bounded: results name nodes close to one another
             found = self._nodes[term] = _to_rdflib(term)
+        return found
+
+    def cell(self, term: Any) -> Cell | None:
+        """*term* as a result row holds it (:func:`._results.cell`): IRIs, blank nodes and
+        plain or language-tagged literals without making an rdflib term."""
+        if term is None:
+            return None
+        found = self._cells.get(term)
+        if found is None:
+            kind = type(term)
+            value = term.value
+            if kind is self._named and _NOT_IN_IRI.isdisjoint(value):
+                found = ("<" + value + ">", (0, value))
+            elif kind is self._blank:
+                found = ("_:" + value, (1, value))
+            elif kind is self._literal and term.language is not None:
+                # lower case here: a tag with capitals is in the lossless form, a datatype
+                found = (_quoted(value) + "@" + term.language, (2, value, None, term.language))
+            elif kind is self._literal and term.datatype.value == _XSD_STRING:
+                found = (_quoted(value), (2, value, None, None))
+            else:
+                found = cell(self.node(term))  # type: ignore[arg-type]
+            if len(self._cells) >= _NODE_CACHE:
+                self._cells.clear()
+            self._cells[term] = found
         return found
 
     def text(self, term: Any) -> str | None:
@@ -146,6 +188,7 @@ class LocalStore:
 
     def close(self) -> None:
         self._nodes.clear()
+        self._cells.clear()
         self.store = None
         if self.directory is not None:
             shutil.rmtree(self.directory, ignore_errors=True)
@@ -229,8 +272,12 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
     labelled as the input gives them."""
     import pyoxigraph as ox
 
-    literal, blank, quad_t = ox.Literal, ox.BlankNode, ox.Quad
-    encoded: dict[tuple[str, str | None, str | None], Any] = {}
+    literal, blank, named, quad_t = ox.Literal, ox.BlankNode, ox.NamedNode, ox.Quad
+    encoded: dict[tuple[str, str], Any] = {}
+    # Verdicts per predicate and per datatype, keyed by the term itself: hashing a pyoxigraph
+    # term makes no Python string, and a dump has few of either (bounded all the same).
+    kept: dict[Any, bool] = {}
+    tags: dict[Any, str | None] = {}
     # The parser invents a random label for each [ ] of Turtle (and the like); a report names
     # blank nodes by label, so they get the labels canonicalize writes (numbered in order of
     # appearance, the input's own kept): the same report on every run.
@@ -238,28 +285,44 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
     before = prefix or ""
     for q in quads:
         p = q.predicate
-        if keep is not None and p.value not in keep:
-            continue
+        if keep is not None:
+            verdict = kept.get(p)
+            if verdict is None:
+                if len(kept) >= _TERM_VERDICTS:
+                    kept.clear()
+                verdict = kept[p] = p.value in keep
+            if not verdict:
+                continue
         s, o, g = q.subject, q.object, q.graph_name
         changed = False
-        if type(o) is literal:
-            language = o.language
-            dt = None if language is not None else o.datatype.value
-            if needs_encoding(dt, language):  # the one rule, in _terms
-                key = (o.value, dt, language)
-                new = encoded.get(key)
-                if new is None:
-                    if len(encoded) > 65536:
-                        encoded.clear()
-                    tag = LANG_PREFIX + language if language is not None else LIT_PREFIX + str(dt)
-                    new = encoded[key] = literal(o.value, datatype=ox.NamedNode(tag))
-                o = new
-                changed = True
         if type(s) is blank:
             label = before + name(s.value)
             if label != s.value:
                 s, changed = blank(label), True
-        if type(o) is blank:
+        kind = type(o)
+        if kind is literal:
+            # the datatype the lossless form names, or None: the one rule, in _terms
+            language = o.language
+            if language is not None:
+                tag = LANG_PREFIX + language if needs_encoding(None, language) else None
+            else:
+                datatype = o.datatype
+                if datatype in tags:
+                    tag = tags[datatype]
+                else:
+                    if len(tags) >= _TERM_VERDICTS:
+                        tags.clear()
+                    dt = datatype.value
+                    tag = tags[datatype] = LIT_PREFIX + dt if needs_encoding(dt, None) else None
+            if tag is not None:
+                key = (o.value, tag)
+                new = encoded.get(key)
+                if new is None:
+                    if len(encoded) > 65536:
+                        encoded.clear()
+                    new = encoded[key] = literal(o.value, datatype=named(tag))
+                o, changed = new, True
+        elif kind is blank:
             label = before + name(o.value)
             if label != o.value:
                 o, changed = blank(label), True
@@ -268,6 +331,9 @@ def _prepared(quads: Iterable[Any], keep: set[str] | None, prefix: str | None) -
             if label != g.value:
                 g, changed = blank(label), True
         yield quad_t(s, p, o, g) if changed else q
+
+
+_TERM_VERDICTS = 4096  # predicates and datatypes whose verdict _prepared keeps
 
 
 class _Texts:
@@ -293,7 +359,7 @@ class _Texts:
         return found
 
 
-def _messages(step: Step, shapes: Graph) -> Callable[[Node, Node | None], str]:
+def _messages(step: Step, shapes: Graph) -> Callable[[Cell, Cell | None], str]:
     """How a step words its results: the shape's sh:message, else the component's own."""
     if step.messages:
         fixed = " | ".join(sorted(str(m) for m in step.messages))
@@ -307,8 +373,9 @@ def _messages(step: Step, shapes: Graph) -> Callable[[Node, Node | None], str]:
                 template = str(m)
         for name_, v in step.params.items():
             template = template.replace("{$" + name_ + "}", str(v))
+        # {$value} is STR(?value): an IRI's or blank node's text, a literal's lexical form
         return lambda focus, value: template.replace("{$value}", "" if value is None
-                                                     else str(value))
+                                                     else value[1][1])
     local = name.rsplit("#", 1)[-1].removesuffix("ConstraintComponent")
     text = _DEFAULT_MESSAGES.get(local, f"{local} constraint violated")
     parameter: Node | None = step.parameter
@@ -318,18 +385,18 @@ def _messages(step: Step, shapes: Graph) -> Callable[[Node, Node | None], str]:
                                                            render_path(shapes, step.path))
     if "{focus}" not in text and "{value}" not in text:
         return lambda focus, value: text
-    return lambda focus, value: text.replace("{focus}", render_term(focus)).replace(
-        "{value}", render_term(value))
+    return lambda focus, value: text.replace("{focus}", focus[0]).replace(
+        "{value}", "" if value is None else value[0])
 
 
 class _Out:
     """How one step's rows become results: the texts that do not depend on the row, once."""
 
-    __slots__ = ("node", "number", "shapes", "sink", "step", "word")
+    __slots__ = ("backend", "cell", "number", "shapes", "sink", "step", "word")
 
-    def __init__(self, step: Step, texts: _Texts, node: Callable[[Any], Node | None],
-                 sink: ResultSink) -> None:
-        self.step, self.node, self.sink, self.shapes = step, node, sink, texts.shapes
+    def __init__(self, step: Step, texts: _Texts, backend: Backend, sink: ResultSink) -> None:
+        self.step, self.backend, self.sink, self.shapes = step, backend, sink, texts.shapes
+        self.cell = backend.cell
         path_text, shape_text = texts.path_and_shape(step.path, step.shape)
         self.number = sink.step(path=step.path, component=step.component,
                                 severity=step.severity, source_shape=step.shape,
@@ -337,29 +404,29 @@ class _Out:
                                 path_text=path_text)
         self.word = _messages(step, texts.shapes)
 
-    def add(self, focus: Node | None, value: Node | None, path: Node | None = None,
+    def add(self, focus: Cell | None, value: Cell | None, path: Cell | None = None,
             path_text: str = "") -> None:
         if focus is None:
             return
-        self.sink.add(self.number, focus, value, path_text=path_text,
-                      message=self.word(focus, value), path=path)
+        self.sink.add_cells(self.number, focus, value, path_text=path_text,
+                            message=self.word(focus, value), path=path)
 
     def rows(self, rows: Iterable[Sequence[Any]]) -> None:
-        node, kind = self.node, self.step.kind
+        cell, kind = self.cell, self.step.kind
         if kind == "value":
             for row in rows:
-                self.add(node(row[0]), node(row[1]))
+                self.add(cell(row[0]), cell(row[1]))
         elif kind == "self":
             for row in rows:
-                focus = node(row[0])
+                focus = cell(row[0])
                 self.add(focus, focus)
         elif kind in ("focus", "lang"):
             for row in rows:
-                self.add(node(row[0]), None)
+                self.add(cell(row[0]), None)
         elif kind == "closed":
             for row in rows:
-                predicate = node(row[1])
-                self.add(node(row[0]), node(row[2]), predicate,
+                predicate = self.backend.node(row[1])
+                self.add(cell(row[0]), cell(row[2]), cell(row[1]),
                          render_path(self.shapes, predicate, self.shapes.namespace_manager)
                          if predicate is not None else "")
         else:  # pragma: no cover - the compiler makes no other kind here
@@ -385,63 +452,72 @@ def execute(
     groups: dict[str, list[Step]] = {}
     for step in steps:
         if step.kind == "urn":
-            groups.setdefault(step.sparql, []).append(step)
+            groups.setdefault(query_key(step.sparql), []).append(step)
     total, done = len(steps), 0
     if progress is not None:
         progress(0, total)
     for step in steps:
         if step.kind == "urn":
-            group = groups.pop(step.sparql, None)
+            group = groups.pop(query_key(step.sparql), None)
             if group is None:
                 continue  # done with the first step of its group
-            _judge(group, backend, [_Out(s, texts, backend.node, sink) for s in group])
+            _judge(group, backend, [_Out(s, texts, backend, sink) for s in group], sink)
             done += len(group)
         else:
-            _Out(step, texts, backend.node, sink).rows(backend.select(step.sparql))
+            _Out(step, texts, backend, sink).rows(backend.select(step.sparql))
             done += 1
         if progress is not None:
             progress(done, total)
 
 
-def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out]) -> None:
+def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out],
+           sink: ResultSink) -> None:
     """urnld's components over one query's (focus, value) rows, each row read once and each
     value judged by its lexical form; the URN core's verdicts are cached per distinct string
     (a catalog repeats its URNs), in bounded memory. ``urnsh:uniqueByEquivalence`` judges a
     value against the holders of its equivalence class, gathered first."""
-    by_text: list[tuple[Callable[[str | None], bool], _Out]] = []
-    by_pair: list[tuple[Callable[[str | None, Any], bool], _Out]] = []
+    entry = entry_function()
+    # the tests on every value, and those urnsh:onlyURNs narrows to values spelled "urn:…"
+    on_all: list[tuple[Callable[[str | None, Entry | None], bool], _Out]] = []
+    on_urns: list[tuple[Callable[[str | None, Entry | None], bool], _Out]] = []
     for step, out in zip(group, outs, strict=True):
         if RULES[step.component].needs_graph:
-            unique = _unique_test(step, backend)
+            unique = _unique_test(step, backend)  # narrowed by itself
             if unique is not None:
-                by_pair.append((unique, out))
+                on_all.append((unique, out))
         else:
-            test = RULES[step.component].text_check(step.params)
-            if test is not None:
-                by_text.append((test, out))
-    if not by_text and not by_pair:
+            found = RULES[step.component].entry_test(step.params)
+            if found is not None:
+                (on_urns if found[1] else on_all).append((found[0], out))
+    if not on_all and not on_urns:
         return
-    node, text = backend.node, backend.text
+    cell, text = backend.cell, backend.text
     column = 0 if group[0].path is None else 1
+    query = group[0].sparql
+    if backend.repeats and group[0].bag is not None:
+        query = group[0].bag
+        sink.may_repeat()
     # A catalog repeats its values: the text tests' verdicts on a spelling, once per distinct
-    # spelling (bounded), so a row costs a lookup; the uniqueness test depends on the focus.
+    # spelling (bounded), so a row costs a lookup. The uniqueness test needs only the
+    # spelling too: the focus node holds the value, so "another subject holds its key" is
+    # "two subjects hold it", counted before the rows are read.
     failing: dict[str | None, tuple[_Out, ...]] = {}
-    for row in backend.select(group[0].sparql):
+    for row in backend.select(query):
         raw = row[column]
         t = text(raw)
         outs_failed = failing.get(t)
         if outs_failed is None:
             if len(failing) >= _VERDICTS:
                 failing.clear()
-            outs_failed = failing[t] = tuple(out for test, out in by_text if test(t))
-        if by_pair:
-            this = row[0]
-            pair_failed = [out for test, out in by_pair if test(t, this)]
-            if pair_failed:
-                outs_failed = outs_failed + tuple(pair_failed)
+            urn = t is not None and t[:4].lower() == "urn:"
+            # the URN core's entry once per spelling, for every component that asks
+            e = entry(t) if t is not None and (urn or on_all) else None
+            outs_failed = tuple([out for test, out in on_all if test(t, e)]
+                                + ([out for test, out in on_urns if test(t, e)] if urn else []))
+            failing[t] = outs_failed
         if outs_failed:
-            focus = node(row[0])
-            value = focus if column == 0 else node(raw)
+            focus = cell(row[0])
+            value = focus if column == 0 else cell(raw)
             for out in outs_failed:
                 out.add(focus, value)
 
@@ -450,7 +526,8 @@ def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out]) -> Non
 _VERDICTS = 1 << 15
 
 
-def _unique_test(step: Step, backend: Backend) -> Callable[[str | None, Any], bool] | None:
+def _unique_test(step: Step, backend: Backend
+                 ) -> Callable[[str | None, Entry | None], bool] | None:
     """``urnsh:uniqueByEquivalence`` (:func:`._rules.index_holders` and the SPARQL's
     ``!sameTerm(?other, $this) && urnfn:equivalent(…)``, on the store's own terms): the path's
     values of every subject grouped by their canonical assigned name.
@@ -463,13 +540,13 @@ def _unique_test(step: Step, backend: Backend) -> Callable[[str | None, Any], bo
     if not switched_on(step.params.get(RULES[step.component].param)):
         return None
     text = backend.text
-    key_of = key_function()
+    entry = entry_function()
     narrow = narrows(step.params.get("onlyURNs"))
 
     def pairs() -> Iterator[tuple[str, str]]:
         for subject, value in backend.select(step.holders or ""):
             t = text(value)
-            key = None if t is None else key_of(t)
+            key = None if t is None else entry(t)[2]
             if key is not None:
                 yield key, str(subject)
 
@@ -482,10 +559,10 @@ def _unique_test(step: Step, backend: Backend) -> Callable[[str | None, Any], bo
         else:
             last_key, last_subject = key, subject
 
-    def test(t: str | None, focus: Any) -> bool:
+    def test(t: str | None, e: Entry | None) -> bool:
         if narrow and (t is None or t[:4].lower() != "urn:"):
             return False
-        key = None if t is None else key_of(t)
+        key = None if e is None else e[2]
         if key is None:
             return True  # not a URN
         return key in shared  # held by this focus node and another subject

@@ -21,6 +21,7 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
 from ..endpoint import Endpoint, EndpointError
+from ._results import Cell, cell
 from ._terms import Plain
 
 __all__ = ["DEFAULT_PAGE_SIZE", "RemoteStore"]
@@ -43,6 +44,8 @@ class RemoteStore:
 
     terms: Plain = Plain()
     spill: str | None = None  # sorting on disk in the system's temporary directory
+    #: urnld's components ask with DISTINCT here: a repeated row would cross the network.
+    repeats = False
 
     def __init__(self, endpoint: Endpoint, *, graph: str | None = None,
                  all_graphs: bool = False, page_size: int | None = DEFAULT_PAGE_SIZE) -> None:
@@ -102,6 +105,10 @@ class RemoteStore:
         if datatype and datatype != _XSD_STRING:
             return Literal(value, datatype=URIRef(datatype), normalize=False)
         return Literal(value)
+
+    def cell(self, term: Any) -> Cell | None:
+        node = self.node(term)
+        return None if node is None else cell(node)
 
     def text(self, term: Any) -> str | None:
         if term is None or term[0] == "bnode":

@@ -40,20 +40,40 @@ from rdflib.term import Node
 
 from ._report import ValidationResult, render_term
 
-__all__ = ["RUN_ROWS", "ResultSink", "Results", "Tally", "external_sort"]
+__all__ = ["RUN_ROWS", "Cell", "ResultSink", "Results", "Tally", "cell", "external_sort"]
 
 #: Rows a sink holds in memory before it writes them, sorted, to a run on disk.
 RUN_ROWS = 1 << 15
 _BLOCK = 2048  # rows per pickled block of a run
 
 _RANK = {"Violation": 0, "Warning": 1, "Info": 2}
-_KEY = itemgetter(0, 1, 2, 3, 4, 5)
+# Rows sort by ValidationResult.sort_key, then by the step that found them (steps are numbered
+# in the order they run, so ties keep the order they were found in), which also puts a
+# repeated result next to its twin.
+_KEY = itemgetter(0, 1, 2, 3, 4, 5, 6)
+# A result found elsewhere (kept whole) is row step _KEPT + its index: after the plan's own
+# steps, in the order kept.
+_KEPT = 1 << 62
 
 #: Results counted per (source shape as shown, component IRI, severity).
 Tally = dict[tuple[str, str, str], int]
 
 # A term as plain values: (0, iri) | (1, label) | (2, lexical, datatype, language).
 _Spec = tuple[Any, ...]
+
+
+#: A term as a result row holds it: (as :func:`~._report.render_term` writes it, as plain
+#: values).
+Cell = tuple[str, _Spec]
+
+
+def cell(node: Node) -> Cell:
+    """*node* as a result row holds it.
+
+    >>> cell(URIRef("urn:example:a"))
+    ('<urn:example:a>', (0, 'urn:example:a'))
+    """
+    return (render_term(node), _spec(node))  # type: ignore[return-value]
 
 
 def _spec(node: Node | None) -> _Spec | None:
@@ -86,8 +106,8 @@ def _node(spec: _Spec | None) -> Node | None:
 class _Step:
     """What every result of one step shares (kept once, rows name it by number)."""
 
-    __slots__ = ("component", "message_terms", "path", "path_text", "severity",
-                 "severity_term", "shape_text", "source_shape")
+    __slots__ = ("component", "message_terms", "path", "path_text", "rank", "severity",
+                 "severity_term", "shape_text", "source_shape", "tally_key")
 
     def __init__(self, *, path: Node | None, component: URIRef, severity: Node,
                  source_shape: Node, shape_text: str, message_terms: tuple[Node, ...]) -> None:
@@ -96,6 +116,8 @@ class _Step:
             message_terms
         self.severity = str(severity).rsplit("#", 1)[-1]
         self.path_text = ""
+        self.rank = _RANK.get(self.severity, 3)
+        self.tally_key = (shape_text, str(component), self.severity)
 
 
 class ResultSink:
@@ -103,6 +125,10 @@ class ResultSink:
 
     *directory*: where the runs go (None: the system's temporary directory); *run_rows*: rows
     held in memory before a run is written (None: :data:`RUN_ROWS`).
+
+    A step may hand the same result more than once (:meth:`may_repeat`: its query has no
+    DISTINCT, which would hold every row it returned in the store's memory); the sink keeps
+    one of each, and :attr:`count` and :attr:`tally` are exact once :meth:`results` is called.
     """
 
     def __init__(self, *, directory: str | None = None, run_rows: int | None = None) -> None:
@@ -116,6 +142,7 @@ class ResultSink:
         self.tally: Counter[tuple[str, str, str]] = Counter()
         #: the blank nodes the results name (their descriptions go into the report graph)
         self.blanks: set[BNode] = set()
+        self._repeats = False
 
     def step(self, *, path: Node | None, component: URIRef, severity: Node, source_shape: Node,
              shape_text: str, message_terms: tuple[Node, ...] = (), path_text: str = "") -> int:
@@ -127,41 +154,86 @@ class ResultSink:
         self._steps.append(found)
         return len(self._steps) - 1
 
+    def may_repeat(self) -> None:
+        """Results may come more than once from now on: keep one of each."""
+        self._repeats = True
+
     def add(self, step: int, focus: Node, value: Node | None, *, path_text: str = "",
             message: str, path: Node | None = None) -> None:
         """One result of *step*; *path* (with its text) where it is not the step's own."""
+        self.add_cells(step, cell(focus), None if value is None else cell(value),
+                       path_text=path_text, message=message,
+                       path=None if path is None else cell(path))
+
+    def add_cells(self, step: int, focus: Cell, value: Cell | None, *, path_text: str = "",
+                  message: str, path: Cell | None = None) -> None:
+        """:meth:`add` with the terms as :func:`cell` gives them (what the plan has at hand)."""
         s = self._steps[step]
         self.count += 1
-        self.tally[(s.shape_text, str(s.component), s.severity)] += 1
-        if isinstance(focus, BNode):
-            self.blanks.add(focus)
-        if isinstance(value, BNode):
-            self.blanks.add(value)
+        self.tally[s.tally_key] += 1
+        focus_spec = focus[1]
+        if focus_spec[0] == 1:
+            self.blanks.add(BNode(focus_spec[1]))
+        if value is None:
+            value_text, value_spec = "", None
+        else:
+            value_text, value_spec = value
+            if value_spec[0] == 1:
+                self.blanks.add(BNode(value_spec[1]))
         self._rows.append((
-            _RANK.get(s.severity, 3), render_term(focus), path_text or s.path_text,
-            render_term(value), str(s.component), message, step, _spec(focus), _spec(value),
-            None if path is None else _spec(path)))
+            s.rank, focus[0], path_text or s.path_text, value_text, s.tally_key[1],
+            message, step, focus_spec, value_spec, None if path is None else path[1]))
         if len(self._rows) >= self._run_rows:
             self._spill()
 
     def keep(self, result: ValidationResult) -> None:
         """A result found elsewhere (pyshacl's, for the shapes the plan did not compile)."""
         self.count += 1
-        self.tally[(result.shape_text, str(result.component), result.severity)] += 1
+        self.tally[_kept_key(result)] += 1
         self._kept.append(result)
-        self._rows.append((*result.sort_key(), -len(self._kept), None, None, None))
+        self._rows.append((*result.sort_key(), _KEPT + len(self._kept) - 1, None, None, None))
         if len(self._rows) >= self._run_rows:
             self._spill()
 
-    def _spill(self) -> None:
+    def _sorted(self) -> list[tuple[Any, ...]]:
         self._rows.sort(key=_KEY)
-        self._runs.append(_Run(self._rows, self._directory))
+        if self._repeats:
+            self._rows = list(_once(self._rows))
+        return self._rows
+
+    def _spill(self) -> None:
+        self._runs.append(_Run(self._sorted(), self._directory))
         self._rows = []
 
     def results(self) -> Results:
-        """Every result added, in :meth:`ValidationResult.sort_key` order."""
-        self._rows.sort(key=_KEY)
-        return Results(self._rows, self._runs, self._steps, self._kept, self.count)
+        """Every result added, in :meth:`ValidationResult.sort_key` order (one of each)."""
+        rows = self._sorted()
+        results = Results(rows, self._runs, self._steps, self._kept, self.count,
+                          once=self._repeats)
+        if self._repeats:
+            # A result may have come twice, in different runs: counted again over the merged
+            # rows without repeats, in one pass.
+            tally: Counter[tuple[str, str, str]] = Counter()
+            for row in results._sorted_rows():
+                step = row[6]
+                tally[self._steps[step].tally_key if step < _KEPT
+                      else _kept_key(self._kept[step - _KEPT])] += 1
+            self.tally = tally
+            self.count = results._count = sum(tally.values())
+        return results
+
+
+def _kept_key(result: ValidationResult) -> tuple[str, str, str]:
+    return (result.shape_text, str(result.component), result.severity)
+
+
+def _once(rows: Iterable[tuple[Any, ...]]) -> Iterator[tuple[Any, ...]]:
+    """Sorted *rows* without repeats (a repeated result sorts next to its twin)."""
+    last: tuple[Any, ...] | None = None
+    for row in rows:
+        if row != last:
+            yield row
+        last = row
 
 
 class _Run:
@@ -195,12 +267,13 @@ class Results(Sequence[ValidationResult]):
     """The results of a run, in :meth:`ValidationResult.sort_key` order, read from their rows
     (in memory, and on disk past :data:`RUN_ROWS`) each time they are iterated."""
 
-    __slots__ = ("_count", "_kept", "_rows", "_runs", "_steps", "_tuple")
+    __slots__ = ("_count", "_kept", "_once", "_rows", "_runs", "_steps", "_tuple")
 
     def __init__(self, rows: list[tuple[Any, ...]], runs: list[_Run], steps: list[_Step],
-                 kept: list[ValidationResult], count: int) -> None:
+                 kept: list[ValidationResult], count: int, *, once: bool = False) -> None:
         self._rows, self._runs, self._steps, self._kept = rows, runs, steps, kept
         self._count = count
+        self._once = once
         self._tuple: tuple[ValidationResult, ...] | None = None
 
     def __len__(self) -> int:
@@ -214,12 +287,13 @@ class Results(Sequence[ValidationResult]):
     def _sorted_rows(self) -> Iterable[tuple[Any, ...]]:
         if not self._runs:
             return self._rows
-        return heapq.merge(*self._runs, self._rows, key=_KEY)
+        merged = heapq.merge(*self._runs, self._rows, key=_KEY)
+        return _once(merged) if self._once else merged
 
     def _build(self, row: tuple[Any, ...]) -> ValidationResult:
         step = row[6]
-        if step < 0:
-            kept: ValidationResult = self._kept[-step - 1]
+        if step >= _KEPT:
+            kept: ValidationResult = self._kept[step - _KEPT]
             return kept
         s = self._steps[step]
         path_spec = row[9]

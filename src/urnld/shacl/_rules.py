@@ -267,7 +267,19 @@ def _ebv(param: Node | None) -> bool:
 #: A per-value test on the value's lexical form (``STR(?value)``; None for a blank node, where
 #: STR is an error), made once per shape from its parameter values; None: never violated.
 Check = Callable[[str | None], bool]
-Prepare = Callable[[Mapping[str, Node]], Check | None]
+#: The same test given the form's :data:`Entry` too (None with the form): a caller that runs
+#: several components over one value looks the entry up once.
+EntryCheck = Callable[[str | None, Entry | None], bool]
+Prepare = Callable[[Mapping[str, Node]], EntryCheck | None]
+
+
+def entry_function() -> Callable[[str], Entry]:
+    """The :data:`Entry` of a spelling under the policy in force (cached per distinct string).
+
+    >>> entry_function()("URN:ISBN:0-395-36341-1")[:3]
+    ('isbn', 'urn:isbn:0395363411', 'urn:isbn:0395363411')
+    """
+    return _checks().entry
 
 
 @dataclass(frozen=True, slots=True)
@@ -312,13 +324,34 @@ class Rule:
         >>> test("URN:ISBN:0-395-36341-1"), test("urn:isbn:0395363411"), test("http://x")
         (True, False, False)
         """
+        check = self.entry_check(params)
+        if check is None:
+            return None
+        entry = entry_function()
+        return lambda text: check(text, None if text is None else entry(text))
+
+    def entry_check(self, params: Mapping[str, Node]) -> EntryCheck | None:
+        """:meth:`text_check` given the value's :data:`Entry` as well (from
+        :func:`entry_function`, under the same policy)."""
+        found = self.entry_test(params)
+        if found is None:
+            return None
+        check, narrowed = found
+        if not narrowed:
+            return check
+        return lambda text, entry: (text is not None and text[:4].lower() == "urn:"
+                                    and check(text, entry))
+
+    def entry_test(self, params: Mapping[str, Node]) -> tuple[EntryCheck, bool] | None:
+        """:meth:`entry_check` without ``urnsh:onlyURNs``, and whether that narrows it to
+        values that start with ``urn:`` (in any case): a caller judging several components
+        over one value tests that once."""
         if self.needs_graph:
             raise ValueError("a graph rule is not judged value by value")
         check = self.prepare(params)
-        if check is None or not narrows(params.get("onlyURNs")):
-            return check
-        inner = check
-        return lambda text: text is not None and text[:4].lower() == "urn:" and inner(text)
+        if check is None:
+            return None
+        return check, narrows(params.get("onlyURNs"))
 
 
 def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
@@ -338,17 +371,16 @@ def index_holders(pairs: Iterable[tuple[Node, Node]]) -> dict[str, set[Node]]:
     return holders
 
 
-def _prepare_nid(params: Mapping[str, Node]) -> Check | None:
+def _prepare_nid(params: Mapping[str, Node]) -> EntryCheck | None:
     # FILTER (!BOUND(?valueNid) || !isLiteral($nid) || !CONTAINS(CONCAT(" ",
     #         REPLACE(LCASE(STR($nid)), "\\s+", " "), " "), CONCAT(" ", ?valueNid, " ")))
     allowed = params.get("nid")
     if not isinstance(allowed, Literal):
-        return lambda text: True  # `true || error` is true: every value, even a blank node
+        return lambda text, entry: True  # `true || error` is true: every value, blank nodes too
     haystack = " " + _XPATH_SPACE.sub(" ", str(allowed).lower()) + " "
-    entry = _checks().entry
 
-    def check(text: str | None) -> bool:
-        nid = None if text is None else entry(text)[0]
+    def check(text: str | None, entry: Entry | None) -> bool:
+        nid = None if entry is None else entry[0]
         return nid is None or f" {nid} " not in haystack
 
     return check
@@ -359,29 +391,18 @@ def _urn_codes(text: str) -> frozenset[str] | None:
     return None if facts(text).nid is None else finding_codes(text)
 
 
-def _namespace_source() -> Callable[[str], frozenset[str] | None]:
-    entry = _checks().entry
-
-    def source(text: str) -> frozenset[str] | None:
-        nid, _, _, codes = entry(text)
-        return None if nid is None else _namespace_set(codes)
-
-    return source
-
-
-def _prepare_codes(
-    param: str, codes: frozenset[str], sourced: Callable[[], Callable[[str], frozenset[str] | None]]
-) -> Prepare:
+def _prepare_codes(param: str, codes: frozenset[str]) -> Prepare:
     # FILTER ($param) FILTER (!BOUND(?valueNid)
     #                         || REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), " (a|b) "))
-    def prepare(params: Mapping[str, Node]) -> Check | None:
+    # (urn.ttl's REGEX looks only for the namespace rule's codes: codes is a subset of them.)
+    def prepare(params: Mapping[str, Node]) -> EntryCheck | None:
         if not _ebv(params.get(param)):
             return None
-        source = sourced()  # the policy in force now, once
 
-        def check(text: str | None) -> bool:
-            found = None if text is None else source(text)  # None: not a URN
-            return found is None or not codes.isdisjoint(found)
+        def check(text: str | None, entry: Entry | None) -> bool:
+            if entry is None or entry[0] is None:  # a blank node, or not a URN
+                return True
+            return not codes.isdisjoint(_namespace_set(entry[3]))
 
         return check
 
@@ -411,19 +432,18 @@ def _registry_pattern(param: Node | None) -> re.Pattern[str] | None:
         return None
 
 
-def _prepare_registered(params: Mapping[str, Node]) -> Check | None:
+def _prepare_registered(params: Mapping[str, Node]) -> EntryCheck | None:
     # FILTER ($registered) ... BIND (... AS ?codes)
     # FILTER (!BOUND(?valueNid) || REGEX(CONCAT(" ", urnfn:findings(STR(?value)), " "), ?codes))
     if not _ebv(params.get("registered")):
         return None
     pattern = _registry_pattern(params.get("nidFindings"))
-    entry = _checks().entry
     matched: dict[tuple[str, ...], bool] = {}  # few distinct code tuples: the regex once each
 
-    def check(text: str | None) -> bool:
-        if text is None:
+    def check(text: str | None, entry: Entry | None) -> bool:
+        if entry is None:
             return True
-        nid, _, _, found = entry(text)
+        nid, _, _, found = entry
         if nid is None:  # not a URN
             return True
         verdict = matched.get(found)
@@ -437,32 +457,28 @@ def _prepare_registered(params: Mapping[str, Node]) -> Check | None:
     return check
 
 
-def _prepare_canonical(params: Mapping[str, Node]) -> Check | None:
+def _prepare_canonical(params: Mapping[str, Node]) -> EntryCheck | None:
     # FILTER ($canonical)
     # FILTER (!BOUND(?valueNid) || urnfn:canonical(STR(?value)) != STR(?value))
     if not _ebv(params.get("canonical")):
         return None
 
-    entry = _checks().entry
-
-    def check(text: str | None) -> bool:
-        if text is None:
+    def check(text: str | None, entry: Entry | None) -> bool:
+        if text is None or entry is None:
             return True
-        canonical = entry(text)[1]  # None exactly where nid is None: not a URN
+        canonical = entry[1]  # None exactly where nid is None: not a URN
         return canonical is None or canonical != text
 
     return check
 
 
-def _prepare_no_components(params: Mapping[str, Node]) -> Check | None:
+def _prepare_no_components(params: Mapping[str, Node]) -> EntryCheck | None:
     # FILTER ($noComponents) FILTER (!BOUND(?valueNid) || REGEX(STR(?value), "[?#]"))
     if not _ebv(params.get("noComponents")):
         return None
 
-    entry = _checks().entry
-
-    def check(text: str | None) -> bool:
-        if text is None or entry(text)[0] is None:
+    def check(text: str | None, entry: Entry | None) -> bool:
+        if text is None or entry is None or entry[0] is None:
             return True
         return "?" in text or "#" in text
 
@@ -496,7 +512,7 @@ def _unique_violations(
     return found
 
 
-def _graph_only(params: Mapping[str, Node]) -> Check | None:  # pragma: no cover - never called
+def _graph_only(params: Mapping[str, Node]) -> EntryCheck | None:  # pragma: no cover - never called
     raise AssertionError("a graph rule is not evaluated value by value")
 
 
@@ -505,7 +521,7 @@ RULES: dict[URIRef, Rule] = {
     URNSH.NIDConstraintComponent: Rule("nid", _prepare_nid),
     URNSH.RegisteredConstraintComponent: Rule("registered", _prepare_registered),
     URNSH.NamespaceValidConstraintComponent: Rule(
-        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES, _namespace_source)
+        "namespaceValid", _prepare_codes("namespaceValid", _NAMESPACE_CODES)
     ),
     URNSH.CanonicalConstraintComponent: Rule("canonical", _prepare_canonical),
     URNSH.NoComponentsConstraintComponent: Rule("noComponents", _prepare_no_components),

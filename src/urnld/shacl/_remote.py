@@ -12,6 +12,7 @@ answers about them so, as it would to any other query.
 
 from __future__ import annotations
 
+import codecs
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
@@ -152,12 +153,65 @@ def union_url(url: str, timeout: float) -> str:
 
 
 def _bindings(endpoint: Endpoint, query: str) -> Iterator[dict[str, Any]]:
-    body = b"".join(endpoint.raw(query, _JSON))
-    try:
-        doc = json.loads(body)
-        rows = doc["results"]["bindings"]
-    except (ValueError, KeyError, TypeError) as e:
-        raise EndpointError(f"{endpoint.url}: malformed SPARQL JSON results") from e
-    if not isinstance(rows, list):
-        raise EndpointError(f"{endpoint.url}: malformed SPARQL JSON results")
-    yield from rows
+    """The solutions of a SELECT, each parsed as it arrives: the answer listing every focus
+    node of a catalog is never held whole (the client's memory stays flat however large the
+    store)."""
+    malformed = f"{endpoint.url}: malformed SPARQL JSON results"
+    chunks = iter(endpoint.raw(query, _JSON))
+    text = codecs.getincrementaldecoder("utf-8")("replace")
+    decoder = json.JSONDecoder()
+    buf, pos, ended = "", 0, False
+
+    def more() -> bool:
+        nonlocal buf, ended
+        if ended:
+            return False
+        chunk = next(chunks, None)
+        if chunk is None:
+            buf += text.decode(b"", final=True)
+            ended = True
+        else:
+            buf += text.decode(chunk)
+        return True
+
+    # the array of solutions: the one key "bindings" (a JSON string "bindings" followed by a
+    # colon is a key; where it is a value, as a variable's name in "head", none follows)
+    while (m := _BINDINGS.search(buf, max(0, pos - 4096))) is None:
+        pos = len(buf)  # searched up to here (a key split across chunks is found again)
+        if not more():
+            raise EndpointError(malformed)
+    pos = m.end()
+    need = 0  # the buffer's length a parse of one solution waits for
+    while True:
+        while pos < len(buf) and buf[pos] in " \t\r\n,":
+            pos += 1
+        if pos >= len(buf) or len(buf) < need:
+            if more():
+                continue
+            if pos >= len(buf):
+                raise EndpointError(malformed)  # the answer ended inside the array
+            need = 0  # all of it is here: parse what there is
+        if buf[pos] == "]":
+            for _ in chunks:  # the rest of the answer ("}}"): read, so the connection is free
+                pass
+            return
+        try:
+            row, end = decoder.raw_decode(buf, pos)
+        except json.JSONDecodeError:
+            if ended:
+                raise EndpointError(malformed) from None
+            # one solution not all here yet: parsed again only once the buffer has doubled,
+            # so a very long literal costs linear time, not quadratic
+            need = 2 * len(buf)
+            continue
+        if not isinstance(row, dict):
+            raise EndpointError(malformed)
+        need = 0
+        pos = end
+        if pos > _COMPACT:
+            buf, pos = buf[pos:], 0
+        yield row
+
+
+_BINDINGS = re.compile(r'"bindings"\s*:\s*\[')
+_COMPACT = 1 << 20  # characters of parsed solutions the buffer drops at once

@@ -44,7 +44,7 @@ __all__ = ["RUN_ROWS", "Cell", "ResultSink", "Results", "Tally", "cell", "extern
 
 #: Rows a sink holds in memory before it writes them, sorted, to a run on disk.
 RUN_ROWS = 1 << 15
-_BLOCK = 2048  # rows per pickled block of a run
+_BLOCK = 256  # rows per pickled block of a run (a merge holds one block of every run)
 
 _RANK = {"Violation": 0, "Warning": 1, "Info": 2}
 # Rows sort by ValidationResult.sort_key, then by the step that found them (steps are numbered

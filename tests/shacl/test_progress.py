@@ -158,7 +158,6 @@ def test_the_plan_counts_its_queries_in_order() -> None:
     data, shapes = _records(50), Graph().parse(data=SHAPES, format="turtle")
     calls: list[tuple[int, int]] = []
     report = validate_any(data, shapes, progress=_recorder(calls))
-    total = calls[0][1]
     # ex:S: two urnsh: steps, whose property shapes ask the same pairs: one query, read once,
     # counts both; ex:V: one; ex:Off is deactivated
     assert calls == [(0, 3), (2, 3), (3, 3)]

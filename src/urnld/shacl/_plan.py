@@ -18,6 +18,7 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol, cast
 
+import rdflib.term
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
@@ -27,7 +28,15 @@ from ._compile import Root, Step, query_key
 from ._report import render_path, render_term
 from ._results import Cell, ResultSink, cell, external_sort
 from ._rules import RULES, URNSH, Entry, entry_function, narrows, switched_on
-from ._terms import LANG_PREFIX, LIT_PREFIX, Encoded, Plain, decode_literal, needs_encoding
+from ._terms import (
+    LANG_PREFIX,
+    LIT_PREFIX,
+    XSD_STRING,
+    Encoded,
+    Plain,
+    decode_literal,
+    needs_encoding,
+)
 
 __all__ = ["AUTO_DISK_BYTES", "DISK_BATCH", "Backend", "LocalStore", "execute", "load_store",
            "store_directory"]
@@ -96,12 +105,11 @@ class Backend(Protocol):
 #: Quads a store on disk takes in one bulk load (its memory is about proportional to this).
 DISK_BATCH = 1 << 17
 _NODE_CACHE = 1 << 15  # store terms -> rdflib terms, per store
-# What rdflib refuses to write in an IRI (URIRef.n3 raises): such an IRI takes rdflib's path.
-_NOT_IN_IRI = frozenset('<>" {}|\\^`')
-# How rdflib quotes a literal's lexical form in Literal.n3 (the report's rendering of a term):
-# its own function, so a result rendered without an rdflib term is rendered the same.
+# How rdflib's n3() renders a term for the report, its own functions (a result rendered
+# without an rdflib term is rendered the same): whether it writes an IRI at all (URIRef.n3
+# raises otherwise: such an IRI takes rdflib's path), and how it quotes a lexical form.
+_writable_iri: Callable[[str], bool] = cast(Any, rdflib.term)._is_valid_uri
 _quoted: Callable[[str], str] = cast(Any, Literal)._quote_encode
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 class LocalStore:
@@ -147,14 +155,14 @@ class LocalStore:
         if found is None:
             kind = type(term)
             value = term.value
-            if kind is self._named and _NOT_IN_IRI.isdisjoint(value):
+            if kind is self._named and _writable_iri(value):
                 found = ("<" + value + ">", (0, value))
             elif kind is self._blank:
                 found = ("_:" + value, (1, value))
             elif kind is self._literal and term.language is not None:
                 # lower case here: a tag with capitals is in the lossless form, a datatype
                 found = (_quoted(value) + "@" + term.language, (2, value, None, term.language))
-            elif kind is self._literal and term.datatype.value == _XSD_STRING:
+            elif kind is self._literal and term.datatype.value == XSD_STRING:
                 found = (_quoted(value), (2, value, None, None))
             else:
                 found = cell(self.node(term))  # type: ignore[arg-type]
@@ -450,15 +458,16 @@ def execute(
     texts = _Texts(shapes)
     steps = [s for r in roots for s in r.steps]
     groups: dict[str, list[Step]] = {}
-    for step in steps:
+    keys = [query_key(s.sparql) if s.kind == "urn" else "" for s in steps]
+    for step, key in zip(steps, keys, strict=True):
         if step.kind == "urn":
-            groups.setdefault(query_key(step.sparql), []).append(step)
+            groups.setdefault(key, []).append(step)
     total, done = len(steps), 0
     if progress is not None:
         progress(0, total)
-    for step in steps:
+    for step, key in zip(steps, keys, strict=True):
         if step.kind == "urn":
-            group = groups.pop(query_key(step.sparql), None)
+            group = groups.pop(key, None)
             if group is None:
                 continue  # done with the first step of its group
             _judge(group, backend, [_Out(s, texts, backend, sink) for s in group], sink)

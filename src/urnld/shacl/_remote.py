@@ -23,7 +23,7 @@ from rdflib.term import Node
 
 from ..endpoint import Endpoint, EndpointError
 from ._results import Cell, cell
-from ._terms import Plain
+from ._terms import XSD_STRING, Plain
 
 __all__ = ["DEFAULT_PAGE_SIZE", "RemoteStore"]
 
@@ -31,7 +31,6 @@ __all__ = ["DEFAULT_PAGE_SIZE", "RemoteStore"]
 DEFAULT_PAGE_SIZE: int | None = None
 _JSON = "application/sparql-results+json"
 _HEAD = re.compile(r"^SELECT\s+(DISTINCT\s+)?(.*?)\s+WHERE\s", re.DOTALL)
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
 class RemoteStore:
@@ -103,7 +102,7 @@ class RemoteStore:
             return BNode(value)
         if language:
             return Literal(value, lang=language)
-        if datatype and datatype != _XSD_STRING:
+        if datatype and datatype != XSD_STRING:
             return Literal(value, datatype=URIRef(datatype), normalize=False)
         return Literal(value)
 

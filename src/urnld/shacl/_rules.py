@@ -324,28 +324,21 @@ class Rule:
         >>> test("URN:ISBN:0-395-36341-1"), test("urn:isbn:0395363411"), test("http://x")
         (True, False, False)
         """
-        check = self.entry_check(params)
-        if check is None:
-            return None
-        entry = entry_function()
-        return lambda text: check(text, None if text is None else entry(text))
-
-    def entry_check(self, params: Mapping[str, Node]) -> EntryCheck | None:
-        """:meth:`text_check` given the value's :data:`Entry` as well (from
-        :func:`entry_function`, under the same policy)."""
         found = self.entry_test(params)
         if found is None:
             return None
         check, narrowed = found
-        if not narrowed:
-            return check
-        return lambda text, entry: (text is not None and text[:4].lower() == "urn:"
-                                    and check(text, entry))
+        entry = entry_function()
+        if narrowed:  # a value out of scope is not looked up
+            return lambda text: (text is not None and text[:4].lower() == "urn:"
+                                 and check(text, entry(text)))
+        return lambda text: check(text, None if text is None else entry(text))
 
     def entry_test(self, params: Mapping[str, Node]) -> tuple[EntryCheck, bool] | None:
-        """:meth:`entry_check` without ``urnsh:onlyURNs``, and whether that narrows it to
-        values that start with ``urn:`` (in any case): a caller judging several components
-        over one value tests that once."""
+        """The component's test given a value's form and its :data:`Entry` (from
+        :func:`entry_function`, under the same policy), without ``urnsh:onlyURNs``, and
+        whether that narrows it to values that start with ``urn:`` (in any case): a caller
+        judging several components over one value looks the entry up and tests that once."""
         if self.needs_graph:
             raise ValueError("a graph rule is not judged value by value")
         check = self.prepare(params)

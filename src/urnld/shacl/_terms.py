@@ -30,12 +30,13 @@ from typing import Any
 from rdflib import Literal, URIRef
 from rdflib.term import Node
 
-__all__ = ["LANG_PREFIX", "LIT_PREFIX", "Encoded", "NotCompiled", "Plain", "sparql_string"]
+__all__ = ["LANG_PREFIX", "LIT_PREFIX", "XSD_STRING", "Encoded", "NotCompiled", "Plain",
+           "sparql_string"]
 
 LIT_PREFIX = "urn:x-urnld-lit:"
 LANG_PREFIX = "urn:x-urnld-lang:"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
-_XSD_STRING = _XSD + "string"
+XSD_STRING = _XSD + "string"
 _RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 
 
@@ -72,7 +73,7 @@ def needs_encoding(datatype: str | None, language: str | None) -> bool:
         return language != language.lower()
     if datatype is None:
         return False
-    return (datatype.startswith(_XSD) and datatype != _XSD_STRING) or datatype.startswith(
+    return (datatype.startswith(_XSD) and datatype != XSD_STRING) or datatype.startswith(
         "urn:x-urnld-"
     )
 
@@ -93,7 +94,7 @@ class Plain:
     def _literal(self, lexical: str, datatype: Any, language: str | None) -> str:
         if language is not None:
             return f"{sparql_string(lexical)}@{language}"
-        if datatype is None or str(datatype) == _XSD_STRING:
+        if datatype is None or str(datatype) == XSD_STRING:
             return sparql_string(lexical)
         return f"{sparql_string(lexical)}^^{_iri(str(datatype))}"
 
@@ -145,7 +146,7 @@ def decode_literal(lexical: str, datatype: str | None, language: str | None) -> 
     """
     if language is not None:
         return Literal(lexical, lang=language)
-    if datatype is None or datatype == _XSD_STRING:
+    if datatype is None or datatype == XSD_STRING:
         return Literal(lexical)
     if datatype.startswith(LIT_PREFIX):
         datatype = datatype[len(LIT_PREFIX):]

@@ -15,7 +15,7 @@ from ..jsonld import URNContextError
 from ..read import ReadError, UnstorableTermError, quads_of_graph, read_quads
 from ._compile import compile_shapes, roots_of
 from ._load import DataError, GraphSource, ReadOptions, _sources, load_data
-from ._plan import execute, load_store, store_directory
+from ._plan import collector_paused, execute, load_store, store_directory
 from ._report import Report, render_term
 from ._results import ResultSink
 from ._terms import Encoded
@@ -93,20 +93,21 @@ def run_plan(
         else:
             predicates |= root.predicates
     directory = store_directory(store, input_size(sources))
-    try:
-        backend = load_store(plan_sources(sources, read_options), predicates=predicates,
-                             directory=directory)
-    except UnstorableTermError as e:
-        # rdflib's N3 parser takes what no store holds: validate the graph rdflib read.
-        return _all_on_pyshacl(data, shapes, read_options, f"pyshacl: {e}")
-    sink = ResultSink(directory=directory)
-    try:
-        roots, _ = compile_shapes(shapes, Encoded(), subclass_relation(backend))
-        execute(roots, backend, shapes, sink, progress=progress)
-        # pyshacl's reports describe the blank nodes they name; so does this one.
-        descriptions = backend.describe(sink.blanks) if sink.blanks else None
-    finally:
-        backend.close()
+    with collector_paused():
+        try:
+            backend = load_store(plan_sources(sources, read_options), predicates=predicates,
+                                 directory=directory)
+        except UnstorableTermError as e:
+            # rdflib's N3 parser takes what no store holds: validate the graph rdflib read.
+            return _all_on_pyshacl(data, shapes, read_options, f"pyshacl: {e}")
+        sink = ResultSink(directory=directory)
+        try:
+            roots, _ = compile_shapes(shapes, Encoded(), subclass_relation(backend))
+            execute(roots, backend, shapes, sink, progress=progress)
+            # pyshacl's reports describe the blank nodes they name; so does this one.
+            descriptions = backend.describe(sink.blanks) if sink.blanks else None
+        finally:
+            backend.close()
     nsm = shapes.namespace_manager
     engines = {render_term(r.shape, nsm): "plan" for r in roots}
     conforms = sink.count == 0
@@ -183,7 +184,8 @@ def run_endpoint(
                               page_size=page_size)
         roots, _ = compile_shapes(shapes, Plain(), subclass_relation(backend))
         sink = ResultSink()
-        execute(roots, backend, shapes, sink, progress=progress)
+        with collector_paused():
+            execute(roots, backend, shapes, sink, progress=progress)
     engines = {render_term(r.shape, nsm): "plan" for r in roots}
     results = sink.results()  # first: where a result may repeat, it makes the tally exact
     return Report(sink.count == 0, results, None, "", shapes,

@@ -239,6 +239,55 @@ def test_a_store_term_is_held_as_its_rdflib_term_is(text: str, language: str | N
     assert store.cell(term) == store.cell(term)  # cached: the same answer
 
 
+def test_a_pass_asked_again_is_not_checked_again(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A plan asks about the same identifiers in consecutive passes: a pass of up to a cache
+    size of spellings, asked again, is not checked again wherever the cache stood when it
+    began (emptying a full cache lost the pass's first spellings); the cache stays bounded."""
+    from urnld.shacl import _rules
+
+    monkeypatch.setattr(_rules, "_CACHE_SIZE", 4)
+    checks = _rules._Checks(_rules.active_policy())
+    asked: list[str] = []
+    judge = checks.fields
+    monkeypatch.setattr(checks, "fields", lambda t: (asked.append(t), judge(t))[1])
+    spellings = [f"urn:isbn:{n}" for n in ("0395363411", "0306406152", "0131103628",
+                                              "0201633612")]
+    for before in range(9):
+        checks.entries.clear()
+        checks.older.clear()
+        for n in range(before):
+            checks.entry(f"urn:example:{n}")
+        asked.clear()
+        first = [checks.entry(t) for t in spellings]
+        assert [checks.entry(t) for t in spellings] == first
+        assert asked == spellings, before
+    assert first[0] == ("isbn", "urn:isbn:0395363411", "urn:isbn:0395363411", ())
+    for n in range(100):
+        checks.entry(f"urn:example:{n}")
+    assert len(checks.entries) <= 4 and len(checks.older) <= 4
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_a_run_leaves_the_garbage_collector_as_it_found_it(collecting: bool) -> None:
+    """The plan pauses Python's cyclic collector while it loads and runs, and gives it back
+    as it was, also when the run fails."""
+    import gc
+
+    from urnld.shacl import DataError
+
+    data = Graph().parse(format="turtle", data=PREFIXES + "ex:r a ex:R ; ex:id 'urn:isbn:1' .")
+    was = gc.isenabled()
+    try:
+        (gc.enable if collecting else gc.disable)()
+        validate(data)
+        assert gc.isenabled() is collecting
+        with pytest.raises(DataError):
+            validate("/nonexistent/data.nt")
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
+
+
 # -- where each shape ran -----------------------------------------------------------------------
 
 MIXED = PREFIXES + """

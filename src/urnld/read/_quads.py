@@ -4,6 +4,12 @@ The same guards and the same statements as :func:`~urnld.read.read`: Turtle, Tri
 N-Quads and RDF/XML are parsed by pyoxigraph after :func:`~._reader.guard_raw` (N-Triples and
 N-Quads straight from the file, in bounded memory: they have no base and no nesting); JSON-LD,
 N3, TriX and HexTuples go through :func:`~urnld.read.read` and come out as quads.
+
+A Turtle or TriG file past :data:`STREAM_BYTES` is parsed as it is read, in bounded memory,
+when one pass over it first shows the guard has nothing to say: no base directive that may
+name a URN (and no URN base given), and too few brackets to nest past
+:data:`~._oxigraph.MAX_TURTLE_DEPTH` levels (the guard's own first test). Any other file is
+read whole and guarded as :func:`~urnld.read.read` guards it.
 """
 
 from __future__ import annotations
@@ -11,16 +17,24 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any, Final, cast
 
-from .._kernel import open_input
+from .._kernel import is_urn, open_input
 from ._errors import ReadError
 from ._formats import format_for_path
-from ._guard import HazardMode
-from ._oxigraph import _syntax_error
+from ._guard import HazardMode, turtle_may_have_urn_base
+from ._oxigraph import MAX_TURTLE_DEPTH, _syntax_error
 from ._reader import OXIGRAPH_GUARDED, Catalog, _read_bytes, guard_raw, read
 
-__all__ = ["UnstorableTermError", "quads_of_graph", "read_quads"]
+__all__ = ["STREAM_BYTES", "UnstorableTermError", "quads_of_graph", "read_quads"]
+
+#: Turtle and TriG files larger than this (bytes; a ``.gz`` counted at 8 times its size) are
+#: parsed as they are read when the guard has nothing to say (smaller ones are read once, whole).
+STREAM_BYTES: Final = 16 << 20
+_SCAN_BLOCK: Final = 1 << 20
+# What may end a block in the middle of a base directive naming a URN ("base", white space,
+# "<", "urn"): the bytes kept to search again with the next block.
+_PARTIAL_BASE: Final = b" \t\n\r\f\v<bBaAsSeEuUrRnN"
 
 
 class UnstorableTermError(ReadError):
@@ -76,6 +90,21 @@ def read_quads(
             except OSError as e:
                 raise ReadError(f"{label}: cannot read: {e.strerror or e}") from None
             return
+        if fmt in ("turtle", "trig") and _streamable(path, doc_base, hazards, label):
+            try:
+                with open_input(path) as (stream, _size):
+                    scanned = _Scanned(stream, hazards != "ignore", label)
+                    try:
+                        yield from ox.parse(cast(IO[bytes], scanned), ox_format,
+                                            base_iri=doc_base)
+                    except (OSError, SyntaxError, ValueError):
+                        # pyoxigraph turns what read() raised into its own error
+                        if scanned.failure is not None:
+                            raise scanned.failure from None
+                        raise
+            except OSError as e:
+                raise ReadError(f"{label}: cannot read: {e.strerror or e}") from None
+            return
         try:
             raw = _read_bytes(path)
         except OSError as e:
@@ -83,10 +112,110 @@ def read_quads(
         guard_raw(raw, fmt, base=doc_base, hazards=hazards, name=label, stacklevel=5)
         yield from ox.parse(raw, ox_format, base_iri=doc_base)
     except SyntaxError as e:
+        if raw is None and e.lineno is not None:
+            raw = _line_bytes(path, e.lineno)  # the one line _syntax_error may look at
         raise _syntax_error(e, label, fmt, raw) from None
     except MemoryError as e:
         raise ReadError(f"{label}: cannot parse as {fmt}: one token (literal, IRI, string) is "
                         f"too long: {e}") from None
+
+
+class _Scan:
+    """What :func:`~._reader.guard_raw` first asks of a Turtle or TriG document, answered a
+    block at a time: could a base directive name a URN (*urn_bases*: unless hazards are
+    ignored), and are there more brackets than levels allowed. :meth:`feed` is False as soon
+    as either is so (the document is then read whole and guarded as a whole)."""
+
+    def __init__(self, urn_bases: bool) -> None:
+        self.urn_bases = urn_bases
+        self.brackets = 0
+        self.carry = b""
+
+    def feed(self, block: bytes) -> bool:
+        self.brackets += block.count(b"(") + block.count(b"[")
+        if self.brackets > MAX_TURTLE_DEPTH:
+            return False
+        if not self.urn_bases:
+            return True
+        window = self.carry + block
+        # "base" in any case first: a block without it (most) costs no regular expression
+        if b"base" in window.lower() and turtle_may_have_urn_base(window):
+            return False
+        # A directive cut by the block's end is made of these bytes only: kept, and searched
+        # again with the next block (so the answer is the whole document's).
+        self.carry = window[len(window.rstrip(_PARTIAL_BASE)):]
+        return len(self.carry) <= _SCAN_BLOCK
+
+
+def _streamable(path: str, base: str | None, hazards: HazardMode, label: str) -> bool:
+    """Whether the Turtle or TriG file *path* can be parsed as it is read: large enough for it
+    to matter, re-readable, and nothing for the guard to do (one bounded pass over it)."""
+    if path == "-" or (hazards != "ignore" and base is not None and is_urn(base)):
+        return False
+    try:
+        size = os.stat(path).st_size * (8 if path.lower().endswith(".gz") else 1)
+        if size <= STREAM_BYTES:
+            return False
+        scan = _Scan(hazards != "ignore")
+        with open_input(path) as (stream, _size):
+            while block := stream.read(_SCAN_BLOCK):
+                if not scan.feed(block):
+                    return False
+    except OSError as e:
+        raise ReadError(f"{label}: cannot read: {e.strerror or e}") from None
+    return True
+
+
+class _Scanned:
+    """The stream pyoxigraph parses, each block scanned again as it goes by: a file that
+    changed since :func:`_streamable` read it is refused, never parsed unguarded."""
+
+    def __init__(self, stream: IO[bytes], urn_bases: bool, label: str) -> None:
+        self._stream = stream
+        self._scan = _Scan(urn_bases)
+        self._label = label
+        self._block = b""
+        self._at = 0
+        self.failure: BaseException | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, n: int = -1) -> bytes:
+        # pyoxigraph asks a few KiB at a time: blocks of _SCAN_BLOCK are read and scanned,
+        # and handed out in the pieces asked.
+        if self._at >= len(self._block):
+            try:
+                self._block = self._stream.read(_SCAN_BLOCK)
+            except BaseException as e:  # kept: pyoxigraph would make it an error of its own
+                self.failure = e
+                raise
+            self._at = 0
+            if self._block and not self._scan.feed(self._block):
+                self.failure = ReadError(f"{self._label}: changed while it was read: read "
+                                         "it again")
+                raise self.failure
+        start = self._at
+        self._at = len(self._block) if n is None or n < 0 else min(start + n,
+                                                                    len(self._block))
+        return self._block[start:self._at]
+
+
+def _line_bytes(path: str, lineno: int) -> bytes:
+    """Line *lineno* (from 1) of a file, behind as many empty lines as came before it: what
+    :func:`~._oxigraph._syntax_error` reads of a document at an error (one bounded line)."""
+    try:
+        with open_input(path) as (stream, _size):
+            at = 1
+            while at < lineno:
+                part = stream.readline(_SCAN_BLOCK)
+                if not part:
+                    return b""
+                if part.endswith(b"\n"):
+                    at += 1
+            return b"\n" * (lineno - 1) + stream.readline(_SCAN_BLOCK)
+    except (OSError, ValueError):
+        return b""
 
 
 def quads_of_graph(graph: Any) -> Iterator[Any]:

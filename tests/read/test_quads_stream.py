@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 import urnld.read._quads as quads_module
 from urnld.jsonld import URNContextError
-from urnld.read import ReadError, read_quads
+from urnld.read import ReadError, read, read_quads
 from urnld.read._guard import turtle_may_have_urn_base
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -149,3 +149,18 @@ def test_a_large_turtle_file_is_read_in_bounded_memory(tmp_path: Path) -> None:
         tracemalloc.stop()
     assert count == 300_000
     assert peak < size / 4, (peak, size)
+
+
+@pytest.mark.parametrize("suffix", [".nt", ".nq", ".ttl", ".trig"])
+def test_a_string_cut_by_the_end_of_the_file_is_told_as_read_tells_it(tmp_path: Path,
+                                                                      suffix: str) -> None:
+    """N-Triples and N-Quads are always parsed as read: the line of the error is read again
+    to say what the reader says of the whole document."""
+    path = tmp_path / f"cut{suffix}"
+    path.write_bytes(b'<urn:example:s> <urn:example:p> "x" .\n<urn:example:s> <urn:example:p> "ab')
+    with pytest.raises(ReadError) as whole:
+        read(path)
+    with pytest.raises(ReadError) as quads:
+        list(read_quads(path))
+    assert str(quads.value) == str(whole.value)
+    assert "does not end on its line" in str(quads.value)

@@ -25,7 +25,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Final
 
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
@@ -90,14 +90,22 @@ _BATCH: Final = 4096
 _UNEXPECTED_END: Final = "Unexpected end of file"
 
 
-def _syntax_error(e: SyntaxError, name: str, fmt: str, raw: Any = None) -> ReadError:
+def _syntax_error(e: SyntaxError, name: str, fmt: str, raw: Any = None,
+                  line_of: Callable[[int], bytes] | None = None) -> ReadError:
+    """*e* as one :class:`ReadError` naming *name*; the document's bytes (*raw*, or
+    *line_of* giving its line n) are looked at for one case."""
     msg = str(e.msg if e.msg else e)
     reason = _POSITION.sub("", msg)
-    if reason == _UNEXPECTED_END and isinstance(raw, bytes) and e.lineno and e.offset:
+    if (reason == _UNEXPECTED_END and (isinstance(raw, bytes) or line_of is not None)
+            and e.lineno and e.offset):
         # At an opening quote, the end of file means a short string literal that does not end
         # on its line (pyoxigraph reads on to the end looking for the quote): say so.
-        lines = raw.split(b"\n", e.lineno)
-        line = lines[e.lineno - 1] if len(lines) >= e.lineno else b""
+        if isinstance(raw, bytes):
+            lines = raw.split(b"\n", e.lineno)
+            line = lines[e.lineno - 1] if len(lines) >= e.lineno else b""
+        else:
+            assert line_of is not None
+            line = line_of(e.lineno)
         quote = line[e.offset - 1:e.offset]
         if quote in (b'"', b"'") and line[e.offset - 1:e.offset + 2] != quote * 3:
             reason = ("the string literal opened here does not end on its line (a newline in "

@@ -112,9 +112,9 @@ def read_quads(
         guard_raw(raw, fmt, base=doc_base, hazards=hazards, name=label, stacklevel=5)
         yield from ox.parse(raw, ox_format, base_iri=doc_base)
     except SyntaxError as e:
-        if raw is None and e.lineno is not None:
-            raw = _line_bytes(path, e.lineno)  # the one line _syntax_error may look at
-        raise _syntax_error(e, label, fmt, raw) from None
+        streamed = raw is None and path != "-"
+        raise _syntax_error(e, label, fmt, raw,
+                            lambda n: _line_bytes(path, n) if streamed else b"") from None
     except MemoryError as e:
         raise ReadError(f"{label}: cannot parse as {fmt}: one token (literal, IRI, string) is "
                         f"too long: {e}") from None
@@ -202,8 +202,8 @@ class _Scanned:
 
 
 def _line_bytes(path: str, lineno: int) -> bytes:
-    """Line *lineno* (from 1) of a file, behind as many empty lines as came before it: what
-    :func:`~._oxigraph._syntax_error` reads of a document at an error (one bounded line)."""
+    """Line *lineno* (from 1) of a file, at most :data:`_SCAN_BLOCK` bytes of it: what
+    :func:`~._oxigraph._syntax_error` reads of a document parsed as it was read."""
     try:
         with open_input(path) as (stream, _size):
             at = 1
@@ -213,7 +213,8 @@ def _line_bytes(path: str, lineno: int) -> bytes:
                     return b""
                 if part.endswith(b"\n"):
                     at += 1
-            return b"\n" * (lineno - 1) + stream.readline(_SCAN_BLOCK)
+            line = stream.readline(_SCAN_BLOCK)
+            return line[:-1] if line.endswith(b"\n") else line
     except (OSError, ValueError):
         return b""
 

@@ -267,8 +267,8 @@ def collector_paused() -> Iterator[None]:
 
     A run makes hundreds of thousands of verdicts, cells and result rows that can be in no
     reference cycle, and each collection the allocations set off walked all of them again:
-    measured at a million statements, a sixth of loading and running the plan. What a run
-    leaves in cycles is freed when the collector runs next.
+    measured at a million statements, 1.3 to 2 s of the 13 to 16 s loading and running the
+    plan took. What a run leaves in cycles is freed when the collector runs next.
     """
     collecting = gc.isenabled()
     gc.disable()

@@ -103,7 +103,7 @@ class _Checks:
     dropped when the newer is full. Emptying one cache instead made a validation read again
     every value of a pass just larger than the cache: a plan reads the same identifiers in
     consecutive passes (one per shape, then the uniqueness index), and measured at a million
-    statements a third of the URN core's checks were repeats.
+    statements a sixth of the URN core's checks were repeats.
     """
 
     __slots__ = ("entries", "fields", "older", "plain", "plain_fields", "policy")

@@ -93,14 +93,15 @@ def run_plan(
         else:
             predicates |= root.predicates
     directory = store_directory(store, input_size(sources))
-    with collector_paused():
-        try:
+    try:
+        with collector_paused():
             backend = load_store(plan_sources(sources, read_options), predicates=predicates,
                                  directory=directory)
-        except UnstorableTermError as e:
-            # rdflib's N3 parser takes what no store holds: validate the graph rdflib read.
-            return _all_on_pyshacl(data, shapes, read_options, f"pyshacl: {e}")
-        sink = ResultSink(directory=directory)
+    except UnstorableTermError as e:
+        # rdflib's N3 parser takes what no store holds: validate the graph rdflib read.
+        return _all_on_pyshacl(data, shapes, read_options, f"pyshacl: {e}")
+    sink = ResultSink(directory=directory)
+    with collector_paused():
         try:
             roots, _ = compile_shapes(shapes, Encoded(), subclass_relation(backend))
             execute(roots, backend, shapes, sink, progress=progress)

@@ -4,7 +4,8 @@ The term rule (which terms are URNs, their canonical form and verdict: ``_terms`
 side, what ``urnld check`` reports: ``_term_check``; its opt-in spelling modes, repairs and
 locators: ``_spellings``), the statements the canonicalization modes add (``_links``), URN
 bases (``_bases``), deterministic blank-node labels (``_blanks``), the file layer (inputs,
-``.gz``, outputs renamed into place: ``_files``),
+``.gz``, outputs renamed into place: ``_files``), the garbage collector paused for a pass
+(``_collector``),
 the one table of RDF syntaxes (``_formats``), the rule that picks the engine for a job
 (``_route``), the canonicalization options as one value (``_options``) and the reading
 options as another (``_reading``), the reports
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
         xml_base_hazards,
     )
     from ._blanks import BlankLabels, invented, relabel_chunks, relabel_nquads
+    from ._collector import collector_paused
     from ._files import (
         atomic_output,
         defer_to_run,
@@ -135,6 +137,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "relabel_chunks": ("_blanks", "relabel_chunks"),
     "invented": ("_blanks", "invented"),
     "relabel_nquads": ("_blanks", "relabel_nquads"),
+    "collector_paused": ("_collector", "collector_paused"),
     "atomic_output": ("_files", "atomic_output"),
     "defer_to_run": ("_files", "defer_to_run"),
     "open_input": ("_files", "open_input"),
@@ -278,6 +281,7 @@ __all__ = [
     "check_route",
     "check_term",
     "cluster_stats",
+    "collector_paused",
     "default_memory_budget",
     "defer_to_run",
     "extra_statements",

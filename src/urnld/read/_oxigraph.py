@@ -34,7 +34,8 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from .._kernel import BlankLabels, get_syntax
 from ._errors import ReadError
 
-__all__ = ["MAX_TURTLE_DEPTH", "OXIGRAPH_FORMATS", "check_nesting", "kept_labels", "parse_into"]
+__all__ = ["MAX_TURTLE_DEPTH", "OXIGRAPH_FORMATS", "bracket_count", "check_nesting", "kept_labels",
+           "parse_into"]
 
 _KEPT: contextvars.ContextVar[BlankLabels | None] = contextvars.ContextVar(
     "urnld_kept_labels", default=None)
@@ -208,6 +209,16 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
             graph.bind(prefix, namespace, override=False)
 
 
+def bracket_count(data: bytes) -> int:
+    """How many ``(`` and ``[`` *data* holds: a document with at most
+    :data:`MAX_TURTLE_DEPTH` cannot nest past it (:func:`check_nesting`'s first test).
+
+    >>> bracket_count(b'<urn:x:s> <urn:x:p> ( [ ] ) .')
+    2
+    """
+    return data.count(b"(") + data.count(b"[")
+
+
 def check_nesting(raw: bytes, fmt: str, name: str) -> None:
     """Refuse Turtle or TriG nested more than :data:`MAX_TURTLE_DEPTH` levels deep, before
     parsing. A document with fewer opening brackets than that (most of them) costs two
@@ -220,7 +231,7 @@ def check_nesting(raw: bytes, fmt: str, name: str) -> None:
 lists nested more than 1,000 levels deep: refused (nested too deeply)
     >>> check_nesting(b'<urn:x:s> <urn:x:p> "' + b"(" * 1001 + b'" .', "turtle", "x.ttl")
     """
-    if raw.count(b"(") + raw.count(b"[") <= MAX_TURTLE_DEPTH:
+    if bracket_count(raw) <= MAX_TURTLE_DEPTH:
         return
     brackets = _NOT_SYNTAX.sub(b"", raw).translate(None, _NOT_BRACKETS)
     depth = 0

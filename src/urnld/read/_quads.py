@@ -23,7 +23,7 @@ from .._kernel import is_urn, open_input
 from ._errors import ReadError
 from ._formats import format_for_path
 from ._guard import HazardMode, turtle_may_have_urn_base
-from ._oxigraph import MAX_TURTLE_DEPTH, _syntax_error
+from ._oxigraph import MAX_TURTLE_DEPTH, _syntax_error, bracket_count
 from ._reader import OXIGRAPH_GUARDED, Catalog, _read_bytes, guard_raw, read
 
 __all__ = ["STREAM_BYTES", "UnstorableTermError", "quads_of_graph", "read_quads"]
@@ -132,7 +132,7 @@ class _Scan:
         self.carry = b""
 
     def feed(self, block: bytes) -> bool:
-        self.brackets += block.count(b"(") + block.count(b"[")
+        self.brackets += bracket_count(block)
         if self.brackets > MAX_TURTLE_DEPTH:
             return False
         if not self.urn_bases:

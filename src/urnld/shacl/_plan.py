@@ -9,9 +9,7 @@ judge each distinct value once with the URN core.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
-import gc
 import itertools
 import os
 import shutil
@@ -40,8 +38,7 @@ from ._terms import (
     needs_encoding,
 )
 
-__all__ = ["AUTO_DISK_BYTES", "DISK_BATCH", "Backend", "LocalStore", "collector_paused", "execute",
-           "load_store",
+__all__ = ["AUTO_DISK_BYTES", "DISK_BATCH", "Backend", "LocalStore", "execute", "load_store",
            "store_directory"]
 
 # What a result says when its shape has no sh:message (pyshacl's wording where it has one).
@@ -259,24 +256,6 @@ def load_store(
         raise
     _give_back_memory()
     return LocalStore(store, where)
-
-
-@contextlib.contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while a plan loads and runs (as it was after).
-
-    A run makes hundreds of thousands of verdicts, cells and result rows that can be in no
-    reference cycle, and each collection the allocations set off walked all of them again:
-    measured at a million statements, 1.3 to 2 s of the 13 to 16 s loading and running the
-    plan took. What a run leaves in cycles is freed when the collector runs next.
-    """
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if collecting:
-            gc.enable()
 
 
 def _give_back_memory() -> None:

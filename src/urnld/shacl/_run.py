@@ -10,12 +10,13 @@ from typing import Any
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, RDFS, SH
 
+from .._kernel import collector_paused
 from ..errors import URNError
 from ..jsonld import URNContextError
 from ..read import ReadError, UnstorableTermError, quads_of_graph, read_quads
 from ._compile import compile_shapes, roots_of
 from ._load import DataError, GraphSource, ReadOptions, _sources, load_data
-from ._plan import collector_paused, execute, load_store, store_directory
+from ._plan import execute, load_store, store_directory
 from ._report import Report, render_term
 from ._results import ResultSink
 from ._terms import Encoded

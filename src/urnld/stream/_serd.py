@@ -26,12 +26,12 @@ refused otherwise).
 
 from __future__ import annotations
 
-import gc
 import os
 from collections.abc import Callable, Mapping
 from typing import IO, Final
 
 from .._core import accel as _accel
+from .._kernel import collector_paused
 from ._names import RDFSyntaxError
 from ._passes import _SPELLING_TOKEN, CanonPass, CheckPass
 from ._stage_c import output_prefixes
@@ -234,19 +234,13 @@ def run(
     config = (SERD_SYNTAXES[syntax], out_code, base, _SPELLING_TOKEN, CHUNK_STATEMENTS,
               relabel if out_code else None, header if out_code else None)
     # The pass makes hundreds of thousands of cache entries and none of them can be in a
-    # reference cycle: the cyclic collector would walk the caches again and again for nothing
-    # (a sixth of the pass on URN-dense data).
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        statements, error = c.serd_pass(
-            read, emit, told if out_code and prefixes is None else None, config, ctx)
-    finally:
+    # reference cycle: the cyclic collector would walk the caches again and again for nothing.
+    with collector_paused():
         try:
-            state.flush()
+            statements, error = c.serd_pass(
+                read, emit, told if out_code and prefixes is None else None, config, ctx)
         finally:
-            if collecting:
-                gc.enable()
+            state.flush()
     if error is not None:
         kind, message, line, column = error
         raise _error(kind, _text(message), line, column, source=source, syntax=syntax,

@@ -123,18 +123,23 @@ def _short(iri: str) -> str:
 
 
 def _print_text(report: Report) -> None:
+    from rdflib import URIRef
+
+    from ..shacl import TermRenderer
     from ._common import colour, is_terminal, print_table
 
-    nsm = report.namespace_manager  # not .graph: that builds the whole report graph
-    rows = []
-    for r in report.results:
-        d = r.to_dict(nsm)
-        rows.append((r.severity, d["focus_node"] or "", d["path"] or "", d["value"] or "",
-                     _short(str(r.component)), r.message))
+    # The results one at a time, not .graph: that builds the whole report graph. A record
+    # names its component as written, and every component of a result is counted.
+    render = TermRenderer(report.namespace_manager)
+    short = {render(URIRef(c)): _short(c) for _, c, _ in report.counts()}
+    rows = ((d["severity"] or "", d["focus_node"] or "", d["path"] or "", d["value"] or "",
+             short.get(d["component"] or "", d["component"] or ""), d["message"] or "")
+            for d in report.records())
     headers = ["severity", "focus node", "path", "value", "component", "message"]
     if is_terminal():
-        if rows:
-            print_table(rows, headers)
+        table = list(rows)  # aligned: every row's width first
+        if table:
+            print_table(table, headers)
         counts = ", ".join(f"{n} {sev.lower()}{'s' if n != 1 else ''}"
                            for sev, n in _summary(report).items())
         verdict = "yes" if report.conforms else "no"
@@ -180,19 +185,17 @@ def _run(args: argparse.Namespace) -> int:
         more = f" and {len(fallback) - 3} more" if len(fallback) > 3 else ""
         print(f"urnld validate: {len(fallback)} shape{'s' if len(fallback) != 1 else ''} ran "
               f"on pyshacl: {shown}{more}", file=sys.stderr)
-    out: dict[str, Any] = {}
+    head: dict[str, Any] = {}
     if args.html or args.format == "json":
-        out = {"ok": not failing(report, args.fail_on), "conforms": report.conforms,
-               "summary": _summary(report), "counts": _counts(report),
-               "engines": dict(report.engines), **report.to_dict()}
+        head = {"ok": not failing(report, args.fail_on), "conforms": report.conforms,
+                "summary": _summary(report), "counts": _counts(report),
+                "engines": dict(report.engines)}
+    # The page holds every result; the other outputs read them one at a time: a report of
+    # millions of results waits on disk, and is never held whole for them.
+    listed = list(report.records()) if args.html else None
 
     def records() -> Iterable[dict[str, Any]]:
-        # The streamed lists read the results one at a time: a report of millions of results
-        # waits on disk, and is never held whole for them.
-        if "results" in out:
-            return out["results"]  # type: ignore[no-any-return]
-        nsm = report.namespace_manager
-        return (r.to_dict(nsm) for r in report.results)
+        return listed if listed is not None else report.records()
 
     if args.findings:
         from ._findings import FindingsWriter, validate_records
@@ -206,13 +209,12 @@ def _run(args: argparse.Namespace) -> int:
     if args.html:
         from ._html_report import validate_document, write_html
 
-        write_html(args.html, validate_document(out, argv=args.argv))
+        write_html(args.html, validate_document({**head, "results": listed}, argv=args.argv))
     graph_format = args.output_format or ("turtle" if args.format == "turtle" else None)
     if graph_format:
         sys.stdout.write(report.serialize(graph_format))
     elif args.format == "json":
-        json.dump(out, sys.stdout, indent=2, ensure_ascii=False)
-        print()
+        write_json(head, records())
     elif args.quiet:
         counts = ", ".join(f"{n} {sev.lower()}{'s' if n != 1 else ''}"
                            for sev, n in _summary(report).items())
@@ -266,6 +268,32 @@ def _validate(args: argparse.Namespace) -> Report:
         return validate(args.data, args.shapes, inference=args.inference,
                         evaluator=args.evaluator, reading=options, policy=policy,
                         progress=counter, store=args.store)
+
+
+def write_json(head: dict[str, Any], results: Iterable[dict[str, Any]]) -> None:
+    """``json.dump({**head, "results": [...]}, indent=2)`` and a newline, to stdout, written a
+    result at a time (the same bytes, in memory the size of one result).
+
+    >>> write_json({"conforms": False}, iter([{"value": "é"}]))
+    {
+      "conforms": false,
+      "results": [
+        {
+          "value": "é"
+        }
+      ]
+    }
+    """
+    empty = json.dumps({**head, "results": []}, indent=2, ensure_ascii=False)
+    write = sys.stdout.write
+    write(empty.removesuffix("[]\n}"))
+    first = True
+    for item in results:
+        write("[\n    " if first else ",\n    ")
+        first = False
+        # json.dumps escapes a newline inside a string: every "\n" here is between lines
+        write(json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n    "))
+    write("[]\n}\n" if first else "\n  ]\n}\n")
 
 
 def _counts(report: Report) -> list[dict[str, Any]]:

@@ -42,7 +42,7 @@ from ._load import (
     shipped_path,
 )
 from ._pattern import URN_PATTERN
-from ._report import Report, ValidationResult
+from ._report import Report, TermRenderer, ValidationResult
 from ._rules import URNSH
 
 _SH_DEACTIVATED = URIRef("http://www.w3.org/ns/shacl#deactivated")
@@ -57,6 +57,7 @@ __all__ = [
     "ReadOptions",
     "Report",
     "ShapesError",
+    "TermRenderer",
     "ValidationResult",
     "shapes_path",
     "validate",

@@ -18,14 +18,13 @@ import tempfile
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any, Protocol, cast
 
-import rdflib.term
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import SH
 from rdflib.term import Node
 
 from .._kernel import BlankLabels
 from ._compile import Root, Step, query_key
-from ._report import render_path, render_term
+from ._report import render_path, render_term, writable_iri
 from ._results import Cell, ResultSink, cell, external_sort
 from ._rules import RULES, URNSH, Entry, entry_function, narrows, switched_on
 from ._terms import (
@@ -105,10 +104,9 @@ class Backend(Protocol):
 #: Quads a store on disk takes in one bulk load (its memory is about proportional to this).
 DISK_BATCH = 1 << 17
 _NODE_CACHE = 1 << 15  # store terms -> rdflib terms, per store
-# How rdflib's n3() renders a term for the report, its own functions (a result rendered
-# without an rdflib term is rendered the same): whether it writes an IRI at all (URIRef.n3
-# raises otherwise: such an IRI takes rdflib's path), and how it quotes a lexical form.
-_writable_iri: Callable[[str], bool] = cast(Any, rdflib.term)._is_valid_uri
+# How rdflib's n3() quotes a lexical form, its own function (a result rendered without an
+# rdflib term is rendered the same). Whether it writes an IRI at all is _report.writable_iri
+# (URIRef.n3 raises otherwise: such an IRI takes rdflib's path).
 _quoted: Callable[[str], str] = cast(Any, Literal)._quote_encode
 
 
@@ -155,7 +153,7 @@ class LocalStore:
         if found is None:
             kind = type(term)
             value = term.value
-            if kind is self._named and _writable_iri(value):
+            if kind is self._named and writable_iri(value):
                 found = ("<" + value + ">", (0, value))
             elif kind is self._blank:
                 found = ("_:" + value, (1, value))

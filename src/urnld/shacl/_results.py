@@ -38,7 +38,7 @@ from typing import IO, Any, overload
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
-from ._report import ValidationResult, render_term
+from ._report import TermRenderer, ValidationResult, render_term
 
 __all__ = ["RUN_ROWS", "Cell", "ResultSink", "Results", "Tally", "cell", "external_sort"]
 
@@ -304,6 +304,36 @@ class Results(Sequence[ValidationResult]):
             source_shape=s.source_shape, path_text=row[2], shape_text=s.shape_text,
             message_terms=s.message_terms, severity_term=s.severity_term)
 
+    def records(self, render: TermRenderer) -> Iterator[dict[str, str | None]]:
+        """Each result as :meth:`ValidationResult.record` gives it with *render*, in order,
+        written from its row: an rdflib term is made only for a literal with a datatype (the
+        one a row does not hold as it is written) and for an IRI under a bound namespace."""
+        if self._tuple is not None:
+            for result in self._tuple:
+                yield result.record(render)
+            return
+        steps, kept = self._steps, self._kept
+        shown: dict[int, tuple[str, str]] = {}  # step -> (component, source shape) as written
+        for row in self._sorted_rows():
+            step = row[6]
+            if step >= _KEPT:
+                yield kept[step - _KEPT].record(render)
+                continue
+            texts = shown.get(step)
+            if texts is None:
+                s = steps[step]
+                texts = shown[step] = (render(s.component),
+                                       s.shape_text or render(s.source_shape))
+            yield {
+                "focus_node": _written(row[7], row[1], render),
+                "path": row[2] or None,
+                "value": None if row[8] is None else _written(row[8], row[3], render),
+                "component": texts[0],
+                "severity": steps[step].severity,
+                "message": row[5],
+                "source_shape": texts[1],
+            }
+
     @overload
     def __getitem__(self, index: int) -> ValidationResult: ...
 
@@ -330,6 +360,17 @@ class Results(Sequence[ValidationResult]):
 
     def __repr__(self) -> str:
         return f"<Results: {self._count}>"
+
+
+def _written(spec: _Spec, text: str, render: TermRenderer) -> str:
+    """The term of *spec* as *render* writes it; *text* is how :func:`cell` wrote it (without
+    the namespaces: the same for a blank node and a literal without a datatype)."""
+    kind = spec[0]
+    if kind == 0:
+        return render.iri(spec[1])
+    if kind == 1 or spec[2] is None:
+        return text
+    return render(_node(spec))
 
 
 def external_sort(rows: Iterable[tuple[Any, ...]], *, directory: str | None = None,

@@ -28,7 +28,6 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Literal as _Literal
 
-from pyshacl.errors import ReportableRuntimeError
 from rdflib import Graph, Literal, URIRef
 
 from .._core import Policy, active_policy, policy_scope
@@ -229,6 +228,8 @@ def validate_endpoint(
 
 def _run_pyshacl(data_graph: Graph, shapes_graph: Graph, *, inference: str, engine: str,
                  progress: Callable[[int, int], None] | None) -> Report:
+    from pyshacl.errors import ReportableRuntimeError
+
     from . import _engine
 
     try:

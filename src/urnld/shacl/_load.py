@@ -2,20 +2,19 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, TypeAlias, cast
+from typing import Any, TypeAlias
 
-from pyshacl.monkey import rdflib_bool_patch, rdflib_bool_unpatch
-from rdflib import Dataset, Graph, Literal
+from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.namespace import XSD
 
 from .._core import open_regular
 from .._kernel import ReadingOptions
 from ..errors import URNError
-from ..jsonld import URNContextError
 from ..read import QUAD_FORMATS, ReadError, format_for_path, read
 from ._rules import RULES, URNSH
 
@@ -68,20 +67,38 @@ def _read_into(
             open_regular(path, "shapes file", max_bytes=MAX_SHAPES_BYTES).close()
         except URNError as e:
             raise ShapesError(str(e)) from None
-    if strict_booleans:
-        cast(Any, rdflib_bool_patch)()
     try:
-        read(path, graph=graph, format=_format(path, opts.format), catalog=opts.catalog,
-             hazards=opts.hazards, base=opts.base)
-    except URNContextError:
-        raise
+        with _booleans_as_pyshacl_reads_them() if strict_booleans else contextlib.nullcontext():
+            read(path, graph=graph, format=_format(path, opts.format), catalog=opts.catalog,
+                 hazards=opts.hazards, base=opts.base)
     except ReadError as e:
         raise error(str(e)) from e
     except OSError as e:
         raise error(f"{path}: cannot read: {e.strerror or e}") from e
+
+
+@contextlib.contextmanager
+def _booleans_as_pyshacl_reads_them() -> Iterator[None]:
+    """rdflib reading as ``pyshacl.validate`` makes it read a shapes file: only ``"true"``
+    (in any case) is a true ``xsd:boolean``, and literals are not normalized. What
+    ``pyshacl.monkey.rdflib_bool_patch`` does, here so that a run that never needs pyshacl
+    does not import it (a third of a second); what was there before is put back."""
+    import rdflib
+    import rdflib.term
+
+    mapping: dict[URIRef, Any] = getattr(rdflib.term, "_toPythonMapping")  # noqa: B009
+    key = URIRef(XSD.boolean)
+    normalize, had, parse = rdflib.NORMALIZE_LITERALS, key in mapping, mapping.get(key)
+    rdflib.NORMALIZE_LITERALS = False
+    mapping[key] = lambda text: text.lower() == "true"
+    try:
+        yield
     finally:
-        if strict_booleans:
-            cast(Any, rdflib_bool_unpatch)()
+        rdflib.NORMALIZE_LITERALS = normalize
+        if had:
+            mapping[key] = parse
+        else:
+            mapping.pop(key, None)
 
 
 #: The largest shapes file read (shapes graphs are small; a data dump given as shapes is not).

@@ -12,7 +12,6 @@ from rdflib.namespace import RDF, RDFS, SH
 
 from .._kernel import collector_paused
 from ..errors import URNError
-from ..jsonld import URNContextError
 from ..read import ReadError, UnstorableTermError, quads_of_graph, read_quads
 from ._compile import compile_shapes, roots_of
 from ._load import DataError, GraphSource, ReadOptions, _sources, load_data
@@ -52,7 +51,7 @@ def _quads(path: str, opts: ReadOptions) -> Iterator[Any]:
     try:
         yield from read_quads(path, format=opts.format, base=opts.base, catalog=opts.catalog,
                               hazards=opts.hazards)
-    except (URNContextError, UnstorableTermError):
+    except UnstorableTermError:  # a ReadError that says what to do itself
         raise
     except ReadError as e:
         raise DataError(str(e)) from e

@@ -6,6 +6,7 @@
     python bench/validate.py --triples 100000 --pyshacl          # also the pyshacl evaluator
     python bench/validate.py --endpoint --no-in-process          # also --endpoint on Oxigraph
     python bench/validate.py --triples 300000 --compare --no-in-process  # same as pyshacl?
+    python bench/validate.py --outputs --no-in-process          # also the results written out
 
 The data: one file of ``bench/gen_dump.py`` (written as Turtle by pyoxigraph with
 ``--syntax turtle``), validated with the default shapes (``urn.ttl`` + ``catalog.ttl``). Whole
@@ -22,6 +23,9 @@ test extra, on a free loopback port, its database in a temporary directory) and 
 validate --endpoint URL -q``: its CPU is the client's plus what the server spent during the
 run (read from ``/proc``), its memory the client's; the ratios to the local ``validate`` are
 printed too.
+
+``--outputs`` adds ``urnld validate FILE`` writing its results: the tab-separated table (to
+``/dev/null``), ``--json``, and ``-q --findings F`` (JSON Lines in a temporary directory).
 
 ``--compare`` validates the data with the plan and with ``--evaluator pyshacl`` in this
 process and compares the results as sets of (focus node, path, value, source shape, component,
@@ -40,6 +44,9 @@ import time
 from pathlib import Path
 
 HERE = Path(__file__).parent
+# As installed: PYTHONDONTWRITEBYTECODE (set in some CI images and shells) would make each run
+# compile urnld's sources again, and validate imports more of them than check does.
+_ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
 
 def _data(triples: int, syntax: str, tmp: Path) -> Path:
@@ -76,7 +83,7 @@ def _run(argv: list[str]) -> tuple[float, float, float, int]:
     server = _server_cpu() if "--endpoint" in argv else None
     start = time.perf_counter()
     with open(os.devnull, "wb") as null:
-        proc = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE)
+        proc = subprocess.Popen(argv, stdout=null, stderr=subprocess.PIPE, env=_ENV)
         assert proc.stderr is not None
         err = proc.stderr.read()
         _, status, usage = os.wait4(proc.pid, 0)
@@ -90,13 +97,18 @@ def _run(argv: list[str]) -> tuple[float, float, float, int]:
     return spent, wall, usage.ru_maxrss / 1024, code
 
 
-def _commands(data: Path, store: str, pyshacl: bool, endpoint: str | None
-              ) -> dict[str, list[str]]:
+def _commands(data: Path, store: str, pyshacl: bool, endpoint: str | None,
+              outputs: Path | None = None) -> dict[str, list[str]]:
     urnld = str(Path(sys.executable).with_name("urnld"))
     commands = {
         "check": [urnld, "check", str(data)],
         "validate": [urnld, "validate", str(data), "-q", "--store", store],
     }
+    if outputs is not None:
+        commands["validate (table)"] = [urnld, "validate", str(data), "--store", store]
+        commands["validate --json"] = [urnld, "validate", str(data), "--json", "--store", store]
+        commands["validate --findings F"] = [urnld, "validate", str(data), "-q", "--store",
+                                             store, "--findings", str(outputs / "f.jsonl")]
     if endpoint:
         commands["validate --endpoint (client+server)"] = [
             urnld, "validate", "--endpoint", endpoint, "-q", "--timeout", "3600"]
@@ -107,8 +119,10 @@ def _commands(data: Path, store: str, pyshacl: bool, endpoint: str | None
 
 
 def whole_commands(data: Path, store: str, repeat: int, pyshacl: bool,
-                   endpoint: str | None = None) -> None:
-    commands = _commands(data, store, pyshacl, endpoint)
+                   endpoint: str | None = None, outputs: Path | None = None) -> None:
+    commands = _commands(data, store, pyshacl, endpoint, outputs)
+    subprocess.run(commands["validate"], env=_ENV, check=False,  # bytecode written once
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     runs: dict[str, list[tuple[float, float, float, int]]] = {k: [] for k in commands}
     for _ in range(repeat):
         for name, argv in commands.items():  # A B A B: a drift of the machine hits both
@@ -205,6 +219,8 @@ def main() -> None:
                         help="compare the plan's results with pyshacl's (slow: pyshacl)")
     parser.add_argument("--endpoint", action="store_true",
                         help="also validate --endpoint against an Oxigraph server of the data")
+    parser.add_argument("--outputs", action="store_true",
+                        help="also validate writing every result: table, --json, --findings")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         data = args.dump or _data(args.triples, args.syntax, Path(tmp))
@@ -222,7 +238,8 @@ def main() -> None:
             if args.compare:
                 compare(data)
             whole_commands(data, args.store, args.repeat, args.pyshacl,
-                           f"{server.base}/query" if server else None)
+                           f"{server.base}/query" if server else None,
+                           Path(tmp) if args.outputs else None)
         finally:
             if server is not None:
                 server.stop()

@@ -9,6 +9,7 @@ skipped, except under CI (``CI`` set), where a missing browser is a failure.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -214,3 +215,24 @@ def test_a_large_report_stays_small_and_opens_fast(chromium, tmp_path, capsys, m
     small_ms = min(_ready_ms(dump_dom(chromium, tmp_path, page)) for _ in range(2))
     full_ms = min(_ready_ms(dump_dom(chromium, tmp_path, full)) for _ in range(2))
     assert small_ms < full_ms
+
+
+def test_a_validate_page_lists_the_first_results_and_counts_them_all(
+        tmp_path, capsys, monkeypatch) -> None:
+    """A dump has hundreds of thousands of results: the page lists the first HTML_ROWS in the
+    report's order and says how many there are, read once from the report on disk."""
+    from urnld.cli import _html_report
+
+    assert main(["validate", "--json", str(SHACL_EXAMPLE)]) == 1
+    results = json.loads(capsys.readouterr().out)["results"]
+    assert len(results) > 3
+    monkeypatch.setattr(_html_report, "HTML_ROWS", 3)
+    html = _make(tmp_path, "validate", "-q", str(SHACL_EXAMPLE)).read_text(encoding="utf-8")
+    capsys.readouterr()
+    total = len(results)
+    assert f'<span class="count" data-total="3">3 of {total:,}</span>' in html
+    assert f"Showing the first 3 of {total:,} results" in html
+    assert f"{total:,} results on" in html
+    table = re.search(r'<table id="results".*?<tbody>(.*?)</tbody>', html, re.S)
+    assert table is not None
+    assert len(re.findall(r"<tr\b", table.group(1))) == 3

@@ -479,15 +479,24 @@ def _spelling_tables(d: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def validate_document(out: Mapping[str, Any], *, argv: Sequence[str]) -> dict[str, Any]:
-    """The page of ``urnld validate`` from its JSON output (``--format json``)."""
-    results = out["results"]
+    """The page of ``urnld validate`` from its JSON output (``--format json``).
+
+    ``out["results"]`` is read once, as it comes (it may be an iterator over a report on
+    disk): the page counts every result and lists the first :data:`HTML_ROWS` of them.
+    """
     summary = out["summary"]
     by_component: dict[str, Counter[str]] = {}
     by_focus: Counter[str] = Counter()
-    for r in results:
+    rows: list[list[str]] = []
+    total = 0
+    for r in out["results"]:
+        total += 1
         component = r["component"].rsplit("#", 1)[-1].removesuffix("ConstraintComponent")
         by_component.setdefault(component, Counter())[r["severity"].lower()] += 1
         by_focus[r["focus_node"]] += 1
+        if len(rows) < HTML_ROWS:
+            rows.append([r["severity"], r["focus_node"] or "", r["path"] or "",
+                         r["value"] or "", component, r["message"] or ""])
     counts = ", ".join(f"{n:,} {sev.lower()}{'s' if n != 1 else ''}"
                        for sev, n in summary.items())
     status = "pass" if out["conforms"] else (
@@ -496,7 +505,7 @@ def validate_document(out: Mapping[str, Any], *, argv: Sequence[str]) -> dict[st
     return {
         "title": "urnld validate (SHACL)",
         "verdict": {"status": status, "headline": headline,
-                    "details": [f"{len(results):,} results on {len(by_focus):,} focus nodes"]},
+                    "details": [f"{total:,} results on {len(by_focus):,} focus nodes"]},
         "figures": [(sev, n) for sev, n in summary.items()] or [("results", 0)],
         "charts": [
             {"id": "components", "title": "Results by constraint and severity",
@@ -513,9 +522,11 @@ def validate_document(out: Mapping[str, Any], *, argv: Sequence[str]) -> dict[st
              "columns": [{"name": "severity", "type": "severity"}, {"name": "focus node"},
                          {"name": "path"}, {"name": "value"}, {"name": "constraint"},
                          {"name": "message"}],
-             "rows": [[r["severity"], r["focus_node"] or "", r["path"] or "", r["value"] or "",
-                       r["component"].rsplit("#", 1)[-1].removesuffix("ConstraintComponent"),
-                       r["message"] or ""] for r in results],
+             "rows": rows,
+             "total": total,
+             "note": "" if total <= len(rows) else (
+                 f"Showing the first {len(rows):,} of {total:,} results, in report order "
+                 "(the totals above are exact). --findings FILE lists every one."),
              "sort": [0, "desc"]},
         ],
         "meta": _meta(argv),

@@ -190,12 +190,9 @@ def _run(args: argparse.Namespace) -> int:
         head = {"ok": not failing(report, args.fail_on), "conforms": report.conforms,
                 "summary": _summary(report), "counts": _counts(report),
                 "engines": dict(report.engines)}
-    # The page holds every result; the other outputs read them one at a time: a report of
-    # millions of results waits on disk, and is never held whole for them.
-    listed = list(report.records()) if args.html else None
-
-    def records() -> Iterable[dict[str, Any]]:
-        return listed if listed is not None else report.records()
+    # Every output reads the results one at a time: a report of millions of results waits
+    # on disk, and is never held whole.
+    records = report.records
 
     if args.findings:
         from ._findings import FindingsWriter, validate_records
@@ -209,7 +206,8 @@ def _run(args: argparse.Namespace) -> int:
     if args.html:
         from ._html_report import validate_document, write_html
 
-        write_html(args.html, validate_document({**head, "results": listed}, argv=args.argv))
+        write_html(args.html, validate_document({**head, "results": records()},
+                                                argv=args.argv))
     graph_format = args.output_format or ("turtle" if args.format == "turtle" else None)
     if graph_format:
         sys.stdout.write(report.serialize(graph_format))

@@ -509,19 +509,22 @@ def _judge(group: Sequence[Step], backend: Backend, outs: Sequence[_Out],
     # spelling too: the focus node holds the value, so "another subject holds its key" is
     # "two subjects hold it", counted before the rows are read.
     failing: dict[str | None, tuple[_Out, ...]] = {}
+    verdict = failing.get
+    passed: tuple[_Out, ...] = ()  # one tuple for every spelling nothing fails
     for row in backend.select(query):
         raw = row[column]
         t = text(raw)
-        outs_failed = failing.get(t)
+        outs_failed = verdict(t)
         if outs_failed is None:
             if len(failing) >= _VERDICTS:
                 failing.clear()
             urn = t is not None and t[:4].lower() == "urn:"
             # the URN core's entry once per spelling, for every component that asks
             e = entry(t) if t is not None and (urn or on_all) else None
-            outs_failed = tuple([out for test, out in on_all if test(t, e)]
-                                + ([out for test, out in on_urns if test(t, e)] if urn else []))
-            failing[t] = outs_failed
+            fails = [out for test, out in on_all if test(t, e)]
+            if urn:
+                fails += [out for test, out in on_urns if test(t, e)]
+            outs_failed = failing[t] = tuple(fails) if fails else passed
         if outs_failed:
             focus = cell(row[0])
             value = focus if column == 0 else cell(raw)

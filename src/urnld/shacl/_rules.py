@@ -134,6 +134,8 @@ class _Checks:
             _, _, canonical, nid = self.plain_fields(text)
         if canonical is None or nid is None:
             return (None, None, None, codes)
+        if "?" not in canonical and "#" not in canonical:  # most URNs: no components
+            return (nid, canonical, canonical, codes)
         cut = len(canonical)
         for ch in "?#":
             i = canonical.find(ch, 4)

@@ -299,10 +299,11 @@ class Report:
         >>> next(Report(True, ()).records(), None) is None
         True
         """
+        from ._results import Results  # (it builds on this module)
+
         render = TermRenderer(self._nsm())
-        fast = getattr(self.results, "records", None)  # a compiled run's: from its rows
-        if fast is not None:
-            yield from fast(render)
+        if isinstance(self.results, Results):  # a compiled run's: written from its rows
+            yield from self.results.records(render)
             return
         for r in self.results:
             yield r.record(render)

@@ -217,3 +217,22 @@ def _strict() -> Any:
     from urnld.shacl._load import _booleans_as_pyshacl_reads_them
 
     return _booleans_as_pyshacl_reads_them()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.dictionaries(st.text(max_size=6), st.one_of(st.none(), st.text(max_size=8)),
+                                min_size=1, max_size=7), min_size=1, max_size=4))
+def test_json_of_flat_records_is_json_dump(results: list[dict[str, Any]]) -> None:
+    """Results are flat objects of strings and nulls, written by json's C string encoder:
+    quotes, backslashes, control characters, newlines and non-ASCII text as json.dump does."""
+    from urnld.cli._validate import write_json
+
+    results.append({"focus_node": '<urn:isbn:0395363412>', "path": None,
+                    "value": '"URN:ISBN:0-395-36341-2"\n\t\\ é \u2028 \x00',
+                    "message": "ü"})
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        write_json({"ok": False, "summary": {"Violation": 1}}, iter(results))
+    assert out.getvalue() == json.dumps({"ok": False, "summary": {"Violation": 1},
+                                         "results": results}, indent=2,
+                                        ensure_ascii=False) + "\n"

@@ -24,6 +24,7 @@ import json
 import sys
 from collections import Counter
 from collections.abc import Iterable
+from json.encoder import encode_basestring
 from typing import TYPE_CHECKING, Any
 
 from ._policy_options import add_policy_options, policy_from_args
@@ -289,9 +290,23 @@ def write_json(head: dict[str, Any], results: Iterable[dict[str, Any]]) -> None:
     for item in results:
         write("[\n    " if first else ",\n    ")
         first = False
-        # json.dumps escapes a newline inside a string: every "\n" here is between lines
-        write(json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n    "))
+        write(_indented(item))
     write("[]\n}\n" if first else "\n  ]\n}\n")
+
+
+def _indented(item: dict[str, Any]) -> str:
+    """*item* as ``json.dumps(indent=2)`` writes it inside the results list (four spaces in).
+
+    A result is a flat object of strings and nulls: written here with json's C string
+    encoder, as the indenting encoder (pure Python) would write it; anything else by json.
+    """
+    if item and all(type(k) is str and (v is None or type(v) is str) for k, v in item.items()):
+        quoted = encode_basestring  # what json.dumps(ensure_ascii=False) writes a str with
+        return "{\n" + ",\n".join(
+            f"      {quoted(k)}: {'null' if v is None else quoted(v)}" for k, v in item.items()
+        ) + "\n    }"
+    # json.dumps escapes a newline inside a string: every "\n" here is between lines
+    return json.dumps(item, indent=2, ensure_ascii=False).replace("\n", "\n    ")
 
 
 def _counts(report: Report) -> list[dict[str, Any]]:

@@ -13,6 +13,7 @@ from rdflib.namespace import SH, NamespaceManager
 from rdflib.term import Node
 
 __all__ = [
+    "RecordedResults",
     "Report",
     "TermRenderer",
     "ValidationResult",
@@ -189,6 +190,17 @@ class ValidationResult:
         }
 
 
+class RecordedResults(Sequence[ValidationResult]):
+    """Results that write their records themselves (a compiled run's, from its rows)."""
+
+    __slots__ = ()
+
+    def records(self, render: TermRenderer) -> Iterator[dict[str, str | None]]:
+        """Each result as :meth:`ValidationResult.record` gives it with *render*, in order."""
+        for result in self:
+            yield result.record(render)
+
+
 @dataclass(frozen=True)
 class Report:
     """What :func:`urnld.shacl.validate` returns.
@@ -299,10 +311,8 @@ class Report:
         >>> next(Report(True, ()).records(), None) is None
         True
         """
-        from ._results import Results  # (it builds on this module)
-
         render = TermRenderer(self._nsm())
-        if isinstance(self.results, Results):  # a compiled run's: written from its rows
+        if isinstance(self.results, RecordedResults):  # a compiled run's: from its rows
             yield from self.results.records(render)
             return
         for r in self.results:

@@ -38,7 +38,7 @@ from typing import IO, Any, overload
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
-from ._report import TermRenderer, ValidationResult, render_term
+from ._report import RecordedResults, TermRenderer, ValidationResult, render_term
 
 __all__ = ["RUN_ROWS", "Cell", "ResultSink", "Results", "Tally", "cell", "external_sort"]
 
@@ -263,7 +263,7 @@ class _Run:
             yield from pickle.loads(os.pread(fd, size, offset))
 
 
-class Results(Sequence[ValidationResult]):
+class Results(RecordedResults):
     """The results of a run, in :meth:`ValidationResult.sort_key` order, read from their rows
     (in memory, and on disk past :data:`RUN_ROWS`) each time they are iterated."""
 

@@ -82,7 +82,7 @@ def _booleans_as_pyshacl_reads_them() -> Iterator[None]:
     """rdflib reading as ``pyshacl.validate`` makes it read a shapes file: only ``"true"``
     (in any case) is a true ``xsd:boolean``, and literals are not normalized. What
     ``pyshacl.monkey.rdflib_bool_patch`` does, here so that a run that never needs pyshacl
-    does not import it (a third of a second); what was there before is put back."""
+    does not import it; what was there before is put back."""
     import rdflib
     import rdflib.term
 

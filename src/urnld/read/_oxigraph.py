@@ -35,7 +35,7 @@ from .._kernel import BlankLabels, get_syntax
 from ._errors import ReadError
 
 __all__ = ["MAX_TURTLE_DEPTH", "OXIGRAPH_FORMATS", "bracket_count", "check_nesting", "kept_labels",
-           "parse_into"]
+           "lines_of", "parse_into"]
 
 _KEPT: contextvars.ContextVar[BlankLabels | None] = contextvars.ContextVar(
     "urnld_kept_labels", default=None)
@@ -91,22 +91,16 @@ _BATCH: Final = 4096
 _UNEXPECTED_END: Final = "Unexpected end of file"
 
 
-def _syntax_error(e: SyntaxError, name: str, fmt: str, raw: Any = None,
+def _syntax_error(e: SyntaxError, name: str, fmt: str,
                   line_of: Callable[[int], bytes] | None = None) -> ReadError:
-    """*e* as one :class:`ReadError` naming *name*; the document's bytes (*raw*, or
-    *line_of* giving its line n) are looked at for one case."""
+    """*e* as one :class:`ReadError` naming *name*; *line_of* gives the document's line n
+    (without its newline), looked at for one case (None: the document is not at hand)."""
     msg = str(e.msg if e.msg else e)
     reason = _POSITION.sub("", msg)
-    if (reason == _UNEXPECTED_END and (isinstance(raw, bytes) or line_of is not None)
-            and e.lineno and e.offset):
+    if reason == _UNEXPECTED_END and line_of is not None and e.lineno and e.offset:
         # At an opening quote, the end of file means a short string literal that does not end
         # on its line (pyoxigraph reads on to the end looking for the quote): say so.
-        if isinstance(raw, bytes):
-            lines = raw.split(b"\n", e.lineno)
-            line = lines[e.lineno - 1] if len(lines) >= e.lineno else b""
-        else:
-            assert line_of is not None
-            line = line_of(e.lineno)
+        line = line_of(e.lineno)
         quote = line[e.offset - 1:e.offset]
         if quote in (b'"', b"'") and line[e.offset - 1:e.offset + 2] != quote * 3:
             reason = ("the string literal opened here does not end on its line (a newline in "
@@ -195,7 +189,8 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
                 add(batch)
                 batch = []
     except SyntaxError as e:
-        raise _syntax_error(e, name, fmt, raw) from None
+        raise _syntax_error(e, name, fmt, lines_of(raw) if isinstance(raw, bytes) else None
+                            ) from None
     except MemoryError as e:
         # pyoxigraph's bound on one token ("Reached the buffer maximal size").
         raise ReadError(f"{name}: cannot parse as {fmt}: one token (literal, IRI, string) is "
@@ -207,6 +202,19 @@ def parse_into(graph: Graph, raw: bytes | Any, fmt: str, *, base: str | None,
         # for another namespace is kept, the new one gets a numbered name).
         for prefix, namespace in parser.prefixes.items():
             graph.bind(prefix, namespace, override=False)
+
+
+def lines_of(data: bytes) -> Callable[[int], bytes]:
+    """Line n (from 1, without its newline; ``b""`` past the end) of a document held whole.
+
+    >>> lines_of(b"a\\nbc\\n")(2), lines_of(b"a")(5)
+    (b'bc', b'')
+    """
+    def line(n: int) -> bytes:
+        lines = data.split(b"\n", n)
+        return lines[n - 1] if len(lines) >= n else b""
+
+    return line
 
 
 def bracket_count(data: bytes) -> int:

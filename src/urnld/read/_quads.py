@@ -14,6 +14,7 @@ read whole and guarded as :func:`~urnld.read.read` guards it.
 
 from __future__ import annotations
 
+import functools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,7 +24,7 @@ from .._kernel import is_urn, open_input
 from ._errors import ReadError
 from ._formats import format_for_path
 from ._guard import HazardMode, turtle_may_have_urn_base
-from ._oxigraph import MAX_TURTLE_DEPTH, _syntax_error, bracket_count
+from ._oxigraph import MAX_TURTLE_DEPTH, _syntax_error, bracket_count, lines_of
 from ._reader import OXIGRAPH_GUARDED, Catalog, _read_bytes, guard_raw, read
 
 __all__ = ["STREAM_BYTES", "UnstorableTermError", "quads_of_graph", "read_quads"]
@@ -112,9 +113,10 @@ def read_quads(
         guard_raw(raw, fmt, base=doc_base, hazards=hazards, name=label, stacklevel=5)
         yield from ox.parse(raw, ox_format, base_iri=doc_base)
     except SyntaxError as e:
-        streamed = raw is None and path != "-"
-        raise _syntax_error(e, label, fmt, raw,
-                            lambda n: _line_bytes(path, n) if streamed else b"") from None
+        # the whole document, or its line read again from the file it was parsed from
+        line_of = (lines_of(raw) if raw is not None
+                   else None if path == "-" else functools.partial(_line_bytes, path))
+        raise _syntax_error(e, label, fmt, line_of) from None
     except MemoryError as e:
         raise ReadError(f"{label}: cannot parse as {fmt}: one token (literal, IRI, string) is "
                         f"too long: {e}") from None

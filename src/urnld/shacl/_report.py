@@ -20,6 +20,7 @@ __all__ = [
     "build_graph",
     "render_path",
     "render_term",
+    "result_record",
     "results_of_graph",
 ]
 
@@ -179,15 +180,19 @@ class ValidationResult:
 
     def record(self, render: TermRenderer) -> dict[str, str | None]:
         """:meth:`to_dict` with the terms written by *render*."""
-        return {
-            "focus_node": render(self.focus_node),
-            "path": self.path_text or None,
-            "value": render(self.value) if self.value is not None else None,
-            "component": render(self.component),
-            "severity": self.severity,
-            "message": self.message,
-            "source_shape": self.shape_text or render(self.source_shape),
-        }
+        return result_record(
+            focus=render(self.focus_node), path=self.path_text,
+            value=render(self.value) if self.value is not None else None,
+            component=render(self.component), severity=self.severity, message=self.message,
+            source_shape=self.shape_text or render(self.source_shape))
+
+
+def result_record(*, focus: str, path: str, value: str | None, component: str, severity: str,
+                  message: str, source_shape: str) -> dict[str, str | None]:
+    """A result as :meth:`ValidationResult.to_dict` gives it, from its parts as written (the
+    one layout of a record, whether it is written from a result or from a stored row)."""
+    return {"focus_node": focus, "path": path or None, "value": value, "component": component,
+            "severity": severity, "message": message, "source_shape": source_shape}
 
 
 class RecordedResults(Sequence[ValidationResult]):

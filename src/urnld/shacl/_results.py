@@ -38,7 +38,13 @@ from typing import IO, Any, overload
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Node
 
-from ._report import RecordedResults, TermRenderer, ValidationResult, render_term
+from ._report import (
+    RecordedResults,
+    TermRenderer,
+    ValidationResult,
+    render_term,
+    result_record,
+)
 
 __all__ = ["RUN_ROWS", "Cell", "ResultSink", "Results", "Tally", "cell", "external_sort"]
 
@@ -308,9 +314,8 @@ class Results(RecordedResults):
         """Each result as :meth:`ValidationResult.record` gives it with *render*, in order,
         written from its row: an rdflib term is made only for a literal with a datatype (the
         one a row does not hold as it is written) and for an IRI under a bound namespace."""
-        if self._tuple is not None:
-            for result in self._tuple:
-                yield result.record(render)
+        if self._tuple is not None:  # held whole already
+            yield from super().records(render)
             return
         steps, kept = self._steps, self._kept
         shown: dict[int, tuple[str, str]] = {}  # step -> (component, source shape) as written
@@ -324,15 +329,11 @@ class Results(RecordedResults):
                 s = steps[step]
                 texts = shown[step] = (render(s.component),
                                        s.shape_text or render(s.source_shape))
-            yield {
-                "focus_node": _written(row[7], row[1], render),
-                "path": row[2] or None,
-                "value": None if row[8] is None else _written(row[8], row[3], render),
-                "component": texts[0],
-                "severity": steps[step].severity,
-                "message": row[5],
-                "source_shape": texts[1],
-            }
+            yield result_record(
+                focus=_written(row[7], row[1], render), path=row[2],
+                value=None if row[8] is None else _written(row[8], row[3], render),
+                component=texts[0], severity=steps[step].severity, message=row[5],
+                source_shape=texts[1])
 
     @overload
     def __getitem__(self, index: int) -> ValidationResult: ...
